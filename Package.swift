@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Metronome",
+    products: [
+        .library(name: "MetronomeKit", targets: ["MetronomeKit"]),
+        .library(name: "MetronomeFiles", targets: ["MetronomeFiles"]),
+        .executable(name: "metronome", targets: ["metronome"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
+    ],
+    targets: [
+        // libsndfile, reached only through MetronomeFiles.
+        .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+        // The pure core: time model, scheduler, real-time mixer, generated sounds. Imports no C module, does no I/O.
+        .target(name: "MetronomeKit", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        // Audio files in and out through libsndfile.
+        .target(name: "MetronomeFiles", dependencies: ["MetronomeKit", "CSndFile"]),
+        .executableTarget(
+            name: "metronome",
+            dependencies: [
+                "MetronomeKit", "MetronomeFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.
+        .target(name: "CAllocationCounter"),
+        .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit", "CAllocationCounter"]),
+        .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
+        .testTarget(name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
+    ]
+)

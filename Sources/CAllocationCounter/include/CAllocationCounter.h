@@ -1,0 +1,14 @@
+#ifndef METRONOME_ALLOCATION_COUNTER_H
+#define METRONOME_ALLOCATION_COUNTER_H
+
+#include <stdint.h>
+
+/// Number of malloc-family calls (malloc, calloc, realloc, the aligned allocators) made by the calling thread since
+/// it started. Linking this target into a binary replaces the allocator entry points with counting wrappers that
+/// forward to glibc, so the count covers the Swift runtime as well as C code.
+uint64_t metronome_thread_allocation_count(void);
+
+/// Number of malloc-family calls made by every thread of the process.
+uint64_t metronome_process_allocation_count(void);
+
+#endif

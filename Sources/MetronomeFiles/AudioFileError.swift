@@ -1,0 +1,31 @@
+/// What can go wrong reading or writing an audio file. Each case carries the path and, where libsndfile said
+/// something, its message, so the command line can print one line a person can act on.
+public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The input does not exist.
+    case notFound(path: String)
+    /// The input exists but cannot be opened (permissions, a directory).
+    case unreadable(path: String, reason: String)
+    /// libsndfile could not decode it.
+    case malformed(path: String, reason: String)
+    /// It decodes to no frames at all.
+    case empty(path: String)
+    /// More than two channels.
+    case unsupportedChannels(path: String, channels: Int)
+    /// The output (or its temporary file) cannot be created.
+    case cannotCreate(path: String, reason: String)
+    /// Writing or finishing the output failed part-way.
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): "\(path): no such file"
+        case .unreadable(let path, let reason): "\(path): cannot open: \(reason)"
+        case .malformed(let path, let reason): "\(path): not a readable audio file: \(reason)"
+        case .empty(let path): "\(path): the file holds no audio frames"
+        case .unsupportedChannels(let path, let channels):
+            "\(path): has \(channels) channels; samples must be mono or stereo"
+        case .cannotCreate(let path, let reason): "\(path): cannot create output: \(reason)"
+        case .writeFailed(let path, let reason): "\(path): write failed: \(reason)"
+        }
+    }
+}

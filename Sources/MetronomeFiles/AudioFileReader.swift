@@ -1,0 +1,77 @@
+import CSndFile
+import Glibc
+import MetronomeKit
+
+/// Decoded audio: one Float array per channel, at the file's own rate.
+public struct DecodedAudio: Sendable {
+    /// Samples per channel, −1…1.
+    public var channels: [[Float]]
+    /// The file's frames per second.
+    public var sampleRate: Int
+    /// Frames per channel.
+    public var frameCount: Int { channels.first?.count ?? 0 }
+}
+
+/// Reads any format libsndfile understands (WAV, FLAC, Ogg Vorbis, AIFF, …).
+public enum AudioFileReader {
+    /// Decodes a whole file.
+    /// - Parameter path: the file.
+    /// - Returns: its channels as floats at its own rate.
+    /// - Throws: `AudioFileError.notFound`, `.unreadable`, `.malformed`, `.empty` or `.unsupportedChannels`.
+    public static func read(path: String) throws(AudioFileError) -> DecodedAudio {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .notFound(path: path) }
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "it is a directory") }
+        guard access(path, R_OK) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        if status.st_size == 0 { throw .empty(path: path) }
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw .malformed(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        guard info.channels == 1 || info.channels == 2 else {
+            throw .unsupportedChannels(path: path, channels: Int(info.channels))
+        }
+        let channelCount = Int(info.channels)
+        var interleaved: [Float] = []
+        let chunk = 16384
+        var buffer = [Float](repeating: 0, count: chunk * channelCount)
+        while true {
+            let read = buffer.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(chunk)) }
+            if read <= 0 { break }
+            interleaved.append(contentsOf: buffer[0..<(Int(read) * channelCount)])
+        }
+        if sf_error(file) != 0 {
+            throw .malformed(path: path, reason: String(cString: sf_strerror(file)))
+        }
+        let frames = interleaved.count / channelCount
+        guard frames > 0 else { throw .empty(path: path) }
+        var channels = [[Float]](repeating: [Float](repeating: 0, count: frames), count: channelCount)
+        for frame in 0..<frames {
+            for channel in 0..<channelCount {
+                let value = interleaved[frame * channelCount + channel]
+                guard value.isFinite else {
+                    throw .malformed(path: path, reason: "frame \(frame) holds a value that is not a number")
+                }
+                channels[channel][frame] = value
+            }
+        }
+        return DecodedAudio(channels: channels, sampleRate: Int(info.samplerate))
+    }
+
+    /// Decodes a file and resamples it once to the output rate, ready for the mixer.
+    /// - Throws: as `read(path:)`.
+    public static func loadSample(path: String, sampleRate: SampleRate) throws(AudioFileError) -> SampleBuffer {
+        let audio = try read(path: path)
+        let channels = audio.channels.map {
+            SampleRateConverter.convert($0, from: audio.sampleRate, to: sampleRate.framesPerSecond)
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return SampleBuffer(channels: channels, name: name)
+    }
+}

@@ -1,0 +1,93 @@
+import CSndFile
+import Glibc
+import MetronomeKit
+
+/// Writes interleaved Float32 frames to an audio file through libsndfile, atomically: frames go to a hidden temporary
+/// file beside the destination, renamed into place by `finish()` only; `abandon()` (or deinit without `finish()`)
+/// removes it. A failed or interrupted render therefore never leaves a partial file under the requested name.
+public final class AudioFileWriter: AudioSink {
+    /// The destination path.
+    public let path: String
+    /// The temporary file written until `finish()`.
+    public let temporaryPath: String
+    /// Interleaved channels per frame.
+    public let channels: Int
+    private var file: OpaquePointer?
+    private var finished = false
+
+    /// Creates the temporary file.
+    /// - Parameters:
+    ///   - path: destination; its extension picked the container.
+    ///   - container: WAV, FLAC, Ogg or AIFF.
+    ///   - sampleType: one of `container.sampleTypes`.
+    ///   - channels: 1 or 2.
+    ///   - sampleRate: frames per second.
+    /// - Throws: `AudioFileError.cannotCreate` when the destination is a directory, its folder is missing or not
+    ///   writable, or libsndfile rejects the format.
+    public init(
+        path: String, container: AudioContainer, sampleType: AudioSampleType, channels: Int, sampleRate: SampleRate
+    ) throws(AudioFileError) {
+        self.path = path
+        self.channels = channels
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        temporaryPath = "\(directory).\(name).partial-\(getpid())"
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw .cannotCreate(path: path, reason: "it is a directory")
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate.framesPerSecond)
+        info.channels = Int32(channels)
+        info.format = container.majorFormat | sampleType.subtype
+        guard sf_format_check(&info) != 0 else {
+            throw .cannotCreate(
+                path: path, reason: "\(container.rawValue) cannot hold \(sampleType.rawValue) samples")
+        }
+        guard let handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : String(cString: sf_strerror(nil))
+            throw .cannotCreate(path: path, reason: reason)
+        }
+        file = handle
+    }
+
+    deinit { abandon() }
+
+    /// Appends frames. Rendering thread only.
+    /// - Throws: `AudioFileError.writeFailed` on a short write (disk full, I/O error).
+    public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws {
+        guard let file else { throw AudioFileError.writeFailed(path: path, reason: "the file is already closed") }
+        let written = sf_writef_float(file, samples, sf_count_t(frameCount))
+        guard written == sf_count_t(frameCount) else {
+            throw AudioFileError.writeFailed(path: path, reason: String(cString: sf_strerror(file)))
+        }
+    }
+
+    /// Closes the temporary file and renames it to the destination.
+    /// - Throws: `AudioFileError.writeFailed` when closing or renaming fails (the temporary file is removed).
+    public func finish() throws(AudioFileError) {
+        guard let file else { return }
+        self.file = nil
+        let closed = sf_close(file)
+        guard closed == 0 else {
+            unlink(temporaryPath)
+            throw .writeFailed(path: path, reason: String(cString: sf_error_number(closed)))
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw .writeFailed(path: path, reason: reason)
+        }
+        finished = true
+    }
+
+    /// Closes and deletes the temporary file; the destination is left as it was. Safe to call more than once.
+    public func abandon() {
+        if let file {
+            sf_close(file)
+            self.file = nil
+        }
+        if !finished { unlink(temporaryPath) }
+    }
+}

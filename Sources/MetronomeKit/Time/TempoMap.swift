@@ -1,0 +1,82 @@
+/// An ordered list of sections: the whole musical timeline of a click track.
+///
+/// Invariant: at least one section; only the last may be endless; `startFrames` holds each section's exact starting
+/// frame (the sum of the closed-form lengths of the sections before it), computed once.
+public struct TempoMap: Sendable, Hashable {
+    /// The sections in playing order.
+    public let sections: [TempoSection]
+    /// Output rate the frame positions are for.
+    public let sampleRate: SampleRate
+    /// Exact (unrounded) first frame of each section, plus the end of the map (infinity if endless).
+    public let startFrames: [Double]
+    /// First bar (0-based, counted over the whole map) of each section, plus the bar after the last.
+    public let startBars: [Int]
+
+    /// Creates a map.
+    /// - Throws: `InvalidValue` when the map is empty or a section other than the last is endless.
+    public init(sections: [TempoSection], sampleRate: SampleRate = .standard) throws(InvalidValue) {
+        guard !sections.isEmpty else { throw InvalidValue(value: "", reason: "a tempo map needs at least one section") }
+        for (index, section) in sections.enumerated() where section.bars == nil && index != sections.count - 1 {
+            throw InvalidValue(
+                value: section.label ?? "section \(index + 1)", reason: "only the last section may play without end")
+        }
+        self.sections = sections
+        self.sampleRate = sampleRate
+        var frames: [Double] = [0]
+        var bars: [Int] = [0]
+        let rate = Double(sampleRate.framesPerSecond)
+        for section in sections {
+            if let beats = section.beatCount, let sectionBars = section.bars {
+                frames.append(frames.last! + section.exactFrames(atBeat: beats, parts: 1, sampleRate: rate))
+                bars.append(bars.last! + sectionBars)
+            } else {
+                frames.append(.infinity)
+                bars.append(.max)
+            }
+        }
+        startFrames = frames
+        startBars = bars
+    }
+
+    /// A single endless (or `bars`-long) section: what `metronome --bpm 120` plays.
+    public static func steady(
+        tempo: BPM, meter: Meter = .fourFour, accents: AccentPattern? = nil, subdivision: Int = 1, bars: Int? = nil,
+        sampleRate: SampleRate = .standard
+    ) throws(InvalidValue) -> TempoMap {
+        let section = try TempoSection(
+            bars: bars, meter: meter, tempo: tempo, accents: accents, subdivision: subdivision)
+        return try TempoMap(sections: [section], sampleRate: sampleRate)
+    }
+
+    /// Whether the map ends.
+    public var isFinite: Bool { sections.last!.bars != nil }
+
+    /// The frame at which the map ends (the first frame after its last bar), or nil when endless.
+    public var endFrame: SampleTime? {
+        isFinite ? SampleTime(startFrames.last!.rounded(.toNearestOrAwayFromZero)) : nil
+    }
+
+    /// Total bars, or nil when endless.
+    public var barCount: Int? { isFinite ? startBars.last! : nil }
+
+    /// The frame of the downbeat of a bar counted over the whole map (0-based); `barCount` gives the end frame.
+    /// - Returns: nil when the bar lies beyond the end of a finite map.
+    /// - Complexity: O(log sections).
+    public func frame(ofBar bar: Int) -> SampleTime? {
+        guard bar >= 0 else { return nil }
+        var low = 0
+        var high = sections.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if startBars[middle] <= bar { low = middle } else { high = middle - 1 }
+        }
+        let section = sections[low]
+        let barInSection = bar - startBars[low]
+        if let bars = section.bars, barInSection > bars {
+            return nil
+        }
+        let beat = Int64(barInSection) * Int64(section.meter.beats)
+        let offset = section.exactFrames(atBeat: beat, parts: 1, sampleRate: Double(sampleRate.framesPerSecond))
+        return SampleTime((startFrames[low] + offset).rounded(.toNearestOrAwayFromZero))
+    }
+}

@@ -1,0 +1,107 @@
+import RealModule
+
+/// One section of a tempo map: a number of bars in one meter, at a constant tempo or one ramped linearly.
+///
+/// A ramp follows klick's semantics: the tempo moves linearly with the *beat position* from `tempo` at the first beat
+/// to `endTempo` at the end of the section's last beat (the first beat of the next section). The time of beat
+/// position x (0 ≤ x ≤ N, N the section's beats) is therefore the closed form
+///
+///     t(x) = 240 · N / (d · (T₁ − T₀)) · ln(1 + (T₁ − T₀) · x / (N · T₀))
+///
+/// with d the meter's unit and tempos in quarter notes per minute; a constant tempo gives t(x) = 240 · x / (d · T).
+///
+/// Invariant: `bars` is nil (endless) or ≥ 1; a ramp needs a finite bar count; `subdivision` is 1...16;
+/// `volume` is 0...1.
+public struct TempoSection: Sendable, Hashable {
+    /// Largest subdivision accepted (clicks per beat).
+    public static let maximumSubdivision = 16
+
+    /// An optional name (for `--start-at` and status lines).
+    public var label: String?
+    /// Bar count, or nil for a section that never ends (only the last section of a map).
+    public var bars: Int?
+    /// The time signature.
+    public var meter: Meter
+    /// Tempo at the section's first beat.
+    public var tempo: BPM
+    /// Tempo reached at the section's end, or nil for a constant tempo.
+    public var endTempo: BPM?
+    /// One level per beat.
+    public var accents: AccentPattern
+    /// Clicks per beat: 1 plays only the beats, 2 adds the off-beat eighths in 4/4, 3 triplets, …
+    public var subdivision: Int
+    /// Level of the subdivision clicks between beats.
+    public var subdivisionLevel: BeatLevel
+    /// Linear gain of the whole section, 0...1 (klick's per-entry volume).
+    public var volume: Float
+
+    /// Creates a section.
+    /// - Throws: `InvalidValue` for a bar count below 1, a ramp without a bar count, a subdivision outside 1...16,
+    ///   an accent pattern whose length differs from the meter's beats, or a volume outside 0...1.
+    public init(
+        label: String? = nil, bars: Int?, meter: Meter = .fourFour, tempo: BPM, endTempo: BPM? = nil,
+        accents: AccentPattern? = nil, subdivision: Int = 1, subdivisionLevel: BeatLevel = .normal, volume: Float = 1
+    ) throws(InvalidValue) {
+        if let bars, bars < 1 {
+            throw InvalidValue(value: String(bars), reason: "the number of bars must be at least 1")
+        }
+        if endTempo != nil, bars == nil {
+            throw InvalidValue(value: "\(tempo)-\(endTempo!)", reason: "a tempo ramp needs a number of bars")
+        }
+        guard (1...TempoSection.maximumSubdivision).contains(subdivision) else {
+            throw InvalidValue(value: String(subdivision), reason: "subdivision must be from 1 to 16 clicks per beat")
+        }
+        let accents = accents ?? .standard(for: meter)
+        guard accents.levels.count == meter.beats else {
+            throw InvalidValue(
+                value: accents.description,
+                reason: "the pattern has \(accents.levels.count) beats but \(meter) needs \(meter.beats)")
+        }
+        guard volume.isFinite, (0...1).contains(volume) else {
+            throw InvalidValue(value: String(volume), reason: "volume must be from 0 to 1")
+        }
+        self.label = label
+        self.bars = bars
+        self.meter = meter
+        self.tempo = tempo
+        self.endTempo = endTempo == tempo ? nil : endTempo
+        self.accents = accents
+        self.subdivision = subdivision
+        self.subdivisionLevel = subdivisionLevel
+        self.volume = volume
+    }
+
+    /// Beats in the section, or nil when endless.
+    public var beatCount: Int64? { bars.map { Int64($0) * Int64(meter.beats) } }
+
+    /// The exact (unrounded) frame offset from the section's start of the beat position `numerator / parts`.
+    ///
+    /// Closed form, never accumulated; for a constant tempo the integer product is formed first so that simple
+    /// tempos give exact results.
+    /// - Parameters:
+    ///   - numerator: beat position times `parts` (beat 3, second of four subdivisions: 3 · 4 + 1).
+    ///   - parts: subdivisions per beat the numerator counts in.
+    ///   - sampleRate: output frames per second.
+    /// - Returns: fractional frames since the section's first beat.
+    /// - Complexity: O(1).
+    public func exactFrames(atBeat numerator: Int64, parts: Int64, sampleRate: Double) -> Double {
+        let unit = Double(meter.unit)
+        let startTempo = tempo.quarterNotesPerMinute
+        guard let endTempo, let beats = beatCount else {
+            return (Double(numerator) * 240 * sampleRate) / (startTempo * unit * Double(parts))
+        }
+        let delta = endTempo.quarterNotesPerMinute - startTempo
+        let span = Double(beats)
+        let position = Double(numerator) / Double(parts)
+        let scale = 240 * span * sampleRate / (unit * delta)
+        return scale * Double.log(onePlus: delta * position / (span * startTempo))
+    }
+
+    /// Tempo at a beat position of the section (for status lines and `check` output).
+    /// - Parameter beat: beat position from the section's start, 0...beatCount.
+    public func tempo(atBeat beat: Double) -> Double {
+        guard let endTempo, let beats = beatCount else { return tempo.quarterNotesPerMinute }
+        let start = tempo.quarterNotesPerMinute
+        return start + (endTempo.quarterNotesPerMinute - start) * beat / Double(beats)
+    }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import MetronomeFiles
+import MetronomeKit
+
+/// The options of a click track. Values are taken as text and checked here, so every bad value gets a message
+/// naming the option, the value and what is allowed (exit 64).
+struct ClickOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Tempo in quarter notes per minute, 1 to 1000.")
+    var bpm = "120"
+
+    @Option(help: "Time signature n/d: n from 1 to 64, d one of 1, 2, 4, 8, 16, 32.")
+    var meter = "4/4"
+
+    @Option(help: "One letter per beat: X accent, x normal, o soft, . silent (default: accent on beat one).")
+    var accent: String?
+
+    @Option(parsing: .unconditional, help: "Clicks per beat, 1 to 16 (2 adds off-beats, 3 triplets, 4 sixteenths).")
+    var subdivide = "1"
+
+    @Option(parsing: .unconditional, help: "Stop after this many bars.")
+    var bars: String?
+
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
+    var duration: String?
+
+    @Option(parsing: .unconditional, help: "Perceptual volume 0 to 1 (gain = volume³, like PulseAudio's slider).")
+    var volume: String?
+
+    @Option(name: .customLong("gain-db"), parsing: .unconditional, help: "Master gain in dB, -96 to 12, instead of --volume.")
+    var gainDecibels: String?
+
+    @Option(help: "Built-in click sound (see 'metronome sounds').")
+    var sound: String?
+
+    @Option(
+        name: .customLong("sound-file"),
+        help: "Your own samples ACCENT[,NORMAL[,SUBDIVISION]] in any format libsndfile reads (mono or stereo).")
+    var soundFile: String?
+
+    @Option(name: .customLong("sample-rate"), parsing: .unconditional, help: "Output sample rate in Hz.")
+    var sampleRate = "48000"
+
+    @Option(name: .shortAndLong, help: "Render to this file instead of playing (.wav, .flac, .ogg or .aiff).")
+    var output: String?
+
+    @Option(help: "Sample type of the file: pcm16, pcm24 or float (default float; pcm24 for .flac).")
+    var format: String?
+
+    @Option(parsing: .unconditional, help: "Channels of the file: 1 or 2.")
+    var channels = "2"
+
+    @Option(parsing: .unconditional, help: "Voices that may sound at once, 1 to 4096.")
+    var voices = "64"
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    /// Checks every value and builds what to play. Usage errors (64) come before file errors (65, 66).
+    func plan() throws(CommandLineError) -> ClickPlan {
+        let tempo = try checked("--bpm", bpm) { text throws(InvalidValue) in try BPM(parsing: text) }
+        let meter = try checked("--meter", self.meter) { text throws(InvalidValue) in try Meter(parsing: text) }
+        let accents = try accent.map { text throws(CommandLineError) in
+            try checked("--accent", text) { text throws(InvalidValue) in try AccentPattern(parsing: text, for: meter) }
+        }
+        guard let subdivision = Int(subdivide), (1...TempoSection.maximumSubdivision).contains(subdivision) else {
+            throw .usage(option: "--subdivide", "\(subdivide): subdivision must be a whole number from 1 to 16")
+        }
+        let rate = try checked("--sample-rate", sampleRate) { text throws(InvalidValue) in
+            try SampleRate(parsing: text)
+        }
+        if bars != nil, duration != nil {
+            throw CommandLineError(.usage, "--bars and --duration cannot be used together; choose one")
+        }
+        let barCount = try bars.map { text throws(CommandLineError) -> Int in
+            guard let value = Int(text), value >= 1, value <= 1_000_000 else {
+                throw .usage(option: "--bars", "\(text): the number of bars must be a whole number from 1 to 1000000")
+            }
+            return value
+        }
+        let seconds = try duration.map { text throws(CommandLineError) -> Double in
+            guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
+                throw .usage(
+                    option: "--duration", "\(text): duration must be a number of seconds greater than 0, at most 86400")
+            }
+            return value
+        }
+        let gain = try masterGain()
+        let channelCount = Int(channels) ?? 0
+        guard channelCount == 1 || channelCount == 2 else {
+            throw .usage(option: "--channels", "\(channels): channels must be 1 or 2")
+        }
+        guard let voiceCount = Int(voices), MixerConfiguration.voiceCapacityRange.contains(voiceCount) else {
+            throw .usage(option: "--voices", "\(voices): the voice pool must hold from 1 to 4096 voices")
+        }
+        let outputPlan = try self.outputPlan()
+        if outputPlan != nil, barCount == nil, seconds == nil {
+            throw CommandLineError(
+                .usage, "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file")
+        }
+        if sound != nil, soundFile != nil {
+            throw CommandLineError(.usage, "--sound and --sound-file cannot be used together; choose one")
+        }
+        let style = try sound.map { name throws(CommandLineError) -> ClickStyle in
+            guard let style = ClickStyle(rawValue: name) else {
+                let names = ClickStyle.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .usage(option: "--sound", "\(name): unknown sound; choose one of \(names) (see 'metronome sounds')")
+            }
+            return style
+        }
+        let samplePaths = try soundFile.map { text throws(CommandLineError) -> [String] in
+            let paths = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard (1...3).contains(paths.count), !paths.contains(where: \.isEmpty) else {
+                throw .usage(
+                    option: "--sound-file", "\(text): give one to three files separated by commas: ACCENT[,NORMAL[,SUB]]")
+            }
+            return paths
+        }
+
+        let map: TempoMap
+        do {
+            map = try TempoMap.steady(
+                tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount, sampleRate: rate)
+        } catch {
+            throw CommandLineError(.usage, error.description)
+        }
+        let clicks =
+            try samplePaths.map { paths throws(CommandLineError) in try ClickPlan.loadClicks(paths, sampleRate: rate) }
+            ?? ClickSynthesizer.clickSet(style ?? .standard, sampleRate: rate)
+        let renderFrames = seconds.map { rate.frame(at: $0) } ?? map.endFrame
+        return ClickPlan(
+            map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,
+            frameCount: renderFrames, output: outputPlan, quiet: quiet)
+    }
+
+    private func masterGain() throws(CommandLineError) -> Float {
+        if volume != nil, gainDecibels != nil {
+            throw CommandLineError(.usage, "--volume and --gain-db cannot be used together; choose one")
+        }
+        if let volume {
+            guard let value = Double(volume), value.isFinite, (0...1).contains(value) else {
+                throw .usage(option: "--volume", "\(volume): volume must be a number from 0 to 1")
+            }
+            return VolumeCurve.gain(volume: value)
+        }
+        if let gainDecibels {
+            guard let value = Double(gainDecibels), value.isFinite, VolumeCurve.decibelRange.contains(value) else {
+                throw .usage(option: "--gain-db", "\(gainDecibels): gain must be a number of dB from -96 to 12")
+            }
+            return VolumeCurve.gain(decibels: value)
+        }
+        return 1
+    }
+
+    private func outputPlan() throws(CommandLineError) -> OutputPlan? {
+        guard let output else {
+            if let format {
+                throw .usage(option: "--format", "\(format): --format applies only with --output FILE")
+            }
+            return nil
+        }
+        guard !output.isEmpty, let container = AudioContainer(path: output) else {
+            throw .usage(option: "--output", "\(output): unknown file type; the name must end in .wav, .flac, .ogg or .aiff")
+        }
+        guard let format else { return OutputPlan(path: output, container: container, sampleType: container.defaultSampleType) }
+        guard let type = AudioSampleType(rawValue: format), type != .vorbis else {
+            throw .usage(option: "--format", "\(format): sample type must be pcm16, pcm24 or float")
+        }
+        guard container.sampleTypes.contains(type) else {
+            if container == .ogg {
+                throw .usage(option: "--format", "\(format): an .ogg file is always Ogg Vorbis; leave --format out")
+            }
+            let allowed = container.sampleTypes.map(\.rawValue).joined(separator: " or ")
+            throw .usage(option: "--format", "\(format): a .\(container.rawValue) file holds \(allowed) samples")
+        }
+        return OutputPlan(path: output, container: container, sampleType: type)
+    }
+
+    private func checked<Value>(
+        _ option: String, _ text: String, _ parse: (String) throws(InvalidValue) -> Value
+    ) throws(CommandLineError) -> Value {
+        do { return try parse(text) } catch { throw .usage(option: option, "\(text): \(error.reason)") }
+    }
+}

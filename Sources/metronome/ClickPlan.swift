@@ -1,0 +1,56 @@
+import MetronomeFiles
+import MetronomeKit
+
+/// Where a render goes.
+struct OutputPlan {
+    var path: String
+    var container: AudioContainer
+    var sampleType: AudioSampleType
+}
+
+/// Everything a click track needs, checked: the result of parsing the options.
+struct ClickPlan {
+    var map: TempoMap
+    var clicks: ClickSet
+    var gain: Float
+    var sampleRate: SampleRate
+    var channels: Int
+    var voices: Int
+    /// Frames to render, or nil when the click is endless.
+    var frameCount: SampleTime?
+    var output: OutputPlan?
+    var quiet: Bool
+
+    /// Gain of the normal and subdivision sounds relative to the accent when fewer than three files are given.
+    static let singleFileNormalGain: Float = 0.7
+    static let subdivisionGain: Float = 0.5
+
+    /// Loads `--sound-file` samples. One file serves every level (normal at 0.7×, about −3 dB; subdivisions at
+    /// 0.5×, −6 dB); with two, the second is normal and subdivisions play it at 0.5×.
+    static func loadClicks(_ paths: [String], sampleRate: SampleRate) throws(CommandLineError) -> ClickSet {
+        var buffers: [SampleBuffer] = []
+        for path in paths {
+            do {
+                buffers.append(try AudioFileReader.loadSample(path: path, sampleRate: sampleRate))
+            } catch {
+                let status: ExitStatus
+                switch error {
+                case .notFound, .unreadable: status = .noInput
+                default: status = .dataError
+                }
+                throw CommandLineError(status, "--sound-file \(error.description)")
+            }
+        }
+        let accent = buffers[0]
+        let normal = buffers.count > 1 ? buffers[1] : scaled(accent, by: singleFileNormalGain)
+        let subdivision = buffers.count > 2 ? buffers[2] : scaled(normal, by: subdivisionGain / (buffers.count > 1 ? 1 : singleFileNormalGain))
+        return ClickSet(
+            name: "files", summary: paths.joined(separator: ","), accent: accent, normal: normal,
+            subdivision: subdivision)
+    }
+
+    private static func scaled(_ buffer: SampleBuffer, by gain: Float) -> SampleBuffer {
+        let channels = (0..<buffer.channelCount).map { buffer.channel($0).map { $0 * gain } }
+        return SampleBuffer(channels: channels, name: buffer.name)
+    }
+}

@@ -1,0 +1,79 @@
+import Glibc
+import MetronomeFiles
+import MetronomeKit
+import Synchronization
+
+/// Set by SIGINT/SIGTERM while a render runs; the writer loop checks it after every block.
+private let interruption = Atomic<Int32>(0)
+
+/// `metronome … --output FILE`: renders the plan offline, as fast as possible, into a temporary file that is renamed
+/// into place only when every frame has been written.
+struct ClickRender {
+    let plan: ClickPlan
+    let output: OutputPlan
+
+    func run() throws(CommandLineError) {
+        guard let frameCount = plan.frameCount else {
+            throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
+        }
+        let configuration: MixerConfiguration
+        do {
+            configuration = try MixerConfiguration(
+                sampleRate: plan.sampleRate, channels: plan.channels, voiceCapacity: plan.voices)
+        } catch {
+            throw CommandLineError(.usage, error.description)
+        }
+        let writer: AudioFileWriter
+        do {
+            writer = try AudioFileWriter(
+                path: output.path, container: output.container, sampleType: output.sampleType,
+                channels: plan.channels, sampleRate: plan.sampleRate)
+        } catch {
+            throw CommandLineError(.cannotCreate, error.description)
+        }
+        let renderer = OfflineRenderer(
+            map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: frameCount, gain: plan.gain)
+
+        interruption.store(0, ordering: .relaxed)
+        let previousInterrupt = signal(SIGINT) { number in interruption.store(number, ordering: .relaxed) }
+        let previousTerminate = signal(SIGTERM) { number in interruption.store(number, ordering: .relaxed) }
+        defer {
+            signal(SIGINT, previousInterrupt)
+            signal(SIGTERM, previousTerminate)
+        }
+
+        var progress = ProgressBar(total: frameCount, output: .standardError, enabled: !plan.quiet)
+        do {
+            try renderer.render(frameCount: frameCount, to: writer) { done in
+                progress.update(done)
+                return interruption.load(ordering: .relaxed) == 0
+            }
+        } catch {
+            progress.clear()
+            writer.abandon()
+            throw CommandLineError(.ioError, String(describing: error))
+        }
+        progress.clear()
+        if interruption.load(ordering: .relaxed) != 0 {
+            writer.abandon()
+            throw CommandLineError(.interrupted, "interrupted; \(output.path) was not written")
+        }
+        do {
+            try writer.finish()
+        } catch {
+            throw CommandLineError(.ioError, error.description)
+        }
+        if !plan.quiet {
+            print(summary(frameCount: frameCount))
+        }
+    }
+
+    private func summary(frameCount: SampleTime) -> String {
+        let seconds = Double(frameCount) / Double(plan.sampleRate.framesPerSecond)
+        let length = plan.map.barCount.map { "\($0) bar\($0 == 1 ? "" : "s"), " } ?? ""
+        let layout = plan.channels == 2 ? "stereo" : "mono"
+        let milliseconds = Int((seconds * 1000).rounded())
+        let time = "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
+        return "wrote \(output.path): \(length)\(time), \(plan.sampleRate) Hz \(layout) \(output.sampleType.rawValue)"
+    }
+}

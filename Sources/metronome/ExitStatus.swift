@@ -1,0 +1,34 @@
+/// The process exit codes (sysexits.h), in one place.
+enum ExitStatus: Int32 {
+    case success = 0
+    /// Bad command-line usage or value.
+    case usage = 64
+    /// Malformed data: a pattern, sample or bank that cannot be decoded.
+    case dataError = 65
+    /// An input file is missing or cannot be opened.
+    case noInput = 66
+    /// The sound server is unavailable.
+    case unavailable = 69
+    /// The output cannot be created.
+    case cannotCreate = 73
+    /// An I/O error while running.
+    case ioError = 74
+    /// Stopped by SIGINT before finishing a render (128 + 2, the shell convention).
+    case interrupted = 130
+}
+
+/// An error the command line reports as one line (`metronome: error: …`) and an exit status.
+struct CommandLineError: Error {
+    let status: ExitStatus
+    let message: String
+
+    init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    /// A bad value of an option: `--bpm 0: tempo must be …`.
+    static func usage(option: String, _ problem: String) -> CommandLineError {
+        CommandLineError(.usage, "\(option) \(problem)")
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Glibc
+
+/// `metronome`: a sample-accurate click track, live or rendered to a file.
+@main
+struct Metronome: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metronome",
+        abstract: "A sample-accurate metronome: a click track live through PulseAudio, or rendered to a file.",
+        discussion: """
+            Tempo is in quarter notes per minute whatever the meter (klick's convention): at 120 BPM in 6/8 each \
+            eighth note lasts 0.25 s. Accent letters: X accent, x normal, o soft, . silent.
+            Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
+            unavailable, 73 cannot create output, 74 I/O error.
+            """,
+        subcommands: [Sounds.self])
+
+    @OptionGroup var click: ClickOptions
+
+    func run() throws {
+        let plan = try click.plan()
+        guard let output = plan.output else {
+            throw CommandLineError(
+                .unavailable,
+                "live playback through PulseAudio is not available in this version; render with --output FILE.wav")
+        }
+        try ClickRender(plan: plan, output: output).run()
+    }
+
+    /// Parses, runs, and maps every failure to one line on stderr and a sysexits status.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CommandLineError {
+            fail(error.message, status: error.status)
+        } catch {
+            let code = exitCode(for: error).rawValue
+            if code == 0 {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            fail(message(for: error) + "\nRun 'metronome --help' for the options.", status: .usage)
+        }
+    }
+
+    static func fail(_ message: String, status: ExitStatus) -> Never {
+        FileOutput.standardError.write("metronome: error: \(message)\n")
+        Glibc.exit(status.rawValue)
+    }
+}

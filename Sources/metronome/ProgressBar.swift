@@ -1,0 +1,43 @@
+import MetronomeKit
+
+/// A one-line progress bar on a terminal's stderr, shown only for renders still running after one second, and never
+/// written when stderr is not a terminal.
+struct ProgressBar {
+    let total: SampleTime
+    let output: FileOutput
+    let enabled: Bool
+    private let start = ContinuousClock.now
+    private var lastDrawn: ContinuousClock.Instant?
+    private var visible = false
+    private var calls = 0
+
+    init(total: SampleTime, output: FileOutput, enabled: Bool) {
+        self.total = total
+        self.output = output
+        self.enabled = enabled && output.isTerminal && total > 0
+    }
+
+    /// Redraws at most ten times a second, once a second has passed.
+    mutating func update(_ done: SampleTime) {
+        guard enabled else { return }
+        calls += 1
+        guard calls % 32 == 0 else { return }
+        let now = ContinuousClock.now
+        guard now - start >= .seconds(1) else { return }
+        if let lastDrawn, now - lastDrawn < .milliseconds(100) { return }
+        lastDrawn = now
+        let width = 40
+        let fraction = Double(done) / Double(total)
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        output.write("\r[\(bar)] \(Int(fraction * 100))%")
+        visible = true
+    }
+
+    /// Erases the bar.
+    mutating func clear() {
+        guard visible else { return }
+        output.write("\r\u{1B}[2K")
+        visible = false
+    }
+}
