@@ -35,7 +35,8 @@ struct Limiter {
         var gain = self.gain
         for index in 0..<count {
             let peak = max(abs(left[index]), abs(right[index]))
-            let target: Float = peak > Limiter.knee ? Limiter.curve(peak) / peak : 1
+            // The factor below 1 absorbs the rounding of curve / peak × sample, keeping output ≤ ceiling exactly.
+            let target: Float = peak > Limiter.knee ? Limiter.curve(peak) / peak * 0.999_99 : 1
             if target < gain {
                 gain = target
             } else if gain < 1 {

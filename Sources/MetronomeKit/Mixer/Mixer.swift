@@ -157,6 +157,7 @@ public final class Mixer: @unchecked Sendable {
                 stepRight: 0,
                 startOffset: offset,
                 fadeRemaining: 0,
+                isFading: false,
                 serial: nextSerial))
         nextSerial &+= 1
         active[activeCount] = slot
@@ -184,11 +185,12 @@ public final class Mixer: @unchecked Sendable {
     /// the fade closest to silence is cut.
     private func dropQuietestFade() {
         var quietest = 0
-        for index in 1..<activeCount
-        where voices[active[index]].fadeRemaining < voices[active[quietest]].fadeRemaining {
+        for index in 1..<activeCount where voices[active[index]].isFading
+            && (!voices[active[quietest]].isFading
+                || voices[active[index]].fadeRemaining < voices[active[quietest]].fadeRemaining)
+        {
             quietest = index
         }
-        if !voices[active[quietest]].isFading { soundingCount -= 1 }
         releaseSlot(at: quietest)
     }
 
@@ -221,12 +223,13 @@ public final class Mixer: @unchecked Sendable {
             return
         }
         let step = (target - start) / Float(count)
-        var gain = start
-        for frame in 0..<count {
-            gain += step
+        for frame in 0..<(count - 1) {
+            let gain = start + step * Float(frame + 1)
             mixLeft[frame] *= gain
             mixRight[frame] *= gain
         }
+        mixLeft[count - 1] *= target
+        mixRight[count - 1] *= target
         appliedGain = target
     }
 }

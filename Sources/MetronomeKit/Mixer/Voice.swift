@@ -16,12 +16,12 @@ struct Voice {
     var stepRight: Float
     /// Frames into the current block before the voice starts; zero once it has begun.
     var startOffset: Int
-    /// Frames of fade left when the voice is being stolen or stopped; zero when not fading.
+    /// Frames of fade left when the voice is being stolen or stopped.
     var fadeRemaining: Int
+    /// Set once a fade has begun; never cleared (the slot is reinitialised when reused).
+    var isFading: Bool
     /// Start order, for stealing the oldest.
     var serial: UInt64
-
-    var isFading: Bool { fadeRemaining > 0 }
 
     /// Output frames until the read position passes the sample's end.
     var framesUntilEnd: Int {
@@ -34,6 +34,7 @@ struct Voice {
     mutating func beginFade(frames: Int) {
         let length = max(1, min(frames, framesUntilEnd))
         fadeRemaining = length
+        isFading = true
         stepLeft = -gainLeft / Float(length)
         stepRight = -gainRight / Float(length)
     }

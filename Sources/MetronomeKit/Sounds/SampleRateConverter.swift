@@ -18,7 +18,7 @@ public enum SampleRateConverter {
         let ratio = Double(targetRate) / Double(sourceRate)
         let cutoff = min(1, ratio)
         let reach = Double(zeroCrossings) / cutoff
-        let outputCount = Int((Double(input.count) * ratio).rounded(.up))
+        let outputCount = (input.count * targetRate + sourceRate - 1) / sourceRate
         let normaliser = besselI0(beta)
         var output = [Float](repeating: 0, count: outputCount)
         for index in 0..<outputCount {
