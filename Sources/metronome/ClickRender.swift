@@ -23,6 +23,21 @@ struct ClickRender {
         } catch {
             throw CommandLineError(.usage, error.description)
         }
+        // Handlers go in before the temporary file exists, so an early Ctrl-C still removes it. The signals are also
+        // unblocked: a blocked mask is inherited across exec (some launchers block SIGINT in their threads).
+        interruption.store(0, ordering: .relaxed)
+        let previousInterrupt = signal(SIGINT) { number in interruption.store(number, ordering: .relaxed) }
+        let previousTerminate = signal(SIGTERM) { number in interruption.store(number, ordering: .relaxed) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        defer {
+            signal(SIGINT, previousInterrupt)
+            signal(SIGTERM, previousTerminate)
+        }
+
         let writer: AudioFileWriter
         do {
             writer = try AudioFileWriter(
@@ -33,14 +48,6 @@ struct ClickRender {
         }
         let renderer = OfflineRenderer(
             map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: frameCount, gain: plan.gain)
-
-        interruption.store(0, ordering: .relaxed)
-        let previousInterrupt = signal(SIGINT) { number in interruption.store(number, ordering: .relaxed) }
-        let previousTerminate = signal(SIGTERM) { number in interruption.store(number, ordering: .relaxed) }
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGTERM, previousTerminate)
-        }
 
         var progress = ProgressBar(total: frameCount, output: .standardError, enabled: !plan.quiet)
         do {

@@ -40,9 +40,12 @@ public final class Mixer: @unchecked Sendable {
     /// - Parameters:
     ///   - configuration: rate, channels, voice capacity, block size.
     ///   - commands: the ring the scheduler fills.
-    public init(configuration: MixerConfiguration, commands: CommandRing) {
+    ///   - masterGain: linear gain applied from the very first frame (later changes ramp over a block).
+    public init(configuration: MixerConfiguration, commands: CommandRing, masterGain: Float = 1) {
         self.configuration = configuration
         self.commands = commands
+        appliedGain = max(0, masterGain)
+        requestedGainBits.store(appliedGain.bitPattern, ordering: .relaxed)
         // Each voice slot has a twin so that a stolen voice can fade out while its successor starts.
         slotCount = configuration.voiceCapacity * 2
         voices = .allocate(capacity: slotCount)

@@ -29,8 +29,7 @@ public final class OfflineRenderer {
         map: TempoMap, clicks: ClickSet, configuration: MixerConfiguration, endFrame: SampleTime?, gain: Float = 1
     ) {
         let ring = CommandRing(minimumCapacity: 4096)
-        let mixer = Mixer(configuration: configuration, commands: ring)
-        mixer.setMasterGain(gain)
+        let mixer = Mixer(configuration: configuration, commands: ring, masterGain: gain)
         let scheduler = ClickScheduler(map: map, clicks: clicks, ring: ring, endFrame: endFrame)
         self.init(mixer: mixer, scheduler: scheduler, blockFrames: min(1024, configuration.maximumBlockFrames))
     }
