@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "MetronomeKit", targets: ["MetronomeKit"]),
         .library(name: "MetronomeFiles", targets: ["MetronomeFiles"]),
         .executable(name: "metronome", targets: ["metronome"]),
+        .executable(name: "metronome-bench", targets: ["MetronomeBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -32,6 +33,12 @@ let package = Package(
         ),
         // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.
         .target(name: "CAllocationCounter"),
+        // The benchmark suite (Benchmarks/run).
+        .executableTarget(
+            name: "MetronomeBenchmarks",
+            dependencies: ["MetronomeKit", "MetronomeFiles", "CAllocationCounter"],
+            path: "Benchmarks/MetronomeBenchmarks"
+        ),
         .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit", "CAllocationCounter"]),
         .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
         .testTarget(name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit"]),

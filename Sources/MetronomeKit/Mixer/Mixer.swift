@@ -100,6 +100,14 @@ public final class Mixer: @unchecked Sendable {
     private func renderBlock(into output: UnsafeMutablePointer<Float>, count: Int) {
         let blockStart = position.load(ordering: .relaxed)
         drainCommands(blockStart: blockStart, blockEnd: blockStart + Int64(count))
+        let gainSettled = Float(bitPattern: requestedGainBits.load(ordering: .relaxed)) == appliedGain
+        if activeCount == 0, limiter.gain == 1, gainSettled {
+            // Nothing sounds and nothing is changing: the block is silence.
+            output.update(repeating: 0, count: count * configuration.channels)
+            voicesInUse.store(0, ordering: .relaxed)
+            position.store(blockStart + Int64(count), ordering: .releasing)
+            return
+        }
         mixLeft.update(repeating: 0, count: count)
         mixRight.update(repeating: 0, count: count)
         var index = 0

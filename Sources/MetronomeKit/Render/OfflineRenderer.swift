@@ -31,7 +31,7 @@ public final class OfflineRenderer {
         let ring = CommandRing(minimumCapacity: 4096)
         let mixer = Mixer(configuration: configuration, commands: ring, masterGain: gain)
         let scheduler = ClickScheduler(map: map, clicks: clicks, ring: ring, endFrame: endFrame)
-        self.init(mixer: mixer, scheduler: scheduler, blockFrames: min(1024, configuration.maximumBlockFrames))
+        self.init(mixer: mixer, scheduler: scheduler, blockFrames: 4096)
     }
 
     /// Renders `frameCount` frames into `sink`.
