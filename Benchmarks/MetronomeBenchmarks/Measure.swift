@@ -35,10 +35,12 @@ enum Measure {
         var usage = rusage()
         wait4(pid, &status, 0, &usage)
         let wall = now() - start
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         return ProcessCost(
-            wallSeconds: wall, cpuSeconds: cpu, peakResidentKilobytes: Int(usage.ru_maxrss), status: (status >> 8) & 0xFF)
+            wallSeconds: wall, cpuSeconds: cpu, peakResidentKilobytes: Int(usage.ru_maxrss),
+            status: (status >> 8) & 0xFF)
     }
 
     static func median(_ values: [Double]) -> Double {

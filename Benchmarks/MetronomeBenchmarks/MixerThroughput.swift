@@ -26,7 +26,10 @@ struct MixerThroughput {
         let mixer = Mixer(configuration: configuration, commands: ring)
         for voice in 0..<voices {
             let speed = 0.8 + 0.45 * Double(voice) / Double(voices) + 0.000_123
-            ring.push(.start(sample.reference, at: Int64(voice % 256), gain: 1 / Float(voices), pan: Float(voice % 7) / 3.5 - 1, rate: speed))
+            ring.push(
+                .start(
+                    sample.reference, at: Int64(voice % 256), gain: 1 / Float(voices), pan: Float(voice % 7) / 3.5 - 1,
+                    rate: speed))
         }
         let block = 256
         let blocks = Int(seconds * Double(rate)) / block

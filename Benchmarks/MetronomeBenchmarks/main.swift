@@ -16,7 +16,9 @@ mkdir(scratch, 0o755)
 defer { rmdir(scratch) }
 
 print("# Metronome benchmarks\n")
-print("Machine: \(Measure.machine()). Medians of \(runs) runs; outputs written to \(scratch) and deleted after each run.\n")
+print(
+    "Machine: \(Measure.machine()). Medians of \(runs) runs; outputs written to \(scratch) and deleted after each run.\n"
+)
 
 // 1. One hour of 120 BPM 4/4 clicks to 48 kHz WAV, against klick -W.
 print("## Render one hour of 120 BPM 4/4 to 48 kHz WAV\n")
@@ -28,7 +30,10 @@ var rows: [(String, String, [ProcessCost])] = [
 ]
 for _ in 0..<runs {
     let ours = "\(scratch)/ours.wav"
-    rows[0].2.append(Measure.spawn(metronome, ["--bpm", "120", "--bars", "1800", "--channels", "1", "--format", "pcm16", "--quiet", "--output", ours]))
+    rows[0].2.append(
+        Measure.spawn(
+            metronome,
+            ["--bpm", "120", "--bars", "1800", "--channels", "1", "--format", "pcm16", "--quiet", "--output", ours]))
     unlink(ours)
     if let klick {
         let theirs = "\(scratch)/klick.wav"
@@ -53,5 +58,7 @@ print("| voices | voices per core in real time | allocations per block |")
 print("|---|---|---|")
 for voices in [256, 1024] {
     let result = try MixerThroughput.measure(voices: voices)
-    print("| \(voices) | \(Int(result.voicesPerCore)) | \(Measure.format(result.allocationsPerBlock, 3)) (\(result.blocks) blocks) |")
+    print(
+        "| \(voices) | \(Int(result.voicesPerCore)) | \(Measure.format(result.allocationsPerBlock, 3)) (\(result.blocks) blocks) |"
+    )
 }

@@ -26,7 +26,9 @@ struct ClickOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Perceptual volume 0 to 1 (gain = volume³, like PulseAudio's slider).")
     var volume: String?
 
-    @Option(name: .customLong("gain-db"), parsing: .unconditional, help: "Master gain in dB, -96 to 12, instead of --volume.")
+    @Option(
+        name: .customLong("gain-db"), parsing: .unconditional,
+        help: "Master gain in dB, -96 to 12, instead of --volume.")
     var gainDecibels: String?
 
     @Option(help: "Built-in click sound (see 'metronome sounds').")
@@ -103,7 +105,8 @@ struct ClickOptions: ParsableArguments {
         let style = try sound.map { name throws(CommandLineError) -> ClickStyle in
             guard let style = ClickStyle(rawValue: name) else {
                 let names = ClickStyle.allCases.map(\.rawValue).joined(separator: ", ")
-                throw .usage(option: "--sound", "\(name): unknown sound; choose one of \(names) (see 'metronome sounds')")
+                throw .usage(
+                    option: "--sound", "\(name): unknown sound; choose one of \(names) (see 'metronome sounds')")
             }
             return style
         }
@@ -111,7 +114,8 @@ struct ClickOptions: ParsableArguments {
             let paths = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard (1...3).contains(paths.count), !paths.contains(where: \.isEmpty) else {
                 throw .usage(
-                    option: "--sound-file", "\(text): give one to three files separated by commas: ACCENT[,NORMAL[,SUB]]")
+                    option: "--sound-file",
+                    "\(text): give one to three files separated by commas: ACCENT[,NORMAL[,SUB]]")
             }
             return paths
         }
@@ -119,7 +123,8 @@ struct ClickOptions: ParsableArguments {
         let map: TempoMap
         do {
             map = try TempoMap.steady(
-                tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount, sampleRate: rate)
+                tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount, sampleRate: rate
+            )
         } catch {
             throw CommandLineError(.usage, error.description)
         }
@@ -159,9 +164,12 @@ struct ClickOptions: ParsableArguments {
             return nil
         }
         guard !output.isEmpty, let container = AudioContainer(path: output) else {
-            throw .usage(option: "--output", "\(output): unknown file type; the name must end in .wav, .flac, .ogg or .aiff")
+            throw .usage(
+                option: "--output", "\(output): unknown file type; the name must end in .wav, .flac, .ogg or .aiff")
         }
-        guard let format else { return OutputPlan(path: output, container: container, sampleType: container.defaultSampleType) }
+        guard let format else {
+            return OutputPlan(path: output, container: container, sampleType: container.defaultSampleType)
+        }
         guard let type = AudioSampleType(rawValue: format), type != .vorbis else {
             throw .usage(option: "--format", "\(format): sample type must be pcm16, pcm24 or float")
         }

@@ -43,7 +43,9 @@ struct ClickPlan {
         }
         let accent = buffers[0]
         let normal = buffers.count > 1 ? buffers[1] : scaled(accent, by: singleFileNormalGain)
-        let subdivision = buffers.count > 2 ? buffers[2] : scaled(normal, by: subdivisionGain / (buffers.count > 1 ? 1 : singleFileNormalGain))
+        let subdivision =
+            buffers.count > 2
+            ? buffers[2] : scaled(normal, by: subdivisionGain / (buffers.count > 1 ? 1 : singleFileNormalGain))
         return ClickSet(
             name: "files", summary: paths.joined(separator: ","), accent: accent, normal: normal,
             subdivision: subdivision)

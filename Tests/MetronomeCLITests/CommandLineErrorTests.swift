@@ -14,7 +14,10 @@ struct CommandLineErrorTests {
         (["--meter", "0/4"], "--meter 0/4: the number of beats must be from 1 to 64"),
         (["--accent", "X.x"], "--accent X.x: the pattern has 3 beats but 4/4 needs 4"),
         (["--meter", "3/4", "--accent", "Xx.x"], "--accent Xx.x: the pattern has 4 beats but 3/4 needs 3"),
-        (["--accent", "Xyx."], "--accent Xyx.: letter 2 'y' is not one of X (accent), x (normal), o (soft), . (silent)"),
+        (
+            ["--accent", "Xyx."],
+            "--accent Xyx.: letter 2 'y' is not one of X (accent), x (normal), o (soft), . (silent)"
+        ),
         (["--bars", "0"], "--bars 0: the number of bars must be a whole number from 1 to 1000000"),
         (["--bars", "-3"], "--bars -3: the number of bars must be a whole number from 1 to 1000000"),
         (["--duration", "0"], "--duration 0: duration must be a number of seconds greater than 0, at most 86400"),
@@ -23,17 +26,44 @@ struct CommandLineErrorTests {
         (["--gain-db", "20"], "--gain-db 20: gain must be a number of dB from -96 to 12"),
         (["--volume", "0.5", "--gain-db", "-3"], "--volume and --gain-db cannot be used together; choose one"),
         (["--bars", "2", "--duration", "3"], "--bars and --duration cannot be used together; choose one"),
-        (["--sound", "gong"], "--sound gong: unknown sound; choose one of wood, beep, clave, cowbell (see 'metronome sounds')"),
-        (["--sample-rate", "12345"], "--sample-rate 12345: sample rate must be one of 8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000, 176400, 192000"),
+        (
+            ["--sound", "gong"],
+            "--sound gong: unknown sound; choose one of wood, beep, clave, cowbell (see 'metronome sounds')"
+        ),
+        (
+            ["--sample-rate", "12345"],
+            "--sample-rate 12345: sample rate must be one of 8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000, 176400, 192000"
+        ),
         (["--channels", "3"], "--channels 3: channels must be 1 or 2"),
         (["--voices", "5000"], "--voices 5000: the voice pool must hold from 1 to 4096 voices"),
-        (["--format", "pcm8", "--bars", "1", "--output", "OUT.wav"], "--format pcm8: sample type must be pcm16, pcm24 or float"),
-        (["--format", "float", "--bars", "1", "--output", "OUT.flac"], "--format float: a .flac file holds pcm24 or pcm16 samples"),
-        (["--format", "pcm16", "--bars", "1", "--output", "OUT.ogg"], "--format pcm16: an .ogg file is always Ogg Vorbis; leave --format out"),
-        (["--bars", "1", "--output", "OUT.mp3"], "--output OUT.mp3: unknown file type; the name must end in .wav, .flac, .ogg or .aiff"),
-        (["--bars", "1", "--output", "OUT"], "--output OUT: unknown file type; the name must end in .wav, .flac, .ogg or .aiff"),
-        (["--output", "OUT.wav"], "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file"),
-        (["--sound-file", "a.wav,,b.wav"], "--sound-file a.wav,,b.wav: give one to three files separated by commas: ACCENT[,NORMAL[,SUB]]"),
+        (
+            ["--format", "pcm8", "--bars", "1", "--output", "OUT.wav"],
+            "--format pcm8: sample type must be pcm16, pcm24 or float"
+        ),
+        (
+            ["--format", "float", "--bars", "1", "--output", "OUT.flac"],
+            "--format float: a .flac file holds pcm24 or pcm16 samples"
+        ),
+        (
+            ["--format", "pcm16", "--bars", "1", "--output", "OUT.ogg"],
+            "--format pcm16: an .ogg file is always Ogg Vorbis; leave --format out"
+        ),
+        (
+            ["--bars", "1", "--output", "OUT.mp3"],
+            "--output OUT.mp3: unknown file type; the name must end in .wav, .flac, .ogg or .aiff"
+        ),
+        (
+            ["--bars", "1", "--output", "OUT"],
+            "--output OUT: unknown file type; the name must end in .wav, .flac, .ogg or .aiff"
+        ),
+        (
+            ["--output", "OUT.wav"],
+            "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file"
+        ),
+        (
+            ["--sound-file", "a.wav,,b.wav"],
+            "--sound-file a.wav,,b.wav: give one to three files separated by commas: ACCENT[,NORMAL[,SUB]]"
+        ),
     ]
 
     @Test("Bad values exit 64 with one exact line and write nothing", arguments: usageCases)
@@ -52,7 +82,10 @@ struct CommandLineErrorTests {
     func unknownOption() throws {
         let result = try CommandRunner.run(["--bmp", "120"])
         #expect(result.status == 64)
-        #expect(result.standardError == "metronome: error: Unknown option '--bmp'. Did you mean '--bpm'?\nRun 'metronome --help' for the options.\n")
+        #expect(
+            result.standardError
+                == "metronome: error: Unknown option '--bmp'. Did you mean '--bpm'?\nRun 'metronome --help' for the options.\n"
+        )
     }
 
     @Test("Sample files: missing is 66; empty or garbled is 65; nothing is written")
@@ -63,8 +96,14 @@ struct CommandLineErrorTests {
         let out = scratch.file("out.wav")
         let cases: [(String, Int32, String)] = [
             (scratch.file("missing.wav"), 66, "--sound-file \(scratch.file("missing.wav")): no such file"),
-            (scratch.file("empty.wav"), 65, "--sound-file \(scratch.file("empty.wav")): the file holds no audio frames"),
-            (scratch.file("garbled.wav"), 65, "--sound-file \(scratch.file("garbled.wav")): not a readable audio file: Format not recognised."),
+            (
+                scratch.file("empty.wav"), 65,
+                "--sound-file \(scratch.file("empty.wav")): the file holds no audio frames"
+            ),
+            (
+                scratch.file("garbled.wav"), 65,
+                "--sound-file \(scratch.file("garbled.wav")): not a readable audio file: Format not recognised."
+            ),
         ]
         for (file, status, message) in cases {
             let result = try CommandRunner.run(["--bars", "1", "--sound-file", file, "--output", out])
@@ -85,7 +124,8 @@ struct CommandLineErrorTests {
         let missing = scratch.file("no/such/dir/out.flac")
         result = try CommandRunner.run(["--bars", "1", "--output", missing])
         #expect(result.status == 73)
-        #expect(result.standardError == "metronome: error: \(missing): cannot create output: No such file or directory\n")
+        #expect(
+            result.standardError == "metronome: error: \(missing): cannot create output: No such file or directory\n")
         result = try CommandRunner.run(["--bars", "1", "--output", scratch.path + "/.wav"])
         #expect(result.status == 0)
         result = try CommandRunner.run(["--bars", "1", "--output", scratch.path])
@@ -97,6 +137,9 @@ struct CommandLineErrorTests {
     func liveNotYetAvailable() throws {
         let result = try CommandRunner.run(["--bpm", "120"])
         #expect(result.status == 69)
-        #expect(result.standardError == "metronome: error: live playback through PulseAudio is not available in this version; render with --output FILE.wav\n")
+        #expect(
+            result.standardError
+                == "metronome: error: live playback through PulseAudio is not available in this version; render with --output FILE.wav\n"
+        )
     }
 }

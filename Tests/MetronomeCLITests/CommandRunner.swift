@@ -10,7 +10,8 @@ struct CommandResult {
 enum CommandRunner {
     /// The `metronome` executable beside the test bundle (SwiftPM builds both into one folder).
     static let executable: String = {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let testBinary =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent("metronome").path

@@ -39,12 +39,15 @@ struct RenderCommandTests {
         #expect(scratch.contents == ["click.wav"])
     }
 
-    @Test("Meter, accents, subdivisions, mono 16-bit FLAC and a sound choice", arguments: ["flac", "aiff", "ogg", "wav"])
+    @Test(
+        "Meter, accents, subdivisions, mono 16-bit FLAC and a sound choice", arguments: ["flac", "aiff", "ogg", "wav"])
     func renderOptions(ext: String) throws {
         let scratch = try Scratch()
         let path = scratch.file("odd.\(ext)")
-        var arguments = ["--bpm", "90", "--meter", "7/8", "--accent", "X.xXx.x", "--subdivide", "2", "--bars", "3",
-                         "--sound", "beep", "--channels", "1", "--sample-rate", "44100", "--quiet", "--output", path]
+        var arguments = [
+            "--bpm", "90", "--meter", "7/8", "--accent", "X.xXx.x", "--subdivide", "2", "--bars", "3",
+            "--sound", "beep", "--channels", "1", "--sample-rate", "44100", "--quiet", "--output", path,
+        ]
         if ext != "ogg" { arguments += ["--format", "pcm16"] }
         let result = try CommandRunner.run(arguments)
         #expect(result.status == 0)
@@ -75,7 +78,8 @@ struct RenderCommandTests {
         let loud = scratch.file("loud.wav")
         let quiet = scratch.file("quiet.wav")
         #expect(try CommandRunner.run(["--duration", "1.5", "--quiet", "--output", loud]).status == 0)
-        #expect(try CommandRunner.run(["--duration", "1.5", "--volume", "0.5", "--quiet", "--output", quiet]).status == 0)
+        #expect(
+            try CommandRunner.run(["--duration", "1.5", "--volume", "0.5", "--quiet", "--output", quiet]).status == 0)
         let a = try AudioFileReader.read(path: loud).channels[0]
         let b = try AudioFileReader.read(path: quiet).channels[0]
         #expect(a.count == 72000)
@@ -88,7 +92,8 @@ struct RenderCommandTests {
     func soundFiles() throws {
         let scratch = try Scratch()
         let sample = scratch.file("tick.flac")
-        let writer = try AudioFileWriter(path: sample, container: .flac, sampleType: .pcm24, channels: 1, sampleRate: SampleRate(44100))
+        let writer = try AudioFileWriter(
+            path: sample, container: .flac, sampleType: .pcm24, channels: 1, sampleRate: SampleRate(44100))
         let tick = (0..<441).map { Float(0.5 * cos(Double($0) * 0.3) * exp(-Double($0) / 80)) }
         try tick.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 441) }
         try writer.finish()
@@ -122,12 +127,13 @@ struct RenderCommandTests {
     func soundsList() throws {
         let result = try CommandRunner.run(["sounds"])
         #expect(result.status == 0)
-        #expect(result.standardOutput == """
-            wood     woodblock strike (default)
-            beep     sine beep, like a quartz metronome
-            clave    bright clave
-            cowbell  two-tone cowbell
+        #expect(
+            result.standardOutput == """
+                wood     woodblock strike (default)
+                beep     sine beep, like a quartz metronome
+                clave    bright clave
+                cowbell  two-tone cowbell
 
-            """)
+                """)
     }
 }

@@ -31,8 +31,12 @@ private func testSignal(channels: Int, rate: Int = 48000) -> [Float] {
     return samples
 }
 
-private func write(_ samples: [Float], to path: String, container: AudioContainer, type: AudioSampleType, channels: Int, rate: Int = 48000) throws {
-    let writer = try AudioFileWriter(path: path, container: container, sampleType: type, channels: channels, sampleRate: SampleRate(rate))
+private func write(
+    _ samples: [Float], to path: String, container: AudioContainer, type: AudioSampleType, channels: Int,
+    rate: Int = 48000
+) throws {
+    let writer = try AudioFileWriter(
+        path: path, container: container, sampleType: type, channels: channels, sampleRate: SampleRate(rate))
     try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: samples.count / channels) }
     try writer.finish()
 }
@@ -87,7 +91,8 @@ struct AudioFileTests {
     @Test("An abandoned writer leaves no file at all")
     func abandonLeavesNothing() throws {
         let scratch = try ScratchDirectory()
-        let writer = try AudioFileWriter(path: scratch.file("out.wav"), container: .wav, sampleType: .float, channels: 2, sampleRate: .standard)
+        let writer = try AudioFileWriter(
+            path: scratch.file("out.wav"), container: .wav, sampleType: .float, channels: 2, sampleRate: .standard)
         let samples = [Float](repeating: 0.1, count: 2000)
         try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 1000) }
         #expect(scratch.contents.count == 1)
@@ -101,7 +106,8 @@ struct AudioFileTests {
         let scratch = try ScratchDirectory()
         let path = scratch.file("out.wav")
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
-        let writer = try AudioFileWriter(path: path, container: .wav, sampleType: .pcm16, channels: 1, sampleRate: .standard)
+        let writer = try AudioFileWriter(
+            path: path, container: .wav, sampleType: .pcm16, channels: 1, sampleRate: .standard)
         let samples = [Float](repeating: 0.5, count: 100)
         try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 100) }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
@@ -113,18 +119,29 @@ struct AudioFileTests {
     @Test("Output errors: missing folder, a directory, a path through a file")
     func cannotCreate() throws {
         let scratch = try ScratchDirectory()
-        #expect(throws: AudioFileError.cannotCreate(path: scratch.file("missing/out.wav"), reason: "No such file or directory")) {
-            try AudioFileWriter(path: scratch.file("missing/out.wav"), container: .wav, sampleType: .float, channels: 2, sampleRate: .standard)
+        #expect(
+            throws: AudioFileError.cannotCreate(
+                path: scratch.file("missing/out.wav"), reason: "No such file or directory")
+        ) {
+            try AudioFileWriter(
+                path: scratch.file("missing/out.wav"), container: .wav, sampleType: .float, channels: 2,
+                sampleRate: .standard)
         }
         #expect(throws: AudioFileError.cannotCreate(path: scratch.path, reason: "it is a directory")) {
-            try AudioFileWriter(path: scratch.path, container: .wav, sampleType: .float, channels: 2, sampleRate: .standard)
+            try AudioFileWriter(
+                path: scratch.path, container: .wav, sampleType: .float, channels: 2, sampleRate: .standard)
         }
         try Data("x".utf8).write(to: URL(fileURLWithPath: scratch.file("plain")))
         #expect(throws: AudioFileError.cannotCreate(path: scratch.file("plain/out.wav"), reason: "Not a directory")) {
-            try AudioFileWriter(path: scratch.file("plain/out.wav"), container: .wav, sampleType: .float, channels: 2, sampleRate: .standard)
+            try AudioFileWriter(
+                path: scratch.file("plain/out.wav"), container: .wav, sampleType: .float, channels: 2,
+                sampleRate: .standard)
         }
-        #expect(throws: AudioFileError.cannotCreate(path: scratch.file("x.flac"), reason: "flac cannot hold float samples")) {
-            try AudioFileWriter(path: scratch.file("x.flac"), container: .flac, sampleType: .float, channels: 2, sampleRate: .standard)
+        #expect(
+            throws: AudioFileError.cannotCreate(path: scratch.file("x.flac"), reason: "flac cannot hold float samples")
+        ) {
+            try AudioFileWriter(
+                path: scratch.file("x.flac"), container: .flac, sampleType: .float, channels: 2, sampleRate: .standard)
         }
         #expect(scratch.contents == ["plain"])
     }
@@ -132,17 +149,27 @@ struct AudioFileTests {
     @Test("Input errors: missing, empty, garbled, a directory, header without frames, too many channels")
     func readErrors() throws {
         let scratch = try ScratchDirectory()
-        #expect(throws: AudioFileError.notFound(path: scratch.file("none.wav"))) { try AudioFileReader.read(path: scratch.file("none.wav")) }
+        #expect(throws: AudioFileError.notFound(path: scratch.file("none.wav"))) {
+            try AudioFileReader.read(path: scratch.file("none.wav"))
+        }
         try Data().write(to: URL(fileURLWithPath: scratch.file("empty.wav")))
-        #expect(throws: AudioFileError.empty(path: scratch.file("empty.wav"))) { try AudioFileReader.read(path: scratch.file("empty.wav")) }
-        try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: URL(fileURLWithPath: scratch.file("garbled.wav")))
+        #expect(throws: AudioFileError.empty(path: scratch.file("empty.wav"))) {
+            try AudioFileReader.read(path: scratch.file("empty.wav"))
+        }
+        try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(
+            to: URL(fileURLWithPath: scratch.file("garbled.wav")))
         #expect(throws: AudioFileError.malformed(path: scratch.file("garbled.wav"), reason: "Format not recognised.")) {
             try AudioFileReader.read(path: scratch.file("garbled.wav"))
         }
-        #expect(throws: AudioFileError.unreadable(path: scratch.path, reason: "it is a directory")) { try AudioFileReader.read(path: scratch.path) }
+        #expect(throws: AudioFileError.unreadable(path: scratch.path, reason: "it is a directory")) {
+            try AudioFileReader.read(path: scratch.path)
+        }
         try write([], to: scratch.file("zero.wav"), container: .wav, type: .pcm16, channels: 1)
-        #expect(throws: AudioFileError.empty(path: scratch.file("zero.wav"))) { try AudioFileReader.read(path: scratch.file("zero.wav")) }
-        let writer = try AudioFileWriter(path: scratch.file("quad.wav"), container: .wav, sampleType: .pcm16, channels: 4, sampleRate: .standard)
+        #expect(throws: AudioFileError.empty(path: scratch.file("zero.wav"))) {
+            try AudioFileReader.read(path: scratch.file("zero.wav"))
+        }
+        let writer = try AudioFileWriter(
+            path: scratch.file("quad.wav"), container: .wav, sampleType: .pcm16, channels: 4, sampleRate: .standard)
         let quad = [Float](repeating: 0.1, count: 40)
         try quad.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 10) }
         try writer.finish()
@@ -155,7 +182,8 @@ struct AudioFileTests {
     func loadResamples() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.file("44k.flac")
-        try write(testSignal(channels: 2, rate: 44100), to: path, container: .flac, type: .pcm24, channels: 2, rate: 44100)
+        try write(
+            testSignal(channels: 2, rate: 44100), to: path, container: .flac, type: .pcm24, channels: 2, rate: 44100)
         let buffer = try AudioFileReader.loadSample(path: path, sampleRate: .standard)
         #expect(buffer.channelCount == 2)
         #expect(buffer.frameCount == (11025 * 48000 + 44099) / 44100)

@@ -99,7 +99,8 @@ struct MixerTests {
     @Test("Chords of 1 to 16 full-scale voices on one frame never leave ±1.0", arguments: 1...16)
     func noClipping(voices: Int) throws {
         let tone = SampleBuffer(channels: [sine(frequency: 220, amplitude: 1, frames: 4800)], name: "sine")
-        let stereo = SampleBuffer(channels: [[Float](repeating: 1, count: 480), [Float](repeating: -1, count: 480)], name: "dc")
+        let stereo = SampleBuffer(
+            channels: [[Float](repeating: 1, count: 480), [Float](repeating: -1, count: 480)], name: "dc")
         var commands: [MixerCommand] = (0..<voices).map { .start(tone.reference, at: 100, rate: 1 + Double($0) * 0.01) }
         commands.append(.start(stereo.reference, at: 100))
         let (_, output) = try render(commands, frames: 9600)
@@ -113,7 +114,9 @@ struct MixerTests {
     func limiterTransparentBelowKnee() throws {
         let data = sine(frequency: 440, amplitude: 0.9, frames: 2000)
         let buffer = SampleBuffer(channels: [data], name: "sine")
-        let output = try render([.start(buffer.reference, at: 0)], frames: 2000, configuration: try MixerConfiguration(channels: 1)).output
+        let output = try render(
+            [.start(buffer.reference, at: 0)], frames: 2000, configuration: try MixerConfiguration(channels: 1)
+        ).output
         #expect(output == data)
     }
 

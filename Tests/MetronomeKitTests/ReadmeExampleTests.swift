@@ -15,11 +15,13 @@ struct ReadmeExampleTests {
     func example() throws {
         let map = try TempoMap(sections: [
             try TempoSection(bars: 4, meter: Meter(beats: 4, unit: 4), tempo: BPM(100)),
-            try TempoSection(bars: 8, meter: Meter(beats: 7, unit: 8), tempo: BPM(100), endTempo: BPM(140), subdivision: 2),
+            try TempoSection(
+                bars: 8, meter: Meter(beats: 7, unit: 8), tempo: BPM(100), endTempo: BPM(140), subdivision: 2),
         ])
         let clicks = ClickSynthesizer.clickSet(.clave, sampleRate: .standard)
-        let renderer = OfflineRenderer(map: map, clicks: clicks, configuration: try MixerConfiguration(),
-                                       endFrame: map.endFrame)
+        let renderer = OfflineRenderer(
+            map: map, clicks: clicks, configuration: try MixerConfiguration(),
+            endFrame: map.endFrame)
         let sink = Collect()
         try renderer.render(frameCount: map.endFrame!, to: sink)
 

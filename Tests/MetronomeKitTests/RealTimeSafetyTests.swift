@@ -8,7 +8,8 @@ struct RealTimeSafetyTests {
     @Test("Rendering allocates nothing: voices starting, interpolating, stealing, fading and limiting")
     func renderAllocatesNothing() throws {
         let tone = SampleBuffer(channels: [(0..<9600).map { Float(($0 % 97)) / 50 - 0.97 }], name: "saw")
-        let stereo = SampleBuffer(channels: [[Float](repeating: 0.9, count: 300), [Float](repeating: -0.9, count: 300)], name: "dc")
+        let stereo = SampleBuffer(
+            channels: [[Float](repeating: 0.9, count: 300), [Float](repeating: -0.9, count: 300)], name: "dc")
         let ring = CommandRing(minimumCapacity: 4096)
         let mixer = Mixer(configuration: try MixerConfiguration(voiceCapacity: 8), commands: ring)
         var output = [Float](repeating: 0, count: 512 * 2)
@@ -19,8 +20,11 @@ struct RealTimeSafetyTests {
         for block in 1...400 {
             let start = Int64(block) * 512
             for voice in 0..<6 {
-                ring.push(.start(voice.isMultiple(of: 2) ? tone.reference : stereo.reference,
-                                 at: start + Int64(voice * 80), gain: 1, pan: Float(voice - 3) / 3, rate: 0.75 + Double(voice) * 0.1))
+                ring.push(
+                    .start(
+                        voice.isMultiple(of: 2) ? tone.reference : stereo.reference,
+                        at: start + Int64(voice * 80), gain: 1, pan: Float(voice - 3) / 3,
+                        rate: 0.75 + Double(voice) * 0.1))
             }
             if block.isMultiple(of: 50) { ring.push(.fadeOutAll(at: start + 10)) }
             mixer.setMasterGain(block.isMultiple(of: 3) ? 0.8 : 1)

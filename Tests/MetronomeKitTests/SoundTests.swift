@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Generated sounds and resampling")
 struct SoundTests {
-    @Test("Every built-in sound starts on a non-zero sample, ends at zero, and peaks at its level", arguments: ClickStyle.allCases)
+    @Test(
+        "Every built-in sound starts on a non-zero sample, ends at zero, and peaks at its level",
+        arguments: ClickStyle.allCases)
     func builtInSounds(style: ClickStyle) throws {
         let set = ClickSynthesizer.clickSet(style, sampleRate: .standard)
         let sounds = [(set.accent, Float(0.8)), (set.normal, 0.6), (set.subdivision, 0.4)]
@@ -35,7 +37,9 @@ struct SoundTests {
         #expect(SampleRateConverter.convert(data, from: 44100, to: 44100) == data)
     }
 
-    @Test("44.1 kHz → 48 kHz keeps a 1 kHz tone's frequency and level", arguments: [(44100, 48000), (96000, 48000), (22050, 48000)])
+    @Test(
+        "44.1 kHz → 48 kHz keeps a 1 kHz tone's frequency and level",
+        arguments: [(44100, 48000), (96000, 48000), (22050, 48000)])
     func resamplePreservesTone(rates: (Int, Int)) {
         let (source, target) = rates
         let input = (0..<source / 2).map { Float(0.5 * sin(2 * Double.pi * 1000 * Double($0) / Double(source))) }

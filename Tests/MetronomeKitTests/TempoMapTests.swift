@@ -35,7 +35,8 @@ private func expectedClicks(_ sections: [ReferenceSection], rate: Double) -> [(e
     var start = 0.0
     for section in sections {
         for beat in 0..<(section.bars * section.beats) {
-            let letter = section.pattern[section.pattern.index(section.pattern.startIndex, offsetBy: beat % section.beats)]
+            let letter = section.pattern[
+                section.pattern.index(section.pattern.startIndex, offsetBy: beat % section.beats)]
             for sub in 0..<section.subdivision {
                 let x = Double(beat) + Double(sub) / Double(section.subdivision)
                 let exact = (start + section.seconds(atBeat: x)) * rate
@@ -143,7 +144,9 @@ struct TempoMapTests {
         let meters = [(4, 4), (3, 4), (7, 8), (5, 4), (13, 16), (6, 8), (2, 2), (11, 8), (9, 16), (1, 4)]
         while seconds < 3700 {
             let (beats, unit) = meters[Int.random(in: 0..<meters.count, using: &generator)]
-            let tempo = Double(Int.random(in: 40...240, using: &generator)) + [0, 0.5, 0.25, 0.3][Int.random(in: 0..<4, using: &generator)]
+            let tempo =
+                Double(Int.random(in: 40...240, using: &generator))
+                + [0, 0.5, 0.25, 0.3][Int.random(in: 0..<4, using: &generator)]
             let ramp = Bool.random(using: &generator)
             let endTempo = ramp ? Double(Int.random(in: 40...240, using: &generator)) + 0.7 : nil
             let letters = (0..<beats).map { index -> Character in
@@ -151,7 +154,8 @@ struct TempoMapTests {
             }
             let section = ReferenceSection(
                 bars: Int.random(in: 1...24, using: &generator), beats: beats, unit: unit, tempo: tempo,
-                endTempo: endTempo == tempo ? nil : endTempo, subdivision: [1, 1, 2, 3, 4, 5, 6][Int.random(in: 0..<7, using: &generator)],
+                endTempo: endTempo == tempo ? nil : endTempo,
+                subdivision: [1, 1, 2, 3, 4, 5, 6][Int.random(in: 0..<7, using: &generator)],
                 pattern: String(letters))
             seconds += section.seconds(atBeat: Double(section.bars * section.beats))
             sections.append(section)
@@ -164,7 +168,8 @@ struct TempoMapTests {
     @Test("44.1 kHz: constant tempo onsets that fall on half frames round away from zero")
     func halfFrameTiesRoundUp() throws {
         // 44100 Hz at 128 BPM: a beat is 20671.875 frames, so beat 4 falls exactly on frame 82687.5.
-        let section = ReferenceSection(bars: 8, beats: 4, unit: 4, tempo: 128, endTempo: nil, subdivision: 1, pattern: "Xxxx")
+        let section = ReferenceSection(
+            bars: 8, beats: 4, unit: 4, tempo: 128, endTempo: nil, subdivision: 1, pattern: "Xxxx")
         let result = try checkOnsets([section], rate: 44100)
         #expect(result.onsets == 32)
         let map = try TempoMap(sections: [section.section], sampleRate: SampleRate(44100))

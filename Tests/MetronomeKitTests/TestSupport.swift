@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MetronomeKit
 
 /// Click sets whose sounds are single frames of distinct heights, so a render's onsets and levels can be read back

@@ -196,7 +196,8 @@ public final class Mixer: @unchecked Sendable {
     /// the fade closest to silence is cut.
     private func dropQuietestFade() {
         var quietest = 0
-        for index in 1..<activeCount where voices[active[index]].isFading
+        for index in 1..<activeCount
+        where voices[active[index]].isFading
             && (!voices[active[quietest]].isFading
                 || voices[active[index]].fadeRemaining < voices[active[quietest]].fadeRemaining)
         {

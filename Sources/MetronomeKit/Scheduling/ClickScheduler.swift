@@ -53,7 +53,8 @@ public final class ClickScheduler: @unchecked Sendable {
                 return true
             }
             if let sound = clicks.sound(for: event.level, isBeat: event.isBeat), event.volume > 0 {
-                let command = MixerCommand.start(sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
+                let command = MixerCommand.start(
+                    sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
                 guard ring.push(command) else {
                     pending = event
                     scheduledUntil = event.frame

@@ -49,7 +49,8 @@ public enum ClickSynthesizer {
             return (wood(1250), wood(900), wood(700))
         case .beep:
             func beep(_ f: Double) -> Recipe {
-                Recipe(partials: [Partial(frequency: f, amplitude: 1, decay: 0.04)], noise: 0, noiseDecay: 1, length: 0.05)
+                Recipe(
+                    partials: [Partial(frequency: f, amplitude: 1, decay: 0.04)], noise: 0, noiseDecay: 1, length: 0.05)
             }
             return (beep(1760), beep(880), beep(1320))
         case .clave:
@@ -83,7 +84,8 @@ public enum ClickSynthesizer {
             let time = Double(index) / Double(rate)
             var value = 0.0
             for partial in recipe.partials {
-                value += partial.amplitude * Double.exp(-time / partial.decay)
+                value +=
+                    partial.amplitude * Double.exp(-time / partial.decay)
                     * Double.cos(2 * Double.pi * partial.frequency * time)
             }
             if recipe.noise > 0 {

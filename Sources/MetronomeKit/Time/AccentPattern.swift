@@ -20,14 +20,17 @@ public struct AccentPattern: Sendable, Hashable, CustomStringConvertible {
             guard let level = BeatLevel(letter: letter) else {
                 throw InvalidValue(
                     value: text,
-                    reason: "letter \(index + 1) '\(letter)' is not one of X (accent), x (normal), o (soft), . (silent)")
+                    reason: "letter \(index + 1) '\(letter)' is not one of X (accent), x (normal), o (soft), . (silent)"
+                )
             }
             levels.append(level)
         }
         guard levels.count == meter.beats else {
             throw InvalidValue(
                 value: text,
-                reason: "the pattern has \(levels.count) beat\(levels.count == 1 ? "" : "s") but \(meter) needs \(meter.beats)")
+                reason:
+                    "the pattern has \(levels.count) beat\(levels.count == 1 ? "" : "s") but \(meter) needs \(meter.beats)"
+            )
         }
         self.levels = levels
     }
