@@ -1,10 +1,6 @@
 import Glibc
 import MetronomeFiles
 import MetronomeKit
-import Synchronization
-
-/// Set by SIGINT/SIGTERM while a render runs; the writer loop checks it after every block.
-private let interruption = Atomic<Int32>(0)
 
 /// `metronome … --output FILE`: renders the plan offline, as fast as possible, into a temporary file that is renamed
 /// into place only when every frame has been written.
@@ -23,20 +19,8 @@ struct ClickRender {
         } catch {
             throw CommandLineError(.usage, error.description)
         }
-        // Handlers go in before the temporary file exists, so an early Ctrl-C still removes it. The signals are also
-        // unblocked: a blocked mask is inherited across exec (some launchers block SIGINT in their threads).
-        interruption.store(0, ordering: .relaxed)
-        let previousInterrupt = signal(SIGINT) { number in interruption.store(number, ordering: .relaxed) }
-        let previousTerminate = signal(SIGTERM) { number in interruption.store(number, ordering: .relaxed) }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGTERM, previousTerminate)
-        }
+        // Handlers go in before the temporary file exists, so an early Ctrl-C still removes it.
+        let stop = StopSignals()
 
         let writer: AudioFileWriter
         do {
@@ -53,7 +37,7 @@ struct ClickRender {
         do {
             try renderer.render(frameCount: frameCount, to: writer) { done in
                 progress.update(done)
-                return interruption.load(ordering: .relaxed) == 0
+                return stop.signalReceived == nil
             }
         } catch {
             progress.clear()
@@ -61,7 +45,7 @@ struct ClickRender {
             throw CommandLineError(.ioError, String(describing: error))
         }
         progress.clear()
-        if interruption.load(ordering: .relaxed) != 0 {
+        if stop.signalReceived != nil {
             writer.abandon()
             throw CommandLineError(.interrupted, "interrupted; \(output.path) was not written")
         }

@@ -137,3 +137,51 @@ struct RenderCommandTests {
                 """)
     }
 }
+
+@Suite("Progress on a terminal")
+struct ProgressTests {
+    @Test("A long render on a terminal draws a progress bar on stderr; Ctrl-C there still leaves nothing")
+    func progressBarOnTerminal() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("tty-\(UUID().uuidString).wav")
+        // script(1) gives the command a pseudo-terminal; its output is what the terminal would show.
+        let inner = "\(CommandRunner.executable) --bars 20000 --channels 1 --format pcm16 --output \(path)"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", inner, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = Pipe()
+        try process.run()
+        var seen = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while !String(decoding: seen, as: UTF8.self).contains("%"), Date() < deadline {
+            seen.append(output.fileHandleForReading.availableData)
+        }
+        let screen = String(decoding: seen, as: UTF8.self)
+        #expect(screen.contains("\r[#"))
+        #expect(screen.contains("%"))
+        // Interrupt the renderer itself (the terminal's Ctrl-C would reach it the same way).
+        let killer = Process()
+        killer.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        killer.arguments = ["-INT", "-f", "^" + inner]
+        try killer.run()
+        killer.waitUntilExit()
+        seen.append(output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        #expect(
+            String(decoding: seen, as: UTF8.self).contains("metronome: error: interrupted; \(path) was not written"))
+        #expect(scratch.contents == [])
+    }
+
+    @Test("Nothing but the summary reaches a pipe: no progress bar, no escape codes")
+    func noEscapeCodesInPipes() throws {
+        let scratch = try Scratch()
+        let result = try CommandRunner.run(["--bars", "400", "--output", scratch.file("a.wav")])
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        #expect(!result.standardOutput.contains("\u{1B}"))
+        #expect(!result.standardOutput.contains("\r"))
+    }
+}
