@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "MetronomeKit", targets: ["MetronomeKit"]),
         .library(name: "MetronomeFiles", targets: ["MetronomeFiles"]),
+        .library(name: "MetronomePulse", targets: ["MetronomePulse"]),
         .executable(name: "metronome", targets: ["metronome"]),
         .executable(name: "metronome-bench", targets: ["MetronomeBenchmarks"]),
     ],
@@ -20,14 +21,22 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        // libpulse, reached only through MetronomePulse.
+        .systemLibrary(
+            name: "CPulseAudio",
+            pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
         // The pure core: time model, scheduler, real-time mixer, generated sounds. Imports no C module, does no I/O.
         .target(name: "MetronomeKit", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
         // Audio files in and out through libsndfile.
         .target(name: "MetronomeFiles", dependencies: ["MetronomeKit", "CSndFile"]),
+        // Live playback through a PulseAudio server.
+        .target(name: "MetronomePulse", dependencies: ["MetronomeKit", "CPulseAudio"]),
         .executableTarget(
             name: "metronome",
             dependencies: [
-                "MetronomeKit", "MetronomeFiles",
+                "MetronomeKit", "MetronomeFiles", "MetronomePulse",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -41,6 +50,11 @@ let package = Package(
         ),
         .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit", "CAllocationCounter"]),
         .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
-        .testTarget(name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
+        .target(name: "MetronomeTestSupport", path: "Tests/MetronomeTestSupport"),
+        .testTarget(
+            name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
+        .testTarget(
+            name: "MetronomePulseTests",
+            dependencies: ["MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
     ]
 )

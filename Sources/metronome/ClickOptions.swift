@@ -17,6 +17,11 @@ struct ClickOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Clicks per beat, 1 to 16 (2 adds off-beats, 3 triplets, 4 sixteenths).")
     var subdivide = "1"
 
+    @Option(
+        name: .customLong("count-in"), parsing: .unconditional,
+        help: "Bars of count-in (a distinct sound) before bar 1, 0 to 16.")
+    var countIn = "0"
+
     @Option(parsing: .unconditional, help: "Stop after this many bars.")
     var bars: String?
 
@@ -120,11 +125,14 @@ struct ClickOptions: ParsableArguments {
             return paths
         }
 
+        guard let countInBars = Int(countIn), (0...16).contains(countInBars) else {
+            throw .usage(option: "--count-in", "\(countIn): the count-in must be a whole number of bars from 0 to 16")
+        }
         let map: TempoMap
         do {
             map = try TempoMap.steady(
                 tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount, sampleRate: rate
-            )
+            ).withCountIn(bars: countInBars)
         } catch {
             throw CommandLineError(.usage, error.description)
         }

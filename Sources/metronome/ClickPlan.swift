@@ -48,7 +48,7 @@ struct ClickPlan {
             ? buffers[2] : scaled(normal, by: subdivisionGain / (buffers.count > 1 ? 1 : singleFileNormalGain))
         return ClickSet(
             name: "files", summary: paths.joined(separator: ","), accent: accent, normal: normal,
-            subdivision: subdivision)
+            subdivision: subdivision, countIn: ClickSynthesizer.countInSound(sampleRate: sampleRate))
     }
 
     private static func scaled(_ buffer: SampleBuffer, by gain: Float) -> SampleBuffer {

@@ -7,24 +7,30 @@ struct Metronome: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "metronome",
         abstract: "A sample-accurate metronome: a click track live through PulseAudio, or rendered to a file.",
+        usage: """
+            metronome [--bpm 120] [--meter 4/4] [--accent X.x.] [--subdivide N] [--count-in BARS] \
+            [--bars N | --duration S] [--volume V] [--sound NAME | --sound-file A[,N[,S]]] [--output FILE]
+              metronome sounds | devices
+            """,
         discussion: """
             Tempo is in quarter notes per minute whatever the meter (klick's convention): at 120 BPM in 6/8 each \
             eighth note lasts 0.25 s. Accent letters: X accent, x normal, o soft, . silent.
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
             unavailable, 73 cannot create output, 74 I/O error.
             """,
-        subcommands: [Sounds.self])
+        subcommands: [Sounds.self, Devices.self])
 
     @OptionGroup var click: ClickOptions
+    @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
         let plan = try click.plan()
-        guard let output = plan.output else {
-            throw CommandLineError(
-                .unavailable,
-                "live playback through PulseAudio is not available in this version; render with --output FILE.wav")
+        let liveOptions = try live.checked(rendering: plan.output != nil)
+        if let output = plan.output {
+            try ClickRender(plan: plan, output: output).run()
+        } else {
+            try ClickLive(plan: plan, live: liveOptions).run()
         }
-        try ClickRender(plan: plan, output: output).run()
     }
 
     /// Parses, runs, and maps every failure to one line on stderr and a sysexits status.

@@ -1,4 +1,5 @@
 import Foundation
+import MetronomeTestSupport
 import Testing
 
 /// Bad input: one line naming the value and what is allowed, the sysexits status, and no output file.
@@ -131,15 +132,5 @@ struct CommandLineErrorTests {
         result = try CommandRunner.run(["--bars", "1", "--output", scratch.path])
         #expect(result.status == 64)
         #expect(scratch.contents == [".wav", "plain"])
-    }
-
-    @Test("Without --output, live playback is not available yet: one line, exit 69")
-    func liveNotYetAvailable() throws {
-        let result = try CommandRunner.run(["--bpm", "120"])
-        #expect(result.status == 69)
-        #expect(
-            result.standardError
-                == "metronome: error: live playback through PulseAudio is not available in this version; render with --output FILE.wav\n"
-        )
     }
 }

@@ -1,22 +1,8 @@
 import Foundation
 import MetronomeFiles
 import MetronomeKit
+import MetronomeTestSupport
 import Testing
-
-/// Frames where sound starts after at least `gap` silent frames.
-private func onsets(_ samples: [Float], gap: Int = 1000) -> [Int] {
-    var result: [Int] = []
-    var silent = gap
-    for (index, value) in samples.enumerated() {
-        if value != 0 {
-            if silent >= gap { result.append(index) }
-            silent = 0
-        } else {
-            silent += 1
-        }
-    }
-    return result
-}
 
 @Suite("Rendering from the command line")
 struct RenderCommandTests {
@@ -116,8 +102,8 @@ struct RenderCommandTests {
         let deadline = Date().addingTimeInterval(10)
         while scratch.contents.isEmpty && Date() < deadline { usleep(10_000) }
         #expect(scratch.contents.count == 1)
-        kill(command.process.processIdentifier, SIGINT)
-        let result = try CommandRunner.finish(command)
+        command.send(SIGINT)
+        let result = command.wait()
         #expect(result.status == 130)
         #expect(result.standardError == "metronome: error: interrupted; \(path) was not written\n")
         #expect(scratch.contents == [])
@@ -142,36 +128,20 @@ struct RenderCommandTests {
 struct ProgressTests {
     @Test("A long render on a terminal draws a progress bar on stderr; Ctrl-C there still leaves nothing")
     func progressBarOnTerminal() throws {
-        let scratch = try Scratch()
+        let scratch = try Scratch(inMemory: true)
         let path = scratch.file("tty-\(UUID().uuidString).wav")
         // script(1) gives the command a pseudo-terminal; its output is what the terminal would show.
         let inner = "\(CommandRunner.executable) --bars 20000 --channels 1 --format pcm16 --output \(path)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", inner, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = Pipe()
-        try process.run()
-        var seen = Data()
+        let terminal = try ChildProcess("/usr/bin/script", ["-qfec", inner, "/dev/null"])
         let deadline = Date().addingTimeInterval(20)
-        while !String(decoding: seen, as: UTF8.self).contains("%"), Date() < deadline {
-            seen.append(output.fileHandleForReading.availableData)
-        }
-        let screen = String(decoding: seen, as: UTF8.self)
+        while !terminal.output.contains("%"), Date() < deadline { usleep(20_000) }
+        let screen = terminal.output
         #expect(screen.contains("\r[#"))
         #expect(screen.contains("%"))
         // Interrupt the renderer itself (the terminal's Ctrl-C would reach it the same way).
-        let killer = Process()
-        killer.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-        killer.arguments = ["-INT", "-f", "^" + inner]
-        try killer.run()
-        killer.waitUntilExit()
-        seen.append(output.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        #expect(
-            String(decoding: seen, as: UTF8.self).contains("metronome: error: interrupted; \(path) was not written"))
+        try ChildProcess("/usr/bin/pkill", ["-INT", "-f", "^" + inner]).wait()
+        let result = terminal.wait()
+        #expect(result.standardOutput.contains("metronome: error: interrupted; \(path) was not written"))
         #expect(scratch.contents == [])
     }
 
@@ -183,5 +153,30 @@ struct ProgressTests {
         #expect(result.standardError == "")
         #expect(!result.standardOutput.contains("\u{1B}"))
         #expect(!result.standardOutput.contains("\r"))
+    }
+}
+
+@Suite("Count-in")
+struct CountInTests {
+    @Test("--count-in 1 renders one bar of the count-in sound before bar 1")
+    func countInRender() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("count.wav")
+        let result = try CommandRunner.run([
+            "--bpm", "120", "--bars", "1", "--count-in", "1", "--quiet", "--channels", "1", "--output", path,
+        ])
+        #expect(result.status == 0)
+        let audio = try AudioFileReader.read(path: path).channels[0]
+        #expect(audio.count == 2 * 96000)
+        #expect(onsets(audio) == (0..<8).map { $0 * 24000 })
+        let countIn = ClickSynthesizer.countInSound(sampleRate: .standard).channel(0)
+        let accent = ClickSynthesizer.clickSet(.wood, sampleRate: .standard).accent.channel(0)
+        #expect(Array(audio[0..<countIn.count]) == countIn)
+        #expect(Array(audio[96000..<(96000 + accent.count)]) == accent)
+        let bad = try CommandRunner.run(["--count-in", "20"])
+        #expect(bad.status == 64)
+        #expect(
+            bad.standardError
+                == "metronome: error: --count-in 20: the count-in must be a whole number of bars from 0 to 16\n")
     }
 }

@@ -10,7 +10,8 @@ enum Impulses {
             name: "impulses", summary: "test impulses",
             accent: SampleBuffer(channels: [[0.8]], name: "accent"),
             normal: SampleBuffer(channels: [[0.6]], name: "normal"),
-            subdivision: SampleBuffer(channels: [[0.4]], name: "subdivision"))
+            subdivision: SampleBuffer(channels: [[0.4]], name: "subdivision"),
+            countIn: SampleBuffer(channels: [[0.7]], name: "count-in"))
     }
 
     static func level(of value: Float) -> String {
@@ -20,6 +21,8 @@ enum Impulses {
         case 0.3: "o"
         case 0.4: "s"
         case 0.2: "so"
+        case 0.7: "C"
+        case Float(0.7) * ClickSet.countInOffBeatGain: "c"
         default: "?\(value)"
         }
     }

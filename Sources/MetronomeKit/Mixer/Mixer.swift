@@ -35,6 +35,7 @@ public final class Mixer: @unchecked Sendable {
     private let lateEvents = Atomic<Int>(0)
     private let stolenVoices = Atomic<Int>(0)
     private let voicesInUse = Atomic<Int>(0)
+    private let commandCutoff = Atomic<Int64>(.max)
 
     /// Creates a mixer and allocates everything it will ever use. Call from a control thread.
     /// - Parameters:
@@ -77,6 +78,15 @@ public final class Mixer: @unchecked Sendable {
 
     /// Voices sounding or fading at the end of the last block.
     public var activeVoiceCount: Int { voicesInUse.load(ordering: .relaxed) }
+
+    /// From now on, commands stamped at or after `frame` are dropped instead of played; voices already sounding
+    /// finish normally. Used to stop cleanly: nothing new starts, nothing is cut. Any thread.
+    public func discardCommands(from frame: SampleTime) {
+        commandCutoff.store(frame, ordering: .releasing)
+    }
+
+    /// Whether no voice is sounding or fading (as of the last block).
+    public var isSilent: Bool { activeVoiceCount == 0 }
 
     /// Sets the master gain (linear); the change is ramped across the next block. Any thread.
     public func setMasterGain(_ gain: Float) {
@@ -134,8 +144,10 @@ public final class Mixer: @unchecked Sendable {
     }
 
     private func drainCommands(blockStart: SampleTime, blockEnd: SampleTime) {
+        let cutoff = commandCutoff.load(ordering: .acquiring)
         while let command = commands.peek(), command.frame < blockEnd {
             commands.removeFirst()
+            if command.frame >= cutoff { continue }
             let offset: Int
             if command.frame < blockStart {
                 lateEvents.add(1, ordering: .relaxed)

@@ -2,11 +2,13 @@
 public struct ClickEvent: Sendable, Hashable {
     /// The frame at which the click's first sample sounds: round(exact time × rate).
     public var frame: SampleTime
+    /// The unrounded frame the closed form gives.
+    public var exactFrame: Double
     /// How loudly it sounds.
     public var level: BeatLevel
     /// 0 for the beat itself, 1..<subdivision for the clicks between beats.
     public var subdivisionIndex: Int
-    /// Bar counted over the whole map, from 0.
+    /// Bar counted over the whole map, from 0 for the first bar of music; count-in bars are negative.
     public var bar: Int
     /// Beat within the bar, from 0.
     public var beat: Int
@@ -14,6 +16,12 @@ public struct ClickEvent: Sendable, Hashable {
     public var section: Int
     /// The section's linear volume, 0...1.
     public var volume: Float
+    /// Whether the click belongs to the count-in (played with the count-in sound).
+    public var isCountIn: Bool
+    /// The section's meter.
+    public var meter: Meter
+    /// Tempo at this click, in quarter notes per minute.
+    public var tempo: Double
 
     /// Whether this is a beat (as opposed to a subdivision between beats).
     public var isBeat: Bool { subdivisionIndex == 0 }

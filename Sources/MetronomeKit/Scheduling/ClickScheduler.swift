@@ -1,25 +1,65 @@
-/// Turns a click timeline into frame-stamped mixer commands, a lookahead window at a time.
+import Synchronization
+
+/// Turns a click timeline into frame-stamped mixer commands, a lookahead window at a time, and applies live changes.
 ///
 /// Each call to `schedule(until:)` pushes every audible click with a frame before the horizon into the command ring
 /// in frame order; `scheduledUntil` then says how far the timeline has been expanded. A click that does not fit
 /// (ring full) is kept and pushed first on the next call.
 ///
-/// Threads: one scheduling thread at a time (a Dispatch timer live, the file writer loop offline).
+/// Live changes (`setTempo`, `setMeter`, `setAccents`, `setSubdivision`) may be requested from any thread. A tempo
+/// or subdivision change takes effect at the first beat not yet scheduled — the beat in progress finishes at the old
+/// tempo, so the grid has no phase jump; a meter or accent change waits for the next downbeat. From that beat the rest
+/// of the map plays as one steady section with the new values (a finite map keeps its last bar). Changes are ignored
+/// until the count-in is over.
+///
+/// Threads: `schedule`, `takeBeats` and the read-only properties from one scheduling thread at a time (a Dispatch
+/// timer live, the file writer loop offline); the `set…` methods from any thread.
 public final class ClickScheduler: @unchecked Sendable {
+    /// A change that has taken effect.
+    public struct AppliedChange: Sendable, Hashable {
+        /// The frame of the beat where it took effect.
+        public var frame: SampleTime
+        /// Bar and beat (from 0) of that beat.
+        public var bar: Int
+        public var beat: Int
+        /// Tempo from that beat on.
+        public var tempo: BPM
+        /// Meter from that beat on.
+        public var meter: Meter
+    }
+
+    struct Changes {
+        var tempo: BPM?
+        var meter: Meter?
+        var accents: AccentPattern?
+        var subdivision: Int?
+        var isEmpty: Bool { tempo == nil && meter == nil && accents == nil && subdivision == nil }
+    }
+
     /// Where commands go.
     public let ring: CommandRing
     /// The sounds clicks are played with (kept alive here for as long as voices may play them).
     public let clicks: ClickSet
     /// Clicks at or after this frame are never scheduled (nil: no limit).
     public let endFrame: SampleTime?
-    /// Master-independent gain applied to every click.
+    /// Linear gain applied to every click.
     public let gain: Float
     private var timeline: ClickTimeline
     private var pending: ClickEvent?
+    private let requested = Mutex(Changes())
+    private var beats: [ClickEvent] = []
     /// Every click before this frame has been pushed.
     public private(set) var scheduledUntil: SampleTime = 0
     /// Clicks pushed so far (silent ones are not pushed and not counted).
     public private(set) var scheduledClickCount = 0
+    /// Frame of the last click pushed, if any.
+    public private(set) var lastClickFrame: SampleTime?
+    /// Whether every click of the map (up to `endFrame`) has been pushed.
+    public private(set) var isFinished = false
+    /// Whether scheduled beats are kept for `takeBeats` (off by default, so long renders keep no per-beat memory).
+    public var collectsBeats = false
+    /// Changes that have taken effect, oldest first.
+    public private(set) var appliedChanges: [AppliedChange] = []
 
     /// Creates a scheduler at the start of a map.
     /// - Parameters:
@@ -36,15 +76,37 @@ public final class ClickScheduler: @unchecked Sendable {
         timeline = ClickTimeline(map: map)
     }
 
+    /// Requests a new tempo from the next unscheduled beat. Any thread.
+    public func setTempo(_ tempo: BPM) { requested.withLock { $0.tempo = tempo } }
+
+    /// Requests a new meter (and optionally accents; default: accent on one) from the next downbeat. Any thread.
+    public func setMeter(_ meter: Meter, accents: AccentPattern? = nil) {
+        requested.withLock {
+            $0.meter = meter
+            $0.accents = accents
+        }
+    }
+
+    /// Requests new accents for the current meter from the next downbeat. Any thread.
+    /// - Precondition: the pattern has as many beats as the meter in force at that downbeat (otherwise it is ignored).
+    public func setAccents(_ accents: AccentPattern) { requested.withLock { $0.accents = accents } }
+
+    /// Requests a new subdivision (1…16) from the next unscheduled beat. Any thread.
+    public func setSubdivision(_ subdivision: Int) {
+        requested.withLock { $0.subdivision = min(TempoSection.maximumSubdivision, max(1, subdivision)) }
+    }
+
     /// Pushes the commands of every click with a frame before `horizon`.
     /// - Returns: false when the ring filled before the horizon was reached.
     /// - Complexity: O(clicks in the window).
     @discardableResult
     public func schedule(until horizon: SampleTime) -> Bool {
-        while let event = pending ?? timeline.next() {
+        while let next = pending ?? timeline.next() {
+            // A change is due at the first unscheduled beat, which may be the one held back last time.
+            let event = applyingDueChanges(to: next)
             if let endFrame, event.frame >= endFrame {
                 pending = event
-                scheduledUntil = max(scheduledUntil, endFrame)
+                finish(at: endFrame)
                 return true
             }
             guard event.frame < horizon else {
@@ -52,7 +114,7 @@ public final class ClickScheduler: @unchecked Sendable {
                 scheduledUntil = max(scheduledUntil, horizon)
                 return true
             }
-            if let sound = clicks.sound(for: event.level, isBeat: event.isBeat), event.volume > 0 {
+            if let sound = clicks.sound(for: event), event.volume > 0 {
                 let command = MixerCommand.start(
                     sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
                 guard ring.push(command) else {
@@ -61,11 +123,75 @@ public final class ClickScheduler: @unchecked Sendable {
                     return false
                 }
                 scheduledClickCount += 1
+                lastClickFrame = event.frame
             }
+            if event.isBeat, collectsBeats { beats.append(event) }
             pending = nil
             scheduledUntil = event.frame + 1
         }
-        scheduledUntil = max(scheduledUntil, horizon)
+        finish(at: horizon)
         return true
+    }
+
+    /// Removes and returns the scheduled beats whose frame is at or before `frame`, oldest first (for displays).
+    public func takeBeats(upTo frame: SampleTime) -> [ClickEvent] {
+        let count = beats.prefix { $0.frame <= frame }.count
+        guard count > 0 else { return [] }
+        let taken = Array(beats[0..<count])
+        beats.removeFirst(count)
+        return taken
+    }
+
+    private func finish(at frame: SampleTime) {
+        scheduledUntil = max(scheduledUntil, frame)
+        if pending == nil || endFrame.map({ pending!.frame >= $0 }) == true { isFinished = true }
+    }
+
+    /// The event itself, or — when a requested change is due at it — the same beat from a rebuilt timeline.
+    private func applyingDueChanges(to event: ClickEvent) -> ClickEvent {
+        guard event.isBeat, !event.isCountIn else { return event }
+        let changes = requested.withLock { changes -> Changes? in
+            guard !changes.isEmpty else { return nil }
+            let barLevel = changes.meter != nil || changes.accents != nil
+            guard !barLevel || event.beat == 0 else {
+                // Tempo and subdivision may go now; meter and accents wait for the downbeat.
+                guard changes.tempo != nil || changes.subdivision != nil else { return nil }
+                let now = Changes(tempo: changes.tempo, meter: nil, accents: nil, subdivision: changes.subdivision)
+                changes.tempo = nil
+                changes.subdivision = nil
+                return now
+            }
+            defer { changes = Changes() }
+            return changes
+        }
+        guard let changes else { return event }
+        return rebuild(at: event, applying: changes) ?? event
+    }
+
+    /// Replaces the rest of the map, from `event` (a beat), with one steady section carrying the changes.
+    private func rebuild(at event: ClickEvent, applying changes: Changes) -> ClickEvent? {
+        let map = timeline.map
+        let section = map.sections[event.section]
+        let beatInSection =
+            Int64(event.bar - timeline.barOffset - map.startBars[event.section]) * Int64(section.meter.beats)
+            + Int64(event.beat)
+        let meter = changes.meter ?? section.meter
+        var accents = meter == section.meter ? section.accents : AccentPattern.standard(for: meter)
+        if let requested = changes.accents, requested.levels.count == meter.beats { accents = requested }
+        let tempo = changes.tempo ?? (try? BPM(section.tempo(atBeat: Double(beatInSection)))) ?? section.tempo
+        let remainingBars = map.barCount.map { max(1, $0 - event.bar) }
+        guard
+            let steady = try? TempoSection(
+                label: section.label, bars: remainingBars, meter: meter, tempo: tempo, accents: accents,
+                subdivision: changes.subdivision ?? section.subdivision, subdivisionLevel: section.subdivisionLevel,
+                volume: section.volume),
+            let newMap = try? TempoMap(sections: [steady], sampleRate: map.sampleRate)
+        else { return nil }
+        let rate = Double(map.sampleRate.framesPerSecond)
+        let origin = event.exactFrame - steady.exactFrames(atBeat: Int64(event.beat), parts: 1, sampleRate: rate)
+        timeline = ClickTimeline(map: newMap, origin: origin, startBeat: Int64(event.beat), barOffset: event.bar)
+        appliedChanges.append(
+            AppliedChange(frame: event.frame, bar: event.bar, beat: event.beat, tempo: tempo, meter: meter))
+        return timeline.next()
     }
 }

@@ -32,7 +32,20 @@ public enum ClickSynthesizer {
             name: style.rawValue, summary: style.summary,
             accent: make(recipes.accent, peak: peaks.accent, part: "accent"),
             normal: make(recipes.normal, peak: peaks.normal, part: "normal"),
-            subdivision: make(recipes.subdivision, peak: peaks.subdivision, part: "subdivision"))
+            subdivision: make(recipes.subdivision, peak: peaks.subdivision, part: "subdivision"),
+            countIn: countInSound(sampleRate: sampleRate))
+    }
+
+    /// The count-in sound shared by every style: a bright two-tone chirp (2093 Hz and 3136 Hz, C7 and G7), peak 0.8,
+    /// unlike any click.
+    public static func countInSound(sampleRate: SampleRate) -> SampleBuffer {
+        let recipe = Recipe(
+            partials: [
+                Partial(frequency: 2093, amplitude: 1, decay: 0.03),
+                Partial(frequency: 3136, amplitude: 0.6, decay: 0.02),
+            ], noise: 0, noiseDecay: 1, length: 0.06)
+        return SampleBuffer(
+            channels: [render(recipe, rate: sampleRate.framesPerSecond, peak: peaks.accent)], name: "count-in")
     }
 
     static func recipes(for style: ClickStyle) -> (accent: Recipe, normal: Recipe, subdivision: Recipe) {

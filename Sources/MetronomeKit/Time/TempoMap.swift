@@ -9,7 +9,8 @@ public struct TempoMap: Sendable, Hashable {
     public let sampleRate: SampleRate
     /// Exact (unrounded) first frame of each section, plus the end of the map (infinity if endless).
     public let startFrames: [Double]
-    /// First bar (0-based, counted over the whole map) of each section, plus the bar after the last.
+    /// First bar of each section, counted over the whole map, plus the bar after the last. Bar 0 is the first bar
+    /// of music; count-in bars come before it, numbered from −(count-in bars).
     public let startBars: [Int]
 
     /// Creates a map.
@@ -23,7 +24,7 @@ public struct TempoMap: Sendable, Hashable {
         self.sections = sections
         self.sampleRate = sampleRate
         var frames: [Double] = [0]
-        var bars: [Int] = [0]
+        var bars: [Int] = [-sections.prefix { $0.isCountIn }.reduce(0) { $0 + ($1.bars ?? 0) }]
         let rate = Double(sampleRate.framesPerSecond)
         for section in sections {
             if let beats = section.beatCount, let sectionBars = section.bars {
@@ -48,6 +49,24 @@ public struct TempoMap: Sendable, Hashable {
         return try TempoMap(sections: [section], sampleRate: sampleRate)
     }
 
+    /// The same map preceded by `bars` count-in bars at the first section's starting tempo and meter: every beat
+    /// clicks, beat one accented, with the count-in sound. Zero bars returns the map unchanged.
+    /// - Throws: `InvalidValue` when `bars` is negative or above 16.
+    public func withCountIn(bars: Int) throws(InvalidValue) -> TempoMap {
+        guard (0...16).contains(bars) else {
+            throw InvalidValue(value: String(bars), reason: "the count-in must be from 0 to 16 bars")
+        }
+        guard bars > 0 else { return self }
+        let first = sections[0]
+        let countIn = try TempoSection(
+            label: "count-in", bars: bars, meter: first.meter, tempo: first.tempo, accents: .standard(for: first.meter),
+            isCountIn: true)
+        return try TempoMap(sections: [countIn] + sections.filter { !$0.isCountIn }, sampleRate: sampleRate)
+    }
+
+    /// Bars of count-in before bar 0.
+    public var countInBars: Int { -startBars[0] }
+
     /// Whether the map ends.
     public var isFinite: Bool { sections.last!.bars != nil }
 
@@ -56,14 +75,14 @@ public struct TempoMap: Sendable, Hashable {
         isFinite ? SampleTime(startFrames.last!.rounded(.toNearestOrAwayFromZero)) : nil
     }
 
-    /// Total bars, or nil when endless.
+    /// Bars of music (count-in excluded), or nil when endless.
     public var barCount: Int? { isFinite ? startBars.last! : nil }
 
     /// The frame of the downbeat of a bar counted over the whole map (0-based); `barCount` gives the end frame.
     /// - Returns: nil when the bar lies beyond the end of a finite map.
     /// - Complexity: O(log sections).
     public func frame(ofBar bar: Int) -> SampleTime? {
-        guard bar >= 0 else { return nil }
+        guard bar >= startBars[0] else { return nil }
         var low = 0
         var high = sections.count - 1
         while low < high {

@@ -34,13 +34,16 @@ public struct TempoSection: Sendable, Hashable {
     public var subdivisionLevel: BeatLevel
     /// Linear gain of the whole section, 0...1 (klick's per-entry volume).
     public var volume: Float
+    /// Whether the section is a count-in before the music (played with the count-in sound, bars numbered below 0).
+    public var isCountIn: Bool
 
     /// Creates a section.
     /// - Throws: `InvalidValue` for a bar count below 1, a ramp without a bar count, a subdivision outside 1...16,
     ///   an accent pattern whose length differs from the meter's beats, or a volume outside 0...1.
     public init(
         label: String? = nil, bars: Int?, meter: Meter = .fourFour, tempo: BPM, endTempo: BPM? = nil,
-        accents: AccentPattern? = nil, subdivision: Int = 1, subdivisionLevel: BeatLevel = .normal, volume: Float = 1
+        accents: AccentPattern? = nil, subdivision: Int = 1, subdivisionLevel: BeatLevel = .normal, volume: Float = 1,
+        isCountIn: Bool = false
     ) throws(InvalidValue) {
         if let bars, bars < 1 {
             throw InvalidValue(value: String(bars), reason: "the number of bars must be at least 1")
@@ -69,6 +72,7 @@ public struct TempoSection: Sendable, Hashable {
         self.subdivision = subdivision
         self.subdivisionLevel = subdivisionLevel
         self.volume = volume
+        self.isCountIn = isCountIn
     }
 
     /// Beats in the section, or nil when endless.

@@ -1,0 +1,203 @@
+import CPulseAudio
+import Glibc
+import MetronomeKit
+import Synchronization
+
+/// Live output through a PulseAudio server: an asynchronous playback stream on a `pa_threaded_mainloop` whose write
+/// callback renders exactly the frames the server asks for with `Mixer.render`.
+///
+/// The stream is 32-bit float at the mixer's rate and channel count, with `PA_STREAM_ADJUST_LATENCY` and a target
+/// latency (`tlength`) of `latency`. The mainloop thread asks for real-time (SCHED_FIFO) priority when the stream is
+/// ready, if the process may have it; without it playback still works, with more risk of underruns under load.
+///
+/// Threads: create, `drain` and `close` from a control thread; the properties from any thread. The write callback
+/// runs on the mainloop thread and calls only `Mixer.render` and non-allocating libpulse functions.
+public final class PulseOutput: AudioOutput, @unchecked Sendable {
+    /// The mixer the stream pulls from.
+    public let mixer: Mixer
+    private let connection: PulseConnection
+    private var stream: OpaquePointer?
+    private let channels: Int
+    private let underruns = Atomic<Int>(0)
+    private let latencyMicroseconds = Atomic<Int64>(-1)
+    private let firstWrite = Atomic<Int64>(0)
+    private let realTime = Atomic<Bool>(false)
+    private let streamFailed = Atomic<Bool>(false)
+    /// Set by `drain`: the write callback stops writing so the server can play out its buffer, and the underflow
+    /// that ends the drain is not counted.
+    private let draining = Atomic<Bool>(false)
+
+    /// Connects to the server and starts a playback stream that pulls from `mixer` at once.
+    /// - Parameters:
+    ///   - mixer: supplies every frame.
+    ///   - server: address, or nil for PULSE_SERVER or the default server (never autospawned).
+    ///   - device: sink name, or nil for the server's default sink.
+    ///   - latency: target latency (the stream's tlength).
+    ///   - name: the client name the server shows.
+    /// - Throws: `PulseError.cannotConnect` or `.streamFailed`.
+    public init(
+        mixer: Mixer, server: String? = nil, device: String? = nil, latency: Duration = .milliseconds(20),
+        name: String = "metronome"
+    ) throws(PulseError) {
+        self.mixer = mixer
+        channels = mixer.configuration.channels
+        connection = try PulseConnection(server: server, name: name)
+        try connectStream(device: device, latency: latency)
+    }
+
+    deinit { close() }
+
+    /// Server-reported underruns since the stream started.
+    public var underrunCount: Int { underruns.load(ordering: .relaxed) }
+
+    /// Whether the mainloop thread runs with real-time priority.
+    public var hasRealTimePriority: Bool { realTime.load(ordering: .relaxed) }
+
+    /// The server the stream plays to, as a person would name it.
+    public var serverDescription: String { connection.serverDescription }
+
+    /// Whether the server or the stream has gone away.
+    public var isLost: Bool { connection.isLost || streamFailed.load(ordering: .acquiring) }
+
+    /// CLOCK_MONOTONIC time (ns) of the first write callback, or nil before it.
+    public var firstWriteNanoseconds: Int64? {
+        let value = firstWrite.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    /// The stream's latency as last measured in the write callback.
+    public var latency: Duration? {
+        let value = latencyMicroseconds.load(ordering: .relaxed)
+        return value < 0 ? nil : .microseconds(value)
+    }
+
+    public var latencyFrames: SampleTime? {
+        let value = latencyMicroseconds.load(ordering: .relaxed)
+        guard value >= 0 else { return nil }
+        return value * SampleTime(mixer.configuration.sampleRate.framesPerSecond) / 1_000_000
+    }
+
+    /// Plays out what the server has buffered, then returns (at most about `latency` later).
+    public func drain() {
+        guard let stream, !isLost else { return }
+        draining.store(true, ordering: .releasing)
+        connection.withLock {
+            let operation = pa_stream_drain(
+                stream,
+                { _, _, userData in
+                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
+                    pa_threaded_mainloop_signal(output.connection.mainloop, 0)
+                }, Unmanaged.passUnretained(self).toOpaque())
+            connection.complete(operation)
+        }
+    }
+
+    /// Disconnects the stream. Safe to call more than once.
+    public func close() {
+        guard let stream else { return }
+        self.stream = nil
+        connection.withLock {
+            pa_stream_set_write_callback(stream, nil, nil)
+            pa_stream_set_underflow_callback(stream, nil, nil)
+            pa_stream_set_state_callback(stream, nil, nil)
+            pa_stream_disconnect(stream)
+            pa_stream_unref(stream)
+        }
+    }
+
+    /// Asks for SCHED_FIFO priority for the calling (mainloop) thread; called once, from the stream's READY state
+    /// callback, before any audio flows.
+    private func requestRealTimePriority() {
+        var parameters = sched_param()
+        parameters.sched_priority = 20
+        realTime.store(pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0, ordering: .relaxed)
+    }
+
+    private func connectStream(device: String?, latency: Duration) throws(PulseError) {
+        let rate = mixer.configuration.sampleRate.framesPerSecond
+        var specification = pa_sample_spec(
+            format: metronome_pa_float32ne(), rate: UInt32(rate), channels: UInt8(channels))
+        let frameBytes = UInt32(4 * channels)
+        let microseconds = latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000
+        let targetFrames = UInt32(max(1, Int64(rate) * microseconds / 1_000_000))
+        var attributes = pa_buffer_attr(
+            maxlength: metronome_pa_default_attr(), tlength: targetFrames * frameBytes,
+            prebuf: metronome_pa_default_attr(), minreq: metronome_pa_default_attr(),
+            fragsize: metronome_pa_default_attr())
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        var failure: String?
+        connection.withLock {
+            guard let stream = pa_stream_new(connection.context, "click track", &specification, nil) else {
+                failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
+                return
+            }
+            self.stream = stream
+            pa_stream_set_state_callback(
+                stream,
+                { stream, userData in
+                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
+                    let state = pa_stream_get_state(stream)
+                    if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                        output.streamFailed.store(true, ordering: .releasing)
+                    }
+                    if state == PA_STREAM_READY { output.requestRealTimePriority() }
+                    pa_threaded_mainloop_signal(output.connection.mainloop, 0)
+                }, userData)
+            pa_stream_set_write_callback(
+                stream,
+                { stream, bytes, userData in
+                    Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue().write(stream!, bytes: bytes)
+                }, userData)
+            pa_stream_set_underflow_callback(
+                stream,
+                { _, userData in
+                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
+                    if !output.draining.load(ordering: .acquiring) { output.underruns.add(1, ordering: .relaxed) }
+                }, userData)
+            let flags = pa_stream_flags_t(
+                rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                    | PA_STREAM_INTERPOLATE_TIMING.rawValue)
+            guard pa_stream_connect_playback(stream, device, &attributes, flags, nil, nil) >= 0 else {
+                failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
+                return
+            }
+            connection.wait {
+                let state = pa_stream_get_state(stream)
+                return state == PA_STREAM_READY || PA_STREAM_IS_GOOD(state) == 0
+            }
+            if pa_stream_get_state(stream) != PA_STREAM_READY {
+                failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
+            }
+        }
+        if let failure {
+            close()
+            throw .streamFailed(server: connection.serverDescription, reason: failure)
+        }
+    }
+
+    /// The write callback: renders exactly the bytes requested, straight into the server's buffer. Real-time path.
+    private func write(_ stream: OpaquePointer, bytes requested: Int) {
+        if draining.load(ordering: .acquiring) { return }
+        if firstWrite.load(ordering: .relaxed) == 0 {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            firstWrite.store(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), ordering: .releasing)
+        }
+        let frameBytes = 4 * channels
+        var remaining = requested - requested % frameBytes
+        while remaining > 0 {
+            var data: UnsafeMutableRawPointer?
+            var size = remaining
+            guard pa_stream_begin_write(stream, &data, &size) == 0, let data, size >= frameBytes else { return }
+            let frames = min(size, remaining) / frameBytes
+            mixer.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames)
+            pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            remaining -= frames * frameBytes
+        }
+        var microseconds: pa_usec_t = 0
+        var negative: Int32 = 0
+        if pa_stream_get_latency(stream, &microseconds, &negative) == 0 {
+            latencyMicroseconds.store(negative != 0 ? 0 : Int64(microseconds), ordering: .relaxed)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Glibc
+import MetronomeKit
+import MetronomePulse
+
+/// `metronome` without `--output`: plays through PulseAudio until the map ends, `--bars`/`--duration` runs out, or
+/// Ctrl-C / SIGTERM arrives. On a stop it schedules nothing new, lets the sounding click finish (fading it if it is
+/// still going after 150 ms), drains the stream and exits 0 — within about 200 ms.
+///
+/// If the server goes away while playing, it exits 69 with a message naming the server (it does not reconnect).
+struct ClickLive {
+    let plan: ClickPlan
+    let live: LiveOptions.Checked
+
+    func run() throws(CommandLineError) {
+        let configuration: MixerConfiguration
+        do {
+            configuration = try MixerConfiguration(
+                sampleRate: plan.sampleRate, channels: plan.channels, voiceCapacity: plan.voices)
+        } catch {
+            throw CommandLineError(.usage, error.description)
+        }
+        let lookahead =
+            live.lookahead.map { plan.sampleRate.frame(at: $0.seconds) }
+            ?? LiveClickEngine.defaultLookahead(
+                timerInterval: .milliseconds(10), outputLatency: live.latency.duration, sampleRate: plan.sampleRate)
+        let stop = StopSignals()
+        let engine = LiveClickEngine(
+            map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: plan.frameCount,
+            gain: plan.gain, lookahead: lookahead)
+        let status = FileOutput.standardOutput.isTerminal && !plan.quiet ? StatusLine() : nil
+        // The first window is scheduled before the stream exists, so its first request already holds bar 1.
+        if let status {
+            engine.start(output: nil) { beat in status.show(beat) }
+        } else {
+            engine.start(output: nil)
+        }
+        let output: PulseOutput
+        do throws(PulseError) {
+            output = try PulseOutput(
+                mixer: engine.mixer, device: live.device, latency: live.latency.duration)
+        } catch {
+            engine.stop()
+            throw CommandLineError(.unavailable, "\(error.description); render to a file with --output FILE.wav")
+        }
+        engine.attach(output: output)
+
+        var lost = false
+        while stop.signalReceived == nil, !engine.isFinished {
+            if output.isLost {
+                lost = true
+                break
+            }
+            usleep(5_000)
+        }
+        engine.stop()
+        if !lost {
+            let deadline = monotonicNanoseconds() + 150_000_000
+            while !engine.mixer.isSilent, monotonicNanoseconds() < deadline, !output.isLost { usleep(2_000) }
+            if !engine.mixer.isSilent {
+                engine.mixer.commands.push(MixerCommand.fadeOutAll(at: engine.mixer.framePosition))
+                usleep(10_000)
+            }
+            output.drain()
+        }
+        output.close()
+        status?.finish()
+        if live.verbose { report(engine: engine, output: output) }
+        if lost {
+            throw CommandLineError(
+                .unavailable, "\(PulseError.connectionLost(server: output.serverDescription)); stopped")
+        }
+    }
+
+    private func report(engine: LiveClickEngine, output: PulseOutput) {
+        var lines: [String] = []
+        lines.append("late events: \(engine.mixer.lateEventCount)")
+        lines.append("underruns reported by the server: \(output.underrunCount)")
+        if let latency = output.latency {
+            let milliseconds =
+                Double(latency.components.attoseconds / 1_000_000_000_000) / 1000
+                + Double(latency.components.seconds) * 1000
+            lines.append("measured latency: \((milliseconds * 10).rounded() / 10) ms")
+        }
+        lines.append("real-time priority: \(output.hasRealTimePriority ? "yes" : "no")")
+        if let first = output.firstWriteNanoseconds {
+            lines.append("first audio written at monotonic \(first) ns")
+        }
+        FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
+    }
+}
+
+func monotonicNanoseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}

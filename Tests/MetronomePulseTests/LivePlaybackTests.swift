@@ -1,0 +1,116 @@
+import Foundation
+import MetronomeFiles
+import MetronomeKit
+import MetronomePulse
+import MetronomeTestSupport
+import Testing
+
+/// Plays a map live into a private server's null sink (in this process, through the library) while recording the
+/// monitor. `during` runs on this thread every 5 ms with the engine until it returns false or playback ends.
+private func playAndRecord(
+    _ map: TempoMap, endFrame: SampleTime?, server: PulseServer,
+    during: (LiveClickEngine) -> Bool = { _ in true }
+) throws -> (recording: [Float], engine: LiveClickEngine, output: PulseOutput) {
+    let recording = try server.startRecording()
+    let engine = LiveClickEngine(
+        map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+        configuration: try MixerConfiguration(), endFrame: endFrame,
+        lookahead: LiveClickEngine.defaultLookahead(
+            timerInterval: .milliseconds(10), outputLatency: .milliseconds(20), sampleRate: .standard))
+    engine.start(output: nil)
+    let output = try PulseOutput(mixer: engine.mixer, server: server.address, latency: .milliseconds(20))
+    engine.attach(output: output)
+    var watching = true
+    let deadline = Date().addingTimeInterval(60)
+    while !engine.isFinished, Date() < deadline {
+        if watching { watching = during(engine) }
+        usleep(5_000)
+    }
+    engine.stop()
+    output.drain()
+    output.close()
+    return (try recording.finish(), engine, output)
+}
+
+@Suite("Live playback through a real PulseAudio server", .serialized)
+struct LivePlaybackTests {
+    @Test(
+        "10 s at 120 BPM: every inter-onset interval is exactly 24000 frames, no click missing, and the recording equals the offline render"
+    )
+    func steadyClickIsFrameExact() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let recording = try server.startRecording()
+        let result = try CommandRunner.run(
+            ["--bpm", "120", "--duration", "10", "--quiet", "--verbose"], environment: server.clientEnvironment)
+        let recorded = try recording.finish()
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("metronome: late events: 0\n"))
+        #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
+
+        let found = onsets(recorded)
+        #expect(found.count == 20)
+        let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
+        #expect(intervals == [Int](repeating: 24000, count: 19))
+
+        let rendered = scratch.file("offline.wav")
+        let render = try CommandRunner.run(["--bpm", "120", "--duration", "10", "--quiet", "--output", rendered])
+        #expect(render.status == 0)
+        let offline = try AudioFileReader.read(path: rendered).channels[0]
+        let start = try #require(found.first)
+        #expect(recorded.count >= start + offline.count)
+        if recorded.count >= start + offline.count {
+            #expect(Array(recorded[start..<(start + offline.count)]) == offline)
+        }
+    }
+
+    @Test("A 100→160 BPM ramp over 4 bars lands on the closed form, frame for frame")
+    func rampMatchesClosedForm() throws {
+        let server = try PulseServer()
+        let section = try TempoSection(bars: 4, tempo: BPM(100), endTempo: BPM(160))
+        let map = try TempoMap(sections: [section])
+        let (recorded, engine, output) = try playAndRecord(map, endFrame: map.endFrame, server: server)
+        #expect(engine.mixer.lateEventCount == 0)
+        #expect(output.underrunCount == 0)
+        // t(x) = 240·N/(d·ΔT)·ln(T(x)/T₀), N = 16 beats, d = 4, ΔT = 60, T(x) = 100 + 60·x/16.
+        let expected = (0..<16).map { x -> Int in
+            let seconds = 240.0 * 16 / (4 * 60) * log((100 + 60 * Double(x) / 16) / 100)
+            return Int((seconds * 48000).rounded())
+        }
+        let found = onsets(recorded)
+        let start = try #require(found.first)
+        #expect(found.map { $0 - start } == expected)
+    }
+
+    @Test("A tempo change while playing takes effect at the next unscheduled beat with no phase jump")
+    func tempoChangeWhilePlaying() throws {
+        let server = try PulseServer()
+        let map = try TempoMap.steady(tempo: BPM(120))
+        var callPosition: SampleTime = 0
+        let end: SampleTime = 5 * 48000
+        let (recorded, engine, output) = try playAndRecord(map, endFrame: end, server: server) { engine in
+            guard engine.mixer.framePosition >= 78_000 else { return true }
+            callPosition = engine.mixer.framePosition
+            engine.setTempo(try! BPM(150))
+            return false
+        }
+        let changes = engine.appliedChanges
+        #expect(changes.count == 1)
+        let switchFrame = try #require(changes.first).frame
+        // The switch is a beat of the old grid, the first one not yet scheduled when the call was made.
+        #expect(switchFrame % 24000 == 0)
+        #expect(switchFrame >= callPosition)
+        #expect(switchFrame <= callPosition + engine.lookahead + 24000)
+        var expected = Array(stride(from: 0, through: Int(switchFrame), by: 24000))
+        var next = Int(switchFrame) + 19200
+        while next < end {
+            expected.append(next)
+            next += 19200
+        }
+        let found = onsets(recorded)
+        let start = try #require(found.first)
+        #expect(found.map { $0 - start } == expected)
+        #expect(engine.mixer.lateEventCount == 0)
+        #expect(output.underrunCount == 0)
+    }
+}

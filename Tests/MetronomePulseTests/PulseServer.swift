@@ -1,0 +1,94 @@
+import Foundation
+import MetronomeFiles
+import MetronomeTestSupport
+
+/// A private PulseAudio daemon for one test: its own HOME and runtime directories in a temporary folder, a 48 kHz
+/// float32 stereo null sink named `metro` (with rewinds off, so the monitor records exactly what was written), and
+/// an anonymous unix socket. Shared memory is off (see PULSEAUDIO.md). Stopped and removed on deinit.
+final class PulseServer {
+    let directory: String
+    let address: String
+    private let daemon: ChildProcess
+
+    init() throws {
+        // Earlier tests may have left gigabytes of dirty pages; write them back now, not during playback.
+        sync()
+        // In-process clients would otherwise write a cookie under the real home.
+        setenv("PULSE_COOKIE", NSTemporaryDirectory() + "metronome-test-pulse-cookie", 1)
+        directory = NSTemporaryDirectory() + "metronome-pa-\(UUID().uuidString.prefix(8))"
+        for folder in ["home", "runtime", "config"] {
+            try FileManager.default.createDirectory(
+                atPath: "\(directory)/\(folder)", withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
+        address = "unix:\(directory)/native"
+        daemon = try ChildProcess(
+            "/usr/bin/pulseaudio",
+            [
+                "--daemonize=no", "--exit-idle-time=-1", "-n", "--use-pid-file=no", "--disable-shm=yes",
+                "--log-target=stderr", "--log-level=error",
+                "--load=module-null-sink sink_name=metro rate=48000 channels=2 format=float32le norewinds=1",
+                "--load=module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native",
+            ],
+            environment: [
+                "HOME": "\(directory)/home", "XDG_RUNTIME_DIR": "\(directory)/runtime",
+                "XDG_CONFIG_HOME": "\(directory)/config", "PATH": "/usr/bin:/bin",
+            ])
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if (try? ChildProcess("/usr/bin/pactl", ["info"], environment: clientEnvironment).wait())?.status == 0 {
+                return
+            }
+            usleep(50_000)
+        }
+        throw ServerError.notReady(directory)
+    }
+
+    deinit { stop() }
+
+    /// Kills the daemon (as if the server crashed or was stopped).
+    func stop() {
+        if !daemon.hasExited {
+            daemon.send(SIGTERM)
+            daemon.wait()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The environment a client of this server needs.
+    var clientEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = address
+        environment["PULSE_COOKIE"] = "\(directory)/cookie"
+        return environment
+    }
+
+    enum ServerError: Error { case notReady(String) }
+
+    /// Starts recording the null sink's monitor (10 ms latency, float32 stereo 48 kHz) and returns the recorder.
+    func startRecording() throws -> Recording {
+        let path = "\(directory)/recording-\(UUID().uuidString.prefix(6)).wav"
+        let process = try ChildProcess(
+            "/usr/bin/parec",
+            [
+                "-d", "metro.monitor", "--latency-msec=10", "--rate=48000", "--channels=2", "--format=float32le",
+                "--file-format=wav", path,
+            ], environment: clientEnvironment)
+        usleep(150_000)
+        return Recording(process: process, path: path)
+    }
+}
+
+/// A running `parec`.
+struct Recording {
+    let process: ChildProcess
+    let path: String
+
+    /// Stops recording (after a short tail) and returns the left channel.
+    func finish() throws -> [Float] {
+        usleep(300_000)
+        process.send(SIGINT)
+        process.wait()
+        return try AudioFileReader.read(path: path).channels[0]
+    }
+}

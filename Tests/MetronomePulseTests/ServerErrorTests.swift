@@ -1,0 +1,106 @@
+import Foundation
+import MetronomeFiles
+import MetronomeTestSupport
+import Testing
+
+@Suite("Sound server errors, devices and stopping", .serialized)
+struct ServerErrorTests {
+    @Test("No server: one line naming the server tried and suggesting --output, exit 69")
+    func noServer() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = "unix:/nonexistent/metronome/native"
+        let result = try CommandRunner.run(["--bpm", "120"], environment: environment)
+        #expect(result.status == 69)
+        #expect(
+            result.standardError
+                == "metronome: error: cannot connect to PulseAudio at unix:/nonexistent/metronome/native (PULSE_SERVER): Connection refused; render to a file with --output FILE.wav\n"
+        )
+    }
+
+    @Test("metronome devices lists the server's sinks; --device picks one; an unknown sink is exit 69")
+    func devices() throws {
+        let server = try PulseServer()
+        let list = try CommandRunner.run(["devices"], environment: server.clientEnvironment)
+        #expect(list.status == 0)
+        #expect(list.standardOutput == "metro  Null Output (default)\n")
+        let good = try CommandRunner.run(
+            ["--duration", "0.2", "--device", "metro", "--quiet"], environment: server.clientEnvironment)
+        #expect(good.status == 0)
+        let bad = try CommandRunner.run(
+            ["--duration", "0.2", "--device", "nowhere"], environment: server.clientEnvironment)
+        #expect(bad.status == 69)
+        #expect(
+            bad.standardError
+                == "metronome: error: PulseAudio at \(server.address) (PULSE_SERVER) refused the playback stream: No such entity; render to a file with --output FILE.wav\n"
+        )
+    }
+
+    @Test("Ctrl-C: exit 0, and the last click is heard whole, never cut mid-sample")
+    func interruptLetsTheClickFinish() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let recording = try server.startRecording()
+        let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
+        usleep(1_260_000)
+        command.send(SIGINT)
+        let result = command.wait()
+        let recorded = try recording.finish()
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let rendered = scratch.file("reference.wav")
+        #expect(try CommandRunner.run(["--bpm", "120", "--bars", "2", "--quiet", "--output", rendered]).status == 0)
+        let reference = try AudioFileReader.read(path: rendered).channels[0]
+        // The offline accent (bar 1, beat 1) and normal (beat 2) clicks, each up to its last non-zero sample.
+        let accent = Array(reference[0..<(reference[0..<24000].lastIndex { $0 != 0 }! + 1)])
+        let normal = Array(reference[24000..<(reference[24000..<48000].lastIndex { $0 != 0 }! + 1)])
+        let found = onsets(recorded)
+        #expect(found.count >= 2)
+        // Every click, the last included, is the whole click, identical to the offline one.
+        for (index, onset) in found.enumerated() {
+            let click = index % 4 == 0 ? accent : normal
+            let heard = Array(recorded[onset..<min(recorded.count, onset + click.count)])
+            #expect(heard == click, "click \(index) at \(onset) differs from the offline click")
+        }
+    }
+
+    @Test("Server lost while playing: a clear message and exit 69")
+    func serverLost() throws {
+        let server = try PulseServer()
+        let address = server.address
+        let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
+        usleep(700_000)
+        server.stop()
+        let result = command.wait()
+        #expect(result.status == 69)
+        #expect(
+            result.standardError
+                == "metronome: error: lost the connection to PulseAudio at \(address) (PULSE_SERVER); stopped\n")
+    }
+}
+
+@Suite("Live status line", .serialized)
+struct StatusLineTests {
+    @Test("On a terminal: one line per beat with bar.beat, tempo, meter and the accent; count-in shown as such")
+    func statusOnTerminal() throws {
+        let server = try PulseServer()
+        let inner = "\(CommandRunner.executable) --bpm 120 --bars 1 --count-in 1"
+        let terminal = try ChildProcess(
+            "/usr/bin/script", ["-qfec", inner, "/dev/null"], environment: server.clientEnvironment)
+        let result = terminal.wait()
+        #expect(result.status == 0)
+        let screen = result.standardOutput
+        #expect(screen.contains("\r\u{1B}[2K count-in  120 BPM  4/4  X · · ·"))
+        #expect(screen.contains("\r\u{1B}[2K count-in  120 BPM  4/4  · x · ·"))
+        #expect(screen.contains("\r\u{1B}[2K 1.1  120 BPM  4/4  X · · ·"))
+        #expect(screen.contains("\r\u{1B}[2K 1.4  120 BPM  4/4  · · · x"))
+    }
+
+    @Test("Not a terminal: no status line and no escape codes")
+    func noStatusInPipes() throws {
+        let server = try PulseServer()
+        let result = try CommandRunner.run(["--bpm", "240", "--bars", "1"], environment: server.clientEnvironment)
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "")
+        #expect(result.standardError == "")
+    }
+}

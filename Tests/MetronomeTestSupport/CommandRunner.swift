@@ -1,0 +1,67 @@
+import Foundation
+
+/// Runs the built `metronome` binary and captures what a user would see.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
+}
+
+public enum CommandRunner {
+    /// The `metronome` executable beside the test bundle (SwiftPM builds both into one folder).
+    public static let executable: String = {
+        let testBinary =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("metronome").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        fatalError("metronome executable not found near \(testBinary); run 'swift build' first")
+    }()
+
+    /// Runs the binary to completion.
+    public static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+        try start(arguments, environment: environment).wait()
+    }
+
+    /// Starts the binary.
+    public static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> ChildProcess {
+        try ChildProcess(executable, arguments, environment: environment)
+    }
+}
+
+/// A temporary directory removed when the test ends.
+public final class Scratch {
+    public let path: String
+
+    /// - Parameter inMemory: put it on /dev/shm (RAM) when that exists, for tests that write gigabytes in a second
+    ///   and must not leave the kernel writing them back to disk while later tests measure timing.
+    public init(inMemory: Bool = false) throws {
+        let base = inMemory && FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
+        path = base + "metronome-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    public var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
+}
+
+/// Frames where sound starts after at least `gap` silent frames.
+public func onsets(_ samples: [Float], gap: Int = 1000) -> [Int] {
+    var result: [Int] = []
+    var silent = gap
+    for (index, value) in samples.enumerated() {
+        if value != 0 {
+            if silent >= gap { result.append(index) }
+            silent = 0
+        } else {
+            silent += 1
+        }
+    }
+    return result
+}
