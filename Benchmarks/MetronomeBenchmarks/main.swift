@@ -2,6 +2,8 @@ import Glibc
 import MetronomeKit
 
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
+// METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
+// (default "20,10,5,3") the latencies tried.
 
 let runs = 7
 let executableDirectory: String = {
@@ -61,4 +63,31 @@ for voices in [256, 1024] {
     print(
         "| \(voices) | \(Int(result.voicesPerCore)) | \(Measure.format(result.allocationsPerBlock, 3)) (\(result.blocks) blocks) |"
     )
+}
+
+// 3. Live playback.
+print("\n## Live playback (`metronome --bpm 120` into a private PulseAudio daemon's null sink)\n")
+let soakSeconds = getenv("METRONOME_BENCH_SOAK_SECONDS").flatMap { Int(String(cString: $0)) } ?? 300
+let latencies = (getenv("METRONOME_BENCH_LATENCIES").map { String(cString: $0) } ?? "20,10,5,3")
+    .split(separator: ",").compactMap { Int($0) }
+if let live = LiveBenchmarks.run(metronome: metronome, scratch: scratch, soakSeconds: soakSeconds, latencies: latencies)
+{
+    print("| figure | value |")
+    print("|---|---|")
+    print("| steady-state CPU over 30 s | \(Measure.format(live.cpuPercent, 2)) % of one core |")
+    print("| peak RSS | \(Measure.format(live.peakResidentMegabytes, 1)) MB |")
+    print(
+        "| process start → first audio written to the server | \(Measure.format(live.firstWriteMilliseconds, 1)) ms |")
+    print(
+        "| process start → first click audible (plus the measured latency) | \(Measure.format(live.firstAudibleMilliseconds, 1)) ms |"
+    )
+    print("\n| latency | both cores loaded (stress-ng --cpu 2) for | underruns | late events |")
+    print("|---|---|---|---|")
+    for run in live.soak {
+        print("| \(run.latency) ms | \(run.seconds) s | \(run.underruns) | \(run.late) |")
+    }
+    let lowest = live.soak.filter { $0.underruns == 0 && $0.late == 0 }.map(\.latency).min()
+    print("\nLowest latency with 0 underruns under load: \(lowest.map { "\($0) ms" } ?? "none of those tried").")
+} else {
+    print("(no PulseAudio daemon could be started: `apt-get install pulseaudio pulseaudio-utils`.)")
 }

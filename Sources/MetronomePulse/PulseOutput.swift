@@ -21,6 +21,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     private let underruns = Atomic<Int>(0)
     private let latencyMicroseconds = Atomic<Int64>(-1)
     private let firstWrite = Atomic<Int64>(0)
+    private let grantedTargetFrames = Atomic<Int64>(0)
     private let realTime = Atomic<Bool>(false)
     private let streamFailed = Atomic<Bool>(false)
     /// Set by `drain`: the write callback stops writing so the server can play out its buffer, and the underflow
@@ -65,16 +66,27 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         return value == 0 ? nil : value
     }
 
-    /// The stream's latency as last measured in the write callback.
+    /// The stream's latency as last measured by `measureLatency()`.
     public var latency: Duration? {
         let value = latencyMicroseconds.load(ordering: .relaxed)
         return value < 0 ? nil : .microseconds(value)
     }
 
+    /// The measured latency in frames, or until one is measured the buffer target the server granted.
     public var latencyFrames: SampleTime? {
         let value = latencyMicroseconds.load(ordering: .relaxed)
-        guard value >= 0 else { return nil }
+        guard value >= 0 else { return grantedTargetFrames.load(ordering: .relaxed) }
         return value * SampleTime(mixer.configuration.sampleRate.framesPerSecond) / 1_000_000
+    }
+
+    /// The buffer the server granted: target length and minimum request, in frames.
+    public var bufferFrames: (target: Int, minimumRequest: Int)? {
+        guard let stream else { return nil }
+        return connection.withLock {
+            guard let attributes = pa_stream_get_buffer_attr(stream) else { return nil }
+            let frameBytes = 4 * channels
+            return (Int(attributes.pointee.tlength) / frameBytes, Int(attributes.pointee.minreq) / frameBytes)
+        }
     }
 
     /// Plays out what the server has buffered, then returns (at most about `latency` later).
@@ -120,9 +132,11 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let frameBytes = UInt32(4 * channels)
         let microseconds = latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000
         let targetFrames = UInt32(max(1, Int64(rate) * microseconds / 1_000_000))
+        // The server asks for at least half the target each time: without a minimum it asked every ~2.5 ms, which
+        // cost the whole process several times more CPU than the audio itself.
         var attributes = pa_buffer_attr(
             maxlength: metronome_pa_default_attr(), tlength: targetFrames * frameBytes,
-            prebuf: metronome_pa_default_attr(), minreq: metronome_pa_default_attr(),
+            prebuf: metronome_pa_default_attr(), minreq: max(1, targetFrames / 2) * frameBytes,
             fragsize: metronome_pa_default_attr())
         let userData = Unmanaged.passUnretained(self).toOpaque()
         var failure: String?
@@ -154,9 +168,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                     let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
                     if !output.draining.load(ordering: .acquiring) { output.underruns.add(1, ordering: .relaxed) }
                 }, userData)
-            let flags = pa_stream_flags_t(
-                rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                    | PA_STREAM_INTERPOLATE_TIMING.rawValue)
+            // No automatic timing updates: they cost a round trip to the server every 100 ms for a figure only the
+            // display and --verbose use; `measureLatency()` asks for one when it is wanted.
+            let flags = PA_STREAM_ADJUST_LATENCY
             guard pa_stream_connect_playback(stream, device, &attributes, flags, nil, nil) >= 0 else {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
                 return
@@ -167,6 +181,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             }
             if pa_stream_get_state(stream) != PA_STREAM_READY {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
+            } else if let granted = pa_stream_get_buffer_attr(stream) {
+                grantedTargetFrames.store(Int64(granted.pointee.tlength) / Int64(frameBytes), ordering: .relaxed)
             }
         }
         if let failure {
@@ -194,10 +210,24 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
             remaining -= frames * frameBytes
         }
-        var microseconds: pa_usec_t = 0
-        var negative: Int32 = 0
-        if pa_stream_get_latency(stream, &microseconds, &negative) == 0 {
-            latencyMicroseconds.store(negative != 0 ? 0 : Int64(microseconds), ordering: .relaxed)
+    }
+
+    /// Asks the server for fresh timing information and stores the stream's latency (see `latency`). Control thread.
+    public func measureLatency() {
+        guard let stream, !isLost else { return }
+        connection.withLock {
+            let operation = pa_stream_update_timing_info(
+                stream,
+                { _, _, userData in
+                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
+                    pa_threaded_mainloop_signal(output.connection.mainloop, 0)
+                }, Unmanaged.passUnretained(self).toOpaque())
+            guard connection.complete(operation) else { return }
+            var microseconds: pa_usec_t = 0
+            var negative: Int32 = 0
+            if pa_stream_get_latency(stream, &microseconds, &negative) == 0 {
+                latencyMicroseconds.store(negative != 0 ? 0 : Int64(microseconds), ordering: .relaxed)
+            }
         }
     }
 }

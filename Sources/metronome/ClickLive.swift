@@ -43,6 +43,7 @@ struct ClickLive {
             throw CommandLineError(.unavailable, "\(error.description); render to a file with --output FILE.wav")
         }
         engine.attach(output: output)
+        let buffer = output.bufferFrames
 
         var lost = false
         while stop.signalReceived == nil, !engine.isFinished {
@@ -50,8 +51,9 @@ struct ClickLive {
                 lost = true
                 break
             }
-            usleep(5_000)
+            usleep(50_000)
         }
+        if live.verbose, !lost { output.measureLatency() }
         engine.stop()
         if !lost {
             let deadline = monotonicNanoseconds() + 150_000_000
@@ -64,15 +66,21 @@ struct ClickLive {
         }
         output.close()
         status?.finish()
-        if live.verbose { report(engine: engine, output: output) }
+        if live.verbose { report(engine: engine, output: output, buffer: buffer) }
         if lost {
             throw CommandLineError(
                 .unavailable, "\(PulseError.connectionLost(server: output.serverDescription)); stopped")
         }
     }
 
-    private func report(engine: LiveClickEngine, output: PulseOutput) {
+    private func report(engine: LiveClickEngine, output: PulseOutput, buffer: (target: Int, minimumRequest: Int)?) {
         var lines: [String] = []
+        if let buffer {
+            let rate = Double(plan.sampleRate.framesPerSecond) / 1000
+            let target = (Double(buffer.target) / rate * 10).rounded() / 10
+            let request = (Double(buffer.minimumRequest) / rate * 10).rounded() / 10
+            lines.append("stream buffer: target \(target) ms, minimum request \(request) ms")
+        }
         lines.append("late events: \(engine.mixer.lateEventCount)")
         lines.append("underruns reported by the server: \(output.underrunCount)")
         if let latency = output.latency {

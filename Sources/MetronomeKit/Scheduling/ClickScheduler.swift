@@ -133,6 +133,12 @@ public final class ClickScheduler: @unchecked Sendable {
         return true
     }
 
+    /// Frame of the next click not yet scheduled (nil when none is known: finished, or not yet read).
+    public var nextPendingFrame: SampleTime? { isFinished ? nil : pending?.frame }
+
+    /// Frame of the oldest beat kept for `takeBeats`, if any.
+    public var nextBeatFrame: SampleTime? { beats.first?.frame }
+
     /// Removes and returns the scheduled beats whose frame is at or before `frame`, oldest first (for displays).
     public func takeBeats(upTo frame: SampleTime) -> [ClickEvent] {
         let count = beats.prefix { $0.frame <= frame }.count
