@@ -74,7 +74,7 @@ if let live = LiveBenchmarks.run(metronome: metronome, scratch: scratch, soakSec
 {
     print("| figure | value |")
     print("|---|---|")
-    print("| steady-state CPU over 30 s | \(Measure.format(live.cpuPercent, 2)) % of one core |")
+    print("| CPU over a 30 s run, start-up included | \(Measure.format(live.cpuPercent, 2)) % of one core |")
     print("| peak RSS | \(Measure.format(live.peakResidentMegabytes, 1)) MB |")
     print(
         "| process start → first audio written to the server | \(Measure.format(live.firstWriteMilliseconds, 1)) ms |")
