@@ -88,12 +88,16 @@ final class PulseConnection: @unchecked Sendable {
         pa_threaded_mainloop_free(mainloop)
     }
 
+    /// This connection as C callback user data (unretained: valid while the connection lives).
+    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
     /// Whether the server went away after connecting.
     var isLost: Bool { lost.load(ordering: .acquiring) }
 
     func markLost() { lost.store(true, ordering: .releasing) }
 
     /// Runs `body` holding the mainloop lock.
+    @discardableResult
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }

@@ -94,13 +94,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         guard let stream, !isLost else { return }
         draining.store(true, ordering: .releasing)
         connection.withLock {
-            let operation = pa_stream_drain(
-                stream,
-                { _, _, userData in
-                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
-                    pa_threaded_mainloop_signal(output.connection.mainloop, 0)
-                }, Unmanaged.passUnretained(self).toOpaque())
-            connection.complete(operation)
+            connection.complete(pa_stream_drain(stream, PulseOutput.signalMainloop, connection.userData))
         }
     }
 
@@ -115,6 +109,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             pa_stream_disconnect(stream)
             pa_stream_unref(stream)
         }
+    }
+
+    /// A stream operation's completion callback that wakes whoever waits on the mainloop; its user data is the
+    /// connection (`PulseConnection.userData`).
+    private static let signalMainloop: pa_stream_success_cb_t = { _, _, userData in
+        let connection = Unmanaged<PulseConnection>.fromOpaque(userData!).takeUnretainedValue()
+        pa_threaded_mainloop_signal(connection.mainloop, 0)
     }
 
     /// Asks for SCHED_FIFO priority for the calling (mainloop) thread; called once, from the stream's READY state
@@ -216,12 +217,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public func measureLatency() {
         guard let stream, !isLost else { return }
         connection.withLock {
-            let operation = pa_stream_update_timing_info(
-                stream,
-                { _, _, userData in
-                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
-                    pa_threaded_mainloop_signal(output.connection.mainloop, 0)
-                }, Unmanaged.passUnretained(self).toOpaque())
+            let operation = pa_stream_update_timing_info(stream, PulseOutput.signalMainloop, connection.userData)
             guard connection.complete(operation) else { return }
             var microseconds: pa_usec_t = 0
             var negative: Int32 = 0

@@ -12,13 +12,7 @@ struct ClickLive {
     let live: LiveOptions.Checked
 
     func run() throws(CommandLineError) {
-        let configuration: MixerConfiguration
-        do {
-            configuration = try MixerConfiguration(
-                sampleRate: plan.sampleRate, channels: plan.channels, voiceCapacity: plan.voices)
-        } catch {
-            throw CommandLineError(.usage, error.description)
-        }
+        let configuration = try plan.mixerConfiguration()
         let lookahead =
             live.lookahead.map { plan.sampleRate.frame(at: $0.seconds) }
             ?? LiveClickEngine.defaultLookahead(

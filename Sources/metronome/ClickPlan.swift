@@ -21,6 +21,15 @@ struct ClickPlan {
     var output: OutputPlan?
     var quiet: Bool
 
+    /// The mixer settings the plan asks for.
+    func mixerConfiguration() throws(CommandLineError) -> MixerConfiguration {
+        do {
+            return try MixerConfiguration(sampleRate: sampleRate, channels: channels, voiceCapacity: voices)
+        } catch {
+            throw CommandLineError(.usage, error.description)
+        }
+    }
+
     /// Gain of the normal and subdivision sounds relative to the accent when fewer than three files are given.
     static let singleFileNormalGain: Float = 0.7
     static let subdivisionGain: Float = 0.5

@@ -12,13 +12,7 @@ struct ClickRender {
         guard let frameCount = plan.frameCount else {
             throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
         }
-        let configuration: MixerConfiguration
-        do {
-            configuration = try MixerConfiguration(
-                sampleRate: plan.sampleRate, channels: plan.channels, voiceCapacity: plan.voices)
-        } catch {
-            throw CommandLineError(.usage, error.description)
-        }
+        let configuration = try plan.mixerConfiguration()
         // Handlers go in before the temporary file exists, so an early Ctrl-C still removes it.
         let stop = StopSignals()
 
