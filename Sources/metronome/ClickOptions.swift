@@ -5,17 +5,19 @@ import MetronomeKit
 /// The options of a click track. Values are taken as text and checked here, so every bad value gets a message
 /// naming the option, the value and what is allowed (exit 64).
 struct ClickOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Tempo in quarter notes per minute, 1 to 1000.")
-    var bpm = "120"
+    @Option(parsing: .unconditional, help: "Tempo in quarter notes per minute, 1 to 1000 (default 120).")
+    var bpm: String?
 
-    @Option(help: "Time signature n/d: n from 1 to 64, d one of 1, 2, 4, 8, 16, 32.")
-    var meter = "4/4"
+    @Option(help: "Time signature n/d: n from 1 to 64, d one of 1, 2, 4, 8, 16, 32 (default 4/4).")
+    var meter: String?
 
     @Option(help: "One letter per beat: X accent, x normal, o soft, . silent (default: accent on beat one).")
     var accent: String?
 
-    @Option(parsing: .unconditional, help: "Clicks per beat, 1 to 16 (2 adds off-beats, 3 triplets, 4 sixteenths).")
-    var subdivide = "1"
+    @Option(
+        parsing: .unconditional,
+        help: "Clicks per beat, 1 to 16 (2 adds off-beats, 3 triplets, 4 sixteenths; default 1).")
+    var subdivide: String?
 
     @Option(
         name: .customLong("count-in"), parsing: .unconditional,
@@ -62,13 +64,24 @@ struct ClickOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    /// Checks every value and builds what to play. Usage errors (64) come before file errors (65, 66).
-    func plan() throws(CommandLineError) -> ClickPlan {
-        let tempo = try checked("--bpm", bpm) { text throws(InvalidValue) in try BPM(parsing: text) }
-        let meter = try checked("--meter", self.meter) { text throws(InvalidValue) in try Meter(parsing: text) }
+    /// Checks every value and builds what to play: a steady click from the options, or the map in `pattern`.
+    /// Usage errors (64) come before file errors (65, 66).
+    func plan(pattern: PatternFile? = nil) throws(CommandLineError) -> ClickPlan {
+        if pattern != nil {
+            for (name, given) in [("--bpm", bpm), ("--meter", meter), ("--accent", accent), ("--subdivide", subdivide)]
+            where given != nil {
+                throw CommandLineError(
+                    .usage, "\(name) does not apply to 'play': the file sets tempo, meter, accents and subdivisions")
+            }
+        }
+        let tempo = try checked("--bpm", bpm ?? "120") { text throws(InvalidValue) in try BPM(parsing: text) }
+        let meter = try checked("--meter", self.meter ?? "4/4") { text throws(InvalidValue) in
+            try Meter(parsing: text)
+        }
         let accents = try accent.map { text throws(CommandLineError) in
             try checked("--accent", text) { text throws(InvalidValue) in try AccentPattern(parsing: text, for: meter) }
         }
+        let subdivide = self.subdivide ?? "1"
         guard let subdivision = Int(subdivide), (1...TempoSection.maximumSubdivision).contains(subdivision) else {
             throw .usage(option: "--subdivide", "\(subdivide): subdivision must be a whole number from 1 to 16")
         }
@@ -100,7 +113,7 @@ struct ClickOptions: ParsableArguments {
             throw .usage(option: "--voices", "\(voices): the voice pool must hold from 1 to 4096 voices")
         }
         let outputPlan = try self.outputPlan()
-        if outputPlan != nil, barCount == nil, seconds == nil {
+        if outputPlan != nil, barCount == nil, seconds == nil, pattern == nil {
             throw CommandLineError(
                 .usage, "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file")
         }
@@ -128,18 +141,27 @@ struct ClickOptions: ParsableArguments {
         guard let countInBars = Int(countIn), (0...16).contains(countInBars) else {
             throw .usage(option: "--count-in", "\(countIn): the count-in must be a whole number of bars from 0 to 16")
         }
-        let map: TempoMap
-        do {
-            map = try TempoMap.steady(
-                tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount, sampleRate: rate
-            ).withCountIn(bars: countInBars)
-        } catch {
-            throw CommandLineError(.usage, error.description)
+        let base: TempoMap
+        if let pattern {
+            base = try pattern.load(sampleRate: rate)
+        } else {
+            do {
+                base = try TempoMap.steady(
+                    tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount,
+                    sampleRate: rate)
+            } catch {
+                throw CommandLineError(.usage, error.description)
+            }
         }
+        let map: TempoMap
+        do { map = try base.withCountIn(bars: countInBars) } catch { throw CommandLineError(.usage, error.description) }
         let clicks =
             try samplePaths.map { paths throws(CommandLineError) in try ClickPlan.loadClicks(paths, sampleRate: rate) }
             ?? ClickSynthesizer.clickSet(style ?? .standard, sampleRate: rate)
-        let renderFrames = seconds.map { rate.frame(at: $0) } ?? map.endFrame
+        var renderFrames = seconds.map { rate.frame(at: $0) } ?? map.endFrame
+        if pattern != nil, seconds == nil, let barCount, let total = map.barCount {
+            renderFrames = map.frame(ofBar: min(barCount, total))
+        }
         return ClickPlan(
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,
             frameCount: renderFrames, output: outputPlan, quiet: quiet)

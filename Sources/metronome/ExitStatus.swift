@@ -21,10 +21,13 @@ enum ExitStatus: Int32 {
 struct CommandLineError: Error {
     let status: ExitStatus
     let message: String
+    /// Whether the message gets the `metronome: error: ` prefix (positioned file errors carry their own).
+    let prefixed: Bool
 
-    init(_ status: ExitStatus, _ message: String) {
+    init(_ status: ExitStatus, _ message: String, prefixed: Bool = true) {
         self.status = status
         self.message = message
+        self.prefixed = prefixed
     }
 
     /// A bad value of an option: `--bpm 0: tempo must be …`.

@@ -10,6 +10,7 @@ struct Metronome: ParsableCommand {
         usage: """
             metronome [--bpm 120] [--meter 4/4] [--accent X.x.] [--subdivide N] [--count-in BARS] \
             [--bars N | --duration S] [--volume V] [--sound NAME | --sound-file A[,N[,S]]] [--output FILE]
+              metronome play FILE [options]    metronome check FILE
               metronome sounds | devices
             """,
         discussion: """
@@ -18,7 +19,7 @@ struct Metronome: ParsableCommand {
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
             unavailable, 73 cannot create output, 74 I/O error.
             """,
-        subcommands: [Sounds.self, Devices.self])
+        subcommands: [Play.self, Check.self, Sounds.self, Devices.self])
 
     @OptionGroup var click: ClickOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
@@ -39,7 +40,11 @@ struct Metronome: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CommandLineError {
-            fail(error.message, status: error.status)
+            if error.prefixed {
+                fail(error.message, status: error.status)
+            }
+            FileOutput.standardError.write(error.message + "\n")
+            Glibc.exit(error.status.rawValue)
         } catch {
             let code = exitCode(for: error).rawValue
             if code == 0 {

@@ -180,3 +180,64 @@ struct CountInTests {
                 == "metronome: error: --count-in 20: the count-in must be a whole number of bars from 0 to 16\n")
     }
 }
+
+@Suite("Tempo-map files: play and check")
+struct TempoMapFileTests {
+    static let song =
+        "intro: 2 4/4 120 Xxxx\nverse: 4 7/8 100-140 X.xX.x. 0.8\n3 3/4 90,100,110,120,130,140,150,160,170\n"
+
+    @Test("check prints the sections and the total")
+    func check() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("song.klick")
+        try TempoMapFileTests.song.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["check", path])
+        #expect(result.status == 0)
+        #expect(
+            result.standardOutput == """
+                #  label  bars  start bar  start time  meter  tempo
+                1  intro     2          1    0:00.000    4/4  120
+                2  verse     4          3    0:04.000    7/8  100-140
+                3  -         3          7    0:11.066    3/4  90…170 (per beat)
+                total: 9 bars, 0:15.396
+
+                """)
+    }
+
+    @Test("play --output renders the whole map; --bars cuts it at a bar line")
+    func playRenders() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("song.klick")
+        try TempoMapFileTests.song.write(toFile: path, atomically: true, encoding: .utf8)
+        var result = try CommandRunner.run(["play", path, "--quiet", "--output", scratch.file("all.wav")])
+        #expect(result.status == 0)
+        #expect(try AudioFileReader.read(path: scratch.file("all.wav")).frameCount == 739_012)
+        result = try CommandRunner.run(["play", path, "--bars", "2", "--quiet", "--output", scratch.file("two.wav")])
+        #expect(result.status == 0)
+        #expect(try AudioFileReader.read(path: scratch.file("two.wav")).frameCount == 192_000)
+    }
+
+    @Test("A malformed file: FILE:LINE:COLUMN, the line, a caret; exit 65; nothing written")
+    func malformed() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("bad.klick")
+        try "4 4/4 120\n2 4/3 100\n".write(toFile: path, atomically: true, encoding: .utf8)
+        for arguments in [["check", path], ["play", path, "--output", scratch.file("out.wav")]] {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 65)
+            #expect(
+                result.standardError
+                    == "\(path):2:3: error: the beat unit must be 1, 2, 4, 8, 16 or 32\n2 4/3 100\n  ^\n")
+        }
+        #expect(scratch.contents == ["bad.klick"])
+        let missing = try CommandRunner.run(["play", scratch.file("none.klick")])
+        #expect(missing.status == 66)
+        #expect(missing.standardError == "metronome: error: \(scratch.file("none.klick")): no such file\n")
+        let refused = try CommandRunner.run(["play", path, "--bpm", "90"])
+        #expect(refused.status == 64)
+        #expect(
+            refused.standardError
+                == "metronome: error: --bpm does not apply to 'play': the file sets tempo, meter, accents and subdivisions\n"
+        )
+    }
+}

@@ -9,6 +9,8 @@ import RealModule
 ///     t(x) = 240 · N / (d · (T₁ − T₀)) · ln(1 + (T₁ − T₀) · x / (N · T₀))
 ///
 /// with d the meter's unit and tempos in quarter notes per minute; a constant tempo gives t(x) = 240 · x / (d · T).
+/// A tempo per beat (klick's `t1,t2,…` lists) is piecewise constant: t(x) is the sum of the whole beats before x,
+/// each 240/(d·Tᵢ), plus the fraction of beat ⌊x⌋ — the sums are formed once, when the section is made.
 ///
 /// Invariant: `bars` is nil (endless) or ≥ 1; a ramp needs a finite bar count; `subdivision` is 1...16;
 /// `volume` is 0...1.
@@ -34,6 +36,14 @@ public struct TempoSection: Sendable, Hashable {
     public var subdivisionLevel: BeatLevel
     /// Linear gain of the whole section, 0...1 (klick's per-entry volume).
     public var volume: Float
+    /// One tempo per beat of the section (klick's `t1,t2,…`), or nil. When set, `tempo` is the first of them and
+    /// `endTempo` is nil.
+    public private(set) var beatTempos: [BPM]?
+    /// Frames from the section's start to each beat when `beatTempos` is set (one more entry than beats).
+    private var beatStartFrames: [Double] = []
+    /// The sample rate `beatStartFrames` was computed for.
+    private var beatStartRate: Double = 0
+
     /// Whether the section is a count-in before the music (played with the count-in sound, bars numbered below 0).
     public var isCountIn: Bool
 
@@ -75,6 +85,34 @@ public struct TempoSection: Sendable, Hashable {
         self.isCountIn = isCountIn
     }
 
+    /// Creates a section with one tempo per beat (klick's `bars meter t1,t2,…` entries).
+    /// - Throws: `InvalidValue` when the count of tempos is not bars × beats, or as the main initialiser.
+    public init(
+        label: String? = nil, bars: Int, meter: Meter = .fourFour, beatTempos: [BPM], accents: AccentPattern? = nil,
+        subdivision: Int = 1, volume: Float = 1, sampleRate: SampleRate
+    ) throws(InvalidValue) {
+        guard beatTempos.count == bars * meter.beats, let first = beatTempos.first else {
+            throw InvalidValue(
+                value: String(beatTempos.count),
+                reason:
+                    "a tempo per beat needs \(bars * meter.beats) tempos (\(bars) bar\(bars == 1 ? "" : "s") of \(meter.beats) beats)"
+            )
+        }
+        try self.init(
+            label: label, bars: bars, meter: meter, tempo: first, accents: accents, subdivision: subdivision,
+            volume: volume)
+        self.beatTempos = beatTempos
+        let rate = Double(sampleRate.framesPerSecond)
+        var frames: [Double] = [0]
+        var seconds = 0.0
+        for tempo in beatTempos {
+            seconds += 240 / (Double(meter.unit) * tempo.quarterNotesPerMinute)
+            frames.append(seconds * rate)
+        }
+        beatStartFrames = frames
+        beatStartRate = rate
+    }
+
     /// Beats in the section, or nil when endless.
     public var beatCount: Int64? { bars.map { Int64($0) * Int64(meter.beats) } }
 
@@ -91,6 +129,14 @@ public struct TempoSection: Sendable, Hashable {
     public func exactFrames(atBeat numerator: Int64, parts: Int64, sampleRate: Double) -> Double {
         let unit = Double(meter.unit)
         let startTempo = tempo.quarterNotesPerMinute
+        if let beatTempos {
+            precondition(sampleRate == beatStartRate, "a tempo-per-beat section is built for one sample rate")
+            let beat = Int(numerator / parts)
+            guard beat < beatTempos.count else { return beatStartFrames[beatTempos.count] }
+            let fraction = Double(numerator % parts) / Double(parts)
+            let beatFrames = 240 * sampleRate / (unit * beatTempos[beat].quarterNotesPerMinute)
+            return beatStartFrames[beat] + fraction * beatFrames
+        }
         guard let endTempo, let beats = beatCount else {
             return (Double(numerator) * 240 * sampleRate) / (startTempo * unit * Double(parts))
         }
@@ -104,6 +150,7 @@ public struct TempoSection: Sendable, Hashable {
     /// Tempo at a beat position of the section (for status lines and `check` output).
     /// - Parameter beat: beat position from the section's start, 0...beatCount.
     public func tempo(atBeat beat: Double) -> Double {
+        if let beatTempos { return beatTempos[min(beatTempos.count - 1, max(0, Int(beat)))].quarterNotesPerMinute }
         guard let endTempo, let beats = beatCount else { return tempo.quarterNotesPerMinute }
         let start = tempo.quarterNotesPerMinute
         return start + (endTempo.quarterNotesPerMinute - start) * beat / Double(beats)
