@@ -50,11 +50,10 @@ struct ClickLive {
         if live.verbose, !lost { output.measureLatency() }
         engine.stop()
         if !lost {
-            let deadline = monotonicNanoseconds() + 150_000_000
-            while !engine.mixer.isSilent, monotonicNanoseconds() < deadline, !output.isLost { usleep(2_000) }
-            if !engine.mixer.isSilent {
+            // The scheduler's timer is cancelled, so this thread may now push to the ring.
+            if !waitUntilSilent(engine.mixer, output: output, milliseconds: 150) {
                 engine.mixer.commands.push(MixerCommand.fadeOutAll(at: engine.mixer.framePosition))
-                usleep(10_000)
+                waitUntilSilent(engine.mixer, output: output, milliseconds: 50)
             }
             output.drain()
         }
@@ -89,6 +88,14 @@ struct ClickLive {
         }
         FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
     }
+}
+
+/// Waits until no voice sounds, the server is lost, or the time is up. Returns whether the mixer fell silent.
+@discardableResult
+private func waitUntilSilent(_ mixer: Mixer, output: PulseOutput, milliseconds: Int64) -> Bool {
+    let deadline = monotonicNanoseconds() + milliseconds * 1_000_000
+    while !mixer.isSilent, monotonicNanoseconds() < deadline, !output.isLost { usleep(2_000) }
+    return mixer.isSilent
 }
 
 func monotonicNanoseconds() -> Int64 {

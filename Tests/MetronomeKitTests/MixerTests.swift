@@ -178,3 +178,31 @@ struct MixerTests {
         #expect(output[100...].allSatisfy { $0 == 0.25 })
     }
 }
+
+@Suite("Stopping the mixer")
+struct MixerStopTests {
+    @Test("After discardCommands(from:), later voice starts are dropped but a fade-out still applies")
+    func cutoffDropsStartsNotFades() throws {
+        let long = SampleBuffer(channels: [[Float](repeating: 0.5, count: 48000)], name: "long")
+        let ring = CommandRing(minimumCapacity: 16)
+        let mixer = Mixer(configuration: try MixerConfiguration(channels: 1, maximumBlockFrames: 256), commands: ring)
+        ring.push(.start(long.reference, at: 0))
+        var output = [Float](repeating: 0, count: 256)
+        output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 256) }
+        mixer.discardCommands(from: mixer.framePosition)
+        ring.push(.start(long.reference, at: 300))
+        ring.push(.fadeOutAll(at: 300))
+        var rendered: [Float] = []
+        for _ in 0..<4 {
+            output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 256) }
+            rendered += output
+        }
+        // The fade stamped at frame 300 is drained with the block starting at 256 (where `rendered` begins) and
+        // takes the first voice to silence over 5 ms (240 frames) from there; the second voice never starts.
+        #expect(rendered[0] == 0.5)
+        #expect(rendered[1] < 0.5)
+        #expect(rendered[239] < 0.01)
+        #expect(rendered[240...].allSatisfy { $0 == 0 })
+        #expect(mixer.isSilent)
+    }
+}

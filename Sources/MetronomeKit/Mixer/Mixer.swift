@@ -79,8 +79,9 @@ public final class Mixer: @unchecked Sendable {
     /// Voices sounding or fading at the end of the last block.
     public var activeVoiceCount: Int { voicesInUse.load(ordering: .relaxed) }
 
-    /// From now on, commands stamped at or after `frame` are dropped instead of played; voices already sounding
-    /// finish normally. Used to stop cleanly: nothing new starts, nothing is cut. Any thread.
+    /// From now on, voice starts stamped at or after `frame` are dropped instead of played; voices already sounding
+    /// finish normally, and other commands (a fade-out) still apply. Used to stop cleanly: nothing new starts,
+    /// nothing is cut. Any thread.
     public func discardCommands(from frame: SampleTime) {
         commandCutoff.store(frame, ordering: .releasing)
     }
@@ -147,7 +148,7 @@ public final class Mixer: @unchecked Sendable {
         let cutoff = commandCutoff.load(ordering: .acquiring)
         while let command = commands.peek(), command.frame < blockEnd {
             commands.removeFirst()
-            if command.frame >= cutoff { continue }
+            if command.kind == .startVoice, command.frame >= cutoff { continue }
             let offset: Int
             if command.frame < blockStart {
                 lateEvents.add(1, ordering: .relaxed)
