@@ -11,7 +11,8 @@ import Synchronization
 /// ready, if the process may have it; without it playback still works, with more risk of underruns under load.
 ///
 /// Threads: create, `drain` and `close` from a control thread; the properties from any thread. The write callback
-/// runs on the mainloop thread and calls only `Mixer.render` and non-allocating libpulse functions.
+/// runs on the mainloop thread and calls only `Mixer.render`, non-allocating libpulse functions, and — once, on the
+/// first request — `clock_gettime` (vDSO, no system call) to timestamp the first audio.
 public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// The mixer the stream pulls from.
     public let mixer: Mixer
@@ -131,8 +132,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         var specification = pa_sample_spec(
             format: metronome_pa_float32ne(), rate: UInt32(rate), channels: UInt8(channels))
         let frameBytes = UInt32(4 * channels)
-        let microseconds = latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000
-        let targetFrames = UInt32(max(1, Int64(rate) * microseconds / 1_000_000))
+        let targetFrames = UInt32(max(1, mixer.configuration.sampleRate.frames(in: latency)))
         // The server asks for at least half the target each time: without a minimum it asked every ~2.5 ms, which
         // cost the whole process several times more CPU than the audio itself.
         var attributes = pa_buffer_attr(

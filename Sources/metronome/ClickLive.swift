@@ -14,9 +14,9 @@ struct ClickLive {
     func run() throws(CommandLineError) {
         let configuration = try plan.mixerConfiguration()
         let lookahead =
-            live.lookahead.map { plan.sampleRate.frame(at: $0.seconds) }
+            live.lookahead.map { plan.sampleRate.frames(in: $0) }
             ?? LiveClickEngine.defaultLookahead(
-                timerInterval: .milliseconds(10), outputLatency: live.latency.duration, sampleRate: plan.sampleRate)
+                timerInterval: .milliseconds(10), outputLatency: live.latency, sampleRate: plan.sampleRate)
         let stop = StopSignals()
         let engine = LiveClickEngine(
             map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: plan.frameCount,
@@ -31,7 +31,7 @@ struct ClickLive {
         let output: PulseOutput
         do throws(PulseError) {
             output = try PulseOutput(
-                mixer: engine.mixer, device: live.device, latency: live.latency.duration)
+                mixer: engine.mixer, device: live.device, latency: live.latency)
         } catch {
             engine.stop()
             throw CommandLineError(.unavailable, "\(error.description); render to a file with --output FILE.wav")
@@ -77,10 +77,7 @@ struct ClickLive {
         lines.append("late events: \(engine.mixer.lateEventCount)")
         lines.append("underruns reported by the server: \(output.underrunCount)")
         if let latency = output.latency {
-            let milliseconds =
-                Double(latency.components.attoseconds / 1_000_000_000_000) / 1000
-                + Double(latency.components.seconds) * 1000
-            lines.append("measured latency: \((milliseconds * 10).rounded() / 10) ms")
+            lines.append("measured latency: \((latency.inSeconds * 10_000).rounded() / 10) ms")
         }
         lines.append("real-time priority: \(output.hasRealTimePriority ? "yes" : "no")")
         if let first = output.firstWriteNanoseconds {

@@ -138,7 +138,7 @@ struct ClickOptions: ParsableArguments {
             return paths
         }
 
-        guard let countInBars = Int(countIn), (0...16).contains(countInBars) else {
+        guard let countInBars = Int(countIn), (0...TempoMap.maximumCountInBars).contains(countInBars) else {
             throw .usage(option: "--count-in", "\(countIn): the count-in must be a whole number of bars from 0 to 16")
         }
         let base: TempoMap

@@ -1,13 +1,6 @@
 import ArgumentParser
 import MetronomeKit
 
-/// A number of milliseconds given on the command line.
-struct Milliseconds {
-    var value: Double
-    var seconds: Double { value / 1000 }
-    var duration: Duration { .microseconds(Int64((value * 1000).rounded())) }
-}
-
 /// Options that only live playback takes.
 struct LiveOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Target output latency in milliseconds, 2 to 2000 (default 20).")
@@ -26,8 +19,8 @@ struct LiveOptions: ParsableArguments {
 
     /// Checked values.
     struct Checked {
-        var latency: Milliseconds
-        var lookahead: Milliseconds?
+        var latency: Duration
+        var lookahead: Duration?
         var device: String?
         var verbose: Bool
     }
@@ -42,20 +35,20 @@ struct LiveOptions: ParsableArguments {
                 throw CommandLineError(.usage, "\(name) applies only to live playback, not with --output")
             }
         }
-        let latency = try latency.map { text throws(CommandLineError) -> Milliseconds in
+        let latency = try latency.map { text throws(CommandLineError) -> Duration in
             guard let value = Double(text), value.isFinite, (2...2000).contains(value) else {
                 throw .usage(option: "--latency", "\(text): latency must be a number of milliseconds from 2 to 2000")
             }
-            return Milliseconds(value: value)
+            return .microseconds(Int64((value * 1000).rounded()))
         }
-        let lookahead = try lookahead.map { text throws(CommandLineError) -> Milliseconds in
+        let lookahead = try lookahead.map { text throws(CommandLineError) -> Duration in
             guard let value = Double(text), value.isFinite, (5...2000).contains(value) else {
                 throw .usage(
                     option: "--lookahead", "\(text): lookahead must be a number of milliseconds from 5 to 2000")
             }
-            return Milliseconds(value: value)
+            return .microseconds(Int64((value * 1000).rounded()))
         }
         return Checked(
-            latency: latency ?? Milliseconds(value: 20), lookahead: lookahead, device: device, verbose: verbose)
+            latency: latency ?? .milliseconds(20), lookahead: lookahead, device: device, verbose: verbose)
     }
 }

@@ -25,7 +25,11 @@ struct Metronome: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        let plan = try click.plan()
+        try Metronome.perform(try click.plan(), live: live)
+    }
+
+    /// Renders the plan when it names an output, plays it live otherwise.
+    static func perform(_ plan: ClickPlan, live: LiveOptions) throws(CommandLineError) {
         let liveOptions = try live.checked(rendering: plan.output != nil)
         if let output = plan.output {
             try ClickRender(plan: plan, output: output).run()

@@ -18,12 +18,6 @@ struct Play: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        let plan = try click.plan(pattern: PatternFile(path: file))
-        let liveOptions = try live.checked(rendering: plan.output != nil)
-        if let output = plan.output {
-            try ClickRender(plan: plan, output: output).run()
-        } else {
-            try ClickLive(plan: plan, live: liveOptions).run()
-        }
+        try Metronome.perform(try click.plan(pattern: PatternFile(path: file)), live: live)
     }
 }

@@ -41,9 +41,8 @@ struct KlickMapTests {
             if "X.xX.x.".map({ $0 })[beat % 7] != "." { expected.append(Int64(((seconds + t) * 48000).rounded())) }
         }
         seconds += 240.0 * 28 / (8 * 40) * log(140.0 / 100)
-        for (beat, tempo) in [90.0, 100, 110, 120, 130, 140, 150, 160, 170].enumerated() {
+        for tempo in [90.0, 100, 110, 120, 130, 140, 150, 160, 170] {
             expected.append(Int64((seconds * 48000).rounded()))
-            _ = beat
             seconds += 240 / (4 * tempo)
         }
         let renderer = OfflineRenderer(

@@ -15,7 +15,6 @@ struct RealTimeSafetyTests {
         var output = [Float](repeating: 0, count: 512 * 2)
         // Warm up once so that any lazy runtime initialisation happens outside the measurement.
         output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 512) }
-        var blocks = 0
         var allocations: UInt64 = 0
         for block in 1...400 {
             let start = Int64(block) * 512
@@ -33,7 +32,6 @@ struct RealTimeSafetyTests {
                 mixer.render(into: buffer.baseAddress!, frameCount: 512)
                 allocations += metronome_thread_allocation_count() - before
             }
-            blocks += 1
         }
         #expect(mixer.stolenVoiceCount > 1000)
         #expect(mixer.lateEventCount == 0)

@@ -26,9 +26,9 @@ public final class LiveClickEngine: @unchecked Sendable {
     public let lookahead: SampleTime
     private let queue = DispatchQueue(label: "metronome.scheduler", qos: .userInteractive)
     private var timer: DispatchSourceTimer?
-    private var period = DispatchTimeInterval.milliseconds(10)
-    /// Timer wake-ups so far (for the benchmark and tests).
-    public private(set) var tickCount = 0
+    private let period: DispatchTimeInterval
+    private let periodFrames: SampleTime
+    private var ticks = 0
     private var output: AudioOutput?
     private var onBeat: (@Sendable (ClickEvent) -> Void)?
 
@@ -51,16 +51,19 @@ public final class LiveClickEngine: @unchecked Sendable {
         scheduler.collectsBeats = true
         self.timerInterval = timerInterval
         self.lookahead = lookahead
+        period = .nanoseconds(Int((timerInterval.inSeconds * 1e9).rounded()))
+        periodFrames = configuration.sampleRate.frames(in: timerInterval)
     }
+
+    /// Timer wake-ups so far (for tests of the idle sleep). Any thread.
+    public var tickCount: Int { queue.sync { ticks } }
 
     /// The default lookahead: one timer period, plus the output's target latency (the largest block it can request),
     /// plus 10 ms of margin.
     public static func defaultLookahead(timerInterval: Duration, outputLatency: Duration, sampleRate: SampleRate)
         -> SampleTime
     {
-        let total = timerInterval + outputLatency + .milliseconds(10)
-        let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
-        return sampleRate.frame(at: seconds)
+        sampleRate.frames(in: timerInterval + outputLatency + .milliseconds(10))
     }
 
     /// Schedules the first window at once (so the first block the output pulls already holds the first click), then
@@ -74,9 +77,6 @@ public final class LiveClickEngine: @unchecked Sendable {
             self.onBeat = onBeat
             scheduler.schedule(until: mixer.framePosition + lookahead)
             let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-            period = DispatchTimeInterval.nanoseconds(
-                Int(timerInterval.components.seconds) * 1_000_000_000
-                    + Int(timerInterval.components.attoseconds / 1_000_000_000))
             timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(1))
             timer.setEventHandler { [unowned self] in tick() }
             self.timer = timer
@@ -126,7 +126,7 @@ public final class LiveClickEngine: @unchecked Sendable {
     public var appliedChanges: [ClickScheduler.AppliedChange] { queue.sync { scheduler.appliedChanges } }
 
     private func tick() {
-        tickCount += 1
+        ticks += 1
         let position = mixer.framePosition
         scheduler.schedule(until: position + lookahead)
         let latency = output?.latencyFrames ?? 0
@@ -137,17 +137,14 @@ public final class LiveClickEngine: @unchecked Sendable {
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
         guard let timer, output != nil else { return }
-        let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
-        let periodFrames = SampleTime(
-            (Double(timerInterval.components.attoseconds) / 1e18 + Double(timerInterval.components.seconds)) * rate)
-        var due: [SampleTime] = []
-        if let next = scheduler.nextPendingFrame { due.append(next - lookahead) }
-        if onBeat != nil, let beat = scheduler.nextBeatFrame { due.append(beat + latency) }
+        // Unfinished with no pending click known (the ring was full): keep ticking.
         if !scheduler.isFinished, scheduler.nextPendingFrame == nil { return }
-        guard let first = due.min() else { return }
-        let away = first - position
-        guard away > 2 * periodFrames else { return }
-        let seconds = Double(away - periodFrames) / rate
+        let due = [
+            scheduler.nextPendingFrame.map { $0 - lookahead },
+            onBeat == nil ? nil : scheduler.nextBeatFrame.map { $0 + latency },
+        ].compactMap { $0 }
+        guard let first = due.min(), first - position > 2 * periodFrames else { return }
+        let seconds = Double(first - position - periodFrames) / Double(mixer.configuration.sampleRate.framesPerSecond)
         timer.schedule(
             deadline: .now() + .nanoseconds(Int(seconds * 1e9)), repeating: period, leeway: .milliseconds(1))
     }

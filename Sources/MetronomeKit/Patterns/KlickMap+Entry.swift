@@ -5,14 +5,12 @@ extension KlickMap {
         let file: String
         let line: Int
         let source: String
-        let sampleRate: SampleRate
         private var index = 0
 
-        init(tokens: [(text: String, column: Int)], file: String, line: Int, source: String, sampleRate: SampleRate) {
+        init(tokens: [(text: String, column: Int)], file: String, line: Int, source: String) {
             self.file = file
             self.line = line
             self.source = source
-            self.sampleRate = sampleRate
             // "intro:4" is a label glued to the bar count, as klick allows.
             var split: [(text: String, column: Int)] = []
             if let first = tokens.first, let colon = first.text.firstIndex(of: ":") {
@@ -94,8 +92,7 @@ extension KlickMap {
                         volume: volume)
                 case .perBeat(let values):
                     return try TempoSection(
-                        label: label, bars: bars, meter: meter, beatTempos: values, accents: accents, volume: volume,
-                        sampleRate: sampleRate)
+                        label: label, bars: bars, meter: meter, beatTempos: values, accents: accents, volume: volume)
                 }
             } catch {
                 throw self.error(error.reason, at: tempoWord.column)

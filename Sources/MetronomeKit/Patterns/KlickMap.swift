@@ -10,7 +10,7 @@ public enum KlickMap {
     /// - Parameters:
     ///   - text: the file's contents.
     ///   - file: the name used in error messages.
-    ///   - sampleRate: the output rate (tempo-per-beat entries are laid out for it).
+    ///   - sampleRate: the output rate the map's frames are for.
     /// - Returns: the map, one section per entry.
     /// - Throws: `PatternError` at the first malformed entry, or when there is none.
     public static func parse(_ text: String, file: String, sampleRate: SampleRate = .standard)
@@ -24,7 +24,7 @@ public enum KlickMap {
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let tokens = KlickMap.tokens(of: String(content))
             guard !tokens.isEmpty else { continue }
-            var entry = EntryParser(tokens: tokens, file: file, line: lineNumber, source: line, sampleRate: sampleRate)
+            var entry = EntryParser(tokens: tokens, file: file, line: lineNumber, source: line)
             sections.append(try entry.parse())
         }
         guard !sections.isEmpty else {

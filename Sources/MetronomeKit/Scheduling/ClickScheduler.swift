@@ -148,9 +148,10 @@ public final class ClickScheduler: @unchecked Sendable {
         return taken
     }
 
+    /// Marks the map (or the part before `endFrame`) as fully scheduled.
     private func finish(at frame: SampleTime) {
         scheduledUntil = max(scheduledUntil, frame)
-        if pending == nil || endFrame.map({ pending!.frame >= $0 }) == true { isFinished = true }
+        isFinished = true
     }
 
     /// The event itself, or — when a requested change is due at it — the same beat from a rebuilt timeline.

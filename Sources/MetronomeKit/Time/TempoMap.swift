@@ -53,16 +53,20 @@ public struct TempoMap: Sendable, Hashable {
     /// clicks, beat one accented, with the count-in sound. Zero bars returns the map unchanged.
     /// - Throws: `InvalidValue` when `bars` is negative or above 16.
     public func withCountIn(bars: Int) throws(InvalidValue) -> TempoMap {
-        guard (0...16).contains(bars) else {
+        guard (0...TempoMap.maximumCountInBars).contains(bars) else {
             throw InvalidValue(value: String(bars), reason: "the count-in must be from 0 to 16 bars")
         }
         guard bars > 0 else { return self }
-        let first = sections[0]
+        let music = sections.filter { !$0.isCountIn }
+        let first = music[0]
         let countIn = try TempoSection(
             label: "count-in", bars: bars, meter: first.meter, tempo: first.tempo, accents: .standard(for: first.meter),
             isCountIn: true)
-        return try TempoMap(sections: [countIn] + sections.filter { !$0.isCountIn }, sampleRate: sampleRate)
+        return try TempoMap(sections: [countIn] + music, sampleRate: sampleRate)
     }
+
+    /// The longest count-in `withCountIn` accepts.
+    public static let maximumCountInBars = 16
 
     /// Bars of count-in before bar 0.
     public var countInBars: Int { -startBars[0] }

@@ -39,10 +39,8 @@ public struct TempoSection: Sendable, Hashable {
     /// One tempo per beat of the section (klick's `t1,t2,…`), or nil. When set, `tempo` is the first of them and
     /// `endTempo` is nil.
     public private(set) var beatTempos: [BPM]?
-    /// Frames from the section's start to each beat when `beatTempos` is set (one more entry than beats).
-    private var beatStartFrames: [Double] = []
-    /// The sample rate `beatStartFrames` was computed for.
-    private var beatStartRate: Double = 0
+    /// Seconds from the section's start to each beat when `beatTempos` is set (one more entry than beats).
+    private var beatStartSeconds: [Seconds] = []
 
     /// Whether the section is a count-in before the music (played with the count-in sound, bars numbered below 0).
     public var isCountIn: Bool
@@ -89,7 +87,7 @@ public struct TempoSection: Sendable, Hashable {
     /// - Throws: `InvalidValue` when the count of tempos is not bars × beats, or as the main initialiser.
     public init(
         label: String? = nil, bars: Int, meter: Meter = .fourFour, beatTempos: [BPM], accents: AccentPattern? = nil,
-        subdivision: Int = 1, volume: Float = 1, sampleRate: SampleRate
+        subdivision: Int = 1, volume: Float = 1
     ) throws(InvalidValue) {
         guard beatTempos.count == bars * meter.beats, let first = beatTempos.first else {
             throw InvalidValue(
@@ -102,15 +100,12 @@ public struct TempoSection: Sendable, Hashable {
             label: label, bars: bars, meter: meter, tempo: first, accents: accents, subdivision: subdivision,
             volume: volume)
         self.beatTempos = beatTempos
-        let rate = Double(sampleRate.framesPerSecond)
-        var frames: [Double] = [0]
-        var seconds = 0.0
+        var seconds: Seconds = 0
+        beatStartSeconds = [0]
         for tempo in beatTempos {
             seconds += 240 / (Double(meter.unit) * tempo.quarterNotesPerMinute)
-            frames.append(seconds * rate)
+            beatStartSeconds.append(seconds)
         }
-        beatStartFrames = frames
-        beatStartRate = rate
     }
 
     /// Beats in the section, or nil when endless.
@@ -130,12 +125,11 @@ public struct TempoSection: Sendable, Hashable {
         let unit = Double(meter.unit)
         let startTempo = tempo.quarterNotesPerMinute
         if let beatTempos {
-            precondition(sampleRate == beatStartRate, "a tempo-per-beat section is built for one sample rate")
             let beat = Int(numerator / parts)
-            guard beat < beatTempos.count else { return beatStartFrames[beatTempos.count] }
+            guard beat < beatTempos.count else { return beatStartSeconds[beatTempos.count] * sampleRate }
             let fraction = Double(numerator % parts) / Double(parts)
-            let beatFrames = 240 * sampleRate / (unit * beatTempos[beat].quarterNotesPerMinute)
-            return beatStartFrames[beat] + fraction * beatFrames
+            let beatSeconds = 240 / (unit * beatTempos[beat].quarterNotesPerMinute)
+            return (beatStartSeconds[beat] + fraction * beatSeconds) * sampleRate
         }
         guard let endTempo, let beats = beatCount else {
             return (Double(numerator) * 240 * sampleRate) / (startTempo * unit * Double(parts))

@@ -92,3 +92,17 @@ public struct SampleRate: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { String(framesPerSecond) }
 }
+
+extension SampleRate {
+    /// The whole number of frames nearest to a duration at this rate.
+    public func frames(in duration: Duration) -> SampleTime {
+        frame(at: duration.inSeconds)
+    }
+}
+
+extension Duration {
+    /// The duration as a number of seconds.
+    public var inSeconds: Seconds {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
