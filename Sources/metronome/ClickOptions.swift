@@ -160,7 +160,7 @@ struct ClickOptions: ParsableArguments {
             ?? ClickSynthesizer.clickSet(style ?? .standard, sampleRate: rate)
         var renderFrames = seconds.map { rate.frame(at: $0) } ?? map.endFrame
         if pattern != nil, seconds == nil, let barCount, let total = map.barCount {
-            renderFrames = map.frame(ofBar: min(barCount, total))
+            renderFrames = map.frame(ofBar: map.firstBar + min(barCount, total))
         }
         return ClickPlan(
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,

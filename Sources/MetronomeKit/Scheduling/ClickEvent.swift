@@ -22,7 +22,12 @@ public struct ClickEvent: Sendable, Hashable {
     public var meter: Meter
     /// Tempo at this click, in quarter notes per minute.
     public var tempo: Double
+    /// 0 for the main grid; k for the section's polyrhythm layer k − 1 (then `beat` is the layer's click index).
+    public var layer: Int = 0
 
-    /// Whether this is a beat (as opposed to a subdivision between beats).
+    /// Whether this is a beat (as opposed to a subdivision between beats); a layer's clicks count as beats.
     public var isBeat: Bool { subdivisionIndex == 0 }
+
+    /// Whether this is a beat of the main grid (what displays and live changes follow).
+    public var isMainBeat: Bool { subdivisionIndex == 0 && layer == 0 }
 }

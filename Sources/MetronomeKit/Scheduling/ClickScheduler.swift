@@ -40,6 +40,8 @@ public final class ClickScheduler: @unchecked Sendable {
     public let ring: CommandRing
     /// The sounds clicks are played with (kept alive here for as long as voices may play them).
     public let clicks: ClickSet
+    /// The sounds of the map's polyrhythm layers, one set per style they name, made when the scheduler is.
+    public let layerClicks: [ClickStyle: ClickSet]
     /// Clicks at or after this frame are never scheduled (nil: no limit).
     public let endFrame: SampleTime?
     /// Linear gain applied to every click.
@@ -73,7 +75,20 @@ public final class ClickScheduler: @unchecked Sendable {
         self.clicks = clicks
         self.endFrame = endFrame
         self.gain = gain
+        var layerClicks: [ClickStyle: ClickSet] = [:]
+        for style in Set(map.sections.flatMap { $0.layers.map(\.sound) }) {
+            layerClicks[style] = ClickSynthesizer.clickSet(style, sampleRate: map.sampleRate)
+        }
+        self.layerClicks = layerClicks
         timeline = ClickTimeline(map: map)
+    }
+
+    /// The sound set an event plays from: the main clicks, or its layer's.
+    private func clickSet(for event: ClickEvent) -> ClickSet {
+        guard event.layer > 0 else { return clicks }
+        let layers = timeline.map.sections[event.section].layers
+        guard event.layer <= layers.count else { return clicks }
+        return layerClicks[layers[event.layer - 1].sound] ?? clicks
     }
 
     /// Requests a new tempo from the next unscheduled beat. Any thread.
@@ -114,7 +129,7 @@ public final class ClickScheduler: @unchecked Sendable {
                 scheduledUntil = max(scheduledUntil, horizon)
                 return true
             }
-            if let sound = clicks.sound(for: event), event.volume > 0 {
+            if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
                 let command = MixerCommand.start(
                     sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
                 guard ring.push(command) else {
@@ -125,7 +140,7 @@ public final class ClickScheduler: @unchecked Sendable {
                 scheduledClickCount += 1
                 lastClickFrame = event.frame
             }
-            if event.isBeat, collectsBeats { beats.append(event) }
+            if event.isMainBeat, collectsBeats { beats.append(event) }
             pending = nil
             scheduledUntil = event.frame + 1
         }
@@ -156,7 +171,7 @@ public final class ClickScheduler: @unchecked Sendable {
 
     /// The event itself, or — when a requested change is due at it — the same beat from a rebuilt timeline.
     private func applyingDueChanges(to event: ClickEvent) -> ClickEvent {
-        guard event.isBeat, !event.isCountIn else { return event }
+        guard event.isMainBeat, !event.isCountIn else { return event }
         let changes = requested.withLock { changes -> Changes? in
             guard !changes.isEmpty else { return nil }
             let barLevel = changes.meter != nil || changes.accents != nil
@@ -179,19 +194,19 @@ public final class ClickScheduler: @unchecked Sendable {
     private func rebuild(at event: ClickEvent, applying changes: Changes) -> ClickEvent? {
         let map = timeline.map
         let section = map.sections[event.section]
-        let beatInSection =
-            Int64(event.bar - timeline.barOffset - map.startBars[event.section]) * Int64(section.meter.beats)
-            + Int64(event.beat)
+        let barInSection = event.bar - timeline.barOffset - map.startBars[event.section]
+        let beatInSection = Int64(barInSection) * Int64(section.meter.beats) + Int64(event.beat)
         let meter = changes.meter ?? section.meter
         var accents = meter == section.meter ? section.accents : AccentPattern.standard(for: meter)
         if let requested = changes.accents, requested.levels.count == meter.beats { accents = requested }
         let tempo = changes.tempo ?? (try? BPM(section.tempo(atBeat: Double(beatInSection)))) ?? section.tempo
-        let remainingBars = map.barCount.map { max(1, $0 - event.bar) }
+        let remainingBars = map.isFinite ? max(1, map.startBars.last! + timeline.barOffset - event.bar) : nil
         guard
             let steady = try? TempoSection(
                 label: section.label, bars: remainingBars, meter: meter, tempo: tempo, accents: accents,
-                subdivision: changes.subdivision ?? section.subdivision, subdivisionLevel: section.subdivisionLevel,
-                volume: section.volume),
+                subdivision: changes.subdivision ?? section.subdivision, subdivisionLevels: section.subdivisionLevels,
+                volume: section.volume, groups: meter == section.meter ? section.groups : nil, swing: section.swing,
+                gap: section.gap?.advanced(by: barInSection), layers: section.layers),
             let newMap = try? TempoMap(sections: [steady], sampleRate: map.sampleRate)
         else { return nil }
         let rate = Double(map.sampleRate.framesPerSecond)

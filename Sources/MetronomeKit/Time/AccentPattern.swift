@@ -35,9 +35,19 @@ public struct AccentPattern: Sendable, Hashable, CustomStringConvertible {
         self.levels = levels
     }
 
-    /// The default: an accent on beat one, normal clicks after it.
-    public static func standard(for meter: Meter) -> AccentPattern {
-        AccentPattern(levels: [.accent] + Array(repeating: .normal, count: meter.beats - 1))
+    /// The default: an accent on beat one, normal clicks after it. With a grouping (7/8 as 2+2+3), the grouping
+    /// shapes the bar instead: accent on beat one, normal on the first beat of every other group, soft inside the
+    /// groups (`XoxoxoO` → `Xoxoxoo`).
+    public static func standard(for meter: Meter, groups: [Int]? = nil) -> AccentPattern {
+        guard let groups else {
+            return AccentPattern(levels: [.accent] + Array(repeating: .normal, count: meter.beats - 1))
+        }
+        var levels: [BeatLevel] = []
+        for group in groups {
+            levels.append(levels.isEmpty ? .accent : .normal)
+            levels += Array(repeating: .soft, count: group - 1)
+        }
+        return AccentPattern(levels: levels)
     }
 
     public var description: String { String(levels.map(\.letter)) }

@@ -9,13 +9,15 @@ public struct TempoMap: Sendable, Hashable {
     public let sampleRate: SampleRate
     /// Exact (unrounded) first frame of each section, plus the end of the map (infinity if endless).
     public let startFrames: [Double]
-    /// First bar of each section, counted over the whole map, plus the bar after the last. Bar 0 is the first bar
-    /// of music; count-in bars come before it, numbered from −(count-in bars).
+    /// First bar of each section, counted over the whole map, plus the bar after the last. Bar `firstBar` is the
+    /// first bar of music; count-in bars come before it.
     public let startBars: [Int]
+    /// Number of the first bar of music: 0, or the bar a map cut with `--start-at` begins at in the whole song.
+    public let firstBar: Int
 
     /// Creates a map.
     /// - Throws: `InvalidValue` when the map is empty or a section other than the last is endless.
-    public init(sections: [TempoSection], sampleRate: SampleRate = .standard) throws(InvalidValue) {
+    public init(sections: [TempoSection], sampleRate: SampleRate = .standard, firstBar: Int = 0) throws(InvalidValue) {
         guard !sections.isEmpty else { throw InvalidValue(value: "", reason: "a tempo map needs at least one section") }
         for (index, section) in sections.enumerated() where section.bars == nil && index != sections.count - 1 {
             throw InvalidValue(
@@ -23,8 +25,9 @@ public struct TempoMap: Sendable, Hashable {
         }
         self.sections = sections
         self.sampleRate = sampleRate
+        self.firstBar = firstBar
         var frames: [Double] = [0]
-        var bars: [Int] = [-sections.prefix { $0.isCountIn }.reduce(0) { $0 + ($1.bars ?? 0) }]
+        var bars: [Int] = [firstBar - sections.prefix { $0.isCountIn }.reduce(0) { $0 + ($1.bars ?? 0) }]
         let rate = Double(sampleRate.framesPerSecond)
         for section in sections {
             if let beats = section.beatCount, let sectionBars = section.bars {
@@ -62,14 +65,14 @@ public struct TempoMap: Sendable, Hashable {
         let countIn = try TempoSection(
             label: "count-in", bars: bars, meter: first.meter, tempo: first.tempo, accents: .standard(for: first.meter),
             isCountIn: true)
-        return try TempoMap(sections: [countIn] + music, sampleRate: sampleRate)
+        return try TempoMap(sections: [countIn] + music, sampleRate: sampleRate, firstBar: firstBar)
     }
 
     /// The longest count-in `withCountIn` accepts.
     public static let maximumCountInBars = 16
 
     /// Bars of count-in before bar 0.
-    public var countInBars: Int { -startBars[0] }
+    public var countInBars: Int { firstBar - startBars[0] }
 
     /// Whether the map ends.
     public var isFinite: Bool { sections.last!.bars != nil }
@@ -80,9 +83,10 @@ public struct TempoMap: Sendable, Hashable {
     }
 
     /// Bars of music (count-in excluded), or nil when endless.
-    public var barCount: Int? { isFinite ? startBars.last! : nil }
+    public var barCount: Int? { isFinite ? startBars.last! - firstBar : nil }
 
-    /// The frame of the downbeat of a bar counted over the whole map (0-based); `barCount` gives the end frame.
+    /// The frame of the downbeat of a bar counted over the whole map (`firstBar` for the first bar of music);
+    /// `firstBar + barCount` gives the end frame.
     /// - Returns: nil when the bar lies beyond the end of a finite map.
     /// - Complexity: O(log sections).
     public func frame(ofBar bar: Int) -> SampleTime? {

@@ -32,8 +32,19 @@ public struct TempoSection: Sendable, Hashable {
     public var accents: AccentPattern
     /// Clicks per beat: 1 plays only the beats, 2 adds the off-beat eighths in 4/4, 3 triplets, …
     public var subdivision: Int
-    /// Level of the subdivision clicks between beats.
-    public var subdivisionLevel: BeatLevel
+    /// Levels of the subdivision clicks between beats, used in turn: click i (1..<subdivision) of a beat plays
+    /// `subdivisionLevels[(i − 1) % count]`. One entry gives every subdivision the same level; `[.silent, .normal]`
+    /// with 3 clicks per beat is a shuffle.
+    public var subdivisionLevels: [BeatLevel]
+    /// How the meter's beats group into felt beats (7/8 as 2+2+3, 6/8 as 3+3), or nil. The grouping only shapes
+    /// the default accents and what `check` shows; clicks stay on the meter's beats.
+    public var groups: [Int]?
+    /// Swing of the section's eighths or sixteenths, or nil for straight time.
+    public var swing: Swing?
+    /// Gap practice: bars played, then bars muted, repeating; nil plays every bar.
+    public var gap: GapPractice?
+    /// Polyrhythm layers played over every bar with sounds of their own.
+    public var layers: [PolyLayer]
     /// Linear gain of the whole section, 0...1 (klick's per-entry volume).
     public var volume: Float
     /// One tempo per beat of the section (klick's `t1,t2,…`), or nil. When set, `tempo` is the first of them and
@@ -50,8 +61,9 @@ public struct TempoSection: Sendable, Hashable {
     ///   an accent pattern whose length differs from the meter's beats, or a volume outside 0...1.
     public init(
         label: String? = nil, bars: Int?, meter: Meter = .fourFour, tempo: BPM, endTempo: BPM? = nil,
-        accents: AccentPattern? = nil, subdivision: Int = 1, subdivisionLevel: BeatLevel = .normal, volume: Float = 1,
-        isCountIn: Bool = false
+        accents: AccentPattern? = nil, subdivision: Int = 1, subdivisionLevels: [BeatLevel] = [.normal],
+        volume: Float = 1, groups: [Int]? = nil, swing: Swing? = nil, gap: GapPractice? = nil,
+        layers: [PolyLayer] = [], isCountIn: Bool = false
     ) throws(InvalidValue) {
         if let bars, bars < 1 {
             throw InvalidValue(value: String(bars), reason: "the number of bars must be at least 1")
@@ -62,7 +74,17 @@ public struct TempoSection: Sendable, Hashable {
         guard (1...TempoSection.maximumSubdivision).contains(subdivision) else {
             throw InvalidValue(value: String(subdivision), reason: "subdivision must be from 1 to 16 clicks per beat")
         }
-        let accents = accents ?? .standard(for: meter)
+        if let groups {
+            guard groups.allSatisfy({ $0 >= 1 }), groups.reduce(0, +) == meter.beats else {
+                throw InvalidValue(
+                    value: groups.map(String.init).joined(separator: "+"),
+                    reason: "the groups add up to \(groups.reduce(0, +)) but \(meter) has \(meter.beats) beats")
+            }
+        }
+        guard !subdivisionLevels.isEmpty else {
+            throw InvalidValue(value: "", reason: "a subdivision needs at least one level")
+        }
+        let accents = accents ?? .standard(for: meter, groups: groups)
         guard accents.levels.count == meter.beats else {
             throw InvalidValue(
                 value: accents.description,
@@ -78,8 +100,12 @@ public struct TempoSection: Sendable, Hashable {
         self.endTempo = endTempo == tempo ? nil : endTempo
         self.accents = accents
         self.subdivision = subdivision
-        self.subdivisionLevel = subdivisionLevel
+        self.subdivisionLevels = subdivisionLevels
         self.volume = volume
+        self.groups = groups
+        self.swing = swing
+        self.gap = gap
+        self.layers = layers
         self.isCountIn = isCountIn
     }
 
@@ -106,6 +132,11 @@ public struct TempoSection: Sendable, Hashable {
             seconds += 240 / (Double(meter.unit) * tempo.quarterNotesPerMinute)
             beatStartSeconds.append(seconds)
         }
+    }
+
+    /// The level of subdivision click `index` (1..<subdivision) of a beat.
+    public func level(ofSubdivision index: Int) -> BeatLevel {
+        subdivisionLevels[(index - 1) % subdivisionLevels.count]
     }
 
     /// Beats in the section, or nil when endless.
@@ -139,6 +170,59 @@ public struct TempoSection: Sendable, Hashable {
         let position = Double(numerator) / Double(parts)
         let scale = 240 * span * sampleRate / (unit * delta)
         return scale * Double.log(onePlus: delta * position / (span * startTempo))
+    }
+
+    /// The exact frame offset of a click of the grid: `exactFrames(atBeat:parts:sampleRate:)` after swing has
+    /// moved the position (straight sections take the integer path unchanged).
+    /// - Complexity: O(1).
+    public func clickFrames(atBeat numerator: Int64, parts: Int64, sampleRate: Double) -> Double {
+        guard let swing else { return exactFrames(atBeat: numerator, parts: parts, sampleRate: sampleRate) }
+        let barBeats = Int64(meter.beats)
+        let barStart = numerator / (parts * barBeats) * barBeats
+        let inBar = Double(numerator - barStart * parts) / Double(parts)
+        let swung = swing.warp(inBar, unit: meter.unit, barBeats: meter.beats)
+        guard swung != inBar else { return exactFrames(atBeat: numerator, parts: parts, sampleRate: sampleRate) }
+        return exactFrames(atPosition: Double(barStart) + swung, sampleRate: sampleRate)
+    }
+
+    /// The exact frame offset of a real beat position (the closed form of `exactFrames(atBeat:parts:sampleRate:)`
+    /// for positions that are not a whole number of parts).
+    public func exactFrames(atPosition position: Double, sampleRate: Double) -> Double {
+        let unit = Double(meter.unit)
+        let startTempo = tempo.quarterNotesPerMinute
+        if let beatTempos {
+            let beat = min(beatTempos.count - 1, Int(position.rounded(.down)))
+            let beatSeconds = 240 / (unit * beatTempos[beat].quarterNotesPerMinute)
+            return (beatStartSeconds[beat] + (position - Double(beat)) * beatSeconds) * sampleRate
+        }
+        guard let endTempo, let beats = beatCount else { return position * 240 * sampleRate / (startTempo * unit) }
+        let delta = endTempo.quarterNotesPerMinute - startTempo
+        let span = Double(beats)
+        return 240 * span * sampleRate / (unit * delta) * Double.log(onePlus: delta * position / (span * startTempo))
+    }
+
+    /// The same section from bar `bars` on: a ramp continues on the same line (from the tempo it had reached),
+    /// a tempo-per-beat list loses its first bars, and gap practice keeps its cycle.
+    /// - Precondition: 0 ≤ `bars` < the section's bar count (any value ≥ 0 when endless).
+    public func dropping(bars dropped: Int) -> TempoSection {
+        guard dropped > 0 else { return self }
+        var rest = self
+        let droppedBeats = dropped * meter.beats
+        rest.bars = bars.map { $0 - dropped }
+        rest.gap = gap?.advanced(by: dropped)
+        if let beatTempos {
+            rest.beatTempos = Array(beatTempos[droppedBeats...])
+            rest.tempo = rest.beatTempos![0]
+            var seconds: Seconds = 0
+            rest.beatStartSeconds = [0]
+            for tempo in rest.beatTempos! {
+                seconds += 240 / (Double(meter.unit) * tempo.quarterNotesPerMinute)
+                rest.beatStartSeconds.append(seconds)
+            }
+        } else if endTempo != nil, let reached = try? BPM(self.tempo(atBeat: Double(droppedBeats))) {
+            rest.tempo = reached
+        }
+        return rest
     }
 
     /// Tempo at a beat position of the section (for status lines and `check` output).
