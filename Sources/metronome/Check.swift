@@ -5,20 +5,28 @@ import MetronomeKit
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Validate a tempo-map file and print its sections: start bar, start time, meter, tempo, and the total.")
+            "Validate a pattern file and print its expanded sections: start bar, start time, meter, tempo, and the "
+            + "total.")
 
-    @Argument(help: "The tempo-map file.")
+    @Argument(help: "A pattern file (.metro or a klick tempo map), or the name of a shipped pattern.")
     var file: String
 
     func run() throws {
-        let map = try PatternFile(path: file).load(sampleRate: .standard)
+        let pattern = PatternFile(resolving: file)
+        let score = try pattern.score()
+        let map: TempoMap
+        do {
+            map = try score.map(sampleRate: .standard)
+        } catch {
+            throw CommandLineError(.dataError, "\(pattern.path): \(error.description)")
+        }
         print(Check.timeline(of: map))
     }
 
     /// The table `check` prints.
     static func timeline(of map: TempoMap) -> String {
         let rate = Double(map.sampleRate.framesPerSecond)
-        var rows = [["#", "label", "bars", "start bar", "start time", "meter", "tempo"]]
+        var rows = [["#", "label", "bars", "start bar", "start time", "meter", "tempo", "clicks"]]
         for (index, section) in map.sections.enumerated() {
             let tempo: String
             if let beatTempos = section.beatTempos {
@@ -30,20 +38,45 @@ struct Check: ParsableCommand {
             }
             rows.append([
                 String(index + 1), section.label ?? "-", section.bars.map(String.init) ?? "∞",
-                String(map.startBars[index] + 1), clock(map.startFrames[index] / rate), section.meter.description,
-                tempo,
+                String(map.startBars[index] + 1), clock(map.startFrames[index] / rate),
+                section.meter.description
+                    + (section.groups.map { " " + $0.map(String.init).joined(separator: "+") } ?? ""),
+                tempo, clicks(of: section),
             ])
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max()! }
         let lines = rows.map { row in
             row.enumerated().map { column, text in
                 let padding = String(repeating: " ", count: widths[column] - text.count)
-                return column == 1 || column == 6 ? text + padding : padding + text
+                return [1, 5, 6, 7].contains(column) ? text + padding : padding + text
             }.joined(separator: "  ").trimmingSuffix()
         }
-        let bars = map.barCount ?? 0
-        let total = "total: \(bars) bar\(bars == 1 ? "" : "s"), \(clock(map.startFrames.last! / rate))"
+        let total: String
+        if let bars = map.barCount {
+            total = "total: \(bars) bar\(bars == 1 ? "" : "s"), \(clock(map.startFrames.last! / rate))"
+        } else {
+            let last = map.sections.count - 1
+            let bars = map.startBars[last] - map.firstBar
+            total =
+                "total: endless; the last section plays forever from bar \(map.startBars[last] + 1) "
+                + "(\(bars) bar\(bars == 1 ? "" : "s"), \(clock(map.startFrames[last] / rate)) before it)"
+        }
         return (lines + [total]).joined(separator: "\n")
+    }
+
+    /// What the section plays besides its tempo and meter: accents, subdivision, swing, volume, gap, layers.
+    static func clicks(of section: TempoSection) -> String {
+        var parts = [section.accents.description]
+        if section.isCountIn { parts.append("count-in") }
+        if section.subdivision > 1 {
+            let levels = String(section.subdivisionLevels.map(\.letter))
+            parts.append("subdivide \(section.subdivision)" + (levels == "x" ? "" : " " + levels))
+        }
+        if let swing = section.swing { parts.append(swing.description) }
+        if section.volume != 1 { parts.append("volume \(section.volume)") }
+        if let gap = section.gap { parts.append(gap.description) }
+        parts += section.layers.map(\.description)
+        return parts.joined(separator: ", ")
     }
 
     /// m:ss.mmm

@@ -22,7 +22,7 @@ struct ClickOptions: ParsableArguments {
     @Option(
         name: .customLong("count-in"), parsing: .unconditional,
         help: "Bars of count-in (a distinct sound) before bar 1, 0 to 16.")
-    var countIn = "0"
+    var countIn: String?
 
     @Option(parsing: .unconditional, help: "Stop after this many bars.")
     var bars: String?
@@ -64,14 +64,13 @@ struct ClickOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    /// Checks every value and builds what to play: a steady click from the options, or the map in `pattern`.
-    /// Usage errors (64) come before file errors (65, 66).
-    func plan(pattern: PatternFile? = nil) throws(CommandLineError) -> ClickPlan {
+    /// Checks every value and builds what to play: a steady click from the options, or the pattern file in
+    /// `pattern`. Usage errors (64) come before file errors (65, 66).
+    func plan(pattern: PatternRequest? = nil) throws(CommandLineError) -> ClickPlan {
         if pattern != nil {
-            for (name, given) in [("--bpm", bpm), ("--meter", meter), ("--accent", accent), ("--subdivide", subdivide)]
-            where given != nil {
+            for (name, given) in [("--meter", meter), ("--accent", accent)] where given != nil {
                 throw CommandLineError(
-                    .usage, "\(name) does not apply to 'play': the file sets tempo, meter, accents and subdivisions")
+                    .usage, "\(name) does not apply to 'play': the file sets the meter and accents of every section")
             }
         }
         let tempo = try checked("--bpm", bpm ?? "120") { text throws(InvalidValue) in try BPM(parsing: text) }
@@ -138,29 +137,49 @@ struct ClickOptions: ParsableArguments {
             return paths
         }
 
-        guard let countInBars = Int(countIn), (0...TempoMap.maximumCountInBars).contains(countInBars) else {
-            throw .usage(option: "--count-in", "\(countIn): the count-in must be a whole number of bars from 0 to 16")
+        let countInBars = try countIn.map { text throws(CommandLineError) -> Int in
+            guard let value = Int(text), (0...TempoMap.maximumCountInBars).contains(value) else {
+                throw .usage(option: "--count-in", "\(text): the count-in must be a whole number of bars from 0 to 16")
+            }
+            return value
         }
-        let base: TempoMap
+        let map: TempoMap
+        var fileSound: ClickStyle?
         if let pattern {
-            base = try pattern.load(sampleRate: rate)
+            let override = try pattern.tempoOverride(bpm: bpm.map { _ in tempo })
+            let score = try pattern.file.score(tempo: override)
+            fileSound = score.sound
+            do {
+                map = try score.map(
+                    sampleRate: rate, startAt: pattern.startAt, subdivision: self.subdivide.map { _ in subdivision },
+                    countInBars: countInBars)
+            } catch {
+                guard let start = pattern.startAt, error.value == start else {
+                    throw CommandLineError(.usage, "\(pattern.file.path): \(error.description)")
+                }
+                throw .usage(option: "--start-at", error.description)
+            }
+            if outputPlan != nil, barCount == nil, seconds == nil, !map.isFinite {
+                throw CommandLineError(
+                    .usage,
+                    "--output needs --bars N or --duration SECONDS: \(pattern.file.path) plays without end")
+            }
         } else {
             do {
-                base = try TempoMap.steady(
+                map = try TempoMap.steady(
                     tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount,
-                    sampleRate: rate)
+                    sampleRate: rate
+                ).withCountIn(bars: countInBars ?? 0)
             } catch {
                 throw CommandLineError(.usage, error.description)
             }
         }
-        let map: TempoMap
-        do { map = try base.withCountIn(bars: countInBars) } catch { throw CommandLineError(.usage, error.description) }
         let clicks =
             try samplePaths.map { paths throws(CommandLineError) in try ClickPlan.loadClicks(paths, sampleRate: rate) }
-            ?? ClickSynthesizer.clickSet(style ?? .standard, sampleRate: rate)
+            ?? ClickSynthesizer.clickSet(style ?? fileSound ?? .standard, sampleRate: rate)
         var renderFrames = seconds.map { rate.frame(at: $0) } ?? map.endFrame
-        if pattern != nil, seconds == nil, let barCount, let total = map.barCount {
-            renderFrames = map.frame(ofBar: map.firstBar + min(barCount, total))
+        if pattern != nil, seconds == nil, let barCount {
+            renderFrames = map.frame(ofBar: map.firstBar + min(barCount, map.barCount ?? barCount))
         }
         return ClickPlan(
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,

@@ -10,8 +10,8 @@ struct Metronome: ParsableCommand {
         usage: """
             metronome [--bpm 120] [--meter 4/4] [--accent X.x.] [--subdivide N] [--count-in BARS] \
             [--bars N | --duration S] [--volume V] [--sound NAME | --sound-file A[,N[,S]]] [--output FILE]
-              metronome play FILE [options]    metronome check FILE
-              metronome sounds | devices
+              metronome play FILE-or-NAME [--start-at LABEL] [--tempo-scale F] [options]
+              metronome check FILE    metronome patterns    metronome sounds | devices
             """,
         discussion: """
             Tempo is in quarter notes per minute whatever the meter (klick's convention): at 120 BPM in 6/8 each \
@@ -19,7 +19,7 @@ struct Metronome: ParsableCommand {
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
             unavailable, 73 cannot create output, 74 I/O error.
             """,
-        subcommands: [Play.self, Check.self, Sounds.self, Devices.self])
+        subcommands: [Play.self, Check.self, Patterns.self, Sounds.self, Devices.self])
 
     @OptionGroup var click: ClickOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions

@@ -1,23 +1,57 @@
 import ArgumentParser
 import MetronomeKit
 
-/// `metronome play FILE`: plays a tempo-map file live, or renders it with `--output`.
+/// `metronome play FILE-or-NAME`: plays a pattern file live, or renders it with `--output`.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a tempo-map file (klick's format: [label:] bars [meter] tempo[-tempo2] [pattern] [volume]).",
+        abstract: "Play a pattern file (.metro, or a klick tempo map), or a shipped pattern by name.",
         discussion: """
-            Plays live until the map ends (or Ctrl-C), or renders the whole map with --output. --bars N stops after \
-            N bars of the map, --duration after that many seconds. The file sets tempo, meter, accents and \
-            subdivisions, so --bpm, --meter, --accent and --subdivide do not apply.
+            Plays live until the pattern ends (or Ctrl-C), or renders it with --output (an endless pattern needs \
+            --bars or --duration). --bars N stops after N bars, --duration after that many seconds. \
+            --bpm B replaces every constant tempo with B; a ramp starts from B and keeps its proportion (100-140 \
+            becomes B-1.4B); a trainer starts from B with its step, and its limit keeps its distance. \
+            --tempo-scale F multiplies every tempo instead. --subdivide replaces every section's subdivision and \
+            --count-in the file's count-in; the file keeps its meters and accents. See 'metronome patterns'.
             """)
 
-    @Argument(help: "The tempo-map file.")
+    @Argument(help: "A pattern file, or the name of a shipped pattern (see 'metronome patterns').")
     var file: String
+
+    @Option(
+        name: .customLong("start-at"),
+        help: "Start at this label (of a section or a repeat) or bar number (from 1, as 'check' prints).")
+    var startAt: String?
+
+    @Option(
+        name: .customLong("tempo-scale"), parsing: .unconditional,
+        help: "Multiply every tempo by this factor, 0.1 to 10 (0.8 practises at 80%).")
+    var tempoScale: String?
 
     @OptionGroup var click: ClickOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        try Metronome.perform(try click.plan(pattern: PatternFile(path: file)), live: live)
+        let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
+        try Metronome.perform(try click.plan(pattern: request), live: live)
+    }
+}
+
+/// What `play` asks of a pattern file besides the click options.
+struct PatternRequest {
+    var file: PatternFile
+    var startAt: String?
+    var tempoScale: String?
+
+    /// The tempo override from `--bpm` (already checked) or `--tempo-scale`.
+    func tempoOverride(bpm: BPM?) throws(CommandLineError) -> TempoOverride {
+        if bpm != nil, tempoScale != nil {
+            throw CommandLineError(.usage, "--bpm and --tempo-scale cannot be used together; choose one")
+        }
+        if let bpm { return .bpm(bpm) }
+        guard let tempoScale else { return .none }
+        guard let factor = Double(tempoScale), factor.isFinite, TempoOverride.scaleRange.contains(factor) else {
+            throw .usage(option: "--tempo-scale", "\(tempoScale): the factor must be a number from 0.1 to 10")
+        }
+        return .scale(factor)
     }
 }

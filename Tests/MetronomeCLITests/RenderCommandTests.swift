@@ -195,10 +195,10 @@ struct TempoMapFileTests {
         #expect(result.status == 0)
         #expect(
             result.standardOutput == """
-                #  label  bars  start bar  start time  meter  tempo
-                1  intro     2          1    0:00.000    4/4  120
-                2  verse     4          3    0:04.000    7/8  100-140
-                3  -         3          7    0:11.066    3/4  90…170 (per beat)
+                #  label  bars  start bar  start time  meter  tempo              clicks
+                1  intro     2          1    0:00.000  4/4    120                Xxxx
+                2  verse     4          3    0:04.000  7/8    100-140            X.xX.x., volume 0.8
+                3  -         3          7    0:11.066  3/4    90…170 (per beat)  Xxx
                 total: 9 bars, 0:15.396
 
                 """)
@@ -233,11 +233,11 @@ struct TempoMapFileTests {
         let missing = try CommandRunner.run(["play", scratch.file("none.klick")])
         #expect(missing.status == 66)
         #expect(missing.standardError == "metronome: error: \(scratch.file("none.klick")): no such file\n")
-        let refused = try CommandRunner.run(["play", path, "--bpm", "90"])
+        let refused = try CommandRunner.run(["play", path, "--meter", "3/4"])
         #expect(refused.status == 64)
         #expect(
             refused.standardError
-                == "metronome: error: --bpm does not apply to 'play': the file sets tempo, meter, accents and subdivisions\n"
+                == "metronome: error: --meter does not apply to 'play': the file sets the meter and accents of every section\n"
         )
     }
 }
