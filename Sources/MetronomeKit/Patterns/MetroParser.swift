@@ -56,7 +56,9 @@ struct MetroParser {
     var endColumn: Int { source.count + 1 }
 
     mutating func parse(_ text: String) throws(PatternError) -> MetroPattern {
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if text.hasSuffix("\n") { lines.removeLast() }
+        for rawLine in lines {
             line += 1
             source = String(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine)
             let tokens = MetroParser.tokens(of: source)

@@ -25,12 +25,15 @@ public final class OfflineRenderer {
     ///   - configuration: mixer settings.
     ///   - endFrame: no click at or after this frame is scheduled.
     ///   - gain: linear master gain.
+    ///   - layerClicks: the sounds of the map's polyrhythm layers (by default synthesized from their styles).
     public convenience init(
-        map: TempoMap, clicks: ClickSet, configuration: MixerConfiguration, endFrame: SampleTime?, gain: Float = 1
+        map: TempoMap, clicks: ClickSet, configuration: MixerConfiguration, endFrame: SampleTime?, gain: Float = 1,
+        layerClicks: [ClickStyle: ClickSet]? = nil
     ) {
         let ring = CommandRing(minimumCapacity: 4096)
         let mixer = Mixer(configuration: configuration, commands: ring, masterGain: gain)
-        let scheduler = ClickScheduler(map: map, clicks: clicks, ring: ring, endFrame: endFrame)
+        let scheduler = ClickScheduler(
+            map: map, clicks: clicks, ring: ring, endFrame: endFrame, layerClicks: layerClicks)
         self.init(mixer: mixer, scheduler: scheduler, blockFrames: 4096)
     }
 

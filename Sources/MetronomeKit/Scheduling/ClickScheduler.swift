@@ -70,16 +70,20 @@ public final class ClickScheduler: @unchecked Sendable {
     ///   - ring: the mixer's command ring.
     ///   - endFrame: no click at or after this frame is scheduled.
     ///   - gain: linear gain for every click (1 by default).
-    public init(map: TempoMap, clicks: ClickSet, ring: CommandRing, endFrame: SampleTime? = nil, gain: Float = 1) {
+    ///   - layerClicks: the sounds of the map's layers by style; by default each style the map names is synthesized.
+    public init(
+        map: TempoMap, clicks: ClickSet, ring: CommandRing, endFrame: SampleTime? = nil, gain: Float = 1,
+        layerClicks: [ClickStyle: ClickSet]? = nil
+    ) {
         self.ring = ring
         self.clicks = clicks
         self.endFrame = endFrame
         self.gain = gain
-        var layerClicks: [ClickStyle: ClickSet] = [:]
-        for style in Set(map.sections.flatMap { $0.layers.map(\.sound) }) {
-            layerClicks[style] = ClickSynthesizer.clickSet(style, sampleRate: map.sampleRate)
+        var sets = layerClicks ?? [:]
+        for style in Set(map.sections.flatMap { $0.layers.map(\.sound) }) where sets[style] == nil {
+            sets[style] = ClickSynthesizer.clickSet(style, sampleRate: map.sampleRate)
         }
-        self.layerClicks = layerClicks
+        self.layerClicks = sets
         timeline = ClickTimeline(map: map)
     }
 
