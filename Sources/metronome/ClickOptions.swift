@@ -183,7 +183,9 @@ struct ClickOptions: ParsableArguments {
         }
         return ClickPlan(
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,
-            frameCount: renderFrames, output: outputPlan, quiet: quiet)
+            frameCount: renderFrames,
+            bars: seconds != nil ? nil : barCount.map { min($0, map.barCount ?? $0) } ?? map.barCount,
+            output: outputPlan, quiet: quiet)
     }
 
     private func masterGain() throws(CommandLineError) -> Float {

@@ -18,6 +18,8 @@ struct ClickPlan {
     var voices: Int
     /// Frames to render, or nil when the click is endless.
     var frameCount: SampleTime?
+    /// Bars of music rendered (count-in excluded), when the length is a whole number of bars.
+    var bars: Int?
     var output: OutputPlan?
     var quiet: Bool
 

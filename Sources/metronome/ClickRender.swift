@@ -55,7 +55,7 @@ struct ClickRender {
 
     private func summary(frameCount: SampleTime) -> String {
         let seconds = Double(frameCount) / Double(plan.sampleRate.framesPerSecond)
-        let length = plan.map.barCount.map { "\($0) bar\($0 == 1 ? "" : "s"), " } ?? ""
+        let length = plan.bars.map { "\($0) bar\($0 == 1 ? "" : "s"), " } ?? ""
         let layout = plan.channels == 2 ? "stereo" : "mono"
         let milliseconds = Int((seconds * 1000).rounded())
         let time = "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
