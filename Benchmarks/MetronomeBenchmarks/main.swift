@@ -3,9 +3,12 @@ import MetronomeKit
 
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
-// (default "20,10,5,3") the latencies tried.
+// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,live") which parts run.
 
 let runs = 7
+let parts = Set(
+    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,live").split(separator: ",")
+        .map(String.init))
 let executableDirectory: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -23,71 +26,92 @@ print(
 )
 
 // 1. One hour of 120 BPM 4/4 clicks to 48 kHz WAV, against klick -W.
-print("## Render one hour of 120 BPM 4/4 to 48 kHz WAV\n")
-print("| renderer | format | wall s | CPU s | peak RSS MB |")
-print("|---|---|---|---|---|")
-let klick = Measure.which("klick")
-var rows: [(String, String, [ProcessCost])] = [
-    ("metronome", "mono 16-bit", []), ("klick -W", "mono 16-bit", []), ("metronome", "stereo 32-bit float", []),
-]
-for _ in 0..<runs {
-    let ours = "\(scratch)/ours.wav"
-    rows[0].2.append(
-        Measure.spawn(
-            metronome,
-            ["--bpm", "120", "--bars", "1800", "--channels", "1", "--format", "pcm16", "--quiet", "--output", ours]))
-    unlink(ours)
-    if let klick {
-        let theirs = "\(scratch)/klick.wav"
-        rows[1].2.append(Measure.spawn(klick, ["-W", theirs, "1800", "4/4", "120"]))
-        unlink(theirs)
+if parts.contains("render") {
+    print("## Render one hour of 120 BPM 4/4 to 48 kHz WAV\n")
+    print("| renderer | format | wall s | CPU s | peak RSS MB |")
+    print("|---|---|---|---|---|")
+    let klick = Measure.which("klick")
+    var rows: [(String, String, [ProcessCost])] = [
+        ("metronome", "mono 16-bit", []), ("klick -W", "mono 16-bit", []), ("metronome", "stereo 32-bit float", []),
+    ]
+    for _ in 0..<runs {
+        let ours = "\(scratch)/ours.wav"
+        rows[0].2.append(
+            Measure.spawn(
+                metronome,
+                ["--bpm", "120", "--bars", "1800", "--channels", "1", "--format", "pcm16", "--quiet", "--output", ours])
+        )
+        unlink(ours)
+        if let klick {
+            let theirs = "\(scratch)/klick.wav"
+            rows[1].2.append(Measure.spawn(klick, ["-W", theirs, "1800", "4/4", "120"]))
+            unlink(theirs)
+        }
+        rows[2].2.append(Measure.spawn(metronome, ["--bpm", "120", "--bars", "1800", "--quiet", "--output", ours]))
+        unlink(ours)
     }
-    rows[2].2.append(Measure.spawn(metronome, ["--bpm", "120", "--bars", "1800", "--quiet", "--output", ours]))
-    unlink(ours)
+    for (name, format, costs) in rows where !costs.isEmpty {
+        precondition(costs.allSatisfy { $0.status == 0 }, "\(name) failed")
+        let wall = Measure.median(costs.map(\.wallSeconds))
+        let cpu = Measure.median(costs.map(\.cpuSeconds))
+        let rss = Double(costs.map(\.peakResidentKilobytes).max()!) / 1024
+        print("| \(name) | \(format) | \(Measure.format(wall)) | \(Measure.format(cpu)) | \(Measure.format(rss, 1)) |")
+    }
+    if klick == nil { print("\n(klick is not installed: `apt-get install klick` to compare.)") }
 }
-for (name, format, costs) in rows where !costs.isEmpty {
-    precondition(costs.allSatisfy { $0.status == 0 }, "\(name) failed")
-    let wall = Measure.median(costs.map(\.wallSeconds))
-    let cpu = Measure.median(costs.map(\.cpuSeconds))
-    let rss = Double(costs.map(\.peakResidentKilobytes).max()!) / 1024
-    print("| \(name) | \(format) | \(Measure.format(wall)) | \(Measure.format(cpu)) | \(Measure.format(rss, 1)) |")
-}
-if klick == nil { print("\n(klick is not installed: `apt-get install klick` to compare.)") }
 
 // 2. Mixer throughput with 4-point interpolation.
-print("\n## Mixer throughput (4-point interpolation, stereo, 48 kHz, 256-frame blocks)\n")
-print("| voices | voices per core in real time | allocations per block |")
-print("|---|---|---|")
-for voices in [256, 1024] {
-    let result = try MixerThroughput.measure(voices: voices)
-    print(
-        "| \(voices) | \(Int(result.voicesPerCore)) | \(Measure.format(result.allocationsPerBlock, 3)) (\(result.blocks) blocks) |"
-    )
+if parts.contains("mixer") {
+    print("\n## Mixer throughput (4-point interpolation, stereo, 48 kHz, 256-frame blocks)\n")
+    print("| voices | voices per core in real time | allocations per block |")
+    print("|---|---|---|")
+    for voices in [256, 1024] {
+        let result = try MixerThroughput.measure(voices: voices)
+        print(
+            "| \(voices) | \(Int(result.voicesPerCore)) | \(Measure.format(result.allocationsPerBlock, 3)) (\(result.blocks) blocks) |"
+        )
+    }
 }
 
-// 3. Live playback.
-print("\n## Live playback (`metronome --bpm 120` into a private PulseAudio daemon's null sink)\n")
-let soakSeconds = getenv("METRONOME_BENCH_SOAK_SECONDS").flatMap { Int(String(cString: $0)) } ?? 300
-let latencies = (getenv("METRONOME_BENCH_LATENCIES").map { String(cString: $0) } ?? "20,10,5,3")
-    .split(separator: ",").compactMap { Int($0) }
-if let live = LiveBenchmarks.run(metronome: metronome, scratch: scratch, soakSeconds: soakSeconds, latencies: latencies)
-{
-    print("| figure | value |")
-    print("|---|---|")
-    print("| CPU over a 30 s run, start-up included | \(Measure.format(live.cpuPercent, 2)) % of one core |")
-    print("| peak RSS | \(Measure.format(live.peakResidentMegabytes, 1)) MB |")
-    print(
-        "| process start → first audio written to the server | \(Measure.format(live.firstWriteMilliseconds, 1)) ms |")
-    print(
-        "| process start → first click audible (plus the measured latency) | \(Measure.format(live.firstAudibleMilliseconds, 1)) ms |"
-    )
-    print("\n| latency | both cores loaded (stress-ng --cpu 2) for | underruns | late events |")
-    print("|---|---|---|---|")
-    for run in live.soak {
-        print("| \(run.latency) ms | \(run.seconds) s | \(run.underruns) | \(run.late) |")
+// 3. Pattern files.
+if parts.contains("patterns") {
+    print("\n## Parse and expand pattern files (.metro, every costly feature in each group of ten sections)\n")
+    print("| file (median of 21) | bars | sections | parse + expand ms | heap kept KB | allocations walking every click |")
+    print("|---|---|---|---|---|---|")
+    for result in try PatternBenchmark.run(runs: 21) {
+        print(
+            "| \(result.name) | \(result.bars) | \(result.sections) | \(Measure.format(result.milliseconds, 2)) | "
+                + "\(Measure.format(result.retainedKilobytes, 1)) | \(result.walkAllocations) |")
     }
-    let lowest = live.soak.filter { $0.underruns == 0 && $0.late == 0 }.map(\.latency).min()
-    print("\nLowest latency with 0 underruns under load: \(lowest.map { "\($0) ms" } ?? "none of those tried").")
-} else {
-    print("(no PulseAudio daemon could be started: `apt-get install pulseaudio pulseaudio-utils`.)")
+}
+
+// 4. Live playback.
+if parts.contains("live") {
+    print("\n## Live playback (`metronome --bpm 120` into a private PulseAudio daemon's null sink)\n")
+    let soakSeconds = getenv("METRONOME_BENCH_SOAK_SECONDS").flatMap { Int(String(cString: $0)) } ?? 300
+    let latencies = (getenv("METRONOME_BENCH_LATENCIES").map { String(cString: $0) } ?? "20,10,5,3")
+        .split(separator: ",").compactMap { Int($0) }
+    if let live = LiveBenchmarks.run(
+        metronome: metronome, scratch: scratch, soakSeconds: soakSeconds, latencies: latencies)
+    {
+        print("| figure | value |")
+        print("|---|---|")
+        print("| CPU over a 30 s run, start-up included | \(Measure.format(live.cpuPercent, 2)) % of one core |")
+        print("| peak RSS | \(Measure.format(live.peakResidentMegabytes, 1)) MB |")
+        print(
+            "| process start → first audio written to the server | \(Measure.format(live.firstWriteMilliseconds, 1)) ms |"
+        )
+        print(
+            "| process start → first click audible (plus the measured latency) | \(Measure.format(live.firstAudibleMilliseconds, 1)) ms |"
+        )
+        print("\n| latency | both cores loaded (stress-ng --cpu 2) for | underruns | late events |")
+        print("|---|---|---|---|")
+        for run in live.soak {
+            print("| \(run.latency) ms | \(run.seconds) s | \(run.underruns) | \(run.late) |")
+        }
+        let lowest = live.soak.filter { $0.underruns == 0 && $0.late == 0 }.map(\.latency).min()
+        print("\nLowest latency with 0 underruns under load: \(lowest.map { "\($0) ms" } ?? "none of those tried").")
+    } else {
+        print("(no PulseAudio daemon could be started: `apt-get install pulseaudio pulseaudio-utils`.)")
+    }
 }

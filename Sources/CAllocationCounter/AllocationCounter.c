@@ -2,6 +2,7 @@
 // forward there without dlsym (which may itself allocate). Counters are per thread (static TLS, allocation-free) plus
 // one process-wide atomic.
 #define _GNU_SOURCE
+#include <malloc.h>
 #include "CAllocationCounter.h"
 
 #include <errno.h>
@@ -64,3 +65,5 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
 }
 
 void free(void *pointer) { __libc_free(pointer); }
+
+uint64_t metronome_heap_bytes_in_use(void) { return (uint64_t)mallinfo2().uordblks; }

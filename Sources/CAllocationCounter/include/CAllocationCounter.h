@@ -11,4 +11,7 @@ uint64_t metronome_thread_allocation_count(void);
 /// Number of malloc-family calls made by every thread of the process.
 uint64_t metronome_process_allocation_count(void);
 
+/// Bytes of heap in use (glibc's mallinfo2 uordblks), for measuring what a data structure keeps alive.
+uint64_t metronome_heap_bytes_in_use(void);
+
 #endif
