@@ -76,7 +76,9 @@ if parts.contains("mixer") {
 // 3. Pattern files.
 if parts.contains("patterns") {
     print("\n## Parse and expand pattern files (.metro, every costly feature in each group of ten sections)\n")
-    print("| file (median of 21) | bars | sections | parse + expand ms | heap kept KB | allocations walking every click |")
+    print(
+        "| file (median of 21) | bars | sections | parse + expand ms | heap kept KB | allocations walking every click |"
+    )
     print("|---|---|---|---|---|---|")
     for result in try PatternBenchmark.run(runs: 21) {
         print(

@@ -115,4 +115,33 @@ struct LivePlaybackTests {
         #expect(engine.mixer.lateEventCount == 0)
         #expect(output.underrunCount == 0)
     }
+
+    @Test("A pattern file with swing, a polyrhythm layer and a gap plays live exactly as it renders")
+    func patternFileLive() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let pattern = scratch.file("poly.metro")
+        try "# live check\ntempo 120\nmeter 2/4\n4 bars layer 3 clave subdivide 2 swing 8 50% gap play 1 mute 1\n"
+            .write(toFile: pattern, atomically: true, encoding: .utf8)
+        let recording = try server.startRecording()
+        let result = try CommandRunner.run(
+            ["play", pattern, "--quiet", "--verbose"], environment: server.clientEnvironment)
+        let recorded = try recording.finish()
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("metronome: late events: 0\n"))
+        let rendered = scratch.file("offline.wav")
+        let render = try CommandRunner.run(["play", pattern, "--quiet", "--output", rendered])
+        #expect(render.status == 0)
+        let offline = try AudioFileReader.read(path: rendered).channels[0]
+        let start = try #require(onsets(recorded).first)
+        #expect(onsets(offline).first == 0)
+        #expect(recorded.count >= start + offline.count)
+        if recorded.count >= start + offline.count {
+            #expect(Array(recorded[start..<(start + offline.count)]) == offline)
+        }
+        // Bars 1 and 3 sound, bars 2 and 4 are the gap: nothing between 1 s and 2 s, nor after 3 s.
+        let found = onsets(offline)
+        #expect(!found.contains { (48000..<96000).contains($0) || $0 >= 144_000 })
+        #expect(found.contains(96000))
+    }
 }
