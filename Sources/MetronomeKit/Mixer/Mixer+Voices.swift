@@ -1,21 +1,44 @@
 extension Mixer {
     /// Adds one voice's contribution to the block. Returns false when the voice has finished.
     ///
-    /// Real-time safe (called from `render` only). A voice whose position and rate are whole frames takes the copy
-    /// path, so rate 1.0 reproduces the sample exactly; otherwise 4-point, third-order Catmull-Rom interpolation.
+    /// Real-time safe (called from `render` only). A pending release splits the block at its exact frame: the voice
+    /// sounds up to it, then fades over its release time.
     @inline(__always)
     func renderVoice(_ voice: UnsafeMutablePointer<Voice>, count: Int) -> Bool {
-        let offset = voice.pointee.startOffset
-        guard offset < count else {
+        let start = voice.pointee.startOffset
+        let release = voice.pointee.releaseOffset
+        guard start < count else {
+            // Released before it began: it never sounds.
+            if release >= 0 {
+                soundingCount -= 1
+                voice.pointee.isFading = true
+                return false
+            }
             voice.pointee.startOffset -= count
             return true
         }
+        guard release >= 0 else { return renderSpan(voice, from: start, to: count) }
+        voice.pointee.releaseOffset = -1
+        let split = max(release, start)
+        guard renderSpan(voice, from: start, to: split) else { return false }
+        if !voice.pointee.isFading {
+            voice.pointee.beginFade(frames: voice.pointee.releaseFrames)
+            soundingCount -= 1
+        }
+        return renderSpan(voice, from: split, to: count)
+    }
+
+    /// Renders block frames `begin..<end` of a started voice. A voice whose position and rate are whole frames
+    /// takes the copy path, so rate 1.0 reproduces the sample exactly; otherwise 4-point, third-order Catmull-Rom
+    /// interpolation. A looping voice wraps at its loop end.
+    @inline(__always)
+    func renderSpan(_ voice: UnsafeMutablePointer<Voice>, from begin: Int, to end: Int) -> Bool {
         let untilEnd = voice.pointee.framesUntilEnd
-        var frames = min(count - offset, untilEnd)
+        var frames = min(end - begin, untilEnd)
         let fading = voice.pointee.isFading
         if fading { frames = min(frames, voice.pointee.fadeRemaining) }
-        let left = mixLeft + offset
-        let right = mixRight + offset
+        let left = mixLeft + begin
+        let right = mixRight + begin
         let sample = voice.pointee.sample
         var position = voice.pointee.position
         let increment = voice.pointee.increment
@@ -25,7 +48,20 @@ extension Mixer {
         let stepRight = voice.pointee.stepRight
         let wholeFrames = (position | increment) & 0xFFFF_FFFF == 0
 
-        if wholeFrames {
+        if voice.pointee.isLooping {
+            let loopEnd = voice.pointee.loopEnd
+            let loopLength = loopEnd - voice.pointee.loopStart
+            for frame in 0..<frames {
+                let read = Int(position >> 32)
+                let fraction = Float(UInt32(truncatingIfNeeded: position)) * 2.328_306_4e-10
+                left[frame] += Mixer.interpolate(sample.left + read, fraction) * gainLeft
+                right[frame] += Mixer.interpolate(sample.right + read, fraction) * gainRight
+                position &+= increment
+                while position >= loopEnd { position -= loopLength }
+                gainLeft += stepLeft
+                gainRight += stepRight
+            }
+        } else if wholeFrames {
             let step = Int(increment >> 32)
             var read = Int(position >> 32)
             if sample.isStereo {

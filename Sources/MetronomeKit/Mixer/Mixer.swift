@@ -23,7 +23,7 @@ public final class Mixer: @unchecked Sendable {
     private let free: UnsafeMutablePointer<Int>
     private var freeCount: Int
     /// Voices in use that are not fading out.
-    private var soundingCount = 0
+    var soundingCount = 0
     private var nextSerial: UInt64 = 0
     let mixLeft: UnsafeMutablePointer<Float>
     let mixRight: UnsafeMutablePointer<Float>
@@ -159,6 +159,7 @@ public final class Mixer: @unchecked Sendable {
             switch command.kind {
             case .startVoice: startVoice(command, offset: offset)
             case .fadeOutAll: fadeOutAll()
+            case .releaseVoices: releaseVoices(tag: command.tag, offset: offset)
             }
         }
     }
@@ -182,7 +183,12 @@ public final class Mixer: @unchecked Sendable {
                 startOffset: offset,
                 fadeRemaining: 0,
                 isFading: false,
-                serial: nextSerial))
+                serial: nextSerial,
+                tag: command.tag,
+                loopStart: UInt64(max(0, command.loopStart)) << 32,
+                loopEnd: UInt64(max(0, command.loopEnd)) << 32,
+                releaseFrames: Int(max(1, command.releaseFrames)),
+                releaseOffset: -1))
         nextSerial &+= 1
         active[activeCount] = slot
         activeCount += 1
@@ -224,6 +230,17 @@ public final class Mixer: @unchecked Sendable {
         for index in 0..<activeCount where !voices[active[index]].isFading {
             voices[active[index]].beginFade(frames: configuration.fadeFrames)
             soundingCount -= 1
+        }
+    }
+
+    /// Marks every sounding voice with `tag` to begin its release at `offset` frames into the block.
+    private func releaseVoices(tag: UInt32, offset: Int) {
+        guard tag != 0 else { return }
+        for index in 0..<activeCount {
+            let voice = voices + active[index]
+            if voice.pointee.tag == tag, !voice.pointee.isFading, voice.pointee.releaseOffset < 0 {
+                voice.pointee.releaseOffset = offset
+            }
         }
     }
 

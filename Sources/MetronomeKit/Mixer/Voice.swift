@@ -22,9 +22,23 @@ struct Voice {
     var isFading: Bool
     /// Start order, for stealing the oldest.
     var serial: UInt64
+    /// The note's identity for releases (0: none).
+    var tag: UInt32 = 0
+    /// Sustain loop in frames × 2³²: when the position reaches `loopEnd` it goes back by `loopEnd − loopStart`.
+    /// `loopEnd` 0: no loop.
+    var loopStart: UInt64 = 0
+    var loopEnd: UInt64 = 0
+    /// Frames of the release fade.
+    var releaseFrames: Int = 1
+    /// Frame within the current block where a release begins (−1: none pending).
+    var releaseOffset: Int = -1
+
+    /// Whether the voice loops (and so never reaches its sample's end by itself).
+    var isLooping: Bool { loopEnd > 0 }
 
     /// Output frames until the read position passes the sample's end.
     var framesUntilEnd: Int {
+        if loopEnd > 0 { return Int.max / 2 }
         let end = UInt64(sample.frameCount) << 32
         guard position < end else { return 0 }
         return Int((end - position + increment - 1) / increment)

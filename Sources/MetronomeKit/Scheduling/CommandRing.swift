@@ -39,6 +39,26 @@ public final class CommandRing: @unchecked Sendable {
         return true
     }
 
+    /// Appends several commands published at once: the consumer sees all of them or none (one release store), so a
+    /// chord committed here is never split across render blocks. Producer thread only.
+    /// - Returns: false, changing nothing, when they do not all fit.
+    /// - Complexity: O(n), wait-free.
+    @discardableResult
+    public func push(contentsOf commands: some Collection<MixerCommand>) -> Bool {
+        let write = tail.load(ordering: .relaxed)
+        guard write - head.load(ordering: .acquiring) + commands.count <= capacity else { return false }
+        var index = write
+        for command in commands {
+            (slots + (index & mask)).initialize(to: command)
+            index += 1
+        }
+        tail.store(index, ordering: .releasing)
+        return true
+    }
+
+    /// Free slots, as the producer sees them (exact on the producer's thread).
+    public var freeCount: Int { capacity - (tail.load(ordering: .relaxed) - head.load(ordering: .acquiring)) }
+
     /// The oldest command, without removing it. Consumer thread only; real-time safe.
     /// - Complexity: O(1), wait-free.
     public func peek() -> MixerCommand? {
