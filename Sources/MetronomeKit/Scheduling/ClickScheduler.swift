@@ -57,7 +57,12 @@ public final class ClickScheduler: @unchecked Sendable {
     /// Frame of the last click pushed, if any.
     public private(set) var lastClickFrame: SampleTime?
     /// Whether every click of the map (up to `endFrame`) has been pushed.
-    public private(set) var isFinished = false
+    private var clicksFinished = false
+    /// Whether every click (up to `endFrame`) and every note has been pushed.
+    public var isFinished: Bool { clicksFinished && (notes?.isFinished ?? true) }
+    /// Notes played with the clicks (an arpeggio, a chord), merged into the ring in frame order. Set before the
+    /// first `schedule` call.
+    public var notes: NotePlayer?
     /// Whether scheduled beats are kept for `takeBeats` (off by default, so long renders keep no per-beat memory).
     public var collectsBeats = false
     /// Changes that have taken effect, oldest first.
@@ -120,18 +125,22 @@ public final class ClickScheduler: @unchecked Sendable {
     /// - Complexity: O(clicks in the window).
     @discardableResult
     public func schedule(until horizon: SampleTime) -> Bool {
-        while let next = pending ?? timeline.next() {
+        while !clicksFinished, let next = pending ?? timeline.next() {
             // A change is due at the first unscheduled beat, which may be the one held back last time.
             let event = applyingDueChanges(to: next)
             if let endFrame, event.frame >= endFrame {
                 pending = event
                 finish(at: endFrame)
-                return true
+                return pushNotes(before: horizon)
             }
             guard event.frame < horizon else {
                 pending = event
                 scheduledUntil = max(scheduledUntil, horizon)
-                return true
+                return pushNotes(before: horizon)
+            }
+            if let notes, !notes.push(before: event.frame, into: ring) {
+                pending = event
+                return false
             }
             if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
                 let command = MixerCommand.start(
@@ -149,11 +158,23 @@ public final class ClickScheduler: @unchecked Sendable {
             scheduledUntil = event.frame + 1
         }
         finish(at: horizon)
-        return true
+        return pushNotes(before: horizon)
+    }
+
+    /// Pushes the notes due before `horizon` (none at or after `endFrame`).
+    private func pushNotes(before horizon: SampleTime) -> Bool {
+        guard let notes else { return true }
+        let pushed = notes.push(before: horizon, into: ring)
+        if let frame = notes.lastFrame { lastClickFrame = max(lastClickFrame ?? frame, frame) }
+        return pushed
     }
 
     /// Frame of the next click not yet scheduled (nil when none is known: finished, or not yet read).
-    public var nextPendingFrame: SampleTime? { isFinished ? nil : pending?.frame }
+    public var nextPendingFrame: SampleTime? {
+        let click = clicksFinished ? nil : pending?.frame
+        guard let note = notes?.nextFrame else { return click }
+        return min(click ?? note, note)
+    }
 
     /// Frame of the oldest beat kept for `takeBeats`, if any.
     public var nextBeatFrame: SampleTime? { beats.first?.frame }
@@ -170,7 +191,7 @@ public final class ClickScheduler: @unchecked Sendable {
     /// Marks the map (or the part before `endFrame`) as fully scheduled.
     private func finish(at frame: SampleTime) {
         scheduledUntil = max(scheduledUntil, frame)
-        isFinished = true
+        clicksFinished = true
     }
 
     /// The event itself, or — when a requested change is due at it — the same beat from a rebuilt timeline.

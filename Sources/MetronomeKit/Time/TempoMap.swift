@@ -106,4 +106,38 @@ public struct TempoMap: Sendable, Hashable {
         let offset = section.exactFrames(atBeat: beat, parts: 1, sampleRate: Double(sampleRate.framesPerSecond))
         return SampleTime((startFrames[low] + offset).rounded(.toNearestOrAwayFromZero))
     }
+
+    /// The exact frame of a position inside a bar: beat `numerator / parts` of bar `bar` (counted like
+    /// `frame(ofBar:)`), by its section's closed form. Positions past the bar's end run on into the section.
+    /// - Returns: nil when the bar lies outside the map.
+    public func exactFrame(bar: Int, beat numerator: Int64, parts: Int64) -> Double? {
+        guard let index = sectionIndex(ofBar: bar) else { return nil }
+        let section = sections[index]
+        let start = Int64(bar - startBars[index]) * Int64(section.meter.beats) * parts
+        return startFrames[index]
+            + section.exactFrames(
+                atBeat: start + numerator, parts: parts, sampleRate: Double(sampleRate.framesPerSecond))
+    }
+
+    /// The exact frame of a real beat position inside a bar (a swung step), by its section's closed form.
+    public func exactFrame(bar: Int, position: Double) -> Double? {
+        guard let index = sectionIndex(ofBar: bar) else { return nil }
+        let section = sections[index]
+        let start = Double((bar - startBars[index]) * section.meter.beats)
+        return startFrames[index]
+            + section.exactFrames(atPosition: start + position, sampleRate: Double(sampleRate.framesPerSecond))
+    }
+
+    /// The index of the section holding a bar, or nil outside the map.
+    public func sectionIndex(ofBar bar: Int) -> Int? {
+        guard bar >= startBars[0] else { return nil }
+        var low = 0
+        var high = sections.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if startBars[middle] <= bar { low = middle } else { high = middle - 1 }
+        }
+        if let bars = sections[low].bars, bar - startBars[low] >= bars { return nil }
+        return low
+    }
 }

@@ -1,0 +1,143 @@
+/// Step lengths an arpeggiator plays.
+public enum StepRate: String, CaseIterable, Sendable {
+    case quarter = "1/4"
+    case eighth = "1/8"
+    case eighthTriplet = "1/8T"
+    case sixteenth = "1/16"
+    case sixteenthTriplet = "1/16T"
+    case thirtySecond = "1/32"
+
+    /// Length in 1/24 of a quarter note (so every rate is a whole number: 24, 12, 8, 6, 4, 3).
+    public var ticks: Int {
+        switch self {
+        case .quarter: 24
+        case .eighth: 12
+        case .eighthTriplet: 8
+        case .sixteenth: 6
+        case .sixteenthTriplet: 4
+        case .thirtySecond: 3
+        }
+    }
+}
+
+/// How an arpeggiator plays a progression.
+public struct ArpeggioSettings: Sendable, Hashable {
+    /// Gate range accepted.
+    public static let gateRange = 0.05...1.0
+
+    public var order: ArpeggioOrder = .up
+    public var rate: StepRate = .sixteenth
+    /// Octaves the chord is spread over, 1...4 (the notes repeated an octave up each time).
+    public var octaves: Int = 1
+    /// Fraction of each step the note sounds, 0.05...1.
+    public var gate: Double = 0.8
+    /// Swing of the steps, or nil.
+    public var swing: Swing?
+    /// Length of each chord: `chordBeats` beats of the meter, or nil for one bar.
+    public var chordBeats: Int?
+    /// Octave of the chord roots (C4 = 60).
+    public var octave: Int = 4
+    /// MIDI velocity of every note.
+    public var velocity: Int = 100
+    /// Seed of the random orders.
+    public var seed: UInt64 = 1
+    /// The track (bank) the notes play on.
+    public var track: Int = 0
+
+    public init() {}
+}
+
+/// Lazily turns a progression into arpeggio notes over a tempo map: each chord lasts one bar (or `chordBeats`),
+/// its steps start on the chord's downbeat, and the order restarts with every chord (random orders draw on from
+/// one seeded generator). The progression loops until the map (or `endFrame`) ends. Every onset and note-off is
+/// the map's closed form at an exact step position, rounded once; swing moves the steps like the click's.
+public struct ArpeggioSequence: NoteSource {
+    public let chords: [ChordSymbol]
+    public let settings: ArpeggioSettings
+    public let map: TempoMap
+    public let endFrame: SampleTime?
+    private var random: SeededGenerator
+    /// Chord slot being played (counts on through loops of the progression).
+    private var slot = 0
+    private var step = 0
+    private var indices: [Int] = []
+    private var notes: [Int] = []
+
+    /// - Precondition: `chords` is not empty.
+    public init(chords: [ChordSymbol], settings: ArpeggioSettings, map: TempoMap, endFrame: SampleTime? = nil) {
+        precondition(!chords.isEmpty)
+        self.chords = chords
+        self.settings = settings
+        self.map = map
+        self.endFrame = endFrame
+        random = SeededGenerator(seed: settings.seed)
+    }
+
+    /// The notes of a chord spread over the octaves: sorted low to high, or as written for `asPlayed`.
+    public static func spread(_ chord: [Int], octaves: Int, asPlayed: Bool) -> [Int] {
+        let base = asPlayed ? chord : chord.sorted()
+        var result: [Int] = []
+        for octave in 0..<max(1, octaves) { result += base.map { $0 + 12 * octave }.filter { $0 <= 127 } }
+        return asPlayed ? result : result.sorted()
+    }
+
+    /// Where chord slot `slot` starts: its bar and its first beat (in the meter's beats) within the bar.
+    private func start(ofSlot slot: Int) -> (bar: Int, beat: Int64)? {
+        guard let beats = settings.chordBeats else { return (map.firstBar + slot, 0) }
+        // Chords of N beats run on across bars of a steady meter.
+        let beatsPerBar = Int64(map.sections[map.sectionIndex(ofBar: map.firstBar) ?? 0].meter.beats)
+        let total = Int64(slot) * Int64(beats)
+        return (map.firstBar + Int(total / beatsPerBar), total % beatsPerBar)
+    }
+
+    public mutating func nextBatch() -> [NoteEvent]? {
+        while true {
+            guard let (bar, beat) = start(ofSlot: slot), let sectionIndex = map.sectionIndex(ofBar: bar) else {
+                return nil
+            }
+            let section = map.sections[sectionIndex]
+            let unit = Int64(section.meter.unit)
+            // Positions count 1/96 of the meter's beat, so every step rate is a whole number of parts in every
+            // meter: a step of ticks/24 quarter notes is ticks × unit parts.
+            let parts = Int64(96)
+            let stepParts = Int64(settings.rate.ticks) * unit
+            let chordParts = settings.chordBeats.map { Int64($0) * parts } ?? Int64(section.meter.beats) * parts
+            let steps = Int(chordParts / stepParts)
+            if step == 0 {
+                let chord = chords[slot % chords.count]
+                notes = ArpeggioSequence.spread(
+                    chord.notes(octave: settings.octave), octaves: settings.octaves,
+                    asPlayed: settings.order == .asPlayed)
+                indices =
+                    notes.isEmpty
+                    ? [] : settings.order.indices(size: notes.count, count: max(1, steps), random: &random)
+            }
+            guard step < steps, !notes.isEmpty else {
+                slot += 1
+                step = 0
+                continue
+            }
+            let position = beat * parts + Int64(step) * stepParts
+            guard var onset = map.exactFrame(bar: bar, beat: position, parts: parts),
+                let next = map.exactFrame(bar: bar, beat: position + stepParts, parts: parts)
+            else { return nil }
+            let stepFrames = next - onset
+            if let swing = settings.swing {
+                let inBar = Double(position) / Double(parts)
+                let warped = swing.warp(inBar, unit: section.meter.unit, barBeats: section.meter.beats)
+                if warped != inBar, let swung = map.exactFrame(bar: bar, position: warped) { onset = swung }
+            }
+            // The note-off: the onset plus the gate's share of the step's own length (exact under a ramp too).
+            let off = onset + settings.gate * stepFrames
+            let frame = SampleTime(onset.rounded(.toNearestOrAwayFromZero))
+            if let endFrame, frame >= endFrame { return nil }
+            let note = notes[indices[step]]
+            step += 1
+            return [
+                NoteEvent(
+                    frame: frame, offFrame: max(frame + 1, SampleTime(off.rounded(.toNearestOrAwayFromZero))),
+                    note: note, velocity: settings.velocity, track: settings.track)
+            ]
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// One note to play: when it starts and stops, how loud, and on which track.
+public struct NoteEvent: Sendable, Hashable {
+    /// Frame of the note-on.
+    public var frame: SampleTime
+    /// Frame of the note-off (the release begins there).
+    public var offFrame: SampleTime
+    /// MIDI note.
+    public var note: Int
+    /// MIDI velocity 1...127.
+    public var velocity: Int
+    /// Index of the track (its bank) that plays it.
+    public var track: Int
+    /// Notes committed together with this one (1 for a single note): sets the chord's headroom scale.
+    public var chordSize: Int
+
+    public init(frame: SampleTime, offFrame: SampleTime, note: Int, velocity: Int, track: Int = 0, chordSize: Int = 1) {
+        self.frame = frame
+        self.offFrame = offFrame
+        self.note = note
+        self.velocity = velocity
+        self.track = track
+        self.chordSize = chordSize
+    }
+
+    /// Linear gain of a velocity: (v/127)², i.e. 40·log₁₀(v/127) dB, the usual MIDI curve.
+    public static func gain(velocity: Int) -> Float {
+        let v = Float(min(127, max(0, velocity))) / 127
+        return v * v
+    }
+
+    /// The headroom scale of a chord of `size` notes: 1/√size. Uncorrelated tones add in power, so a chord scaled
+    /// this way is as loud as one note; where their peaks line up the master limiter (ceiling 0.99) catches them,
+    /// so no sample ever leaves ±1.0. With the built-in instruments (peak 0.5) up to 3 notes can never reach the
+    /// limiter's knee (3 × 0.5/√3 = 0.87 < 0.9), so small chords are never turned down more than this rule says.
+    public static func chordScale(size: Int) -> Float { 1 / Float(max(1, size)).squareRoot() }
+}
+
+/// A source of notes in frame order, batched: every note of a batch starts on the same frame and is committed to
+/// the mixer in one publication (a chord). Used by `NotePlayer`.
+public protocol NoteSource: Sendable {
+    /// The next batch (never empty), or nil when the source is done.
+    mutating func nextBatch() -> [NoteEvent]?
+}
