@@ -21,6 +21,7 @@ struct ClickLive {
         let engine = LiveClickEngine(
             map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: plan.frameCount,
             gain: plan.gain, lookahead: lookahead)
+        engine.scheduler.notes = plan.notes?()
         let status = FileOutput.standardOutput.isTerminal && !plan.quiet ? StatusLine() : nil
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if let status {

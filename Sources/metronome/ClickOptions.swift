@@ -66,7 +66,7 @@ struct ClickOptions: ParsableArguments {
 
     /// Checks every value and builds what to play: a steady click from the options, or the pattern file in
     /// `pattern`. Usage errors (64) come before file errors (65, 66).
-    func plan(pattern: PatternRequest? = nil) throws(CommandLineError) -> ClickPlan {
+    func plan(pattern: PatternRequest? = nil, silentClick: Bool = false) throws(CommandLineError) -> ClickPlan {
         if pattern != nil {
             for (name, given) in [("--meter", meter), ("--accent", accent)] where given != nil {
                 throw CommandLineError(
@@ -166,9 +166,11 @@ struct ClickOptions: ParsableArguments {
             }
         } else {
             do {
+                // Notes without --click keep the grid (their clock) but sound no click; a count-in still sounds.
+                let silent = AccentPattern(levels: Array(repeating: .silent, count: meter.beats))
                 map = try TempoMap.steady(
-                    tempo: tempo, meter: meter, accents: accents, subdivision: subdivision, bars: barCount,
-                    sampleRate: rate
+                    tempo: tempo, meter: meter, accents: silentClick ? silent : accents,
+                    subdivision: silentClick ? 1 : subdivision, bars: barCount, sampleRate: rate
                 ).withCountIn(bars: countInBars ?? 0)
             } catch {
                 throw CommandLineError(.usage, error.description)

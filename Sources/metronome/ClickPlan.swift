@@ -22,6 +22,8 @@ struct ClickPlan {
     var bars: Int?
     var output: OutputPlan?
     var quiet: Bool
+    /// Notes to play with the clicks (`arp`, `chord`), made when playing starts.
+    var notes: (@Sendable () -> NotePlayer)?
 
     /// The mixer settings the plan asks for.
     func mixerConfiguration() throws(CommandLineError) -> MixerConfiguration {

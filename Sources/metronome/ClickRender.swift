@@ -26,6 +26,7 @@ struct ClickRender {
         }
         let renderer = OfflineRenderer(
             map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: frameCount, gain: plan.gain)
+        renderer.scheduler.notes = plan.notes?()
 
         var progress = ProgressBar(total: frameCount, output: .standardError, enabled: !plan.quiet)
         do {

@@ -4,13 +4,21 @@ import MetronomeKit
 /// `metronome sounds`: the built-in click styles.
 struct Sounds: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the built-in click sounds (use one with --sound NAME).")
+        abstract:
+            "List the built-in click sounds (--sound NAME) and instruments (--instrument NAME for arp and chord).")
 
     func run() {
-        let width = ClickStyle.allCases.map(\.rawValue.count).max() ?? 0
-        for style in ClickStyle.allCases {
-            let padding = String(repeating: " ", count: width - style.rawValue.count + 2)
-            print("\(style.rawValue)\(padding)\(style.summary)")
+        let rows =
+            ClickStyle.allCases.map { ($0.rawValue, $0.summary) }
+            + [("", "")]
+            + InstrumentSynthesizer.Instrument.allCases.map { ($0.rawValue, "instrument: " + $0.summary) }
+        let width = rows.map(\.0.count).max() ?? 0
+        for (name, summary) in rows {
+            guard !name.isEmpty else {
+                print("")
+                continue
+            }
+            print(name + String(repeating: " ", count: width - name.count + 2) + summary)
         }
     }
 }

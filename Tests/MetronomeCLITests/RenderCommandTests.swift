@@ -120,6 +120,9 @@ struct RenderCommandTests {
                 clave    bright clave
                 cowbell  two-tone cowbell
 
+                piano    instrument: plucked piano-like tone, rendered at a root every 6 semitones (built in)
+                organ    instrument: sustained organ-like tone, looped until released (built in)
+
                 """)
     }
 }

@@ -37,6 +37,8 @@ public struct ArpeggioSettings: Sendable, Hashable {
     public var chordBeats: Int?
     /// Octave of the chord roots (C4 = 60).
     public var octave: Int = 4
+    /// Inversion of every chord (the lowest note moved up an octave this many times).
+    public var inversion: Int = 0
     /// MIDI velocity of every note.
     public var velocity: Int = 100
     /// Seed of the random orders.
@@ -106,7 +108,7 @@ public struct ArpeggioSequence: NoteSource {
             if step == 0 {
                 let chord = chords[slot % chords.count]
                 notes = ArpeggioSequence.spread(
-                    chord.notes(octave: settings.octave), octaves: settings.octaves,
+                    chord.notes(octave: settings.octave, inversion: settings.inversion), octaves: settings.octaves,
                     asPlayed: settings.order == .asPlayed)
                 indices =
                     notes.isEmpty

@@ -1,0 +1,114 @@
+import ArgumentParser
+import MetronomeKit
+
+/// `metronome arp "C Am F G"`: arpeggiates a progression, one chord a bar, looping until stopped or `--bars`.
+struct Arp: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Arpeggiate a chord progression (\"C Am F G\"), live or rendered with --output.",
+        discussion: """
+            Each chord lasts a bar (or --beats-per-chord beats) and the progression loops until Ctrl-C, --bars or \
+            --duration. Styles: \(ArpeggioOrder.allCases.map(\.rawValue).joined(separator: ", ")). Chords: \
+            C Cm C7 Cmaj7 Cm7 CmMaj7 Cm7b5 Cdim Cdim7 Caug Csus2 Csus4 C6 Cm6 C9 Cm9 Cmaj9 Cadd9 C11 C13 C7b9 C7#9 \
+            C7#11, slash chords (C/E), sharps and flats (F#m7, Bb7), N.C. for a silent chord, or explicit notes \
+            joined by + (C4+E4+G4, 60+64+67). --click plays the metronome along.
+            """)
+
+    @Argument(help: "The chords, separated by spaces (quote them).")
+    var progression: String
+
+    @Option(help: "Step length: 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32 (default 1/16).")
+    var rate = "1/16"
+
+    @Option(help: "Note order (default up).")
+    var style = "up"
+
+    @Option(parsing: .unconditional, help: "Octaves the chord spreads over, 1 to 4 (default 1).")
+    var octaves = "1"
+
+    @Option(parsing: .unconditional, help: "Fraction of each step a note sounds, 0.05 to 1 (default 0.8).")
+    var gate = "0.8"
+
+    @Option(
+        parsing: .unconditional,
+        help: "Swing of the steps, 0 to 75 percent (50 = triplet feel; on 16ths for 1/16 and 1/32, else 8ths).")
+    var swing: String?
+
+    @Option(
+        name: .customLong("beats-per-chord"), parsing: .unconditional,
+        help: "Beats each chord lasts (default: one bar).")
+    var beatsPerChord: String?
+
+    @Option(parsing: .unconditional, help: "Seed of the random styles (default 1).")
+    var seed = "1"
+
+    @Flag(help: "Play the metronome click along.")
+    var click = false
+
+    @OptionGroup var notes: NoteOptions
+    @OptionGroup var clickOptions: ClickOptions
+    @OptionGroup(title: "Live playback") var live: LiveOptions
+
+    func run() throws {
+        let chords = try NoteOptions.chords(progression)
+        let voicing = try notes.checked()
+        var settings = ArpeggioSettings()
+        guard let order = ArpeggioOrder(rawValue: style) else {
+            let names = ArpeggioOrder.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CommandLineError.usage(option: "--style", "\(style): unknown style; choose one of \(names)")
+        }
+        settings.order = order
+        guard let stepRate = StepRate(rawValue: rate) else {
+            throw CommandLineError.usage(
+                option: "--rate", "\(rate): the rate must be 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32")
+        }
+        settings.rate = stepRate
+        guard let octaveCount = Int(octaves), (1...4).contains(octaveCount) else {
+            throw CommandLineError.usage(option: "--octaves", "\(octaves): octaves must be a whole number from 1 to 4")
+        }
+        settings.octaves = octaveCount
+        guard let gateValue = Double(gate), ArpeggioSettings.gateRange.contains(gateValue) else {
+            throw CommandLineError.usage(option: "--gate", "\(gate): the gate must be a number from 0.05 to 1")
+        }
+        settings.gate = gateValue
+        if let swing {
+            guard let percent = Double(swing), (0...75).contains(percent) else {
+                throw CommandLineError.usage(
+                    option: "--swing", "\(swing): swing must be a number from 0 to 75 (percent)")
+            }
+            guard stepRate != .eighthTriplet, stepRate != .sixteenthTriplet else {
+                throw CommandLineError.usage(
+                    option: "--swing", "\(swing): swing applies to straight rates, not \(rate)")
+            }
+            settings.swing = try? Swing(
+                note: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8, amount: percent / 100)
+        }
+        if let beatsPerChord {
+            guard let beats = Int(beatsPerChord), (1...64).contains(beats) else {
+                throw CommandLineError.usage(
+                    option: "--beats-per-chord", "\(beatsPerChord): beats per chord must be a whole number from 1 to 64"
+                )
+            }
+            settings.chordBeats = beats
+        }
+        guard let seedValue = UInt64(seed) else {
+            throw CommandLineError.usage(option: "--seed", "\(seed): the seed must be a whole number from 0")
+        }
+        settings.seed = seedValue
+        settings.octave = voicing.octave
+        settings.velocity = voicing.velocity
+        settings.inversion = voicing.inversion
+        var plan = try clickOptions.plan(silentClick: !click)
+        let map = plan.map
+        let end = plan.frameCount
+        let bank = InstrumentSynthesizer.bank(voicing.instrument, sampleRate: plan.sampleRate)
+        let pan = voicing.pan
+        let fixed = settings
+        plan.notes = {
+            NotePlayer(
+                tracks: [.init(bank: bank, pan: pan)],
+                source: ArpeggioSequence(chords: chords, settings: fixed, map: map, endFrame: end),
+                sampleRate: map.sampleRate)
+        }
+        try Metronome.perform(plan, live: live)
+    }
+}

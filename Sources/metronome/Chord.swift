@@ -1,0 +1,69 @@
+import ArgumentParser
+import MetronomeKit
+
+/// `metronome chord "Cmaj7"`: plays one chord, all notes on one frame (or strummed by exact offsets).
+struct Chord: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play one chord (\"Cmaj7\", \"Am/G\", \"C4+E4+G4\"), live or rendered with --output.",
+        discussion: """
+            The notes are committed together and start on the same frame; --strum MS spreads them low to high by \
+            exact frame offsets. --duration is how long the chord is held (default 2 s); the file or the playback \
+            lasts that plus the instrument's release. Each note plays at 1/√n of its velocity gain for an n-note \
+            chord, and the master limiter keeps every sample below 1.0.
+            """)
+
+    @Argument(help: "The chord.")
+    var chord: String
+
+    @Option(parsing: .unconditional, help: "Milliseconds between successive notes, 0 to 1000 (default 0).")
+    var strum = "0"
+
+    @OptionGroup var notes: NoteOptions
+    @OptionGroup var clickOptions: ClickOptions
+    @OptionGroup(title: "Live playback") var live: LiveOptions
+
+    func run() throws {
+        let chords = try NoteOptions.chords(chord)
+        guard chords.count == 1 else {
+            throw CommandLineError(.usage, "\(chord): give one chord (use 'metronome arp' for a progression)")
+        }
+        let voicing = try notes.checked()
+        guard let strumMilliseconds = Double(strum), strumMilliseconds.isFinite, (0...1000).contains(strumMilliseconds)
+        else {
+            throw CommandLineError.usage(option: "--strum", "\(strum): the strum must be 0 to 1000 milliseconds")
+        }
+        if clickOptions.bars != nil {
+            throw CommandLineError.usage(
+                option: "--bars", "\(clickOptions.bars!): 'chord' is held for --duration seconds")
+        }
+        var options = clickOptions
+        let held = Double(clickOptions.duration ?? "2")
+        guard let held, held.isFinite, held > 0, held <= 3600 else {
+            throw CommandLineError.usage(
+                option: "--duration", "\(clickOptions.duration!): the chord is held from 0 to 3600 seconds")
+        }
+        let bank = InstrumentSynthesizer.bank(voicing.instrument, sampleRate: .standard)
+        let release = bank.zones.map(\.release).max() ?? 0
+        options.duration = String(held + release + 0.05)
+        var plan = try options.plan(silentClick: true)
+        let rate = plan.sampleRate
+        let notes = chords[0].notes(octave: voicing.octave, inversion: voicing.inversion)
+        let offFrame = rate.frame(at: held)
+        let strumFrames = strumMilliseconds * Double(rate.framesPerSecond) / 1000
+        let events = notes.sorted().enumerated().map { index, note in
+            NoteEvent(
+                frame: SampleTime((Double(index) * strumFrames).rounded()), offFrame: offFrame, note: note,
+                velocity: voicing.velocity, chordSize: notes.count)
+        }
+        // Unstrummed: one batch, one publication. Strummed: a batch per note, each on its own frame.
+        let batches = strumFrames == 0 ? (events.isEmpty ? [] : [events]) : events.map { [$0] }
+        let instrumentBank = InstrumentSynthesizer.bank(voicing.instrument, sampleRate: rate)
+        let pan = voicing.pan
+        plan.notes = {
+            NotePlayer(
+                tracks: [.init(bank: instrumentBank, pan: pan)], source: ChordNotes(batches: batches), sampleRate: rate)
+        }
+        plan.bars = nil
+        try Metronome.perform(plan, live: live)
+    }
+}

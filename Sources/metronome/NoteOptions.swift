@@ -1,0 +1,62 @@
+import ArgumentParser
+import MetronomeKit
+
+/// Options shared by `arp` and `chord`: the instrument, the voicing and the velocity.
+struct NoteOptions: ParsableArguments {
+    @Option(help: "Built-in instrument: piano or organ (see 'metronome sounds'; default piano).")
+    var instrument = "piano"
+
+    @Option(parsing: .unconditional, help: "Octave of the chord roots, 0 to 8 (C4 is middle C; default 4).")
+    var octave = "4"
+
+    @Option(parsing: .unconditional, help: "Inversion: move the lowest note up an octave this many times, 0 to 6.")
+    var inversion = "0"
+
+    @Option(parsing: .unconditional, help: "MIDI velocity of every note, 1 to 127 (gain (v/127)²; default 100).")
+    var velocity = "100"
+
+    @Option(parsing: .unconditional, help: "Pan of the notes, -1 (left) to 1 (right); default: by pitch.")
+    var pan: String?
+
+    struct Checked {
+        var instrument: InstrumentSynthesizer.Instrument
+        var octave: Int
+        var inversion: Int
+        var velocity: Int
+        var pan: Float?
+    }
+
+    func checked() throws(CommandLineError) -> Checked {
+        guard let instrument = InstrumentSynthesizer.Instrument(rawValue: instrument) else {
+            let names = InstrumentSynthesizer.Instrument.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .usage(option: "--instrument", "\(instrument): unknown instrument; choose one of \(names)")
+        }
+        guard let octave = Int(self.octave), (0...8).contains(octave) else {
+            throw .usage(option: "--octave", "\(self.octave): the octave must be a whole number from 0 to 8")
+        }
+        guard let inversion = Int(self.inversion), (0...6).contains(inversion) else {
+            throw .usage(option: "--inversion", "\(self.inversion): the inversion must be a whole number from 0 to 6")
+        }
+        guard let velocity = Int(self.velocity), (1...127).contains(velocity) else {
+            throw .usage(option: "--velocity", "\(self.velocity): the velocity must be a whole number from 1 to 127")
+        }
+        let pan = try self.pan.map { text throws(CommandLineError) -> Float in
+            guard let value = Float(text), value.isFinite, (-1...1).contains(value) else {
+                throw .usage(option: "--pan", "\(text): the pan must be a number from -1 to 1")
+            }
+            return value
+        }
+        return Checked(instrument: instrument, octave: octave, inversion: inversion, velocity: velocity, pan: pan)
+    }
+
+    /// Parses chords given on the command line (exit 64 naming the chord and its position).
+    static func chords(_ text: String) throws(CommandLineError) -> [ChordSymbol] {
+        do { return try ChordSymbol.progression(text) } catch { throw CommandLineError(.usage, error.description) }
+    }
+}
+
+/// Notes of a fixed list (a chord, strummed or not), as batches.
+struct ChordNotes: NoteSource {
+    var batches: [[NoteEvent]]
+    mutating func nextBatch() -> [NoteEvent]? { batches.isEmpty ? nil : batches.removeFirst() }
+}
