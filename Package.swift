@@ -45,7 +45,7 @@ let package = Package(
         // The benchmark suite (Benchmarks/run).
         .executableTarget(
             name: "MetronomeBenchmarks",
-            dependencies: ["MetronomeKit", "MetronomeFiles", "CAllocationCounter"],
+            dependencies: ["MetronomeKit", "MetronomeFiles", "MetronomePulse", "CAllocationCounter"],
             path: "Benchmarks/MetronomeBenchmarks"
         ),
         .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit", "CAllocationCounter"]),

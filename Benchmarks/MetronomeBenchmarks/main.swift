@@ -3,12 +3,14 @@ import MetronomeKit
 
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
-// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,live") which parts run.
+// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,notes,live") which parts run.
 
 let runs = 7
 let parts = Set(
-    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,live").split(separator: ",")
-        .map(String.init))
+    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,notes,live").split(
+        separator: ","
+    )
+    .map(String.init))
 let executableDirectory: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -87,7 +89,26 @@ if parts.contains("patterns") {
     }
 }
 
-// 4. Live playback.
+// 4. Dense live notes.
+if parts.contains("notes") {
+    print("\n## Live notes: an 8-note chord every 1/32 at 300 BPM, each held 8 steps (64 notes at once), organ\n")
+    if let notes = try NoteBenchmarks.run(scratch: scratch, seconds: 30) {
+        print("| figure | value |")
+        print("|---|---|")
+        print("| run | \(notes.seconds) s, \(notes.chords) chords committed |")
+        print("| peak voices sounding | \(notes.peakVoices) |")
+        print("| late events | \(notes.late) |")
+        print("| underruns reported by the server | \(notes.underruns) |")
+        print("| CPU, whole process | \(Measure.format(notes.cpuPercent, 2)) % of one core |")
+        print(
+            "| chords not wholly started in the block of their frame (offline, 256-frame blocks) | \(notes.splitChords) of \(notes.offlineChords) |"
+        )
+    } else {
+        print("(no PulseAudio daemon could be started.)")
+    }
+}
+
+// 5. Live playback.
 if parts.contains("live") {
     print("\n## Live playback (`metronome --bpm 120` into a private PulseAudio daemon's null sink)\n")
     let soakSeconds = getenv("METRONOME_BENCH_SOAK_SECONDS").flatMap { Int(String(cString: $0)) } ?? 300

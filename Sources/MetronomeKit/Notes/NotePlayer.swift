@@ -91,11 +91,16 @@ public final class NotePlayer: @unchecked Sendable {
         return commands
     }
 
-    /// Pushes every command with a frame before `limit`, in frame order.
+    /// Pushes every command with a frame before `limit`, in frame order. Notes starting at or after `endFrame` are
+    /// never started (the source counts as done); note-offs of notes already started are still pushed.
     /// - Returns: false when the ring filled (the rest is pushed on the next call).
-    public func push(before limit: SampleTime, into ring: CommandRing) -> Bool {
+    public func push(before limit: SampleTime, into ring: CommandRing, endFrame: SampleTime? = nil) -> Bool {
         while true {
             load()
+            if let endFrame, let frame = pending?.first?.frame, frame >= endFrame {
+                pending = nil
+                sourceDone = true
+            }
             let batchFrame = pending?.first?.frame
             if let release = releases.first, release.frame < limit, batchFrame.map({ release.frame <= $0 }) ?? true {
                 guard ring.push(.release(tag: release.tag, at: release.frame)) else { return false }

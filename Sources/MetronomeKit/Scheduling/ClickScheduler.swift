@@ -138,7 +138,7 @@ public final class ClickScheduler: @unchecked Sendable {
                 scheduledUntil = max(scheduledUntil, horizon)
                 return pushNotes(before: horizon)
             }
-            if let notes, !notes.push(before: event.frame, into: ring) {
+            if let notes, !notes.push(before: event.frame, into: ring, endFrame: endFrame) {
                 pending = event
                 return false
             }
@@ -164,7 +164,7 @@ public final class ClickScheduler: @unchecked Sendable {
     /// Pushes the notes due before `horizon` (none at or after `endFrame`).
     private func pushNotes(before horizon: SampleTime) -> Bool {
         guard let notes else { return true }
-        let pushed = notes.push(before: horizon, into: ring)
+        let pushed = notes.push(before: horizon, into: ring, endFrame: endFrame)
         if let frame = notes.lastFrame { lastClickFrame = max(lastClickFrame ?? frame, frame) }
         return pushed
     }
