@@ -100,7 +100,7 @@ struct Arp: ParsableCommand {
         var plan = try clickOptions.plan(silentClick: !click)
         let map = plan.map
         let end = plan.frameCount
-        let bank = InstrumentSynthesizer.bank(voicing.instrument, sampleRate: plan.sampleRate)
+        let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
         let pan = voicing.pan
         let fixed = settings
         plan.notes = {

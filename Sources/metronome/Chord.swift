@@ -42,8 +42,12 @@ struct Chord: ParsableCommand {
             throw CommandLineError.usage(
                 option: "--duration", "\(clickOptions.duration!): the chord is held from 0 to 3600 seconds")
         }
-        let bank = InstrumentSynthesizer.bank(voicing.instrument, sampleRate: .standard)
-        let release = bank.zones.map(\.release).max() ?? 0
+        let outputRate: SampleRate
+        do { outputRate = try SampleRate(parsing: clickOptions.sampleRate) } catch {
+            throw CommandLineError.usage(option: "--sample-rate", "\(clickOptions.sampleRate): \(error.reason)")
+        }
+        let instrumentBank = try voicing.loadBank(sampleRate: outputRate)
+        let release = instrumentBank.zones.map(\.release).max() ?? 0
         options.duration = String(held + release + 0.05)
         var plan = try options.plan(silentClick: true)
         let rate = plan.sampleRate
@@ -57,7 +61,6 @@ struct Chord: ParsableCommand {
         }
         // Unstrummed: one batch, one publication. Strummed: a batch per note, each on its own frame.
         let batches = strumFrames == 0 ? (events.isEmpty ? [] : [events]) : events.map { [$0] }
-        let instrumentBank = InstrumentSynthesizer.bank(voicing.instrument, sampleRate: rate)
         let pan = voicing.pan
         plan.notes = {
             NotePlayer(

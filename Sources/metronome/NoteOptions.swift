@@ -1,10 +1,15 @@
 import ArgumentParser
+import MetronomeFiles
 import MetronomeKit
 
 /// Options shared by `arp` and `chord`: the instrument, the voicing and the velocity.
 struct NoteOptions: ParsableArguments {
     @Option(help: "Built-in instrument: piano or organ (see 'metronome sounds'; default piano).")
     var instrument = "piano"
+
+    @Option(
+        help: "A sound bank instead of a built-in instrument: our .bank file or a SoundBankPlayer .plist.")
+    var bank: String?
 
     @Option(parsing: .unconditional, help: "Octave of the chord roots, 0 to 8 (C4 is middle C; default 4).")
     var octave = "4"
@@ -20,6 +25,7 @@ struct NoteOptions: ParsableArguments {
 
     struct Checked {
         var instrument: InstrumentSynthesizer.Instrument
+        var bankPath: String?
         var octave: Int
         var inversion: Int
         var velocity: Int
@@ -46,7 +52,8 @@ struct NoteOptions: ParsableArguments {
             }
             return value
         }
-        return Checked(instrument: instrument, octave: octave, inversion: inversion, velocity: velocity, pan: pan)
+        return Checked(
+            instrument: instrument, bankPath: bank, octave: octave, inversion: inversion, velocity: velocity, pan: pan)
     }
 
     /// Parses chords given on the command line (exit 64 naming the chord and its position).
@@ -59,4 +66,20 @@ struct NoteOptions: ParsableArguments {
 struct ChordNotes: NoteSource {
     var batches: [[NoteEvent]]
     mutating func nextBatch() -> [NoteEvent]? { batches.isEmpty ? nil : batches.removeFirst() }
+}
+
+extension NoteOptions.Checked {
+    /// The bank the notes play: the `--bank` file (malformed 65, missing 66) or the built-in instrument.
+    func loadBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {
+        guard let bankPath else { return InstrumentSynthesizer.bank(instrument, sampleRate: sampleRate) }
+        do {
+            return try SoundBankLoader.load(path: bankPath)
+        } catch {
+            switch error {
+            case .malformed(let message):
+                throw CommandLineError(.dataError, message, prefixed: message.hasPrefix(bankPath + ":") == false)
+            case .missing(let message): throw CommandLineError(.noInput, "--bank " + message)
+            }
+        }
+    }
 }

@@ -95,9 +95,12 @@ public final class SoundBank: Sendable {
     /// The zone that plays a note.
     public func zone(for note: Int) -> BankZone { zones[zoneForNote[min(127, max(0, note))]] }
 
-    /// The pan for a note by pitch (SoundBankPlayer's idea: low notes left, high notes right): linear from −`width`
-    /// at MIDI 0 through the centre at 64 to +`width` at 127.
-    public static func pan(for note: Int, width: Float = 1) -> Float {
-        max(-1, min(1, Float(note - 64) / 64 * width))
+    /// The pan for a note by pitch, SoundBankPlayer's rule: notes below 48 (C3) at −0.5, notes from 80 (G#5) up at
+    /// +0.5, and linear between (48 → −0.5, 79 → +0.5), so low notes sit left and high notes right without leaving
+    /// the middle half of the stereo field.
+    public static func pan(for note: Int) -> Float {
+        if note < 48 { return -0.5 }
+        if note >= 80 { return 0.5 }
+        return Float(note - 48) / 31 - 0.5
     }
 }

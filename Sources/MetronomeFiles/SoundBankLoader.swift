@@ -1,0 +1,91 @@
+import Glibc
+import MetronomeKit
+
+/// Loads a sound bank from disk: our own bank file (`.bank`) or SoundBankPlayer's plist (`.plist`), with the
+/// samples beside it read through libsndfile at their own rate (the zone's rate accounts for it; nothing is
+/// resampled).
+public enum SoundBankLoader {
+    /// Why a bank could not be loaded.
+    public enum Failure: Error, Sendable {
+        /// The bank file is malformed (exit 65).
+        case malformed(String)
+        /// The bank file or a sample is missing or unreadable (exit 66).
+        case missing(String)
+    }
+
+    /// Extensions tried, in order, for a SoundBankPlayer sample named without one.
+    public static let sampleExtensions = ["caf", "wav", "aiff", "aif", "flac", "ogg"]
+
+    public static func load(path: String) throws(Failure) -> SoundBank {
+        let text: String
+        do { text = try read(path) } catch { throw .missing(error.description) }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
+        let base = String(path.split(separator: "/").last ?? "bank")
+        let stem = base.contains(".") ? String(base[..<base.lastIndex(of: ".")!]) : base
+        var name = stem
+        var summary = "sound bank \(base)"
+        var descriptions: [ZoneDescription]
+        var plistRate: Int?
+        if path.hasSuffix(".plist") {
+            do {
+                let parsed = try SoundBankPlayerPlist.parse(text)
+                descriptions = parsed.zones
+                plistRate = parsed.sampleRate
+                summary = "SoundBankPlayer bank \(base)"
+            } catch {
+                throw .malformed("--bank \(path): \(error.description)")
+            }
+        } else {
+            do {
+                let parsed = try BankFile.parse(text, file: path)
+                descriptions = parsed.zones
+                name = parsed.name ?? name
+                summary = parsed.summary ?? summary
+            } catch {
+                throw .malformed(error.description)
+            }
+        }
+        var zones: [BankZone] = []
+        for description in descriptions {
+            var candidates = [folder + description.file]
+            if plistRate != nil, !description.file.contains(".") {
+                candidates = sampleExtensions.map { folder + description.file + "." + $0 }
+            }
+            guard let file = candidates.first(where: { access($0, R_OK) == 0 }) else {
+                throw .missing("\(path): sample '\(description.file)' not found beside the bank")
+            }
+            let audio: DecodedAudio
+            do { audio = try AudioFileReader.read(path: file) } catch {
+                throw .missing("\(path): sample \(error.description)")
+            }
+            guard audio.frameCount > 0 else { throw .malformed("--bank \(path): sample '\(file)' is empty") }
+            do {
+                zones.append(
+                    try BankZone(
+                        sample: SampleBuffer(channels: Array(audio.channels.prefix(2)), name: file),
+                        sampleRate: audio.sampleRate, lowNote: description.lowNote, highNote: description.highNote,
+                        rootNote: description.rootNote, fineTune: description.fineTune, gain: description.gain,
+                        loop: description.loop, release: description.release))
+            } catch {
+                throw .malformed("--bank \(path): sample on line \(description.line): \(error.description)")
+            }
+        }
+        return SoundBank(name: name, summary: summary, zones: zones)
+    }
+
+    private static func read(_ path: String) throws(AudioFileError) -> String {
+        guard let file = fopen(path, "r") else {
+            throw errno == ENOENT
+                ? .notFound(path: path) : .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
