@@ -76,6 +76,15 @@ struct Check: ParsableCommand {
         if section.volume != 1 { parts.append("volume \(section.volume)") }
         if let gap = section.gap { parts.append(gap.description) }
         parts += section.layers.map(\.description)
+        if let track = section.noteTrack {
+            var notes = "chords " + track.chords.map(\.text).joined(separator: " ")
+            if let order = track.order {
+                notes +=
+                    " arp \(order.rawValue) \(track.rate.rawValue)"
+                    + (track.octaves > 1 ? " octaves \(track.octaves)" : "")
+            }
+            parts.append(notes + " gate \(track.gate)")
+        }
         return parts.joined(separator: ", ")
     }
 

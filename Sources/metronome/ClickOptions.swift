@@ -145,10 +145,12 @@ struct ClickOptions: ParsableArguments {
         }
         let map: TempoMap
         var fileSound: ClickStyle?
+        var fileInstrument: InstrumentSynthesizer.Instrument?
         if let pattern {
             let override = try pattern.tempoOverride(bpm: bpm.map { _ in tempo })
             let score = try pattern.file.score(tempo: override)
             fileSound = score.sound
+            fileInstrument = score.instrument
             do {
                 map = try score.map(
                     sampleRate: rate, startAt: pattern.startAt, subdivision: self.subdivide.map { _ in subdivision },
@@ -187,7 +189,7 @@ struct ClickOptions: ParsableArguments {
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,
             frameCount: renderFrames,
             bars: seconds != nil ? nil : barCount.map { min($0, map.barCount ?? $0) } ?? map.barCount,
-            output: outputPlan, quiet: quiet)
+            output: outputPlan, quiet: quiet, instrument: fileInstrument)
     }
 
     private func masterGain() throws(CommandLineError) -> Float {

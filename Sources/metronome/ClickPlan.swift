@@ -22,6 +22,8 @@ struct ClickPlan {
     var bars: Int?
     var output: OutputPlan?
     var quiet: Bool
+    /// The note-track instrument a pattern file asks for.
+    var instrument: InstrumentSynthesizer.Instrument?
     /// Notes to play with the clicks (`arp`, `chord`), made when playing starts.
     var notes: (@Sendable () -> NotePlayer)?
 

@@ -5,7 +5,7 @@ import MetronomeKit
 /// Options shared by `arp` and `chord`: the instrument, the voicing and the velocity.
 struct NoteOptions: ParsableArguments {
     @Option(help: "Built-in instrument: piano or organ (see 'metronome sounds'; default piano).")
-    var instrument = "piano"
+    var instrument: String?
 
     @Option(
         help: "A sound bank instead of a built-in instrument: our .bank file or a SoundBankPlayer .plist.")
@@ -32,10 +32,14 @@ struct NoteOptions: ParsableArguments {
         var pan: Float?
     }
 
-    func checked() throws(CommandLineError) -> Checked {
-        guard let instrument = InstrumentSynthesizer.Instrument(rawValue: instrument) else {
+    func checked(fileInstrument: InstrumentSynthesizer.Instrument? = nil) throws(CommandLineError) -> Checked {
+        if instrument != nil, bank != nil {
+            throw CommandLineError(.usage, "--instrument and --bank cannot be used together; choose one")
+        }
+        let requested = self.instrument ?? fileInstrument?.rawValue ?? "piano"
+        guard let instrument = InstrumentSynthesizer.Instrument(rawValue: requested) else {
             let names = InstrumentSynthesizer.Instrument.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .usage(option: "--instrument", "\(instrument): unknown instrument; choose one of \(names)")
+            throw .usage(option: "--instrument", "\(requested): unknown instrument; choose one of \(names)")
         }
         guard let octave = Int(self.octave), (0...8).contains(octave) else {
             throw .usage(option: "--octave", "\(self.octave): the octave must be a whole number from 0 to 8")

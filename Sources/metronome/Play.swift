@@ -28,11 +28,27 @@ struct Play: ParsableCommand {
     var tempoScale: String?
 
     @OptionGroup var click: ClickOptions
+    @OptionGroup(title: "Note track (files with chords)") var notes: NoteOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
         let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
-        try Metronome.perform(try click.plan(pattern: request), live: live)
+        var plan = try click.plan(pattern: request)
+        if PatternNotes.hasNotes(plan.map) {
+            let voicing = try notes.checked(fileInstrument: plan.instrument)
+            let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
+            var defaults = ArpeggioSettings()
+            defaults.octave = voicing.octave
+            defaults.inversion = voicing.inversion
+            defaults.velocity = voicing.velocity
+            let (map, end, pan, settings) = (plan.map, plan.frameCount, voicing.pan, defaults)
+            plan.notes = {
+                NotePlayer(
+                    tracks: [.init(bank: bank, pan: pan)],
+                    source: PatternNotes(map: map, defaults: settings, endFrame: end), sampleRate: map.sampleRate)
+            }
+        }
+        try Metronome.perform(plan, live: live)
     }
 }
 

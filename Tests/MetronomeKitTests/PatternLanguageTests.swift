@@ -269,8 +269,8 @@ struct PatternLanguageTests {
                 "t.metro:1:14: error: a layer plays from 1 to 64 clicks per bar, or is 'off'\n4 bars layer 65\n             ^"
             ),
             (
-                "4 bars chords C Am\n",
-                "t.metro:1:8: error: 'chords' is reserved for the note track, which this version does not play yet\n4 bars chords C Am\n       ^"
+                "4 bars notes C E G\n",
+                "t.metro:1:8: error: 'notes' is reserved for later note-track features\n4 bars notes C E G\n       ^"
             ),
             ("4 barz\n", "t.metro:1:3: error: expected 'bars' after the number of bars (as in '8 bars')\n4 barz\n  ^"),
             (

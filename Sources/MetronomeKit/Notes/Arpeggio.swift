@@ -99,9 +99,7 @@ public struct ArpeggioSequence: NoteSource {
             }
             let section = map.sections[sectionIndex]
             let unit = Int64(section.meter.unit)
-            // Positions count 1/96 of the meter's beat, so every step rate is a whole number of parts in every
-            // meter: a step of ticks/24 quarter notes is ticks × unit parts.
-            let parts = Int64(96)
+            let parts = ArpeggioSequence.parts
             let stepParts = Int64(settings.rate.ticks) * unit
             let chordParts = settings.chordBeats.map { Int64($0) * parts } ?? Int64(section.meter.beats) * parts
             let steps = Int(chordParts / stepParts)
@@ -119,27 +117,43 @@ public struct ArpeggioSequence: NoteSource {
                 step = 0
                 continue
             }
-            let position = beat * parts + Int64(step) * stepParts
-            guard var onset = map.exactFrame(bar: bar, beat: position, parts: parts),
-                let next = map.exactFrame(bar: bar, beat: position + stepParts, parts: parts)
+            guard
+                let event = ArpeggioSequence.stepEvent(
+                    map: map, bar: bar, position: beat * parts + Int64(step) * stepParts, stepParts: stepParts,
+                    note: notes[indices[step]], settings: settings)
             else { return nil }
-            let stepFrames = next - onset
-            if let swing = settings.swing {
-                let inBar = Double(position) / Double(parts)
-                let warped = swing.warp(inBar, unit: section.meter.unit, barBeats: section.meter.beats)
-                if warped != inBar, let swung = map.exactFrame(bar: bar, position: warped) { onset = swung }
-            }
-            // The note-off: the onset plus the gate's share of the step's own length (exact under a ramp too).
-            let off = onset + settings.gate * stepFrames
-            let frame = SampleTime(onset.rounded(.toNearestOrAwayFromZero))
-            if let endFrame, frame >= endFrame { return nil }
-            let note = notes[indices[step]]
+            if let endFrame, event.frame >= endFrame { return nil }
             step += 1
-            return [
-                NoteEvent(
-                    frame: frame, offFrame: max(frame + 1, SampleTime(off.rounded(.toNearestOrAwayFromZero))),
-                    note: note, velocity: settings.velocity, track: settings.track)
-            ]
+            return [event]
         }
+    }
+
+    /// Positions count 1/96 of the meter's beat, so every step rate is a whole number of parts in every meter: a
+    /// step of ticks/24 quarter notes is ticks × unit parts.
+    public static let parts: Int64 = 96
+
+    /// One step's note: its onset at `position` (parts of a beat from the bar's downbeat) by the map's closed form,
+    /// moved by swing, and its note-off at the onset plus the gate's share of the step's own length (exact under a
+    /// ramp too).
+    static func stepEvent(
+        map: TempoMap, bar: Int, position: Int64, stepParts: Int64, note: Int, settings: ArpeggioSettings,
+        chordSize: Int = 1
+    ) -> NoteEvent? {
+        guard let index = map.sectionIndex(ofBar: bar),
+            var onset = map.exactFrame(bar: bar, beat: position, parts: parts),
+            let next = map.exactFrame(bar: bar, beat: position + stepParts, parts: parts)
+        else { return nil }
+        let meter = map.sections[index].meter
+        let stepFrames = next - onset
+        if let swing = settings.swing {
+            let inBar = Double(position) / Double(parts)
+            let warped = swing.warp(inBar, unit: meter.unit, barBeats: meter.beats)
+            if warped != inBar, let swung = map.exactFrame(bar: bar, position: warped) { onset = swung }
+        }
+        let off = onset + settings.gate * stepFrames
+        let frame = SampleTime(onset.rounded(.toNearestOrAwayFromZero))
+        return NoteEvent(
+            frame: frame, offFrame: max(frame + 1, SampleTime(off.rounded(.toNearestOrAwayFromZero))), note: note,
+            velocity: settings.velocity, track: settings.track, chordSize: chordSize)
     }
 }

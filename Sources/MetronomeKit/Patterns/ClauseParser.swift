@@ -24,8 +24,15 @@ struct ClauseParser {
         var volume: Float?
         var gap: GapPractice??
         var layers: [PolyLayer]?
+        /// `chords …` (an empty list: `chords off`).
+        var chords: [ChordSymbol]?
+        var arpeggio: (order: ArpeggioOrder?, rate: StepRate?)?
+        var octaves: Int?
+        var gate: Double?
         var trainer: WrittenTrainer?
         var trainerColumn: Int?
+        /// Column of the first note-shaping clause (arp, octaves, gate).
+        var arpeggioColumn: Int?
         /// Column of the first clause other than a trainer, if any.
         var firstNonTrainerColumn: Int?
 
@@ -58,6 +65,25 @@ struct ClauseParser {
             if let volume { settings.volume = volume }
             if let gap { settings.gap = gap }
             if let layers { settings.layers = layers }
+            if let chords {
+                // New chords keep the arpeggio settings in force; `chords off` removes the track.
+                var track = settings.noteTrack ?? NoteTrack(chords: chords)
+                track.chords = chords
+                settings.noteTrack = chords.isEmpty ? nil : track
+            }
+            let shaping = arpeggio != nil || octaves != nil || gate != nil
+            if shaping, settings.noteTrack == nil, let column = arpeggioColumn {
+                throw parser.error("'arp', 'octaves' and 'gate' shape a note track; give it 'chords' first", at: column)
+            }
+            if var track = settings.noteTrack {
+                if let arpeggio {
+                    track.order = arpeggio.order
+                    if let rate = arpeggio.rate { track.rate = rate }
+                }
+                if let octaves { track.octaves = octaves }
+                if let gate { track.gate = gate }
+                settings.noteTrack = track
+            }
             return settings
         }
     }
@@ -91,7 +117,7 @@ struct ClauseParser {
             guard MetroParser.clauseWords.contains(word.text) else {
                 if MetroParser.reservedWords.contains(word.text) {
                     throw error(
-                        "'\(word.text)' is reserved for the note track, which this version does not play yet",
+                        "'\(word.text)' is reserved for later note-track features",
                         at: word.column)
                 }
                 throw error(
@@ -125,6 +151,26 @@ struct ClauseParser {
                     }
                     parsed.layers = []
                 }
+            case "chords": parsed.chords = try chords()
+            case "arp":
+                parsed.arpeggioColumn = parsed.arpeggioColumn ?? word.column
+                parsed.arpeggio = try arpeggio()
+            case "octaves":
+                parsed.arpeggioColumn = parsed.arpeggioColumn ?? word.column
+                let value = try take("a number of octaves, 1 to 4")
+                guard let count = Int(value.text), (1...4).contains(count) else {
+                    throw error("octaves is a whole number from 1 to 4", at: value.column)
+                }
+                parsed.octaves = count
+            case "gate":
+                parsed.arpeggioColumn = parsed.arpeggioColumn ?? word.column
+                let value = try take("a gate from 0.05 to 1")
+                guard let gate = ClauseParser.decimal(Substring(value.text)), ArpeggioSettings.gateRange.contains(gate)
+                else {
+                    throw error(
+                        "the gate is a number from 0.05 to 1 (the share of a step a note sounds)", at: value.column)
+                }
+                parsed.gate = gate
             default:
                 parsed.trainerColumn = word.column
                 parsed.trainer = try trainer()
@@ -317,6 +363,41 @@ struct ClauseParser {
         do { return try PolyLayer(count: count, sound: sound, levels: levels) } catch {
             throw self.error(error.reason, at: word.column)
         }
+    }
+
+    /// `chords C Am F G` (until the next keyword) or `chords off`.
+    private mutating func chords() throws(PatternError) -> [ChordSymbol] {
+        guard let first = current else { throw error("expected chords (C Am F G) or 'off'", at: parser.endColumn) }
+        if first.text == "off" {
+            index += 1
+            return []
+        }
+        var chords: [ChordSymbol] = []
+        while let word = current, !MetroParser.clauseWords.contains(word.text) {
+            index += 1
+            if word.text == "|" { continue }
+            do { chords.append(try ChordSymbol(parsing: word.text)) } catch {
+                throw self.error("chord \(chords.count + 1) '\(word.text)': \(error.reason)", at: word.column)
+            }
+        }
+        guard !chords.isEmpty else { throw error("expected chords (C Am F G) or 'off'", at: first.column) }
+        return chords
+    }
+
+    /// `arp STYLE [RATE]` or `arp off` (block chords).
+    private mutating func arpeggio() throws(PatternError) -> (ArpeggioOrder?, StepRate?) {
+        let word = try take("an arpeggio style (up, upDown, …) or 'off'")
+        if word.text == "off" { return (nil, nil) }
+        guard let order = ArpeggioOrder(rawValue: word.text) else {
+            let names = ArpeggioOrder.allCases.map(\.rawValue).joined(separator: ", ")
+            throw error("unknown arpeggio style '\(word.text)'; choose one of \(names), or off", at: word.column)
+        }
+        guard let next = current, next.text.hasPrefix("1/") else { return (order, nil) }
+        index += 1
+        guard let rate = StepRate(rawValue: next.text) else {
+            throw error("the step rate is 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32", at: next.column)
+        }
+        return (order, rate)
     }
 
     /// `+STEP every N bars|repeats to LIMIT`.

@@ -16,6 +16,7 @@ struct MetroParser {
         var volume: Float = 1
         var gap: GapPractice?
         var layers: [PolyLayer] = []
+        var noteTrack: NoteTrack?
     }
 
     /// An open `repeat` and where it was written.
@@ -27,10 +28,11 @@ struct MetroParser {
     }
 
     /// Words the note track will use; refused until it exists so files written now stay valid later.
-    static let reservedWords: Set<String> = ["chords", "chord", "arp", "notes", "instrument", "track"]
+    static let reservedWords: Set<String> = ["chord", "notes", "track"]
     /// Keywords that may start a setting line or follow a section's length.
     static let clauseWords: Set<String> = [
-        "tempo", "meter", "accent", "subdivide", "swing", "volume", "gap", "layer", "trainer",
+        "tempo", "meter", "accent", "subdivide", "swing", "volume", "gap", "layer", "trainer", "chords", "arp",
+        "octaves", "gate",
     ]
 
     let file: String
@@ -40,6 +42,7 @@ struct MetroParser {
     var defined: [String: MetroPattern.Item] = [:]
     var countIn: Int?
     var sound: ClickStyle?
+    var instrument: InstrumentSynthesizer.Instrument?
     var summary: String?
     var headerOpen = true
     var foreverLine: Int?
@@ -81,7 +84,8 @@ struct MetroParser {
                 file: file, line: max(1, line), column: 1,
                 message: "the file has no sections; write one as 'N bars' or 'forever'", sourceLine: source)
         }
-        return MetroPattern(items: items, countInBars: countIn ?? 0, sound: sound, summary: summary)
+        return MetroPattern(
+            items: items, countInBars: countIn ?? 0, sound: sound, instrument: instrument, summary: summary)
     }
 
     /// The words of a line before its comment, with 1-based columns. `#` starts a comment at the start of the line
@@ -135,7 +139,7 @@ struct MetroParser {
         let word = tokens[0]
         if MetroParser.reservedWords.contains(word.text) {
             throw error(
-                "'\(word.text)' is reserved for the note track, which this version does not play yet",
+                "'\(word.text)' is reserved for later note-track features",
                 at: word.column)
         }
         switch word.text {
@@ -149,8 +153,8 @@ struct MetroParser {
         case "count-in":
             try noLabel(label, labelColumn, "count-in")
             try fileDirective(tokens)
-        case "sound":
-            try noLabel(label, labelColumn, "sound")
+        case "sound", "instrument":
+            try noLabel(label, labelColumn, word.text)
             try fileDirective(tokens)
         case "forever":
             try section(tokens, label: label, labelColumn: labelColumn)
@@ -168,8 +172,8 @@ struct MetroParser {
         default:
             throw error(
                 "unknown word '\(word.text)': a line is a section ('8 bars', 'forever'), a setting (tempo, meter, "
-                    + "accent, subdivide, swing, volume, gap, layer), 'repeat N' … 'end', 'play LABEL', "
-                    + "'count-in N' or 'sound NAME'",
+                    + "accent, subdivide, swing, volume, gap, layer, chords, arp, octaves, gate), 'repeat N' … 'end', "
+                    + "'play LABEL', 'count-in N', 'sound NAME' or 'instrument NAME'",
                 at: word.column)
         }
     }
@@ -249,7 +253,8 @@ struct MetroParser {
         let spec = MetroPattern.SectionSpec(
             label: label, bars: bars, repeats: repeats, tempo: own.tempo, meter: own.meter, groups: own.groups,
             accents: own.accents, subdivision: own.subdivision, subdivisionLevels: own.subdivisionLevels,
-            swing: own.swing, volume: own.volume, gap: own.gap, layers: own.layers, trainer: trainer)
+            swing: own.swing, volume: own.volume, gap: own.gap, layers: own.layers, noteTrack: own.noteTrack,
+            trainer: trainer)
         try add(.section(spec), column: labelColumn > 0 ? labelColumn : tokens[0].column)
         if bars == nil { foreverLine = line }
     }
@@ -365,12 +370,20 @@ struct MetroParser {
         }
         guard tokens.count == 2 else {
             let column = tokens.count > 2 ? tokens[2].column : endColumn
-            throw error(
-                word.text == "sound" ? "'sound' takes one click style name" : "'count-in' takes one number of bars",
-                at: column)
+            let what =
+                word.text == "count-in"
+                ? "one number of bars" : word.text == "sound" ? "one click style name" : "one instrument name"
+            throw error("'\(word.text)' takes \(what)", at: column)
         }
         let value = tokens[1]
-        if word.text == "sound" {
+        if word.text == "instrument" {
+            guard instrument == nil else { throw error("'instrument' is given twice", at: word.column) }
+            guard let chosen = InstrumentSynthesizer.Instrument(rawValue: value.text) else {
+                let names = InstrumentSynthesizer.Instrument.allCases.map(\.rawValue).joined(separator: ", ")
+                throw error("unknown instrument '\(value.text)'; choose one of \(names)", at: value.column)
+            }
+            instrument = chosen
+        } else if word.text == "sound" {
             guard sound == nil else { throw error("'sound' is given twice", at: word.column) }
             guard let style = ClickStyle(rawValue: value.text) else {
                 let names = ClickStyle.allCases.map(\.rawValue).joined(separator: ", ")

@@ -35,6 +35,7 @@ public struct MetroPattern: Sendable {
         var volume: Float
         var gap: GapPractice?
         var layers: [PolyLayer]
+        var noteTrack: NoteTrack?
         var trainer: Trainer?
     }
 
@@ -95,6 +96,8 @@ public struct MetroPattern: Sendable {
     public let countInBars: Int
     /// Click style the file asks for (`sound NAME`).
     public let sound: ClickStyle?
+    /// Instrument of the note track (`instrument NAME`).
+    public let instrument: InstrumentSynthesizer.Instrument?
     /// First line of the comment header.
     public let summary: String?
 
@@ -116,13 +119,17 @@ public struct MetroPattern: Sendable {
         for item in items { try expander.expand(item, offset: 0, limit: nil) }
         return PatternScore(
             sections: expander.sections, labels: expander.labels, countInBars: countInBars, sound: sound,
-            summary: summary)
+            instrument: instrument, summary: summary)
     }
 
-    init(items: [Item], countInBars: Int, sound: ClickStyle?, summary: String?) {
+    init(
+        items: [Item], countInBars: Int, sound: ClickStyle?, instrument: InstrumentSynthesizer.Instrument?,
+        summary: String?
+    ) {
         self.items = items
         self.countInBars = countInBars
         self.sound = sound
+        self.instrument = instrument
         self.summary = summary
     }
 }
@@ -224,6 +231,6 @@ struct MetroExpander {
             label: spec.label, bars: bars, meter: spec.meter, tempo: startTempo, endTempo: endTempo,
             accents: spec.accents, subdivision: spec.subdivision, subdivisionLevels: spec.subdivisionLevels,
             volume: spec.volume, groups: spec.groups, swing: spec.swing, gap: spec.gap?.advanced(by: gapPhase),
-            layers: spec.layers)
+            layers: spec.layers, noteTrack: spec.noteTrack)
     }
 }

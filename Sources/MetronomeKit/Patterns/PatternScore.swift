@@ -9,14 +9,17 @@ public struct PatternScore: Sendable {
     public var countInBars: Int
     /// The click style the file asks for, if any.
     public var sound: ClickStyle?
+    /// The instrument of the note track the file asks for, if any.
+    public var instrument: InstrumentSynthesizer.Instrument?
     /// The first line of the file's comment header (what `metronome patterns` shows).
     public var summary: String?
 
     /// Creates a score.
     public init(
         sections: [TempoSection], labels: [(name: String, section: Int)] = [], countInBars: Int = 0,
-        sound: ClickStyle? = nil, summary: String? = nil
+        sound: ClickStyle? = nil, instrument: InstrumentSynthesizer.Instrument? = nil, summary: String? = nil
     ) {
+        self.instrument = instrument
         self.sections = sections
         self.labels = labels
         self.countInBars = countInBars

@@ -45,6 +45,8 @@ public struct TempoSection: Sendable, Hashable {
     public var gap: GapPractice?
     /// Polyrhythm layers played over every bar with sounds of their own.
     public var layers: [PolyLayer]
+    /// The chords (block or arpeggiated) the section plays over its clicks, or nil.
+    public var noteTrack: NoteTrack?
     /// Linear gain of the whole section, 0...1 (klick's per-entry volume).
     public var volume: Float
     /// One tempo per beat of the section (klick's `t1,t2,…`), or nil. When set, `tempo` is the first of them and
@@ -63,7 +65,7 @@ public struct TempoSection: Sendable, Hashable {
         label: String? = nil, bars: Int?, meter: Meter = .fourFour, tempo: BPM, endTempo: BPM? = nil,
         accents: AccentPattern? = nil, subdivision: Int = 1, subdivisionLevels: [BeatLevel] = [.normal],
         volume: Float = 1, groups: [Int]? = nil, swing: Swing? = nil, gap: GapPractice? = nil,
-        layers: [PolyLayer] = [], isCountIn: Bool = false
+        layers: [PolyLayer] = [], noteTrack: NoteTrack? = nil, isCountIn: Bool = false
     ) throws(InvalidValue) {
         if let bars, bars < 1 {
             throw InvalidValue(value: String(bars), reason: "the number of bars must be at least 1")
@@ -106,6 +108,7 @@ public struct TempoSection: Sendable, Hashable {
         self.swing = swing
         self.gap = gap
         self.layers = layers
+        self.noteTrack = noteTrack
         self.isCountIn = isCountIn
     }
 
@@ -210,6 +213,12 @@ public struct TempoSection: Sendable, Hashable {
         let droppedBeats = dropped * meter.beats
         rest.bars = bars.map { $0 - dropped }
         rest.gap = gap?.advanced(by: dropped)
+        if var track = noteTrack, !track.chords.isEmpty {
+            // The chord cycle goes on where the cut leaves it.
+            let shift = dropped % track.chords.count
+            track.chords = Array(track.chords[shift...] + track.chords[..<shift])
+            rest.noteTrack = track
+        }
         if let beatTempos {
             rest.beatTempos = Array(beatTempos[droppedBeats...])
             rest.tempo = rest.beatTempos![0]
