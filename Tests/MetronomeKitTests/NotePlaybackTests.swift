@@ -160,3 +160,45 @@ struct NotePlaybackTests {
         #expect(samples.firstIndex { $0 != 0 } == 4096)
     }
 }
+
+@Suite("Live notes from any thread")
+struct LiveNoteQueueTests {
+    @Test("noteOn/noteOff queued and committed: the chord starts on its frame, each release on its own frame")
+    func queueCommits() throws {
+        let map = try TempoMap.steady(
+            tempo: BPM(120), accents: AccentPattern(levels: [.silent, .silent, .silent, .silent]))
+        let configuration = try MixerConfiguration(channels: 1, voiceCapacity: 64)
+        let renderer = OfflineRenderer(
+            map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 40000)
+        let player = NotePlayer(
+            tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard), pan: 0)],
+            source: FixedNotes(batches: []), sampleRate: .standard)
+        renderer.scheduler.notes = player
+        // Queued from another thread before playing: a three-note chord on frame 1000, released at 10000 and 20000.
+        let queue = player.queue
+        let done = DispatchGroup()
+        done.enter()
+        let worker = Thread {
+            defer { done.leave() }
+            queue.noteOn(60, velocity: 127, at: 1000)
+            queue.noteOn(64, velocity: 127, at: 1000)
+            queue.noteOn(67, velocity: 127, at: 1000)
+            queue.noteOff(60, at: 10000)
+            queue.noteOff(64, at: 10000)
+            queue.commit()
+            queue.noteOff(67, at: 20000)
+            queue.commit()
+        }
+        worker.start()
+        done.wait()
+        let sink = BufferSink(channels: 1)
+        try renderer.render(frameCount: 40000, to: sink)
+        let samples = sink.samples
+        #expect(player.startedNotes == 3)
+        #expect(samples[..<1001].allSatisfy { $0 == 0 })
+        #expect(samples[1001] != 0)
+        // G4 alone after the others' 3840-frame release; silent after its own.
+        #expect(samples.lastIndex { $0 != 0 } == 20000 + 3840 - 1)
+        #expect(renderer.mixer.lateEventCount == 0)
+    }
+}

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Turns notes into mixer commands on the scheduling thread: a note-on is a voice of its track's bank (the zone's
 /// sample at the note's rate, its loop and release), a note-off a release of that voice's tag. Every batch from the
 /// source (a chord) goes into the ring in one publication.
@@ -5,8 +7,18 @@
 /// Gain of a note: velocity gain ((v/127)²) × the zone's gain × `NoteEvent.chordScale(size:)` × the track's
 /// gain. Pan: the track's fixed pan, or by pitch when the track has none.
 ///
-/// Threads: the scheduling thread only (it is driven by `ClickScheduler`).
+/// Threads: the scheduling thread only (it is driven by `ClickScheduler`), except `queue`, which any thread may
+/// use to play notes live.
 public final class NotePlayer: @unchecked Sendable {
+    /// Notes played live, from any thread: queue note-ons and note-offs, then `commit()`; the scheduler takes each
+    /// commit whole on its next pass, and the note-ons of a commit that share a frame reach the mixer in one
+    /// publication (a chord never split across blocks). Stamp frames at least a lookahead ahead of the mixer's
+    /// position to hear them on time; earlier ones play at once and count as late.
+    public let queue = NoteQueue()
+    /// Tags of live notes sounding, by track and note, for `NoteQueue.noteOff`.
+    private var liveTags: [Int: [UInt32]] = [:]
+    /// Live note-ons taken from the queue and not yet pushed, by frame.
+    private var liveBatches: [[NoteEvent]] = []
     /// One bank per track, with its gain and its pan (nil: by pitch).
     public struct Track: Sendable {
         public var bank: SoundBank
@@ -47,8 +59,10 @@ public final class NotePlayer: @unchecked Sendable {
         if pending == nil { sourceDone = true }
     }
 
-    /// Frame of the next command, or nil when none is left.
+    /// Frame of the next command, or nil when none is left. Once live notes have been committed it is 0, so the
+    /// live engine's timer never sleeps past a commit.
     public var nextFrame: SampleTime? {
+        if queue.wasUsed { return 0 }
         load()
         let batch = pending?.first?.frame
         let release = releases.first?.frame
@@ -60,10 +74,11 @@ public final class NotePlayer: @unchecked Sendable {
         }
     }
 
-    /// Whether every note has been started and released.
+    /// Whether every note has been started and released (live notes still sounding or queued keep it going).
     public var isFinished: Bool {
         load()
-        return sourceDone && pending == nil && releases.isEmpty
+        return sourceDone && pending == nil && releases.isEmpty && liveBatches.isEmpty && liveTags.isEmpty
+            && pendingOffs.isEmpty && queue.isEmpty
     }
 
     /// The mixer commands that start a batch, and the tags to release.
@@ -84,18 +99,68 @@ public final class NotePlayer: @unchecked Sendable {
                     pan: track.pan ?? SoundBank.pan(for: event.note),
                     rate: zone.rate(for: event.note, outputRate: outputRate), tag: tag, loop: zone.loop,
                     releaseFrames: max(1, Int((zone.release * Double(outputRate)).rounded()))))
-            let release = (event.offFrame, tag)
-            let index = releases.firstIndex { $0.frame > event.offFrame } ?? releases.count
-            releases.insert(release, at: index)
+            if event.offFrame == .max {
+                liveTags[event.track << 8 | event.note, default: []].append(tag)
+            } else {
+                insertRelease(at: event.offFrame, tag: tag)
+            }
         }
         return commands
+    }
+
+    private func insertRelease(at frame: SampleTime, tag: UInt32) {
+        let index = releases.firstIndex { $0.frame > frame } ?? releases.count
+        releases.insert((frame, tag), at: index)
+    }
+
+    /// Takes the committed live notes: note-ons become batches (one per frame), note-offs releases of the tags
+    /// their notes got (note-ons of the same commit are started first).
+    private func takeLiveCommits() {
+        for commit in queue.take() {
+            var byFrame: [SampleTime: [NoteEvent]] = [:]
+            for event in commit.ons { byFrame[event.frame, default: []].append(event) }
+            for frame in byFrame.keys.sorted() {
+                let batch = byFrame[frame]!
+                let index = liveBatches.firstIndex { $0[0].frame > frame } ?? liveBatches.count
+                liveBatches.insert(batch, at: index)
+            }
+            pendingOffs += commit.offs
+        }
+    }
+
+    /// Live note-offs waiting for their note-ons to be started.
+    private var pendingOffs: [(note: Int, track: Int, frame: SampleTime)] = []
+
+    private func resolveOffs() {
+        pendingOffs.removeAll { off in
+            guard let tags = liveTags.removeValue(forKey: off.track << 8 | off.note) else {
+                // Its note-on is still waiting (a later frame): keep the off until it has started.
+                return !liveBatches.contains { $0.contains { $0.note == off.note && $0.track == off.track } }
+            }
+            for tag in tags { insertRelease(at: off.frame, tag: tag) }
+            return true
+        }
     }
 
     /// Pushes every command with a frame before `limit`, in frame order. Notes starting at or after `endFrame` are
     /// never started (the source counts as done); note-offs of notes already started are still pushed.
     /// - Returns: false when the ring filled (the rest is pushed on the next call).
     public func push(before limit: SampleTime, into ring: CommandRing, endFrame: SampleTime? = nil) -> Bool {
+        takeLiveCommits()
+        resolveOffs()
         while true {
+            if let live = liveBatches.first, live[0].frame < limit,
+                (releases.first.map { live[0].frame <= $0.frame } ?? true),
+                (pending?.first.map { live[0].frame <= $0.frame } ?? true)
+            {
+                guard ring.freeCount >= live.count else { return false }
+                ring.push(contentsOf: commands(for: live))
+                startedNotes += live.count
+                lastFrame = live[0].frame
+                liveBatches.removeFirst()
+                resolveOffs()
+                continue
+            }
             load()
             if let endFrame, let frame = pending?.first?.frame, frame >= endFrame {
                 pending = nil
@@ -115,6 +180,64 @@ public final class NotePlayer: @unchecked Sendable {
             startedNotes += batch.count
             lastFrame = frame
             pending = nil
+        }
+    }
+}
+
+/// Live note-ons and note-offs from any thread, taken by a `NotePlayer` commit by commit (SoundBankPlayer's
+/// queueNote/playQueuedNotes idea, with frames).
+public final class NoteQueue: Sendable {
+    struct Commit: Sendable {
+        var ons: [NoteEvent] = []
+        var offs: [(note: Int, track: Int, frame: SampleTime)] = []
+    }
+
+    private let state = Mutex<(open: Commit, committed: [Commit])>((Commit(), []))
+    private let used = Atomic<Bool>(false)
+
+    /// Whether anything was ever committed.
+    public var wasUsed: Bool { used.load(ordering: .relaxed) }
+
+    /// Queues a note-on (it sounds until its note-off). Any thread.
+    /// - Parameters:
+    ///   - note: MIDI note 0...127.
+    ///   - velocity: 1...127.
+    ///   - frame: the mixer frame it starts on.
+    ///   - track: the player's track (bank).
+    ///   - chordSize: notes sounding together, for the headroom scale (default: the note-ons of this commit).
+    public func noteOn(_ note: Int, velocity: Int, at frame: SampleTime, track: Int = 0, chordSize: Int? = nil) {
+        let event = NoteEvent(
+            frame: frame, offFrame: .max, note: min(127, max(0, note)), velocity: velocity, track: track,
+            chordSize: chordSize ?? 0)
+        state.withLock { $0.open.ons.append(event) }
+    }
+
+    /// Queues a note-off: every sounding voice of that note on that track begins its release on `frame`. Any thread.
+    public func noteOff(_ note: Int, at frame: SampleTime, track: Int = 0) {
+        state.withLock { $0.open.offs.append((note, track, frame)) }
+    }
+
+    /// Hands the queued notes to the player as one commit. Any thread.
+    public func commit() {
+        state.withLock { state in
+            guard !state.open.ons.isEmpty || !state.open.offs.isEmpty else { return }
+            let size = state.open.ons.count
+            for index in state.open.ons.indices where state.open.ons[index].chordSize == 0 {
+                state.open.ons[index].chordSize = size
+            }
+            state.committed.append(state.open)
+            state.open = Commit()
+        }
+        used.store(true, ordering: .relaxed)
+    }
+
+    /// Whether nothing is committed and waiting.
+    public var isEmpty: Bool { state.withLock { $0.committed.isEmpty } }
+
+    func take() -> [Commit] {
+        state.withLock { state in
+            defer { state.committed = [] }
+            return state.committed
         }
     }
 }
