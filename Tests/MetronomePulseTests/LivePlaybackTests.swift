@@ -144,4 +144,27 @@ struct LivePlaybackTests {
         #expect(!found.contains { (48000..<96000).contains($0) || $0 >= 144_000 })
         #expect(found.contains(96000))
     }
+
+    @Test("arp with the click played live is bit-identical to its render")
+    func arpeggioLive() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let arguments = [
+            "arp", "C Am", "--rate", "1/8", "--gate", "0.5", "--instrument", "organ", "--click", "--bars", "2",
+            "--quiet",
+        ]
+        let recording = try server.startRecording()
+        let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
+        let recorded = try recording.finish()
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("metronome: late events: 0\n"))
+        let rendered = scratch.file("offline.wav")
+        #expect(try CommandRunner.run(arguments + ["--output", rendered]).status == 0)
+        let offline = try AudioFileReader.read(path: rendered).channels[0]
+        let start = try #require(onsets(recorded).first)
+        #expect(recorded.count >= start + offline.count)
+        if recorded.count >= start + offline.count {
+            #expect(Array(recorded[start..<(start + offline.count)]) == offline)
+        }
+    }
 }
