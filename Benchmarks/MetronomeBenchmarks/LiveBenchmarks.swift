@@ -1,4 +1,5 @@
 import Glibc
+import MetronomeFiles
 
 /// Live playback figures, measured against a private PulseAudio daemon (null sink, as the tests use).
 enum LiveBenchmarks {
@@ -59,18 +60,7 @@ enum LiveBenchmarks {
             soak: soak)
     }
 
-    static func read(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func read(_ path: String) -> String { (try? TextFile.read(path: path)) ?? "" }
 
     /// The leading integer after a label in a --verbose report (decimals are cut).
     static func value(after label: String, in text: String) -> Int? {

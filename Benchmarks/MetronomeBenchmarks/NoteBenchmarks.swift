@@ -87,7 +87,7 @@ enum NoteBenchmarks {
             let frame = batch[0].frame
             let player = NotePlayer(
                 tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: rate))],
-                source: FixedBatch(batch: batch), sampleRate: rate)
+                source: NoteBatches([batch]), sampleRate: rate)
             _ = player.push(before: frame + 1, into: ring)
             // Render up to the block that holds the chord's frame, then check all 8 voices began in it.
             while mixer.framePosition + 256 <= frame {
@@ -98,18 +98,9 @@ enum NoteBenchmarks {
             if mixer.activeVoiceCount - before < 8 && mixer.activeVoiceCount < 128 { split += 1 }
             chords += 1
         }
-        _ = cpu
         return Report(
             seconds: seconds, chords: player.startedNotes / 8, peakVoices: peak, late: engine.mixer.lateEventCount,
             underruns: output.underrunCount, cpuPercent: cpu / wall * 100, splitChords: split + mixer.lateEventCount,
             offlineChords: chords)
-    }
-
-    struct FixedBatch: NoteSource {
-        var batch: [NoteEvent]?
-        mutating func nextBatch() -> [NoteEvent]? {
-            defer { batch = nil }
-            return batch
-        }
     }
 }

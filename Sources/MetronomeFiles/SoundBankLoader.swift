@@ -18,7 +18,7 @@ public enum SoundBankLoader {
 
     public static func load(path: String) throws(Failure) -> SoundBank {
         let text: String
-        do { text = try read(path) } catch { throw .missing(error.description) }
+        do { text = try TextFile.read(path: path) } catch { throw .missing(error.description) }
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
         let base = String(path.split(separator: "/").last ?? "bank")
         let stem = base.contains(".") ? String(base[..<base.lastIndex(of: ".")!]) : base
@@ -71,21 +71,5 @@ public enum SoundBankLoader {
             }
         }
         return SoundBank(name: name, summary: summary, zones: zones)
-    }
-
-    private static func read(_ path: String) throws(AudioFileError) -> String {
-        guard let file = fopen(path, "r") else {
-            throw errno == ENOENT
-                ? .notFound(path: path) : .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

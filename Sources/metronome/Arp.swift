@@ -79,7 +79,7 @@ struct Arp: ParsableCommand {
                 throw CommandLineError.usage(
                     option: "--swing", "\(swing): swing applies to straight rates, not \(rate)")
             }
-            settings.swing = try? Swing(
+            settings.swing = try Swing(
                 note: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8, amount: percent / 100)
         }
         if let beatsPerChord {
@@ -99,14 +99,13 @@ struct Arp: ParsableCommand {
         settings.inversion = voicing.inversion
         var plan = try clickOptions.plan(silentClick: !click)
         let map = plan.map
-        let end = plan.frameCount
         let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
         let pan = voicing.pan
         let fixed = settings
         plan.notes = {
             NotePlayer(
                 tracks: [.init(bank: bank, pan: pan)],
-                source: ArpeggioSequence(chords: chords, settings: fixed, map: map, endFrame: end),
+                source: ArpeggioSequence(chords: chords, settings: fixed, map: map),
                 sampleRate: map.sampleRate)
         }
         try Metronome.perform(plan, live: live)

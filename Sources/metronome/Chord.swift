@@ -64,9 +64,8 @@ struct Chord: ParsableCommand {
         let pan = voicing.pan
         plan.notes = {
             NotePlayer(
-                tracks: [.init(bank: instrumentBank, pan: pan)], source: ChordNotes(batches: batches), sampleRate: rate)
+                tracks: [.init(bank: instrumentBank, pan: pan)], source: NoteBatches(batches), sampleRate: rate)
         }
-        plan.bars = nil
         try Metronome.perform(plan, live: live)
     }
 }

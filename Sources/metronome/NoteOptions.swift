@@ -66,12 +66,6 @@ struct NoteOptions: ParsableArguments {
     }
 }
 
-/// Notes of a fixed list (a chord, strummed or not), as batches.
-struct ChordNotes: NoteSource {
-    var batches: [[NoteEvent]]
-    mutating func nextBatch() -> [NoteEvent]? { batches.isEmpty ? nil : batches.removeFirst() }
-}
-
 extension NoteOptions.Checked {
     /// The bank the notes play: the `--bank` file (malformed 65, missing 66) or the built-in instrument.
     func loadBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {

@@ -1,4 +1,5 @@
 import Glibc
+import MetronomeFiles
 import MetronomeKit
 
 /// A pattern or tempo-map file named on the command line, or a shipped pattern named without a path.
@@ -41,25 +42,15 @@ struct PatternFile {
 
     /// The file's text. Missing or unreadable is exit 66.
     func text() throws(CommandLineError) -> String {
-        guard let file = fopen(path, "r") else {
-            var reason = errno == ENOENT ? "no such file" : "cannot open: " + String(cString: strerror(errno))
-            if errno == ENOENT, !path.contains("/") {
-                reason += ", and no shipped pattern has this name (see 'metronome patterns')"
+        do {
+            return try TextFile.read(path: path)
+        } catch {
+            var message = error.description
+            if case .notFound = error, !path.contains("/") {
+                message += ", and no shipped pattern has this name (see 'metronome patterns')"
             }
-            throw CommandLineError(.noInput, "\(path): \(reason)")
+            throw CommandLineError(.noInput, message)
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        if ferror(file) != 0 {
-            throw CommandLineError(.noInput, "\(path): cannot read: \(String(cString: strerror(errno)))")
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The parsed and expanded file. Malformed is exit 65 with `FILE:LINE:COLUMN: error: …`, the line and a caret;

@@ -41,11 +41,11 @@ struct Play: ParsableCommand {
             defaults.octave = voicing.octave
             defaults.inversion = voicing.inversion
             defaults.velocity = voicing.velocity
-            let (map, end, pan, settings) = (plan.map, plan.frameCount, voicing.pan, defaults)
+            let (map, pan, settings) = (plan.map, voicing.pan, defaults)
             plan.notes = {
                 NotePlayer(
                     tracks: [.init(bank: bank, pan: pan)],
-                    source: PatternNotes(map: map, defaults: settings, endFrame: end), sampleRate: map.sampleRate)
+                    source: PatternNotes(map: map, defaults: settings), sampleRate: map.sampleRate)
             }
         }
         try Metronome.perform(plan, live: live)

@@ -58,15 +58,21 @@ struct NoteCommandTests {
         #expect(samples.count == 54240)
         #expect(samples.firstIndex { $0 != 0 } == 1)
         #expect(samples.lastIndex { $0 != 0 } == 48000 + 3840 - 1)
-        result = try CommandRunner.run([
-            "chord", "C4+E4+G4", "--strum", "100", "--instrument", "organ", "--duration", "1", "--channels", "1",
-            "-o", path,
-        ])
-        #expect(result.status == 0)
-        samples = try AudioFileReader.read(path: path).channels[0]
-        #expect(samples.firstIndex { $0 != 0 } == 1)
-        // Before the second note (frame 4800) the output is the first note alone: C4's organ period.
-        #expect(samples[4800..<4802].contains { $0 != 0 })
+        // Strummed 100 ms and 200 ms apart: both play C4 alone until E4 enters at frame 4800 in the first; from
+        // the frame after (the organ's attack starts at zero) they differ.
+        var strums: [[Float]] = []
+        for strum in ["100", "200"] {
+            let strummed = scratch.file("strum-\(strum).wav")
+            result = try CommandRunner.run([
+                "chord", "C4+E4+G4", "--strum", strum, "--instrument", "organ", "--duration", "1", "--channels", "1",
+                "--pan", "0", "-o", strummed,
+            ])
+            #expect(result.status == 0)
+            strums.append(try AudioFileReader.read(path: strummed).channels[0])
+        }
+        #expect(strums[0].firstIndex { $0 != 0 } == 1)
+        #expect(strums[0][..<4801] == strums[1][..<4801])
+        #expect(strums[0][4801] != strums[1][4801])
     }
 
     @Test(

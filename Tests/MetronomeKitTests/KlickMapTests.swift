@@ -70,7 +70,7 @@ struct KlickMapTests {
         ),
         ("2 120 Xxxx 0.5 extra", 1, 16, "unexpected 'extra' after the entry"),
         ("bad label: 2 120", 1, 1, "expected a number of bars, found 'bad'"),
-        ("# only a comment\n\n", 3, 1, "the file holds no tempo-map entries"),
+        ("# only a comment\n\n", 2, 1, "the file holds no tempo-map entries"),
         ("4 120\n\t2 5/0 90", 2, 4, "the beat unit must be 1, 2, 4, 8, 16 or 32"),
     ]
 

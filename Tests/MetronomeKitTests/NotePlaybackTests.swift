@@ -3,12 +3,6 @@ import Testing
 
 @testable import MetronomeKit
 
-/// A source that plays fixed batches.
-struct FixedNotes: NoteSource {
-    var batches: [[NoteEvent]]
-    mutating func nextBatch() -> [NoteEvent]? { batches.isEmpty ? nil : batches.removeFirst() }
-}
-
 /// Renders notes (and no clicks) for `frames` frames, mono.
 func renderNotes(
     _ source: any NoteSource, instrument: InstrumentSynthesizer.Instrument = .piano, frames: Int64, pan: Float? = 0
@@ -68,6 +62,22 @@ struct NotePlaybackTests {
         #expect(events[16..<20].map(\.note) == [69, 72, 76, 69])
     }
 
+    @Test("An endless arpeggio stops at the scheduler's end frame: 1 s at 120 BPM is 8 sixteenths")
+    func endlessArpeggioStopsAtEnd() throws {
+        let map = try TempoMap.steady(tempo: BPM(120))
+        let configuration = try MixerConfiguration(channels: 1)
+        let renderer = OfflineRenderer(
+            map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 48000)
+        let player = NotePlayer(
+            tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard))],
+            source: ArpeggioSequence(chords: [try ChordSymbol(parsing: "C")], settings: ArpeggioSettings(), map: map),
+            sampleRate: .standard)
+        renderer.scheduler.notes = player
+        try renderer.render(frameCount: 60000, to: BufferSink(channels: 1))
+        #expect(player.startedNotes == 8)
+        #expect(player.isFinished)
+    }
+
     @Test("Triplet steps, octaves, upDown and beats per chord")
     func arpeggioOptions() throws {
         let map = try TempoMap.steady(tempo: BPM(120), bars: 1)
@@ -105,7 +115,7 @@ struct NotePlaybackTests {
             (.organ, 69), (.organ, 93),
         ])
     func pitch(instrument: InstrumentSynthesizer.Instrument, note: Int) throws {
-        let source = FixedNotes(batches: [[NoteEvent(frame: 0, offFrame: 48000, note: note, velocity: 127)]])
+        let source = NoteBatches([[NoteEvent(frame: 0, offFrame: 48000, note: note, velocity: 127)]])
         let samples = try renderNotes(source, instrument: instrument, frames: 48000)
         let expected = 440 * pow(2, Double(note - 69) / 12)
         let cents = measuredCents(samples[2400..<26400], expected: expected)
@@ -114,7 +124,7 @@ struct NotePlaybackTests {
 
     @Test("A note sounds from its frame and is silent once its release has run out")
     func gateAndRelease() throws {
-        let source = FixedNotes(batches: [[NoteEvent(frame: 1000, offFrame: 13000, note: 60, velocity: 127)]])
+        let source = NoteBatches([[NoteEvent(frame: 1000, offFrame: 13000, note: 60, velocity: 127)]])
         let samples = try renderNotes(source, instrument: .organ, frames: 30000)
         #expect(samples[..<1000].allSatisfy { $0 == 0 })
         // The organ's release is 0.08 s: 3840 frames from the note-off.
@@ -127,7 +137,7 @@ struct NotePlaybackTests {
     func noClipping(size: Int) throws {
         let notes = (0..<size).map { 48 + 2 * $0 }
         let batch = notes.map { NoteEvent(frame: 0, offFrame: 40000, note: $0, velocity: 127, chordSize: size) }
-        let samples = try renderNotes(FixedNotes(batches: [batch]), frames: 48000)
+        let samples = try renderNotes(NoteBatches([batch]), frames: 48000)
         #expect(samples.allSatisfy { abs($0) < 1 })
         #expect(samples.map(abs).max()! > 0.2)
     }
@@ -136,11 +146,11 @@ struct NotePlaybackTests {
     func smallChordLevel() throws {
         let notes = [60, 64, 67]
         let chord = notes.map { NoteEvent(frame: 0, offFrame: 40000, note: $0, velocity: 127, chordSize: 3) }
-        let together = try renderNotes(FixedNotes(batches: [chord]), frames: 48000)
+        let together = try renderNotes(NoteBatches([chord]), frames: 48000)
         var sum = [Float](repeating: 0, count: 48000)
         for note in notes {
             let alone = try renderNotes(
-                FixedNotes(batches: [[NoteEvent(frame: 0, offFrame: 40000, note: note, velocity: 127, chordSize: 3)]]),
+                NoteBatches([[NoteEvent(frame: 0, offFrame: 40000, note: note, velocity: 127, chordSize: 3)]]),
                 frames: 48000)
             for index in sum.indices { sum[index] += alone[index] }
         }
@@ -155,7 +165,7 @@ struct NotePlaybackTests {
         let batch = [60, 64, 67, 71].map {
             NoteEvent(frame: 4095, offFrame: 20000, note: $0, velocity: 100, chordSize: 4)
         }
-        let samples = try renderNotes(FixedNotes(batches: [batch]), instrument: .piano, frames: 12000)
+        let samples = try renderNotes(NoteBatches([batch]), instrument: .piano, frames: 12000)
         // The piano's attack starts from zero: the first sounding frame is the one after the onset.
         #expect(samples.firstIndex { $0 != 0 } == 4096)
     }
@@ -172,7 +182,7 @@ struct LiveNoteQueueTests {
             map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 40000)
         let player = NotePlayer(
             tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard), pan: 0)],
-            source: FixedNotes(batches: []), sampleRate: .standard)
+            source: NoteBatches([]), sampleRate: .standard)
         renderer.scheduler.notes = player
         // Queued from another thread before playing: a three-note chord on frame 1000, released at 10000 and 20000.
         let queue = player.queue

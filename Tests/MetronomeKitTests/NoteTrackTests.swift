@@ -57,6 +57,12 @@ struct NoteTrackTests {
         #expect(events.first?.frame == 96000)
     }
 
+    @Test("A track that ends in an endless run of N.C. stops after its last chord instead of walking on forever")
+    func endlessSilence() throws {
+        let events = try noteEvents("tempo 120\n1 bars chords C gate 0.5\nforever chords N.C.\n")
+        #expect(events.map(\.note) == [60, 64, 67])
+    }
+
     @Test(
         "Note-track errors are positioned",
         arguments: [

@@ -51,13 +51,12 @@ public struct ArpeggioSettings: Sendable, Hashable {
 
 /// Lazily turns a progression into arpeggio notes over a tempo map: each chord lasts one bar (or `chordBeats`),
 /// its steps start on the chord's downbeat, and the order restarts with every chord (random orders draw on from
-/// one seeded generator). The progression loops until the map (or `endFrame`) ends. Every onset and note-off is
+/// one seeded generator). The progression loops until the map ends (or the player's end frame). Every onset and note-off is
 /// the map's closed form at an exact step position, rounded once; swing moves the steps like the click's.
 public struct ArpeggioSequence: NoteSource {
     public let chords: [ChordSymbol]
     public let settings: ArpeggioSettings
     public let map: TempoMap
-    public let endFrame: SampleTime?
     private var random: SeededGenerator
     /// Chord slot being played (counts on through loops of the progression).
     private var slot = 0
@@ -66,12 +65,11 @@ public struct ArpeggioSequence: NoteSource {
     private var notes: [Int] = []
 
     /// - Precondition: `chords` is not empty.
-    public init(chords: [ChordSymbol], settings: ArpeggioSettings, map: TempoMap, endFrame: SampleTime? = nil) {
+    public init(chords: [ChordSymbol], settings: ArpeggioSettings, map: TempoMap) {
         precondition(!chords.isEmpty)
         self.chords = chords
         self.settings = settings
         self.map = map
-        self.endFrame = endFrame
         random = SeededGenerator(seed: settings.seed)
     }
 
@@ -122,7 +120,6 @@ public struct ArpeggioSequence: NoteSource {
                     map: map, bar: bar, position: beat * parts + Int64(step) * stepParts, stepParts: stepParts,
                     note: notes[indices[step]], settings: settings)
             else { return nil }
-            if let endFrame, event.frame >= endFrame { return nil }
             step += 1
             return [event]
         }

@@ -38,11 +38,8 @@ public enum BankFile {
         var summary: String?
         var zones: [ZoneDescription] = []
         var lineNumber = 0
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if text.hasSuffix("\n") { lines.removeLast() }
-        for raw in lines {
+        for source in sourceLines(of: text) {
             lineNumber += 1
-            let source = String(raw.hasSuffix("\r") ? raw.dropLast() : raw)
             let tokens = MetroParser.tokens(of: source)
             guard let first = tokens.first else { continue }
             func error(_ message: String, _ column: Int) -> PatternError {

@@ -41,3 +41,18 @@ public protocol NoteSource: Sendable {
     /// The next batch (never empty), or nil when the source is done.
     mutating func nextBatch() -> [NoteEvent]?
 }
+
+/// A fixed list of batches played in order: a chord, a strum, or notes written out by hand.
+public struct NoteBatches: NoteSource {
+    private var batches: [[NoteEvent]]
+    private var next = 0
+
+    /// - Parameter batches: in frame order, none empty.
+    public init(_ batches: [[NoteEvent]]) { self.batches = batches }
+
+    public mutating func nextBatch() -> [NoteEvent]? {
+        guard next < batches.count else { return nil }
+        defer { next += 1 }
+        return batches[next]
+    }
+}

@@ -16,27 +16,30 @@ public struct NoteTrack: Sendable, Hashable {
         self.chords = chords
         self.order = order
     }
+
+    /// Whether any of its chords has notes (a track of N.C. only is silent).
+    public var sounds: Bool { chords.contains { $0.content != .noChord } }
 }
 
 /// The note track of a whole pattern, lazily: bar by bar, each section's chords as block chords or arpeggios on the
 /// map's closed form (a section's swing swings its arpeggio too). Voicing, velocity and seed come from `defaults`.
+/// Where to stop is the player's business (`NotePlayer.push(before:into:endFrame:)`).
 public struct PatternNotes: NoteSource {
     public let map: TempoMap
     public let defaults: ArpeggioSettings
-    public let endFrame: SampleTime?
     private var random: SeededGenerator
     private var bar: Int
     /// Bars after the last one with notes (nil: an endless section with notes).
     private let lastBar: Int?
     private var pending: [NoteEvent] = []
 
-    public init(map: TempoMap, defaults: ArpeggioSettings, endFrame: SampleTime? = nil) {
+    public init(map: TempoMap, defaults: ArpeggioSettings) {
         self.map = map
         self.defaults = defaults
-        self.endFrame = endFrame
         random = SeededGenerator(seed: defaults.seed)
         bar = map.firstBar
-        if let last = map.sections.lastIndex(where: { $0.noteTrack != nil }) {
+        // Sections whose chords are all N.C. sound nothing: an endless one of them must not be walked bar by bar.
+        if let last = map.sections.lastIndex(where: { $0.noteTrack?.sounds == true && !$0.isCountIn }) {
             lastBar = map.sections[last].bars == nil ? nil : map.startBars[last + 1]
         } else {
             lastBar = map.firstBar
@@ -44,12 +47,11 @@ public struct PatternNotes: NoteSource {
     }
 
     /// Whether the map has any note track.
-    public static func hasNotes(_ map: TempoMap) -> Bool { map.sections.contains { $0.noteTrack != nil } }
+    public static func hasNotes(_ map: TempoMap) -> Bool { map.sections.contains { $0.noteTrack?.sounds == true } }
 
     public mutating func nextBatch() -> [NoteEvent]? {
         while pending.isEmpty {
             if let lastBar, bar >= lastBar { return nil }
-            if let endFrame, let start = map.frame(ofBar: bar), start >= endFrame { return nil }
             guard let index = map.sectionIndex(ofBar: bar) else { return nil }
             defer { bar += 1 }
             let section = map.sections[index]
@@ -76,7 +78,6 @@ public struct PatternNotes: NoteSource {
                     }
                 }
                 // One note a batch: each step is its own commit.
-                pending = pending.filter { event in endFrame.map { event.frame < $0 } ?? true }
                 if pending.isEmpty { continue }
                 return [pending.removeFirst()]
             }
@@ -86,7 +87,7 @@ public struct PatternNotes: NoteSource {
                     map: map, bar: bar, position: 0, stepParts: barParts, note: note, settings: settings,
                     chordSize: notes.count)
             }
-            if let endFrame, let first = chordEvents.first, first.frame >= endFrame { return nil }
+            if chordEvents.isEmpty { continue }
             return chordEvents
         }
         return [pending.removeFirst()]

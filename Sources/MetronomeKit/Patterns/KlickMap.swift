@@ -18,9 +18,8 @@ public enum KlickMap {
     {
         var sections: [TempoSection] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in sourceLines(of: text) {
             lineNumber += 1
-            let line = String(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine)
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let tokens = KlickMap.tokens(of: String(content))
             guard !tokens.isEmpty else { continue }

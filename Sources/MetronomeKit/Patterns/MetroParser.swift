@@ -59,11 +59,9 @@ struct MetroParser {
     var endColumn: Int { source.count + 1 }
 
     mutating func parse(_ text: String) throws(PatternError) -> MetroPattern {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if text.hasSuffix("\n") { lines.removeLast() }
-        for rawLine in lines {
+        for text in sourceLines(of: text) {
             line += 1
-            source = String(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine)
+            source = text
             let tokens = MetroParser.tokens(of: source)
             if tokens.isEmpty {
                 if headerOpen, let comment = MetroParser.comment(of: source), summary == nil, !comment.isEmpty {

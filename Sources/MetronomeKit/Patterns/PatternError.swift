@@ -26,3 +26,11 @@ public struct PatternError: Error, Equatable, Sendable, CustomStringConvertible 
         return "\(file):\(line):\(column): error: \(message)\n\(sourceLine)\n\(indent)^"
     }
 }
+
+/// The lines of a text file as people count them: split at newlines, a trailing `\r` removed from each, and no
+/// extra empty line after a final newline. Shared by every line-oriented reader (.metro, klick maps, bank files).
+public func sourceLines(of text: String) -> [String] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    if text.hasSuffix("\n") { lines.removeLast() }
+    return lines.map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+}

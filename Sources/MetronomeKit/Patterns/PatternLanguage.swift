@@ -10,8 +10,8 @@ public enum PatternLanguage: String, Sendable, CaseIterable {
     public static func detect(path: String, text: String) -> PatternLanguage {
         if path.hasSuffix(".metro") { return .metro }
         if path.hasSuffix(".klick") { return .klick }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var tokens = MetroParser.tokens(of: String(line)).map(\.text)
+        for line in sourceLines(of: text) {
+            var tokens = MetroParser.tokens(of: line).map(\.text)
             guard !tokens.isEmpty else { continue }
             if let colon = tokens[0].firstIndex(of: ":") {
                 let rest = String(tokens[0][tokens[0].index(after: colon)...])

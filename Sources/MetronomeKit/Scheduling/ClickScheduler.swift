@@ -54,7 +54,7 @@ public final class ClickScheduler: @unchecked Sendable {
     public private(set) var scheduledUntil: SampleTime = 0
     /// Clicks pushed so far (silent ones are not pushed and not counted).
     public private(set) var scheduledClickCount = 0
-    /// Frame of the last click pushed, if any.
+    /// Frame of the last command pushed (a click, or a note-on or note-off of `notes`), if any.
     public private(set) var lastClickFrame: SampleTime?
     /// Whether every click of the map (up to `endFrame`) has been pushed.
     private var clicksFinished = false

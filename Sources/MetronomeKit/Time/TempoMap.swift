@@ -90,13 +90,7 @@ public struct TempoMap: Sendable, Hashable {
     /// - Returns: nil when the bar lies beyond the end of a finite map.
     /// - Complexity: O(log sections).
     public func frame(ofBar bar: Int) -> SampleTime? {
-        guard bar >= startBars[0] else { return nil }
-        var low = 0
-        var high = sections.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if startBars[middle] <= bar { low = middle } else { high = middle - 1 }
-        }
+        guard let low = lastSection(startingAtOrBefore: bar) else { return nil }
         let section = sections[low]
         let barInSection = bar - startBars[low]
         if let bars = section.bars, barInSection > bars {
@@ -130,6 +124,13 @@ public struct TempoMap: Sendable, Hashable {
 
     /// The index of the section holding a bar, or nil outside the map.
     public func sectionIndex(ofBar bar: Int) -> Int? {
+        guard let low = lastSection(startingAtOrBefore: bar) else { return nil }
+        if let bars = sections[low].bars, bar - startBars[low] >= bars { return nil }
+        return low
+    }
+
+    /// The last section whose first bar is at or before `bar` (binary search), or nil before the map.
+    private func lastSection(startingAtOrBefore bar: Int) -> Int? {
         guard bar >= startBars[0] else { return nil }
         var low = 0
         var high = sections.count - 1
@@ -137,7 +138,6 @@ public struct TempoMap: Sendable, Hashable {
             let middle = (low + high + 1) / 2
             if startBars[middle] <= bar { low = middle } else { high = middle - 1 }
         }
-        if let bars = sections[low].bars, bar - startBars[low] >= bars { return nil }
         return low
     }
 }
