@@ -54,7 +54,7 @@ struct NoteCommandTests {
         ])
         #expect(result.status == 0)
         // 1 s held + 0.08 s release + 0.05 s: 54240 frames.
-        var samples = try AudioFileReader.read(path: path).channels[0]
+        let samples = try AudioFileReader.read(path: path).channels[0]
         #expect(samples.count == 54240)
         #expect(samples.firstIndex { $0 != 0 } == 1)
         #expect(samples.lastIndex { $0 != 0 } == 48000 + 3840 - 1)
