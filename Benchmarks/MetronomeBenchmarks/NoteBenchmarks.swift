@@ -20,6 +20,7 @@ enum NoteBenchmarks {
     struct ChordStream: NoteSource {
         let map: TempoMap
         var step = 0
+        mutating func seek(to position: Position, on map: TempoMap) { step = 0 }
         mutating func nextBatch() -> [NoteEvent]? {
             // A 1/32 is 1/8 of a quarter-note beat: 12 parts of 96.
             guard let onset = map.exactFrame(bar: step / 32, beat: Int64(step % 32) * 12, parts: 96),
@@ -49,15 +50,12 @@ enum NoteBenchmarks {
             tempo: BPM(300), accents: AccentPattern(levels: [.silent, .silent, .silent, .silent]))
         let rate = SampleRate.standard
         let configuration = try MixerConfiguration(voiceCapacity: 128)
-        let engine = LiveClickEngine(
-            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: rate), configuration: configuration,
-            endFrame: rate.frame(at: Double(seconds)),
-            lookahead: LiveClickEngine.defaultLookahead(
-                timerInterval: .milliseconds(10), outputLatency: .milliseconds(20), sampleRate: rate))
         let player = NotePlayer(
             tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: rate))],
             source: ChordStream(map: map), sampleRate: rate)
-        engine.scheduler.notes = player
+        let engine = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: rate), configuration: configuration,
+            endFrame: rate.frame(at: Double(seconds)), players: [player])
         engine.start(output: nil)
         let output = try PulseOutput(
             mixer: engine.mixer, server: "unix:\(server.directory)/native", latency: .milliseconds(20))

@@ -15,13 +15,10 @@ struct ClickLive {
         let configuration = try plan.mixerConfiguration()
         let lookahead =
             live.lookahead.map { plan.sampleRate.frames(in: $0) }
-            ?? LiveClickEngine.defaultLookahead(
+            ?? Session.defaultLookahead(
                 timerInterval: .milliseconds(10), outputLatency: live.latency, sampleRate: plan.sampleRate)
         let stop = StopSignals()
-        let engine = LiveClickEngine(
-            map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: plan.frameCount,
-            gain: plan.gain, lookahead: lookahead)
-        engine.scheduler.notes = plan.notes?()
+        let engine = try plan.session(configuration: configuration, lookahead: lookahead)
         let status = FileOutput.standardOutput.isTerminal && !plan.quiet ? StatusLine() : nil
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if let status {
@@ -67,7 +64,7 @@ struct ClickLive {
         }
     }
 
-    private func report(engine: LiveClickEngine, output: PulseOutput, buffer: (target: Int, minimumRequest: Int)?) {
+    private func report(engine: Session, output: PulseOutput, buffer: (target: Int, minimumRequest: Int)?) {
         var lines: [String] = []
         if let buffer {
             let rate = Double(plan.sampleRate.framesPerSecond) / 1000

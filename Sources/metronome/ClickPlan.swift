@@ -36,6 +36,17 @@ struct ClickPlan {
         }
     }
 
+    /// The playback chain for the plan, live or offline.
+    func session(configuration: MixerConfiguration, lookahead: SampleTime?) throws(CommandLineError) -> Session {
+        do {
+            return try Session(
+                map: map, clicks: clicks, configuration: configuration, endFrame: frameCount, gain: gain,
+                players: notes.map { [$0()] } ?? [], lookahead: lookahead)
+        } catch {
+            throw CommandLineError(.usage, error.description)
+        }
+    }
+
     /// Gain of the normal and subdivision sounds relative to the accent when fewer than three files are given.
     static let singleFileNormalGain: Float = 0.7
     static let subdivisionGain: Float = 0.5

@@ -24,9 +24,7 @@ struct ClickRender {
         } catch {
             throw CommandLineError(.cannotCreate, error.description)
         }
-        let renderer = OfflineRenderer(
-            map: plan.map, clicks: plan.clicks, configuration: configuration, endFrame: frameCount, gain: plan.gain)
-        renderer.scheduler.notes = plan.notes?()
+        let renderer = try plan.session(configuration: configuration, lookahead: nil)
 
         var progress = ProgressBar(total: frameCount, output: .standardError, enabled: !plan.quiet)
         do {

@@ -45,7 +45,7 @@ struct KlickMapTests {
             expected.append(Int64((seconds * 48000).rounded()))
             seconds += 240 / (4 * tempo)
         }
-        let renderer = OfflineRenderer(
+        let renderer = try Session(
             map: map, clicks: Impulses.clickSet(), configuration: try MixerConfiguration(channels: 1), endFrame: nil)
         let sink = OnsetSink(channels: 1)
         try renderer.render(frameCount: try #require(map.endFrame), to: sink)

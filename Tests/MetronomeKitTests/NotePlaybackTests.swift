@@ -10,11 +10,12 @@ func renderNotes(
     let map = try TempoMap.steady(
         tempo: BPM(120), accents: AccentPattern(levels: [.silent, .silent, .silent, .silent]))
     let configuration = try MixerConfiguration(channels: 1, voiceCapacity: 64)
-    let renderer = OfflineRenderer(
-        map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: SampleTime(frames))
-    renderer.scheduler.notes = NotePlayer(
+    let player = NotePlayer(
         tracks: [.init(bank: InstrumentSynthesizer.bank(instrument, sampleRate: .standard), pan: pan)],
         source: source, sampleRate: .standard)
+    let renderer = try Session(
+        map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: SampleTime(frames),
+        players: [player])
     let sink = BufferSink(channels: 1)
     try renderer.render(frameCount: frames, to: sink)
     return sink.samples
@@ -66,13 +67,12 @@ struct NotePlaybackTests {
     func endlessArpeggioStopsAtEnd() throws {
         let map = try TempoMap.steady(tempo: BPM(120))
         let configuration = try MixerConfiguration(channels: 1)
-        let renderer = OfflineRenderer(
-            map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 48000)
         let player = NotePlayer(
             tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard))],
             source: ArpeggioSequence(chords: [try ChordSymbol(parsing: "C")], settings: ArpeggioSettings(), map: map),
             sampleRate: .standard)
-        renderer.scheduler.notes = player
+        let renderer = try Session(
+            map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 48000, players: [player])
         try renderer.render(frameCount: 60000, to: BufferSink(channels: 1))
         #expect(player.startedNotes == 8)
         #expect(player.isFinished)
@@ -178,12 +178,11 @@ struct LiveNoteQueueTests {
         let map = try TempoMap.steady(
             tempo: BPM(120), accents: AccentPattern(levels: [.silent, .silent, .silent, .silent]))
         let configuration = try MixerConfiguration(channels: 1, voiceCapacity: 64)
-        let renderer = OfflineRenderer(
-            map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 40000)
         let player = NotePlayer(
             tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard), pan: 0)],
             source: NoteBatches([]), sampleRate: .standard)
-        renderer.scheduler.notes = player
+        let renderer = try Session(
+            map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 40000, players: [player])
         // Queued from another thread before playing: a three-note chord on frame 1000, released at 10000 and 20000.
         let queue = player.queue
         let done = DispatchGroup()

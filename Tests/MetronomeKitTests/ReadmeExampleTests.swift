@@ -19,7 +19,7 @@ struct ReadmeExampleTests {
                 bars: 8, meter: Meter(beats: 7, unit: 8), tempo: BPM(100), endTempo: BPM(140), subdivision: 2),
         ])
         let clicks = ClickSynthesizer.clickSet(.clave, sampleRate: .standard)
-        let renderer = OfflineRenderer(
+        let renderer = try Session(
             map: map, clicks: clicks, configuration: try MixerConfiguration(),
             endFrame: map.endFrame)
         let sink = Collect()
@@ -30,6 +30,6 @@ struct ReadmeExampleTests {
         #expect(map.frame(ofBar: 4) == 460_800)
         #expect(sink.frames[460_800 * 2] != 0)
         #expect(sink.frames[(460_800 - 1) * 2] == 0)
-        #expect(renderer.scheduler.scheduledClickCount == 16 + 8 * 7 * 2)
+        #expect(renderer.scheduledClickCount == 16 + 8 * 7 * 2)
     }
 }

@@ -78,7 +78,7 @@ func renderedOnsets(_ map: TempoMap, frames: Int64) throws -> Set<Int64> {
     let configuration = try MixerConfiguration(sampleRate: map.sampleRate, channels: 1, voiceCapacity: 256)
     let impulses = Impulses.clickSet()
     let layerClicks = Dictionary(uniqueKeysWithValues: ClickStyle.allCases.map { ($0, impulses) })
-    let renderer = OfflineRenderer(
+    let renderer = try Session(
         map: map, clicks: impulses, configuration: configuration, endFrame: nil, layerClicks: layerClicks)
     let sink = OnsetSink(channels: 1)
     try renderer.render(frameCount: frames, to: sink)

@@ -67,7 +67,7 @@ private func checkOnsets(
     let map = try TempoMap(sections: sections.map(\.section), sampleRate: sampleRate)
     let end = try #require(map.endFrame)
     let configuration = try MixerConfiguration(sampleRate: sampleRate, channels: 1)
-    let renderer = OfflineRenderer(map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: nil)
+    let renderer = try Session(map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: nil)
     let sink = OnsetSink(channels: 1)
     try renderer.render(frameCount: end, to: sink)
     let expected = expectedClicks(sections, rate: Double(rate))

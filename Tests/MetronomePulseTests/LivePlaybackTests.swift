@@ -9,14 +9,12 @@ import Testing
 /// monitor. `during` runs on this thread every 5 ms with the engine until it returns false or playback ends.
 private func playAndRecord(
     _ map: TempoMap, endFrame: SampleTime?, server: PulseServer,
-    during: (LiveClickEngine) -> Bool = { _ in true }
-) throws -> (recording: [Float], engine: LiveClickEngine, output: PulseOutput) {
+    during: (Session) -> Bool = { _ in true }
+) throws -> (recording: [Float], engine: Session, output: PulseOutput) {
     let recording = try server.startRecording()
-    let engine = LiveClickEngine(
+    let engine = try Session(
         map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
-        configuration: try MixerConfiguration(), endFrame: endFrame,
-        lookahead: LiveClickEngine.defaultLookahead(
-            timerInterval: .milliseconds(10), outputLatency: .milliseconds(20), sampleRate: .standard))
+        configuration: try MixerConfiguration(), endFrame: endFrame)
     engine.start(output: nil)
     let output = try PulseOutput(mixer: engine.mixer, server: server.address, latency: .milliseconds(20))
     engine.attach(output: output)
@@ -93,10 +91,10 @@ struct LivePlaybackTests {
         let (recorded, engine, output) = try playAndRecord(map, endFrame: end, server: server) { engine in
             guard engine.mixer.framePosition >= 78_000 else { return true }
             callPosition = engine.mixer.framePosition
-            engine.setTempo(try! BPM(150))
+            engine.send(.setTempo(try! BPM(150)))
             return false
         }
-        let changes = engine.appliedChanges
+        let changes = engine.appliedCommands.filter { $0.command == .setTempo(try! BPM(150)) }
         #expect(changes.count == 1)
         let switchFrame = try #require(changes.first).frame
         // The switch is a beat of the old grid, the first one not yet scheduled when the call was made.

@@ -56,12 +56,15 @@ public struct ArpeggioSettings: Sendable, Hashable {
 public struct ArpeggioSequence: NoteSource {
     public let chords: [ChordSymbol]
     public let settings: ArpeggioSettings
-    public let map: TempoMap
+    /// The map the steps are placed on (the transport's, once playing).
+    public private(set) var map: TempoMap
     private var random: SeededGenerator
     /// Chord slot being played (counts on through loops of the progression).
     private var slot = 0
     private var step = 0
     private var indices: [Int] = []
+    /// Whether the current slot's notes and order are drawn.
+    private var slotDrawn = false
     private var notes: [Int] = []
 
     /// - Precondition: `chords` is not empty.
@@ -90,35 +93,72 @@ public struct ArpeggioSequence: NoteSource {
         return (map.firstBar + Int(total / beatsPerBar), total % beatsPerBar)
     }
 
+    /// Moves to the first step at or after `position`: the chord slot holding it, with its order drawn, and the
+    /// step in it. Random orders draw on from the same generator.
+    public mutating func seek(to position: Position, on map: TempoMap) {
+        self.map = map
+        slot = 0
+        step = 0
+        slotDrawn = false
+        guard let firstBar = map.position(ofBar: map.firstBar), position > firstBar else { return }
+        if let beats = settings.chordBeats {
+            let meter = map.sections[map.sectionIndex(ofBar: map.firstBar) ?? 0].meter
+            let beatTicks = Position.ticksPerBeat(unit: meter.unit)
+            slot = Int((position.ticks - firstBar.ticks) / (beatTicks * Int64(beats)))
+        } else if let bar = map.barPosition(at: position)?.bar {
+            slot = bar - map.firstBar
+        } else {
+            return
+        }
+        guard let layout = layout(ofSlot: slot) else { return }
+        drawSlot(steps: layout.steps)
+        while step < layout.steps,
+            let at = map.position(
+                bar: layout.bar, beat: layout.beat * ArpeggioSequence.parts + Int64(step) * layout.stepParts,
+                parts: ArpeggioSequence.parts),
+            at < position
+        {
+            step += 1
+        }
+    }
+
+    /// Where a chord slot lies and how it is cut into steps, or nil past the map's end.
+    private func layout(ofSlot slot: Int) -> (bar: Int, beat: Int64, steps: Int, stepParts: Int64)? {
+        guard let (bar, beat) = start(ofSlot: slot), let sectionIndex = map.sectionIndex(ofBar: bar) else {
+            return nil
+        }
+        let section = map.sections[sectionIndex]
+        let parts = ArpeggioSequence.parts
+        let stepParts = Int64(settings.rate.ticks) * Int64(section.meter.unit)
+        let chordParts = settings.chordBeats.map { Int64($0) * parts } ?? Int64(section.meter.beats) * parts
+        return (bar, beat, Int(chordParts / stepParts), stepParts)
+    }
+
+    /// Spreads the slot's chord and draws its order.
+    private mutating func drawSlot(steps: Int) {
+        let chord = chords[slot % chords.count]
+        notes = ArpeggioSequence.spread(
+            chord.notes(octave: settings.octave, inversion: settings.inversion), octaves: settings.octaves,
+            asPlayed: settings.order == .asPlayed)
+        indices = notes.isEmpty ? [] : settings.order.indices(size: notes.count, count: max(1, steps), random: &random)
+        slotDrawn = true
+    }
+
     public mutating func nextBatch() -> [NoteEvent]? {
         while true {
-            guard let (bar, beat) = start(ofSlot: slot), let sectionIndex = map.sectionIndex(ofBar: bar) else {
-                return nil
-            }
-            let section = map.sections[sectionIndex]
-            let unit = Int64(section.meter.unit)
-            let parts = ArpeggioSequence.parts
-            let stepParts = Int64(settings.rate.ticks) * unit
-            let chordParts = settings.chordBeats.map { Int64($0) * parts } ?? Int64(section.meter.beats) * parts
-            let steps = Int(chordParts / stepParts)
-            if step == 0 {
-                let chord = chords[slot % chords.count]
-                notes = ArpeggioSequence.spread(
-                    chord.notes(octave: settings.octave, inversion: settings.inversion), octaves: settings.octaves,
-                    asPlayed: settings.order == .asPlayed)
-                indices =
-                    notes.isEmpty
-                    ? [] : settings.order.indices(size: notes.count, count: max(1, steps), random: &random)
-            }
-            guard step < steps, !notes.isEmpty else {
+            guard let layout = layout(ofSlot: slot) else { return nil }
+            if !slotDrawn { drawSlot(steps: layout.steps) }
+            guard step < layout.steps, !notes.isEmpty else {
                 slot += 1
                 step = 0
+                slotDrawn = false
                 continue
             }
             guard
                 let event = ArpeggioSequence.stepEvent(
-                    map: map, bar: bar, position: beat * parts + Int64(step) * stepParts, stepParts: stepParts,
-                    note: notes[indices[step]], settings: settings)
+                    map: map, bar: layout.bar,
+                    position: layout.beat * ArpeggioSequence.parts + Int64(step) * layout.stepParts,
+                    stepParts: layout.stepParts, note: notes[indices[step]], settings: settings)
             else { return nil }
             step += 1
             return [event]
@@ -149,8 +189,12 @@ public struct ArpeggioSequence: NoteSource {
         }
         let off = onset + settings.gate * stepFrames
         let frame = SampleTime(onset.rounded(.toNearestOrAwayFromZero))
-        return NoteEvent(
+        var event = NoteEvent(
             frame: frame, offFrame: max(frame + 1, SampleTime(off.rounded(.toNearestOrAwayFromZero))), note: note,
             velocity: settings.velocity, track: settings.track, chordSize: chordSize)
+        event.exactFrame = onset
+        event.exactOffFrame = max(off, onset + 1)
+        event.position = map.position(bar: bar, beat: position, parts: parts) ?? .zero
+        return event
     }
 }

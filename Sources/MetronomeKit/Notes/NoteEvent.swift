@@ -12,6 +12,12 @@ public struct NoteEvent: Sendable, Hashable {
     public var track: Int
     /// Notes committed together with this one (1 for a single note): sets the chord's headroom scale.
     public var chordSize: Int
+    /// Musical position of the note-on on its source's map (zero for notes placed by frame).
+    public var position: Position = .zero
+    /// Unrounded frames of the note-on and note-off on the source's map (`frame` and `offFrame` are these rounded);
+    /// the scheduler adds its run's offset before rounding, so a note lands where the click at its position does.
+    public var exactFrame: Double
+    public var exactOffFrame: Double
 
     public init(frame: SampleTime, offFrame: SampleTime, note: Int, velocity: Int, track: Int = 0, chordSize: Int = 1) {
         self.frame = frame
@@ -20,6 +26,8 @@ public struct NoteEvent: Sendable, Hashable {
         self.velocity = velocity
         self.track = track
         self.chordSize = chordSize
+        exactFrame = Double(frame)
+        exactOffFrame = Double(offFrame)
     }
 
     /// Linear gain of a velocity: (v/127)², i.e. 40·log₁₀(v/127) dB, the usual MIDI curve.
@@ -38,6 +46,9 @@ public struct NoteEvent: Sendable, Hashable {
 /// A source of notes in frame order, batched: every note of a batch starts on the same frame and is committed to
 /// the mixer in one publication (a chord). Used by `NotePlayer`.
 public protocol NoteSource: Sendable {
+    /// Moves to the first batch at or after `position` on `map` (the map being played, with every live edit so
+    /// far). The scheduler calls it when playing starts or jumps and after every edit of the map.
+    mutating func seek(to position: Position, on map: TempoMap)
     /// The next batch (never empty), or nil when the source is done.
     mutating func nextBatch() -> [NoteEvent]?
 }
@@ -49,6 +60,12 @@ public struct NoteBatches: NoteSource {
 
     /// - Parameter batches: in frame order, none empty.
     public init(_ batches: [[NoteEvent]]) { self.batches = batches }
+
+    /// Skips the batches before the frame of `position` (the batches are placed by frame, not by position).
+    public mutating func seek(to position: Position, on map: TempoMap) {
+        let frame = map.frame(at: position)
+        next = batches.firstIndex { ($0.first?.frame ?? 0) >= frame } ?? batches.count
+    }
 
     public mutating func nextBatch() -> [NoteEvent]? {
         guard next < batches.count else { return nil }

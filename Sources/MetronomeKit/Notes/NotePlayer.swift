@@ -59,19 +59,35 @@ public final class NotePlayer: @unchecked Sendable {
         if pending == nil { sourceDone = true }
     }
 
-    /// Frame of the next command, or nil when none is left. Once live notes have been committed it is 0, so the
-    /// live engine's timer never sleeps past a commit.
-    public var nextFrame: SampleTime? {
-        if queue.wasUsed { return 0 }
-        load()
-        let batch = pending?.first?.frame
-        let release = releases.first?.frame
-        switch (batch, release) {
-        case (let b?, let r?): return min(b, r)
-        case (let b?, nil): return b
-        case (nil, let r?): return r
-        default: return nil
+    /// Moves the source to the first batch at or after `position` on `map` (the scheduler calls it when playing
+    /// starts or jumps, and after every edit of the map). Scheduling thread.
+    public func seek(to position: Position, on map: TempoMap) {
+        source.seek(to: position, on: map)
+        pending = nil
+        sourceDone = false
+    }
+
+    /// Moves every note-off still to come before `frame` forward to `frame`: a pause, a stop or a jump releases
+    /// what sounds. Scheduling thread.
+    public func releaseAll(at frame: SampleTime) {
+        for index in releases.indices where releases[index].frame > frame { releases[index].frame = frame }
+    }
+
+    /// Frame of the next command given the run's offset (nil: the source is not playing), or nil when none is
+    /// left. Scheduling thread.
+    public func nextFrame(offset: Double?) -> SampleTime? {
+        takeLiveCommits()
+        resolveOffs()
+        var frames: [SampleTime] = []
+        if let live = liveBatches.first { frames.append(live[0].frame) }
+        if let release = releases.first { frames.append(release.frame) }
+        if let offset {
+            load()
+            if let first = pending?.first {
+                frames.append(NotePlayer.outputFrame(first.exactFrame, first.frame, offset))
+            }
         }
+        return frames.min()
     }
 
     /// Whether every note has been started and released (live notes still sounding or queued keep it going).
@@ -81,8 +97,17 @@ public final class NotePlayer: @unchecked Sendable {
             && pendingOffs.isEmpty && queue.isEmpty
     }
 
+    /// Whether nothing but the source is left (no release or live note waiting).
+    var isIdle: Bool { releases.isEmpty && liveBatches.isEmpty && pendingOffs.isEmpty && queue.isEmpty }
+
+    /// The output frame of a source note: its exact map frame plus the run's offset, rounded once (the map's own
+    /// rounded frame when the offset is zero, so a render from the start is bit-identical).
+    static func outputFrame(_ exact: Double, _ rounded: SampleTime, _ offset: Double) -> SampleTime {
+        offset == 0 ? rounded : SampleTime((exact + offset).rounded(.toNearestOrAwayFromZero))
+    }
+
     /// The mixer commands that start a batch, and the tags to release.
-    func commands(for batch: [NoteEvent]) -> [MixerCommand] {
+    func commands(for batch: [NoteEvent], offset: Double = 0) -> [MixerCommand] {
         var commands: [MixerCommand] = []
         commands.reserveCapacity(batch.count)
         for event in batch {
@@ -93,16 +118,18 @@ public final class NotePlayer: @unchecked Sendable {
                 * track.gain
             let tag = nextTag
             nextTag = nextTag == .max ? 1 : nextTag + 1
+            let frame = NotePlayer.outputFrame(event.exactFrame, event.frame, offset)
             commands.append(
                 .startNote(
-                    zone.sample.reference, at: event.frame, gain: gain,
+                    zone.sample.reference, at: frame, gain: gain,
                     pan: track.pan ?? SoundBank.pan(for: event.note),
                     rate: zone.rate(for: event.note, outputRate: outputRate), tag: tag, loop: zone.loop,
                     releaseFrames: max(1, Int((zone.release * Double(outputRate)).rounded()))))
             if event.offFrame == .max {
                 liveTags[event.track << 8 | event.note, default: []].append(tag)
             } else {
-                insertRelease(at: event.offFrame, tag: tag)
+                insertRelease(
+                    at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, event.offFrame, offset)), tag: tag)
             }
         }
         return commands
@@ -142,45 +169,57 @@ public final class NotePlayer: @unchecked Sendable {
         }
     }
 
-    /// Pushes every command with a frame before `limit`, in frame order. Notes starting at or after `endFrame` are
-    /// never started (the source counts as done); note-offs of notes already started are still pushed.
+    /// Pushes every command with a frame before `limit`, the source's notes at their own map frames (offset 0), as
+    /// a scheduler does while playing from the start. For tests and benchmarks that drive a player by hand.
     /// - Returns: false when the ring filled (the rest is pushed on the next call).
-    public func push(before limit: SampleTime, into ring: CommandRing, endFrame: SampleTime? = nil) -> Bool {
+    public func push(before limit: SampleTime, into ring: CommandRing) -> Bool {
+        while let pushed = pushNext(before: limit, into: ring, offset: 0, endFrame: nil) {
+            if !pushed { return true }
+        }
+        return false
+    }
+
+    /// Pushes the next command if its frame is before `limit`: a batch of live note-ons, a release, or a batch of
+    /// the source's (when `offset` is set: the transport is running). Notes starting at or after `endFrame` are
+    /// never started (the source counts as done); note-offs of notes already started are still pushed.
+    /// - Returns: whether a command was pushed; nil when the ring is full.
+    func pushNext(before limit: SampleTime, into ring: CommandRing, offset: Double?, endFrame: SampleTime?) -> Bool? {
         takeLiveCommits()
         resolveOffs()
-        while true {
-            if let live = liveBatches.first, live[0].frame < limit,
-                (releases.first.map { live[0].frame <= $0.frame } ?? true),
-                (pending?.first.map { live[0].frame <= $0.frame } ?? true)
-            {
-                guard ring.freeCount >= live.count else { return false }
-                ring.push(contentsOf: commands(for: live))
-                startedNotes += live.count
-                lastFrame = live[0].frame
-                liveBatches.removeFirst()
-                resolveOffs()
-                continue
-            }
-            load()
-            if let endFrame, let frame = pending?.first?.frame, frame >= endFrame {
-                pending = nil
-                sourceDone = true
-            }
-            let batchFrame = pending?.first?.frame
-            if let release = releases.first, release.frame < limit, batchFrame.map({ release.frame <= $0 }) ?? true {
-                guard ring.push(.release(tag: release.tag, at: release.frame)) else { return false }
-                releases.removeFirst()
-                lastFrame = release.frame
-                continue
-            }
-            guard let batch = pending, let frame = batchFrame, frame < limit else { return true }
-            guard ring.freeCount >= batch.count else { return false }
-            let commands = commands(for: batch)
-            ring.push(contentsOf: commands)
-            startedNotes += batch.count
-            lastFrame = frame
-            pending = nil
+        if offset != nil { load() }
+        let batchFrame = offset.flatMap { offset in
+            pending?.first.map { NotePlayer.outputFrame($0.exactFrame, $0.frame, offset) }
         }
+        if let live = liveBatches.first, live[0].frame < limit,
+            (releases.first.map { live[0].frame <= $0.frame } ?? true),
+            (batchFrame.map { live[0].frame <= $0 } ?? true)
+        {
+            guard ring.freeCount >= live.count else { return nil }
+            ring.push(contentsOf: commands(for: live))
+            startedNotes += live.count
+            lastFrame = live[0].frame
+            liveBatches.removeFirst()
+            resolveOffs()
+            return true
+        }
+        if let endFrame, let frame = batchFrame, frame >= endFrame {
+            pending = nil
+            sourceDone = true
+            return pushNext(before: limit, into: ring, offset: offset, endFrame: endFrame)
+        }
+        if let release = releases.first, release.frame < limit, batchFrame.map({ release.frame <= $0 }) ?? true {
+            guard ring.push(.release(tag: release.tag, at: release.frame)) else { return nil }
+            releases.removeFirst()
+            lastFrame = release.frame
+            return true
+        }
+        guard let offset, let batch = pending, let frame = batchFrame, frame < limit else { return false }
+        guard ring.freeCount >= batch.count else { return nil }
+        ring.push(contentsOf: commands(for: batch, offset: offset))
+        startedNotes += batch.count
+        lastFrame = frame
+        pending = nil
+        return true
     }
 }
 

@@ -25,25 +25,41 @@ public struct NoteTrack: Sendable, Hashable {
 /// map's closed form (a section's swing swings its arpeggio too). Voicing, velocity and seed come from `defaults`.
 /// Where to stop is the player's business (`NotePlayer.push(before:into:endFrame:)`).
 public struct PatternNotes: NoteSource {
-    public let map: TempoMap
+    /// The map the notes are placed on (the transport's, once playing).
+    public private(set) var map: TempoMap
     public let defaults: ArpeggioSettings
     private var random: SeededGenerator
     private var bar: Int
     /// Bars after the last one with notes (nil: an endless section with notes).
-    private let lastBar: Int?
+    private var lastBar: Int?
     private var pending: [NoteEvent] = []
+    /// Notes before this position are skipped (set by `seek`).
+    private var floor = Position.zero
 
     public init(map: TempoMap, defaults: ArpeggioSettings) {
         self.map = map
         self.defaults = defaults
         random = SeededGenerator(seed: defaults.seed)
         bar = map.firstBar
+        lastBar = PatternNotes.lastBar(of: map)
+    }
+
+    /// Moves to the first note at or after `position` (the rest of its bar is played from there).
+    public mutating func seek(to position: Position, on map: TempoMap) {
+        self.map = map
+        lastBar = PatternNotes.lastBar(of: map)
+        pending = []
+        floor = position
+        bar = max(map.firstBar, map.barPosition(at: position)?.bar ?? map.startBars.last!)
+    }
+
+    /// The bar after the last one with notes (nil: an endless section with notes).
+    private static func lastBar(of map: TempoMap) -> Int? {
         // Sections whose chords are all N.C. sound nothing: an endless one of them must not be walked bar by bar.
         if let last = map.sections.lastIndex(where: { $0.noteTrack?.sounds == true && !$0.isCountIn }) {
-            lastBar = map.sections[last].bars == nil ? nil : map.startBars[last + 1]
-        } else {
-            lastBar = map.firstBar
+            return map.sections[last].bars == nil ? nil : map.startBars[last + 1]
         }
+        return map.firstBar
     }
 
     /// Whether the map has any note track.
@@ -74,7 +90,7 @@ public struct PatternNotes: NoteSource {
                         map: map, bar: bar, position: Int64(step) * stepParts, stepParts: stepParts,
                         note: spread[indices[step]], settings: settings)
                     {
-                        pending.append(event)
+                        if event.position >= floor { pending.append(event) }
                     }
                 }
                 // One note a batch: each step is its own commit.
@@ -86,7 +102,7 @@ public struct PatternNotes: NoteSource {
                 ArpeggioSequence.stepEvent(
                     map: map, bar: bar, position: 0, stepParts: barParts, note: note, settings: settings,
                     chordSize: notes.count)
-            }
+            }.filter { $0.position >= floor }
             if chordEvents.isEmpty { continue }
             return chordEvents
         }

@@ -22,6 +22,8 @@ public struct ClickEvent: Sendable, Hashable {
     public var meter: Meter
     /// Tempo at this click, in quarter notes per minute.
     public var tempo: Double
+    /// The click's musical position (the tick at or before it for a swung click or a layer between ticks).
+    public var position: Position = .zero
     /// 0 for the main grid; k for the section's polyrhythm layer k − 1 (then `beat` is the layer's click index).
     public var layer: Int = 0
 

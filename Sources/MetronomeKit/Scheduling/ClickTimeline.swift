@@ -1,21 +1,17 @@
 /// Lazily expands a tempo map into its clicks, in frame order. Memory is O(layers) whatever the map's length: each
-/// event's frame comes from its section's closed form at an integer (or, swung, a warped) beat position, never from
+/// event's frame comes from the map's closed form at an integer (or, swung, a warped) beat position, never from
 /// adding intervals.
 ///
 /// Within a section the main grid and the polyrhythm layers are merged by exact frame; at equal frames the main grid
 /// comes first, then the layers in order.
 ///
-/// A timeline may start part-way into its map's first section (`startBeat`) at an exact frame (`origin`): that is
-/// how a live tempo change continues the grid from the beat where it takes effect with no phase jump.
+/// A timeline may start at any position (`init(map:from:)`): the first click is the first one at or after it.
+/// That is how the transport continues after a locate, a pause or a live edit.
 public struct ClickTimeline: IteratorProtocol, Sendable {
     /// The map being expanded.
     public let map: TempoMap
-    /// Exact frame of the map's beginning (its first section's beat 0); 0 for a map played from the start.
-    public let origin: Double
-    /// Added to every event's bar number.
-    public let barOffset: Int
     private var sectionIndex = 0
-    private var beatInSection: Int64
+    private var beatInSection: Int64 = 0
     private var subdivisionIndex = 0
     /// Next click of each layer of the current section, counted from the section's start (bar × count + k).
     private var layerClicks: [Int64] = []
@@ -23,25 +19,36 @@ public struct ClickTimeline: IteratorProtocol, Sendable {
     private var mainNext: ClickEvent?
     private var layerNext: [ClickEvent?] = []
     private var sectionPrepared = false
-    private let rate: Double
+    /// Ticks from the current section's start that the first layer clicks may not precede (a start inside it).
+    private var layerFloor: Int64 = 0
 
-    /// Starts at the map's first beat, at frame 0.
+    /// Starts at the map's first beat.
     public init(map: TempoMap) {
-        self.init(map: map, origin: 0, startBeat: 0, barOffset: 0)
+        self.map = map
     }
 
-    /// Starts at beat `startBeat` of the map's first section, the section's beat 0 lying at exact frame `origin`.
-    /// - Parameters:
-    ///   - map: the map to expand.
-    ///   - origin: exact (unrounded) frame of the first section's beat 0.
-    ///   - startBeat: first beat to emit, counted from the first section's start.
-    ///   - barOffset: added to every bar number (bars before the map, or negative for a count-in).
-    public init(map: TempoMap, origin: Double, startBeat: Int64, barOffset: Int) {
+    /// Starts at the first click at or after `position` (past a finite map's end: no click at all).
+    public init(map: TempoMap, from position: Position) {
         self.map = map
-        self.origin = origin
-        self.barOffset = barOffset
-        beatInSection = startBeat
-        rate = Double(map.sampleRate.framesPerSecond)
+        guard let index = map.sectionIndex(at: position) else {
+            sectionIndex = map.sections.count
+            return
+        }
+        let section = map.sections[index]
+        let perBeat = Position.ticksPerBeat(unit: section.meter.unit)
+        let offset = position.ticks - map.startTicks[index].ticks
+        sectionIndex = index
+        beatInSection = offset / perBeat
+        let into = offset % perBeat
+        let parts = Int64(section.subdivision)
+        // The first subdivision not before the position: ceil(into · parts / perBeat).
+        let sub = (into * parts + perBeat - 1) / perBeat
+        if sub >= parts {
+            beatInSection += 1
+        } else {
+            subdivisionIndex = Int(sub)
+        }
+        layerFloor = offset
     }
 
     /// The next click (silent ones included, so a display can follow every beat), or nil after the map's end.
@@ -75,17 +82,18 @@ public struct ClickTimeline: IteratorProtocol, Sendable {
         return nil
     }
 
-    /// Sets the layer cursors at the first layer click at or after the current beat, and computes the first events.
+    /// Sets the layer cursors at the first layer click at or after the start, and computes the first events.
     private mutating func prepareSection() {
         let section = map.sections[sectionIndex]
-        let beatsPerBar = Int64(section.meter.beats)
-        let bar = beatInSection / beatsPerBar
-        let beatInBar = beatInSection % beatsPerBar
+        let barTicks = Int64(section.meter.beats) * Position.ticksPerBeat(unit: section.meter.unit)
+        let bar = layerFloor / barTicks
+        let inBar = layerFloor % barTicks
         layerClicks = section.layers.map { layer in
             let count = Int64(layer.count)
-            // ceil(beatInBar · count / beatsPerBar): the first layer click not before the start beat.
-            return bar * count + (beatInBar * count + beatsPerBar - 1) / beatsPerBar
+            // ceil(inBar · count / barTicks): the first layer click not before the start.
+            return bar * count + (inBar * count + barTicks - 1) / barTicks
         }
+        layerFloor = 0
         layerNext = section.layers.indices.map { layerEvent($0) }
         mainNext = mainEvent()
         sectionPrepared = true
@@ -106,8 +114,8 @@ public struct ClickTimeline: IteratorProtocol, Sendable {
         let section = map.sections[sectionIndex]
         if let beats = section.beatCount, beatInSection >= beats { return nil }
         let parts = Int64(section.subdivision)
-        let offset = section.clickFrames(
-            atBeat: beatInSection * parts + Int64(subdivisionIndex), parts: parts, sampleRate: rate)
+        let numerator = beatInSection * parts + Int64(subdivisionIndex)
+        let exact = clickFrame(section: section, numerator: numerator, parts: parts)
         let beatsPerBar = Int64(section.meter.beats)
         let beatInBar = Int(beatInSection % beatsPerBar)
         let barInSection = beatInSection / beatsPerBar
@@ -115,19 +123,33 @@ public struct ClickTimeline: IteratorProtocol, Sendable {
             subdivisionIndex == 0
             ? section.accents.levels[beatInBar] : section.level(ofSubdivision: subdivisionIndex)
         if let gap = section.gap, gap.isMuted(bar: barInSection) { level = .silent }
-        let exact = origin + map.startFrames[sectionIndex] + offset
         return ClickEvent(
             frame: SampleTime(exact.rounded(.toNearestOrAwayFromZero)),
             exactFrame: exact,
             level: level,
             subdivisionIndex: subdivisionIndex,
-            bar: barOffset + map.startBars[sectionIndex] + Int(barInSection),
+            bar: map.startBars[sectionIndex] + Int(barInSection),
             beat: beatInBar,
             section: sectionIndex,
             volume: section.volume,
             isCountIn: section.isCountIn,
             meter: section.meter,
-            tempo: section.tempo(atBeat: Double(beatInSection)))
+            tempo: map.tempo(at: map.position(section: sectionIndex, beat: beatInSection, parts: 1)),
+            position: map.position(section: sectionIndex, beat: numerator, parts: parts))
+    }
+
+    /// The exact frame of a click of the grid: the map's closed form after swing has moved the position (straight
+    /// sections take the integer path unchanged).
+    private func clickFrame(section: TempoSection, numerator: Int64, parts: Int64) -> Double {
+        guard let swing = section.swing else {
+            return map.exactFrame(section: sectionIndex, beat: numerator, parts: parts)
+        }
+        let barBeats = Int64(section.meter.beats)
+        let barStart = numerator / (parts * barBeats) * barBeats
+        let inBar = Double(numerator - barStart * parts) / Double(parts)
+        let swung = swing.warp(inBar, unit: section.meter.unit, barBeats: section.meter.beats)
+        guard swung != inBar else { return map.exactFrame(section: sectionIndex, beat: numerator, parts: parts) }
+        return map.exactFrame(section: sectionIndex, beatPosition: Double(barStart) + swung)
     }
 
     /// Layer `index`'s click at its cursor, or nil past the section's end.
@@ -142,22 +164,23 @@ public struct ClickTimeline: IteratorProtocol, Sendable {
         let k = click % count
         // Beat position bar·beats + k·beats/count, in parts of 1/count beat.
         let numerator = barInSection * beatsPerBar * count + k * beatsPerBar
-        let offset = section.exactFrames(atBeat: numerator, parts: count, sampleRate: rate)
+        let exact = map.exactFrame(section: sectionIndex, beat: numerator, parts: count)
         var level = layer.levels[Int(k)]
         if let gap = section.gap, gap.isMuted(bar: barInSection) { level = .silent }
-        let exact = origin + map.startFrames[sectionIndex] + offset
+        let position = map.position(section: sectionIndex, beat: numerator, parts: count)
         return ClickEvent(
             frame: SampleTime(exact.rounded(.toNearestOrAwayFromZero)),
             exactFrame: exact,
             level: level,
             subdivisionIndex: 0,
-            bar: barOffset + map.startBars[sectionIndex] + Int(barInSection),
+            bar: map.startBars[sectionIndex] + Int(barInSection),
             beat: Int(k),
             section: sectionIndex,
             volume: section.volume,
             isCountIn: false,
             meter: section.meter,
-            tempo: section.tempo(atBeat: Double(numerator) / Double(count)),
+            tempo: map.tempo(at: position),
+            position: position,
             layer: index + 1)
     }
 }

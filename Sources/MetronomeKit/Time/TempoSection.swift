@@ -19,36 +19,36 @@ public struct TempoSection: Sendable, Hashable {
     public static let maximumSubdivision = 16
 
     /// An optional name (for `--start-at` and status lines).
-    public var label: String?
+    public internal(set) var label: String?
     /// Bar count, or nil for a section that never ends (only the last section of a map).
-    public var bars: Int?
+    public internal(set) var bars: Int?
     /// The time signature.
-    public var meter: Meter
+    public internal(set) var meter: Meter
     /// Tempo at the section's first beat.
-    public var tempo: BPM
+    public internal(set) var tempo: BPM
     /// Tempo reached at the section's end, or nil for a constant tempo.
-    public var endTempo: BPM?
+    public internal(set) var endTempo: BPM?
     /// One level per beat.
-    public var accents: AccentPattern
+    public internal(set) var accents: AccentPattern
     /// Clicks per beat: 1 plays only the beats, 2 adds the off-beat eighths in 4/4, 3 triplets, …
-    public var subdivision: Int
+    public internal(set) var subdivision: Int
     /// Levels of the subdivision clicks between beats, used in turn: click i (1..<subdivision) of a beat plays
     /// `subdivisionLevels[(i − 1) % count]`. One entry gives every subdivision the same level; `[.silent, .normal]`
     /// with 3 clicks per beat is a shuffle.
-    public var subdivisionLevels: [BeatLevel]
+    public internal(set) var subdivisionLevels: [BeatLevel]
     /// How the meter's beats group into felt beats (7/8 as 2+2+3, 6/8 as 3+3), or nil. The grouping only shapes
     /// the default accents and what `check` shows; clicks stay on the meter's beats.
-    public var groups: [Int]?
+    public internal(set) var groups: [Int]?
     /// Swing of the section's eighths or sixteenths, or nil for straight time.
-    public var swing: Swing?
+    public internal(set) var swing: Swing?
     /// Gap practice: bars played, then bars muted, repeating; nil plays every bar.
-    public var gap: GapPractice?
+    public internal(set) var gap: GapPractice?
     /// Polyrhythm layers played over every bar with sounds of their own.
-    public var layers: [PolyLayer]
+    public internal(set) var layers: [PolyLayer]
     /// The chords (block or arpeggiated) the section plays over its clicks, or nil.
-    public var noteTrack: NoteTrack?
+    public internal(set) var noteTrack: NoteTrack?
     /// Linear gain of the whole section, 0...1 (klick's per-entry volume).
-    public var volume: Float
+    public internal(set) var volume: Float
     /// One tempo per beat of the section (klick's `t1,t2,…`), or nil. When set, `tempo` is the first of them and
     /// `endTempo` is nil.
     public private(set) var beatTempos: [BPM]?
@@ -56,7 +56,7 @@ public struct TempoSection: Sendable, Hashable {
     private var beatStartSeconds: [Seconds] = []
 
     /// Whether the section is a count-in before the music (played with the count-in sound, bars numbered below 0).
-    public var isCountIn: Bool
+    public internal(set) var isCountIn: Bool
 
     /// Creates a section.
     /// - Throws: `InvalidValue` for a bar count below 1, a ramp without a bar count, a subdivision outside 1...16,
@@ -232,6 +232,26 @@ public struct TempoSection: Sendable, Hashable {
             rest.tempo = reached
         }
         return rest
+    }
+
+    /// Keeps only the first `bars` bars (a section split by a live edit; the tempo track keeps the timing).
+    mutating func truncate(toBars bars: Int) {
+        self.bars = bars
+        if let beatTempos { self.beatTempos = Array(beatTempos.prefix(bars * meter.beats)) }
+    }
+
+    /// Applies a live click change; a new meter resets the grouping (and the accents given with it).
+    mutating func change(meter: Meter, accents: AccentPattern, subdivision: Int?, swing: Swing??) {
+        if meter != self.meter {
+            groups = nil
+            beatTempos = nil
+            beatStartSeconds = []
+            endTempo = nil
+        }
+        self.meter = meter
+        self.accents = accents
+        if let subdivision { self.subdivision = subdivision }
+        if let swing { self.swing = swing }
     }
 
     /// Tempo at a beat position of the section (for status lines and `check` output).

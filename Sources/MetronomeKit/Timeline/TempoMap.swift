@@ -1,7 +1,14 @@
-/// An ordered list of sections: the whole musical timeline of a click track.
+/// The one timeline: the sections of a click track (the meter track and what each bar plays) over a tempo track, with
+/// closed forms from musical positions to frames and back.
 ///
-/// Invariant: at least one section; only the last may be endless; `startFrames` holds each section's exact starting
-/// frame (the sum of the closed-form lengths of the sections before it), computed once.
+/// Sections are counted in bars; positions in ticks (`Position`); the tempo track is a list of `TempoSegment`s that
+/// may start at any position — one per section as a map is made, split and scaled by live edits
+/// (`TempoMap+Edits.swift`). A frame comes from its segment's closed form at an exact position, rounded once, never
+/// from adding intervals; the inverse (`position(at:)`) is the inverse closed form, rounded once to a tick.
+///
+/// Invariant: at least one section; only the last may be endless; `startTicks`, `startBars` and `startFrames` hold
+/// each section's first position, bar and exact frame, plus the end of the map; the tempo segments tile the map
+/// from position 0 without gaps, and only the last may be endless.
 public struct TempoMap: Sendable, Hashable {
     /// The sections in playing order.
     public let sections: [TempoSection]
@@ -12,10 +19,14 @@ public struct TempoMap: Sendable, Hashable {
     /// First bar of each section, counted over the whole map, plus the bar after the last. Bar `firstBar` is the
     /// first bar of music; count-in bars come before it.
     public let startBars: [Int]
+    /// First position of each section, plus the end of the map (`Int64.max` ticks if endless).
+    public let startTicks: [Position]
     /// Number of the first bar of music: 0, or the bar a map cut with `--start-at` begins at in the whole song.
     public let firstBar: Int
+    /// The tempo track, in order, tiling the map.
+    public let tempoSegments: [TempoSegment]
 
-    /// Creates a map.
+    /// Creates a map whose tempo track is the sections' own tempos, one segment per section.
     /// - Throws: `InvalidValue` when the map is empty or a section other than the last is endless.
     public init(sections: [TempoSection], sampleRate: SampleRate = .standard, firstBar: Int = 0) throws(InvalidValue) {
         guard !sections.isEmpty else { throw InvalidValue(value: "", reason: "a tempo map needs at least one section") }
@@ -23,23 +34,51 @@ public struct TempoMap: Sendable, Hashable {
             throw InvalidValue(
                 value: section.label ?? "section \(index + 1)", reason: "only the last section may play without end")
         }
+        var segments: [TempoSegment] = []
+        var ticks: Int64 = 0
+        for section in sections {
+            let perBeat = Position.ticksPerBeat(unit: section.meter.unit)
+            let length = section.beatCount.map { $0 * perBeat }
+            segments.append(
+                TempoSegment(
+                    start: Position(ticks: ticks), length: length, unit: section.meter.unit, shape: section.tempoShape))
+            ticks += length ?? 0
+        }
+        self.init(sections: sections, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
+    }
+
+    /// Creates a map from sections and a tempo track that tiles them, computing every start.
+    init(sections: [TempoSection], segments: [TempoSegment], sampleRate: SampleRate, firstBar: Int) {
         self.sections = sections
         self.sampleRate = sampleRate
         self.firstBar = firstBar
-        var frames: [Double] = [0]
-        var bars: [Int] = [firstBar - sections.prefix { $0.isCountIn }.reduce(0) { $0 + ($1.bars ?? 0) }]
         let rate = Double(sampleRate.framesPerSecond)
+        var tempo = segments
+        var frame: Double = 0
+        for index in tempo.indices {
+            tempo[index].startFrame = frame
+            frame += tempo[index].lengthFrames(rate: rate)
+        }
+        tempoSegments = tempo
+        var ticks: [Position] = [.zero]
+        var bars: [Int] = [firstBar - sections.prefix { $0.isCountIn }.reduce(0) { $0 + ($1.bars ?? 0) }]
         for section in sections {
             if let beats = section.beatCount, let sectionBars = section.bars {
-                frames.append(frames.last! + section.exactFrames(atBeat: beats, parts: 1, sampleRate: rate))
+                ticks.append(
+                    Position(ticks: ticks.last!.ticks + beats * Position.ticksPerBeat(unit: section.meter.unit)))
                 bars.append(bars.last! + sectionBars)
             } else {
-                frames.append(.infinity)
+                ticks.append(Position(ticks: .max))
                 bars.append(.max)
             }
         }
-        startFrames = frames
+        startTicks = ticks
         startBars = bars
+        var frames: [Double] = []
+        for index in sections.indices { frames.append(TempoMap.exactFrame(at: ticks[index], in: tempo, rate: rate)) }
+        frames.append(
+            ticks.last!.ticks == .max ? .infinity : TempoMap.exactFrame(at: ticks.last!, in: tempo, rate: rate))
+        startFrames = frames
     }
 
     /// A single endless (or `bars`-long) section: what `metronome --bpm 120` plays.
@@ -82,6 +121,9 @@ public struct TempoMap: Sendable, Hashable {
         isFinite ? SampleTime(startFrames.last!.rounded(.toNearestOrAwayFromZero)) : nil
     }
 
+    /// The position at which the map ends, or nil when endless.
+    public var endPosition: Position? { isFinite ? startTicks.last! : nil }
+
     /// Bars of music (count-in excluded), or nil when endless.
     public var barCount: Int? { isFinite ? startBars.last! - firstBar : nil }
 
@@ -97,35 +139,54 @@ public struct TempoMap: Sendable, Hashable {
             return nil
         }
         let beat = Int64(barInSection) * Int64(section.meter.beats)
-        let offset = section.exactFrames(atBeat: beat, parts: 1, sampleRate: Double(sampleRate.framesPerSecond))
-        return SampleTime((startFrames[low] + offset).rounded(.toNearestOrAwayFromZero))
+        return SampleTime(exactFrame(section: low, beat: beat, parts: 1).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// The position of the downbeat of a bar, or nil outside the map (the end of a finite map is inside).
+    /// - Complexity: O(log sections).
+    public func position(ofBar bar: Int) -> Position? {
+        guard let low = lastSection(startingAtOrBefore: bar) else { return nil }
+        let section = sections[low]
+        let barInSection = bar - startBars[low]
+        if let bars = section.bars, barInSection > bars { return nil }
+        return Position(
+            ticks: startTicks[low].ticks + Int64(barInSection) * Int64(section.meter.beats)
+                * Position.ticksPerBeat(unit: section.meter.unit))
     }
 
     /// The exact frame of a position inside a bar: beat `numerator / parts` of bar `bar` (counted like
-    /// `frame(ofBar:)`), by its section's closed form. Positions past the bar's end run on into the section.
+    /// `frame(ofBar:)`), by the tempo track's closed form. Positions past the bar's end run on into the section.
     /// - Returns: nil when the bar lies outside the map.
     public func exactFrame(bar: Int, beat numerator: Int64, parts: Int64) -> Double? {
         guard let index = sectionIndex(ofBar: bar) else { return nil }
-        let section = sections[index]
-        let start = Int64(bar - startBars[index]) * Int64(section.meter.beats) * parts
-        return startFrames[index]
-            + section.exactFrames(
-                atBeat: start + numerator, parts: parts, sampleRate: Double(sampleRate.framesPerSecond))
+        let start = Int64(bar - startBars[index]) * Int64(sections[index].meter.beats) * parts
+        return exactFrame(section: index, beat: start + numerator, parts: parts)
     }
 
-    /// The exact frame of a real beat position inside a bar (a swung step), by its section's closed form.
+    /// The exact frame of a real beat position inside a bar (a swung step), by the tempo track's closed form.
     public func exactFrame(bar: Int, position: Double) -> Double? {
         guard let index = sectionIndex(ofBar: bar) else { return nil }
-        let section = sections[index]
-        let start = Double((bar - startBars[index]) * section.meter.beats)
-        return startFrames[index]
-            + section.exactFrames(atPosition: start + position, sampleRate: Double(sampleRate.framesPerSecond))
+        let start = Double((bar - startBars[index]) * sections[index].meter.beats)
+        return exactFrame(section: index, beatPosition: start + position)
     }
 
     /// The index of the section holding a bar, or nil outside the map.
     public func sectionIndex(ofBar bar: Int) -> Int? {
         guard let low = lastSection(startingAtOrBefore: bar) else { return nil }
         if let bars = sections[low].bars, bar - startBars[low] >= bars { return nil }
+        return low
+    }
+
+    /// The index of the section holding a position, or nil at or after the end of a finite map.
+    /// - Complexity: O(log sections).
+    public func sectionIndex(at position: Position) -> Int? {
+        guard position.ticks >= 0, position < startTicks.last! else { return nil }
+        var low = 0
+        var high = sections.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if startTicks[middle] <= position { low = middle } else { high = middle - 1 }
+        }
         return low
     }
 
