@@ -3,11 +3,11 @@ import MetronomeKit
 
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
-// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,notes,live") which parts run.
+// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,scheduler,notes,live") which parts run.
 
 let runs = 7
 let parts = Set(
-    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,notes,live").split(
+    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,scheduler,notes,live").split(
         separator: ","
     )
     .map(String.init))
@@ -86,6 +86,28 @@ if parts.contains("patterns") {
         print(
             "| \(result.name) | \(result.bars) | \(result.sections) | \(Measure.format(result.milliseconds, 2)) | "
                 + "\(Measure.format(result.retainedKilobytes, 1)) | \(result.walkAllocations) |")
+    }
+}
+
+// 3b. The scheduler and transport.
+if parts.contains("scheduler") {
+    print("\n## Scheduler and transport (release build, 10 ms windows, ring drained as a mixer would; median of 7)\n")
+    let result = try SchedulerBenchmark.run(runs: runs)
+    print("| figure | value |")
+    print("|---|---|")
+    print(
+        "| per event: 1000-bar song (every costly feature) + 1/16 arpeggio, \(result.events) events | \(Measure.format(result.eventNanoseconds, 0)) ns |"
+    )
+    print(
+        "| per timer tick, 120 BPM click, one hour of 10 ms ticks | \(Measure.format(result.idleTickNanoseconds, 0)) ns, \(Measure.format(result.idleTickAllocations, 3)) allocations |"
+    )
+    print(
+        "| per live tempo change (one a beat, \(result.edits) changes) | \(Measure.format(result.editMicroseconds, 1)) µs |"
+    )
+    print("\n| song played to its end | sections | heap growth while playing KB |")
+    print("|---|---|---|")
+    for row in result.heapGrowth {
+        print("| \(row.bars) bars | \(row.sections) | \(Measure.format(row.kilobytes, 1)) |")
     }
 }
 
