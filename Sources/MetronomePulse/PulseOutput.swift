@@ -213,8 +213,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                         output.estimator.reset()
                     }
                 }, userData)
-            // No automatic timing updates: they cost a round trip to the server every 100 ms for a figure only the
-            // display and --verbose use; `measureLatency()` asks for one when it is wanted.
+            // No automatic timing updates: libpulse would space them out to every 1.5 s. The host clock's own timer
+            // (PulseOutput+Clock.swift) asks every 100 ms, and `measureLatency()` asks when it is wanted.
             let flags = PA_STREAM_ADJUST_LATENCY
             guard pa_stream_connect_playback(stream, device, &attributes, flags, nil, nil) >= 0 else {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
