@@ -3,14 +3,16 @@ import MetronomeKit
 
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
-// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,scheduler,notes,live") which parts run.
+// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default
+// "render,mixer,patterns,scheduler,notes,live,clock") which parts run.
 
 let runs = 7
 let parts = Set(
-    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,scheduler,notes,live").split(
-        separator: ","
-    )
-    .map(String.init))
+    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,scheduler,notes,live,clock")
+        .split(
+            separator: ","
+        )
+        .map(String.init))
 let executableDirectory: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -158,5 +160,31 @@ if parts.contains("live") {
         print("\nLowest latency with 0 underruns under load: \(lowest.map { "\($0) ms" } ?? "none of those tried").")
     } else {
         print("(no PulseAudio daemon could be started: `apt-get install pulseaudio pulseaudio-utils`.)")
+    }
+}
+
+// 6. The host clock against PulseAudio's own timing.
+if parts.contains("clock") {
+    print("\n## Host clock: the mapping against PulseAudio's timing, sampled every 100 ms while playing\n")
+    if let clock = try HostClockBenchmark.run(scratch: scratch, seconds: 60) {
+        func row(_ name: String, _ figures: (median: Double, p99: Double, max: Double)) {
+            print(
+                "| \(name) | \(Int(figures.median.rounded())) | \(Int(figures.p99.rounded())) | \(Int(figures.max.rounded())) |"
+            )
+        }
+        print("| absolute error over \(clock.seconds) s, \(clock.samples) samples | median µs | p99 µs | max µs |")
+        print("|---|---|---|---|")
+        row("against `pa_stream_get_time` read in the reply", clock.againstTime)
+        row("against the server's report, at its own time stamp", clock.againstReports)
+        print("\n| figure | value |")
+        print("|---|---|")
+        print("| mapping's rate against nominal at the end | \(Measure.format(clock.mappingPPM, 2)) ppm |")
+        print("| slope of the server's reports over the run | \(Measure.format(clock.reportsPPM, 2)) ppm |")
+        print(
+            "| request round trip, median / max | \(Int(clock.roundTrip.median.rounded())) / \(Int(clock.roundTrip.max.rounded())) µs |"
+        )
+        print("| underruns | \(clock.underruns) |")
+    } else {
+        print("(no PulseAudio daemon could be started.)")
     }
 }

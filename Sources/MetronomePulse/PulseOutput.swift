@@ -10,15 +10,21 @@ import Synchronization
 /// latency (`tlength`) of `latency`. The mainloop thread asks for real-time (SCHED_FIFO) priority when the stream is
 /// ready, if the process may have it; without it playback still works, with more risk of underruns under load.
 ///
+/// As a `FrameClock` it reports when each mixer frame is heard (see `mapping`): from the stream's start the mainloop
+/// thread asks the server for timing information every 100 ms (the first requests sooner) and fits a line to what
+/// it reports.
+///
 /// Threads: create, `drain` and `close` from a control thread; the properties from any thread. The write callback
 /// runs on the mainloop thread and calls only `Mixer.render`, non-allocating libpulse functions, and — once, on the
-/// first request — `clock_gettime` (vDSO, no system call) to timestamp the first audio.
+/// first request — `clock_gettime` (vDSO, no system call) to timestamp the first audio and `Mixer.framePosition` to
+/// note the stream's first frame. The clock's timer and timing replies also run on the mainloop thread, between
+/// write callbacks; they update the mapping and publish it lock-free.
 public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// The mixer the stream pulls from.
     public let mixer: Mixer
-    private let connection: PulseConnection
-    private var stream: OpaquePointer?
-    private let channels: Int
+    let connection: PulseConnection
+    private(set) var stream: OpaquePointer?
+    let channels: Int
     private let underruns = Atomic<Int>(0)
     private let latencyMicroseconds = Atomic<Int64>(-1)
     private let firstWrite = Atomic<Int64>(0)
@@ -27,7 +33,26 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     private let streamFailed = Atomic<Bool>(false)
     /// Set by `drain`: the write callback stops writing so the server can play out its buffer, and the underflow
     /// that ends the drain is not counted.
-    private let draining = Atomic<Bool>(false)
+    let draining = Atomic<Bool>(false)
+
+    // The host clock (PulseOutput+Clock.swift). `clock` is read from any thread; the rest belongs to the mainloop
+    // thread, or to a thread holding the mainloop lock.
+    /// The published mapping, stored only by the mainloop thread.
+    let clock = PublishedClockMapping()
+    /// The mixer frame the stream's first byte carries, or `Int64.min` before the first write callback.
+    let streamOrigin = Atomic<Int64>(.min)
+    /// The fit of the server's timing reports.
+    var estimator: ClockEstimator
+    /// The timer that asks for timing updates, and the delay before its next firing (doubling up to 100 ms).
+    var clockTimer: OpaquePointer?
+    var clockInterval: Duration = .milliseconds(10)
+    /// The timing update in flight, and when it was sent.
+    var pendingUpdate: OpaquePointer?
+    var updateSent = HostTime(nanoseconds: 0)
+    /// `pulseAudioPlayingFrame()`'s request: when it was sent, and what its reply said.
+    var referenceSent = HostTime(nanoseconds: 0)
+    var reference:
+        (now: (hostTime: HostTime, frame: Double), report: (hostTime: HostTime, frame: Double), roundTrip: Duration)?
 
     /// Connects to the server and starts a playback stream that pulls from `mixer` at once.
     /// - Parameters:
@@ -43,6 +68,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     ) throws(PulseError) {
         self.mixer = mixer
         channels = mixer.configuration.channels
+        estimator = ClockEstimator(nominalRate: mixer.configuration.sampleRate)
         connection = try PulseConnection(server: server, name: name)
         try connectStream(device: device, latency: latency)
     }
@@ -99,22 +125,37 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
+    /// When each mixer frame is heard, fitted to the server's timing reports; nil until the first report after the
+    /// stream starts playing (some 10–20 ms after `init` returns).
+    ///
+    /// Each report says which stream byte the server was reading and how long the sink takes to play it
+    /// (`pa_timing_info`'s `read_index` and `sink_usec`), at the server's `gettimeofday` time; that time is moved to
+    /// `CLOCK_MONOTONIC` by reading both clocks when the reply arrives, and clamped to the request's round trip. The
+    /// fit averages the offset and, once the reports span 5 s, measures the rate (see `ClockEstimator`). After an
+    /// underrun the server pauses the stream, the old mapping stays until the first report after playback resumes
+    /// (at most 100 ms later), and the fit starts again.
+    ///
+    /// Threads: any, the render thread included (a lock-free read). Updated by the mainloop thread.
+    public var mapping: ClockMapping? { clock.load() }
+
     /// Disconnects the stream. Safe to call more than once.
     public func close() {
         guard let stream else { return }
-        self.stream = nil
         connection.withLock {
+            stopClock()
             pa_stream_set_write_callback(stream, nil, nil)
             pa_stream_set_underflow_callback(stream, nil, nil)
             pa_stream_set_state_callback(stream, nil, nil)
             pa_stream_disconnect(stream)
             pa_stream_unref(stream)
         }
+        // After the timer is gone: nothing on the mainloop thread reads `stream` any more.
+        self.stream = nil
     }
 
     /// A stream operation's completion callback that wakes whoever waits on the mainloop; its user data is the
     /// connection (`PulseConnection.userData`).
-    private static let signalMainloop: pa_stream_success_cb_t = { _, _, userData in
+    static let signalMainloop: pa_stream_success_cb_t = { _, _, userData in
         let connection = Unmanaged<PulseConnection>.fromOpaque(userData!).takeUnretainedValue()
         pa_threaded_mainloop_signal(connection.mainloop, 0)
     }
@@ -167,10 +208,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                 stream,
                 { _, userData in
                     let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
-                    if !output.draining.load(ordering: .acquiring) { output.underruns.add(1, ordering: .relaxed) }
+                    if !output.draining.load(ordering: .acquiring) {
+                        output.underruns.add(1, ordering: .relaxed)
+                        output.estimator.reset()
+                    }
                 }, userData)
-            // No automatic timing updates: they cost a round trip to the server every 100 ms for a figure only the
-            // display and --verbose use; `measureLatency()` asks for one when it is wanted.
+            // No automatic timing updates: libpulse would space them out to every 1.5 s. The host clock's own timer
+            // (PulseOutput+Clock.swift) asks every 100 ms, and `measureLatency()` asks when it is wanted.
             let flags = PA_STREAM_ADJUST_LATENCY
             guard pa_stream_connect_playback(stream, device, &attributes, flags, nil, nil) >= 0 else {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
@@ -182,8 +226,11 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             }
             if pa_stream_get_state(stream) != PA_STREAM_READY {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
-            } else if let granted = pa_stream_get_buffer_attr(stream) {
-                grantedTargetFrames.store(Int64(granted.pointee.tlength) / Int64(frameBytes), ordering: .relaxed)
+            } else {
+                if let granted = pa_stream_get_buffer_attr(stream) {
+                    grantedTargetFrames.store(Int64(granted.pointee.tlength) / Int64(frameBytes), ordering: .relaxed)
+                }
+                startClock()
             }
         }
         if let failure {
@@ -198,6 +245,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if firstWrite.load(ordering: .relaxed) == 0 {
             var time = timespec()
             clock_gettime(CLOCK_MONOTONIC, &time)
+            streamOrigin.store(mixer.framePosition, ordering: .relaxed)
             firstWrite.store(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), ordering: .releasing)
         }
         let frameBytes = 4 * channels

@@ -1,0 +1,147 @@
+import CPulseAudio
+import Glibc
+import MetronomeKit
+
+/// The host clock of a PulseAudio stream: a mainloop timer asks the server for timing information, each reply becomes
+/// an observation "this mixer frame was being heard at this `CLOCK_MONOTONIC` time", and the fit is published.
+///
+/// Threads: everything here runs on the mainloop thread, or on a thread holding the mainloop lock.
+extension PulseOutput {
+    /// The slowest pace of timing requests: one small round trip to the server every 100 ms.
+    static let clockUpdateInterval: Duration = .milliseconds(100)
+
+    /// Starts the timer that asks for timing updates (lock held, stream ready).
+    func startClock() {
+        clockTimer = pa_context_rttime_new(
+            connection.context, pa_rtclock_now() + PulseOutput.microseconds(clockInterval),
+            { _, _, _, userData in
+                Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue().requestTiming()
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Stops the timer and cancels the update in flight, so no callback reaches this object again (lock held).
+    func stopClock() {
+        if let clockTimer {
+            pa_threaded_mainloop_get_api(connection.mainloop).pointee.time_free(clockTimer)
+            self.clockTimer = nil
+        }
+        if let pendingUpdate {
+            pa_operation_cancel(pendingUpdate)
+            pa_operation_unref(pendingUpdate)
+            self.pendingUpdate = nil
+        }
+    }
+
+    /// The timer fired (mainloop thread): sends one timing request unless one is still in flight, and re-arms.
+    private func requestTiming() {
+        guard let stream, let clockTimer else { return }
+        if pendingUpdate == nil {
+            updateSent = HostTime.now()
+            pendingUpdate = pa_stream_update_timing_info(
+                stream,
+                { stream, success, userData in
+                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
+                    output.timingArrived(stream!, success: success != 0)
+                }, Unmanaged.passUnretained(self).toOpaque())
+        }
+        clockInterval = min(clockInterval * 2, PulseOutput.clockUpdateInterval)
+        pa_context_rttime_restart(
+            connection.context, clockTimer, pa_rtclock_now() + PulseOutput.microseconds(clockInterval))
+    }
+
+    /// A timing reply arrived (mainloop thread): turns it into an observation, refits and publishes.
+    private func timingArrived(_ stream: OpaquePointer, success: Bool) {
+        let received = HostTime.now()
+        let realtime = PulseOutput.realtimeNow()
+        if let pendingUpdate {
+            pa_operation_unref(pendingUpdate)
+            self.pendingUpdate = nil
+        }
+        guard success, let info = pa_stream_get_timing_info(stream)?.pointee else { return }
+        guard info.playing != 0 else {
+            // Not playing (prebuffering after an underrun): the read index stands still while time goes on.
+            estimator.reset()
+            return
+        }
+        guard let report = observation(info, sent: updateSent, received: received, realtime: realtime) else { return }
+        clock.store(estimator.observe(frame: report.frame, at: report.hostTime))
+    }
+
+    /// What a timing report says: the mixer frame at the speaker (`read_index − sink_usec`) and when. The server
+    /// stamps the report with `gettimeofday` just after taking it; that time is moved to `CLOCK_MONOTONIC` with the
+    /// offset between the two clocks read when the reply arrived, and clamped to the request's round trip. Without
+    /// synchronized clocks the round trip's midpoint stands in. Nil if the report cannot say (no first write yet,
+    /// read index unknown).
+    private func observation(
+        _ info: pa_timing_info, sent: HostTime, received: HostTime, realtime: Int64
+    ) -> (hostTime: HostTime, frame: Double)? {
+        let origin = streamOrigin.load(ordering: .relaxed)
+        guard origin != .min, info.read_index_corrupt == 0 else { return nil }
+        let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
+        let frame =
+            Double(origin) + Double(info.read_index) / Double(4 * channels) - Double(info.sink_usec) * rate / 1e6
+        guard info.synchronized_clocks != 0 else {
+            return (HostTime(nanoseconds: sent.nanoseconds + (received.nanoseconds - sent.nanoseconds) / 2), frame)
+        }
+        let remote = Int64(info.timestamp.tv_sec) * 1_000_000_000 + Int64(info.timestamp.tv_usec) * 1000
+        let stamped = remote - (realtime - received.nanoseconds)
+        return (HostTime(nanoseconds: min(max(stamped, sent.nanoseconds), received.nanoseconds)), frame)
+    }
+
+    /// PulseAudio's own answers to "which frame is being heard", for checking `mapping` against them. Asks the server
+    /// for fresh timing information; in the reply's callback reads `pa_stream_get_time` (libpulse's
+    /// `read_index + transport_usec − sink_usec`, which assumes the reply took as long to arrive as the request) and
+    /// then `CLOCK_MONOTONIC`, and also converts the report itself as `mapping` does. Blocks for one round trip.
+    ///
+    /// Threads: a control thread (not the mainloop's own callbacks).
+    /// - Returns: `now`: the monotonic time read and the fractional mixer frame `pa_stream_get_time` says is being
+    ///   heard then; `report`: the frame and time of the server's report; `roundTrip`: the request's round trip. Nil
+    ///   if the stream is not playing or the server did not answer.
+    package func pulseAudioPlayingFrame() -> (
+        now: (hostTime: HostTime, frame: Double), report: (hostTime: HostTime, frame: Double), roundTrip: Duration
+    )? {
+        guard let stream, !isLost else { return nil }
+        return connection.withLock {
+            reference = nil
+            referenceSent = HostTime.now()
+            let operation = pa_stream_update_timing_info(
+                stream,
+                { stream, success, userData in
+                    let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
+                    output.referenceArrived(stream!, success: success != 0)
+                    pa_threaded_mainloop_signal(output.connection.mainloop, 0)
+                }, Unmanaged.passUnretained(self).toOpaque())
+            guard connection.complete(operation) else { return nil }
+            return reference
+        }
+    }
+
+    /// The reply to `pulseAudioPlayingFrame()`'s request (mainloop thread).
+    private func referenceArrived(_ stream: OpaquePointer, success: Bool) {
+        var time: pa_usec_t = 0
+        guard success, pa_stream_get_time(stream, &time) == 0 else { return }
+        let received = HostTime.now()
+        let realtime = PulseOutput.realtimeNow()
+        let origin = streamOrigin.load(ordering: .relaxed)
+        guard let info = pa_stream_get_timing_info(stream)?.pointee, info.playing != 0,
+            let report = observation(info, sent: referenceSent, received: received, realtime: realtime)
+        else { return }
+        let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
+        reference = (
+            (received, Double(origin) + Double(time) * rate / 1e6), report,
+            .nanoseconds(received.nanoseconds - referenceSent.nanoseconds)
+        )
+    }
+
+    /// `CLOCK_REALTIME` (the clock of `gettimeofday`) in nanoseconds.
+    private static func realtimeNow() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    private static func microseconds(_ duration: Duration) -> pa_usec_t {
+        pa_usec_t(duration.components.seconds) * 1_000_000
+            + pa_usec_t(duration.components.attoseconds / 1_000_000_000_000)
+    }
+}
