@@ -92,4 +92,51 @@ struct TransportLiveTests {
         #expect(!found.contains { $0 > Int(pause.frame) + 12000 && $0 < Int(resume.frame) })
         #expect(found.contains(Int(resume.frame)))
     }
+
+    @Test("Two beat subscribers of a live session each get every beat, numbered as the status line, with its host time")
+    func beatSubscribersLive() async throws {
+        let server = try PulseServer()
+        let map = try TempoMap.steady(tempo: BPM(120), meter: Meter(beats: 3, unit: 4), bars: 2)
+        let session = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+            configuration: try MixerConfiguration(), endFrame: map.endFrame)
+        let first = session.beats()
+        let second = session.beats()
+        let collect = { @Sendable (stream: AsyncStream<BeatEvent>) async -> [(BeatEvent, HostTime)] in
+            var beats: [(BeatEvent, HostTime)] = []
+            for await beat in stream { beats.append((beat, HostTime.now())) }
+            return beats
+        }
+        async let a = collect(first)
+        async let b = collect(second)
+        session.start(output: nil)
+        let output = try PulseOutput(mixer: session.mixer, server: server.address, latency: .milliseconds(20))
+        session.attach(output: output)
+        let deadline = Date().addingTimeInterval(20)
+        while !session.isFinished, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // Let the last beat be heard and published before the streams end.
+        try await Task.sleep(for: .milliseconds(100))
+        session.stop()
+        output.drain()
+        output.close()
+        let (beatsA, beatsB) = await (a, b)
+        for beats in [beatsA, beatsB] {
+            #expect(beats.map(\.0.bar) == [1, 1, 1, 2, 2, 2])
+            #expect(beats.map(\.0.beat) == [1, 2, 3, 1, 2, 3])
+            #expect(beats.map(\.0.frame) == (0..<6).map { SampleTime($0) * 24000 })
+            let hosts = beats.compactMap(\.0.hostNanoseconds)
+            #expect(hosts.count == 6)
+            // 500 ms apart on the host clock, to within the mapping's drift and re-fits (well under a millisecond).
+            for (later, earlier) in zip(hosts.dropFirst(), hosts) {
+                #expect(abs(later - earlier - 500_000_000) < 1_000_000)
+            }
+            // Published once heard: not before the host time (less a timer period), and not long after it.
+            for (beat, received) in beats {
+                let heard = try #require(beat.hostNanoseconds)
+                #expect(received.nanoseconds >= heard - 15_000_000)
+                #expect(received.nanoseconds <= heard + 200_000_000)
+            }
+        }
+        #expect(beatsA.map(\.0) == beatsB.map(\.0))
+    }
 }

@@ -11,6 +11,8 @@ public struct BeatEvent: Sendable, Hashable {
     /// CLOCK_MONOTONIC nanoseconds at which it is heard, from the output's clock mapping (the virtual clock offline),
     /// or nil while the output has no mapping yet.
     public var hostNanoseconds: Int64?
+    /// The host time at which it is heard, when known.
+    public var hostTime: HostTime? { hostNanoseconds.map { HostTime(nanoseconds: $0) } }
     /// Tempo at the beat, in quarter notes per minute.
     public var tempo: Double
     /// The meter in force.

@@ -142,7 +142,8 @@ public final class Session: @unchecked Sendable {
         let channels = mixer.configuration.channels
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels)
         defer { buffer.deallocate() }
-        let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
+        let clock = VirtualClock(
+            start: HostTime(nanoseconds: hostNanosecondsAtFrameZero), sampleRate: mixer.configuration.sampleRate)
         let publishing = beatPublisher.subscriberCount > 0
         if publishing { queue.sync { scheduler.collectsBeats = true } }
         var done: SampleTime = 0
@@ -157,7 +158,7 @@ public final class Session: @unchecked Sendable {
                 let heard = mixer.framePosition - 1
                 let (beats, map) = queue.sync { (scheduler.takeBeats(upTo: heard), scheduler.transport.map) }
                 for beat in beats {
-                    let host = hostNanosecondsAtFrameZero + Int64((Double(beat.frame) * 1e9 / rate).rounded())
+                    let host = clock.mapping?.hostTime(ofFrame: beat.frame).nanoseconds
                     beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: host))
                 }
             }
@@ -220,12 +221,17 @@ public final class Session: @unchecked Sendable {
         let position = mixer.framePosition
         scheduler.schedule(until: position + lookahead)
         let latency = output?.latencyFrames ?? 0
-        let beats = scheduler.takeBeats(upTo: position - latency)
+        // A beat is published once heard, with its host time: until the output exists and maps its frames to the
+        // host clock, beats wait (a quarter of a second at most, then they go without a host time).
+        let mapping = output?.mapping
+        let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
+        let beats = output == nil ? [] : scheduler.takeBeats(upTo: position - latency - patience)
         if !beats.isEmpty {
             let map = scheduler.transport.map
             for beat in beats {
                 onBeat?(beat)
-                beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: nil))
+                let host = mapping?.hostTime(ofFrame: beat.frame).nanoseconds
+                beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: host))
             }
         }
         sleepUntilNextWork(position: position, latency: latency)
