@@ -5,9 +5,9 @@ import MetronomeKit
 /// Decoded audio: one Float array per channel, at the file's own rate.
 public struct DecodedAudio: Sendable {
     /// Samples per channel, −1…1.
-    public var channels: [[Float]]
+    public let channels: [[Float]]
     /// The file's frames per second.
-    public var sampleRate: Int
+    public let sampleRate: Int
     /// Frames per channel.
     public var frameCount: Int { channels.first?.count ?? 0 }
 }

@@ -7,8 +7,10 @@ import MetronomeKit
 public enum SoundBankLoader {
     /// Why a bank could not be loaded.
     public enum Failure: Error, Sendable {
-        /// The bank file is malformed (exit 65).
+        /// The bank or one of its samples is malformed (exit 65): the bank's path, then what is wrong.
         case malformed(String)
+        /// The bank file is malformed at a place: `FILE:LINE:COLUMN: error: …`, the line and a caret (exit 65).
+        case positioned(String)
         /// The bank file or a sample is missing or unreadable (exit 66).
         case missing(String)
     }
@@ -33,7 +35,7 @@ public enum SoundBankLoader {
                 plistRate = parsed.sampleRate
                 summary = "SoundBankPlayer bank \(base)"
             } catch {
-                throw .malformed("--bank \(path): \(error.description)")
+                throw .malformed("\(path): \(error.description)")
             }
         } else {
             do {
@@ -42,7 +44,7 @@ public enum SoundBankLoader {
                 name = parsed.name ?? name
                 summary = parsed.summary ?? summary
             } catch {
-                throw .malformed(error.description)
+                throw .positioned(error.description)
             }
         }
         var zones: [BankZone] = []
@@ -58,7 +60,7 @@ public enum SoundBankLoader {
             do { audio = try AudioFileReader.read(path: file) } catch {
                 throw .missing("\(path): sample \(error.description)")
             }
-            guard audio.frameCount > 0 else { throw .malformed("--bank \(path): sample '\(file)' is empty") }
+            guard audio.frameCount > 0 else { throw .malformed("\(path): sample '\(file)' is empty") }
             do {
                 zones.append(
                     try BankZone(
@@ -67,7 +69,7 @@ public enum SoundBankLoader {
                         rootNote: description.rootNote, fineTune: description.fineTune, gain: description.gain,
                         loop: description.loop, release: description.release))
             } catch {
-                throw .malformed("--bank \(path): sample on line \(description.line): \(error.description)")
+                throw .malformed("\(path): sample on line \(description.line): \(error.description)")
             }
         }
         return SoundBank(name: name, summary: summary, zones: zones)

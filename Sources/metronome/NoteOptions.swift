@@ -74,8 +74,8 @@ extension NoteOptions.Checked {
             return try SoundBankLoader.load(path: bankPath)
         } catch {
             switch error {
-            case .malformed(let message):
-                throw CommandLineError(.dataError, message, prefixed: message.hasPrefix(bankPath + ":") == false)
+            case .malformed(let message): throw CommandLineError(.dataError, "--bank " + message)
+            case .positioned(let message): throw CommandLineError(.dataError, message, prefixed: false)
             case .missing(let message): throw CommandLineError(.noInput, "--bank " + message)
             }
         }

@@ -62,7 +62,15 @@ struct PatternFile {
         } catch {
             switch error {
             case .malformed(let problem): throw CommandLineError(.dataError, problem.description, prefixed: false)
-            case .override(let problem): throw CommandLineError(.usage, problem.description)
+            case .override(let problem):
+                // The library names the override in words; the user wrote an option.
+                let option: String
+                switch tempo {
+                case .none: option = problem.value
+                case .bpm(let bpm): option = "--bpm \(bpm)"
+                case .scale(let factor): option = "--tempo-scale \(factor)"
+                }
+                throw CommandLineError(.usage, "\(option): \(problem.reason)")
             }
         }
     }

@@ -4,15 +4,15 @@ public struct MixerConfiguration: Sendable, Hashable {
     public static let voiceCapacityRange = 1...4096
 
     /// Output frames per second.
-    public var sampleRate: SampleRate
+    public let sampleRate: SampleRate
     /// Interleaved output channels, 1 or 2. Mono output is the average of the internal stereo mix.
-    public var channels: Int
+    public let channels: Int
     /// Voices that may sound at once before the oldest is stolen (default 64, up to 4096).
-    public var voiceCapacity: Int
+    public let voiceCapacity: Int
     /// Largest block the mixer renders in one pass; larger requests are split.
-    public var maximumBlockFrames: Int
+    public let maximumBlockFrames: Int
     /// Length of the fade given to a stolen or stopped voice, in milliseconds (at most 5).
-    public var fadeMilliseconds: Double
+    public let fadeMilliseconds: Double
 
     /// Creates a configuration.
     /// - Throws: `InvalidValue` for channels other than 1 or 2, a voice capacity outside 1…4096, a block size outside

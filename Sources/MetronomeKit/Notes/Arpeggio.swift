@@ -47,6 +47,22 @@ public struct ArpeggioSettings: Sendable, Hashable {
     public var track: Int = 0
 
     public init() {}
+
+    /// The settings with every value inside its documented range (octaves 1...4, gate 0.05...1, chord length
+    /// 1...64 beats, velocity 1...127, octave −1...9): a sequence made from out-of-range values plays the nearest
+    /// valid ones instead of misbehaving.
+    public var normalized: ArpeggioSettings {
+        var settings = self
+        settings.octaves = min(4, max(1, octaves))
+        settings.gate =
+            gate.isFinite
+            ? min(ArpeggioSettings.gateRange.upperBound, max(ArpeggioSettings.gateRange.lowerBound, gate)) : 0.8
+        settings.chordBeats = chordBeats.map { min(64, max(1, $0)) }
+        settings.velocity = min(127, max(1, velocity))
+        settings.octave = min(9, max(-1, octave))
+        settings.track = max(0, track)
+        return settings
+    }
 }
 
 /// Lazily turns a progression into arpeggio notes over a tempo map: each chord lasts one bar (or `chordBeats`),
@@ -71,7 +87,7 @@ public struct ArpeggioSequence: NoteSource {
     public init(chords: [ChordSymbol], settings: ArpeggioSettings, map: TempoMap) {
         precondition(!chords.isEmpty)
         self.chords = chords
-        self.settings = settings
+        self.settings = settings.normalized
         self.map = map
         random = SeededGenerator(seed: settings.seed)
     }

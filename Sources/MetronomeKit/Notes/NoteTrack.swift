@@ -77,6 +77,7 @@ public struct PatternNotes: NoteSource {
             guard !notes.isEmpty else { continue }
             var settings = defaults
             settings.gate = track.gate
+            settings = settings.normalized
             settings.swing = section.swing
             let parts = ArpeggioSequence.parts
             let barParts = Int64(section.meter.beats) * parts

@@ -2,17 +2,17 @@
 /// says about them, ready to become a `TempoMap`.
 public struct PatternScore: Sendable {
     /// Every section in playing order (repeats and groups expanded, trainers split into their steps).
-    public var sections: [TempoSection]
+    public internal(set) var sections: [TempoSection]
     /// Each label (of a section or a group) with the index of its first section, in file order.
-    public var labels: [(name: String, section: Int)]
+    public internal(set) var labels: [(name: String, section: Int)]
     /// Count-in bars the file asks for.
-    public var countInBars: Int
+    public internal(set) var countInBars: Int
     /// The click style the file asks for, if any.
-    public var sound: ClickStyle?
+    public internal(set) var sound: ClickStyle?
     /// The instrument of the note track the file asks for, if any.
-    public var instrument: InstrumentSynthesizer.Instrument?
+    public internal(set) var instrument: InstrumentSynthesizer.Instrument?
     /// The first line of the file's comment header (what `metronome patterns` shows).
-    public var summary: String?
+    public internal(set) var summary: String?
 
     /// Creates a score.
     public init(

@@ -83,12 +83,12 @@ public enum TempoOverride: Sendable, Hashable {
         }
     }
 
-    /// The option as the user wrote it, for messages.
+    /// The override in words, for messages ("tempo 100", "tempo × 1.5").
     public var description: String {
         switch self {
         case .none: ""
-        case .bpm(let bpm): "--bpm \(bpm)"
-        case .scale(let factor): "--tempo-scale \(factor)"
+        case .bpm(let bpm): "tempo \(bpm)"
+        case .scale(let factor): "tempo × \(factor)"
         }
     }
 }

@@ -12,24 +12,24 @@ public struct MixerCommand: Sendable {
     }
 
     /// What to do.
-    public var kind: Kind
+    public private(set) var kind: Kind
     /// The frame the command takes effect at.
-    public var frame: SampleTime
+    public private(set) var frame: SampleTime
     /// The sample to play (`startVoice` only).
-    public var sample: SampleReference
+    public private(set) var sample: SampleReference
     /// Linear gain (`startVoice` only).
-    public var gain: Float
+    public private(set) var gain: Float
     /// Pan from −1 (left) to +1 (right) (`startVoice` only).
-    public var pan: Float
+    public private(set) var pan: Float
     /// Playback rate: 1 plays the sample as it is, 2 an octave up (`startVoice` only).
-    public var rate: Double
+    public private(set) var rate: Double
     /// A note's identity for a later `releaseVoices` (0: none). `startVoice` and `releaseVoices`.
-    public var tag: UInt32 = 0
+    public private(set) var tag: UInt32 = 0
     /// First frame of the sustain loop in the sample, and the frame after its last (`loopEnd` 0: no loop).
-    public var loopStart: Int32 = 0
-    public var loopEnd: Int32 = 0
+    public private(set) var loopStart: Int32 = 0
+    public private(set) var loopEnd: Int32 = 0
     /// Frames the release fade lasts when the voice is released (`startVoice`).
-    public var releaseFrames: Int32 = 0
+    public private(set) var releaseFrames: Int32 = 0
 
     /// A command that starts a voice.
     public static func start(
