@@ -19,17 +19,17 @@ struct ReadmeExampleTests {
                 bars: 8, meter: Meter(beats: 7, unit: 8), tempo: BPM(100), endTempo: BPM(140), subdivision: 2),
         ])
         let clicks = ClickSynthesizer.clickSet(.clave, sampleRate: .standard)
-        let renderer = try Session(
-            map: map, clicks: clicks, configuration: try MixerConfiguration(),
-            endFrame: map.endFrame)
+        let render = try Session(
+            map: map, clicks: clicks, configuration: try MixerConfiguration(), endFrame: map.endFrame)
         let sink = Collect()
-        try renderer.render(frameCount: map.endFrame!, to: sink)
+        try render.render(frameCount: map.endFrame!, to: sink)
 
         #expect(sink.frames.count == Int(map.endFrame!) * 2)
         // 16 beats of 4/4 at 100 BPM take 9.6 s; the ramp's first downbeat sounds there.
         #expect(map.frame(ofBar: 4) == 460_800)
         #expect(sink.frames[460_800 * 2] != 0)
         #expect(sink.frames[(460_800 - 1) * 2] == 0)
-        #expect(renderer.scheduledClickCount == 16 + 8 * 7 * 2)
+        #expect(render.scheduledClickCount == 16 + 8 * 7 * 2)
+        #expect(render.mixer.lateEventCount == 0)
     }
 }

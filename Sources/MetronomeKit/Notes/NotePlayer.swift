@@ -12,8 +12,9 @@ import Synchronization
 public final class NotePlayer: @unchecked Sendable {
     /// Notes played live, from any thread: queue note-ons and note-offs, then `commit()`; the scheduler takes each
     /// commit whole on its next pass, and the note-ons of a commit that share a frame reach the mixer in one
-    /// publication (a chord never split across blocks). Stamp frames at least a lookahead ahead of the mixer's
-    /// position to hear them on time; earlier ones play at once and count as late.
+    /// publication (a chord never split across blocks). A frame the scheduler has already passed plays at the first
+    /// frame it has not (about one lookahead after the mixer's position live), so 0 means "as soon as possible" and
+    /// a live note is never late.
     public let queue = NoteQueue()
     /// Tags of live notes sounding, by track and note, for `NoteQueue.noteOff`.
     private var liveTags: [Int: [UInt32]] = [:]
@@ -145,15 +146,23 @@ public final class NotePlayer: @unchecked Sendable {
     private func takeLiveCommits() {
         for commit in queue.take() {
             var byFrame: [SampleTime: [NoteEvent]] = [:]
-            for event in commit.ons { byFrame[event.frame, default: []].append(event) }
+            for var event in commit.ons {
+                // A frame already scheduled plays at the first one that is not: the ring stays in frame order and
+                // the chord stays on one frame.
+                event.frame = max(event.frame, liveFloor)
+                byFrame[event.frame, default: []].append(event)
+            }
             for frame in byFrame.keys.sorted() {
                 let batch = byFrame[frame]!
                 let index = liveBatches.firstIndex { $0[0].frame > frame } ?? liveBatches.count
                 liveBatches.insert(batch, at: index)
             }
-            pendingOffs += commit.offs
+            pendingOffs += commit.offs.map { ($0.note, $0.track, max($0.frame, liveFloor)) }
         }
     }
+
+    /// The first frame the scheduler has not scheduled yet: live notes stamped earlier are moved to it.
+    var liveFloor: SampleTime = 0
 
     /// Live note-offs waiting for their note-ons to be started.
     private var pendingOffs: [(note: Int, track: Int, frame: SampleTime)] = []

@@ -235,6 +235,7 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Pushes the players' commands before `limit`, always the earliest first across players.
     private func pushNotes(before limit: SampleTime, offset: Double?) -> Bool {
+        for player in players { player.liveFloor = scheduledUntil }
         while true {
             var best: (player: NotePlayer, frame: SampleTime)?
             for player in players {
