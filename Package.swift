@@ -27,8 +27,23 @@ let package = Package(
             pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]
         ),
-        // The pure core: time model, scheduler, real-time mixer, generated sounds. Imports no C module, does no I/O.
-        .target(name: "MetronomeKit", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        // The library in layers, imports pointing down (no C module, no file I/O):
+        // units, positions, sections and the timeline; chord symbols and arpeggio orders as plain values.
+        .target(name: "MetronomeModel", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        // Notes over a timeline: arpeggios, pattern note tracks, note events and sources.
+        .target(name: "MetronomeMusic", dependencies: ["MetronomeModel"]),
+        // The .metro language and klick tempo maps → a score.
+        .target(name: "MetronomePatterns", dependencies: ["MetronomeModel"]),
+        // The real-time mixer, the command ring, generated sounds, the transport and the scheduler.
+        .target(
+            name: "MetronomeEngine",
+            dependencies: ["MetronomeModel", "MetronomeMusic", .product(name: "RealModule", package: "swift-numerics")]),
+        // Sessions (the one place the chain is built, live and offline), host clocks, the beat publisher.
+        .target(name: "MetronomeLive", dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomeEngine"]),
+        // Every layer behind one `import MetronomeKit`.
+        .target(
+            name: "MetronomeKit",
+            dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive"]),
         // Audio files in and out through libsndfile.
         .target(name: "MetronomeFiles", dependencies: ["MetronomeKit", "CSndFile"]),
         // Live playback through a PulseAudio server.
@@ -48,7 +63,12 @@ let package = Package(
             dependencies: ["MetronomeKit", "MetronomeFiles", "MetronomePulse", "CAllocationCounter"],
             path: "Benchmarks/MetronomeBenchmarks"
         ),
-        .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit", "CAllocationCounter"]),
+        .testTarget(
+            name: "MetronomeKitTests",
+            dependencies: [
+                "MetronomeKit", "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine",
+                "MetronomeLive", "CAllocationCounter",
+            ]),
         .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
         .target(name: "MetronomeTestSupport", path: "Tests/MetronomeTestSupport"),
         .testTarget(

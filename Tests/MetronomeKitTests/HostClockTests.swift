@@ -1,7 +1,12 @@
 import Dispatch
 import Testing
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 @Suite("Host clock: mappings between frames and CLOCK_MONOTONIC")
 struct HostClockTests {

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 /// Parses a .metro text and expands its timeline: (frame, level letter, layer) of every click, silent ones included.
 func clicks(

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 /// Drives a scheduler by hand (as the live timer would) and returns every click frame with its bar and beat.
 private func run(

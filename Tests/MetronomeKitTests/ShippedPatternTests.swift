@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 /// The repository's Patterns folder, found from this file's path.
 let patternsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

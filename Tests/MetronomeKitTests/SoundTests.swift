@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 @Suite("Generated sounds and resampling")
 struct SoundTests {

@@ -1,6 +1,11 @@
 import Foundation
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 /// Click sets whose sounds are single frames of distinct heights, so a render's onsets and levels can be read back
 /// exactly: accent 0.8, normal 0.6, soft 0.3, subdivision 0.4 (soft subdivision 0.2).

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 @Suite("Value parsing")
 struct ValueParsingTests {

@@ -1,0 +1,279 @@
+import MetronomeModel
+import MetronomeMusic
+import Synchronization
+
+/// The real-time mixer: plays frame-stamped commands from a `CommandRing` through a preallocated voice pool, applies
+/// the master gain and the limiter, and writes interleaved Float32 frames.
+///
+/// Its frame counter is the engine's only clock. Everything is allocated in `init`; `render(into:frameCount:)` is the
+/// one real-time function.
+///
+/// Threads: `render` from one render thread at a time (the audio callback or the file writer loop); `setMasterGain`,
+/// `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from any thread.
+public final class Mixer: @unchecked Sendable {
+    /// The fixed configuration.
+    public let configuration: MixerConfiguration
+    /// Where commands arrive from.
+    public let commands: CommandRing
+
+    private let slotCount: Int
+    private let voices: UnsafeMutablePointer<Voice>
+    /// Dense list of slot indices in use, `activeCount` long.
+    private let active: UnsafeMutablePointer<Int>
+    private var activeCount = 0
+    /// Stack of unused slot indices, `freeCount` long.
+    private let free: UnsafeMutablePointer<Int>
+    private var freeCount: Int
+    /// Voices in use that are not fading out.
+    var soundingCount = 0
+    private var nextSerial: UInt64 = 0
+    let mixLeft: UnsafeMutablePointer<Float>
+    let mixRight: UnsafeMutablePointer<Float>
+    private var limiter: Limiter
+    private var appliedGain: Float = 1
+
+    private let position = Atomic<Int64>(0)
+    private let requestedGainBits = Atomic<UInt32>(Float(1).bitPattern)
+    private let lateEvents = Atomic<Int>(0)
+    private let stolenVoices = Atomic<Int>(0)
+    private let voicesInUse = Atomic<Int>(0)
+    private let commandCutoff = Atomic<Int64>(.max)
+
+    /// Creates a mixer and allocates everything it will ever use. Call from a control thread.
+    /// - Parameters:
+    ///   - configuration: rate, channels, voice capacity, block size.
+    ///   - commands: the ring the scheduler fills.
+    ///   - masterGain: linear gain applied from the very first frame (later changes ramp over a block).
+    public init(configuration: MixerConfiguration, commands: CommandRing, masterGain: Float = 1) {
+        self.configuration = configuration
+        self.commands = commands
+        appliedGain = max(0, masterGain)
+        requestedGainBits.store(appliedGain.bitPattern, ordering: .relaxed)
+        // Each voice slot has a twin so that a stolen voice can fade out while its successor starts.
+        slotCount = configuration.voiceCapacity * 2
+        voices = .allocate(capacity: slotCount)
+        active = .allocate(capacity: slotCount)
+        free = .allocate(capacity: slotCount)
+        for index in 0..<slotCount { free[index] = slotCount - 1 - index }
+        freeCount = slotCount
+        mixLeft = .allocate(capacity: configuration.maximumBlockFrames)
+        mixRight = .allocate(capacity: configuration.maximumBlockFrames)
+        limiter = Limiter(sampleRate: configuration.sampleRate.framesPerSecond)
+    }
+
+    deinit {
+        voices.deallocate()
+        active.deallocate()
+        free.deallocate()
+        mixLeft.deallocate()
+        mixRight.deallocate()
+    }
+
+    /// Frames rendered so far: the clock every event is stamped against.
+    public var framePosition: SampleTime { position.load(ordering: .acquiring) }
+
+    /// Events that reached the mixer after their frame had been rendered (they were played at once).
+    public var lateEventCount: Int { lateEvents.load(ordering: .relaxed) }
+
+    /// Voices stolen because the pool was full.
+    public var stolenVoiceCount: Int { stolenVoices.load(ordering: .relaxed) }
+
+    /// Voices sounding or fading at the end of the last block.
+    public var activeVoiceCount: Int { voicesInUse.load(ordering: .relaxed) }
+
+    /// From now on, voice starts stamped at or after `frame` are dropped instead of played; voices already sounding
+    /// finish normally, and other commands (a fade-out) still apply. Used to stop cleanly: nothing new starts,
+    /// nothing is cut. Any thread.
+    public func discardCommands(from frame: SampleTime) {
+        commandCutoff.store(frame, ordering: .releasing)
+    }
+
+    /// Whether no voice is sounding or fading (as of the last block).
+    public var isSilent: Bool { activeVoiceCount == 0 }
+
+    /// Sets the master gain (linear); the change is ramped across the next block. Any thread.
+    public func setMasterGain(_ gain: Float) {
+        requestedGainBits.store(max(0, gain).bitPattern, ordering: .relaxed)
+    }
+
+    /// Renders `frameCount` interleaved frames into `output` (`frameCount × channels` floats), advancing the clock.
+    ///
+    /// Real-time safe: allocates nothing, takes no lock, logs nothing, makes no system call and calls no Foundation
+    /// API. Never call anything that does from inside it. Commands are drained at the start of each internal block;
+    /// a command stamped before the block is played at its first frame and counted as late.
+    public func render(into output: UnsafeMutablePointer<Float>, frameCount: Int) {
+        var done = 0
+        while done < frameCount {
+            let count = min(configuration.maximumBlockFrames, frameCount - done)
+            renderBlock(into: output + done * configuration.channels, count: count)
+            done += count
+        }
+    }
+
+    private func renderBlock(into output: UnsafeMutablePointer<Float>, count: Int) {
+        let blockStart = position.load(ordering: .relaxed)
+        drainCommands(blockStart: blockStart, blockEnd: blockStart + Int64(count))
+        let gainSettled = Float(bitPattern: requestedGainBits.load(ordering: .relaxed)) == appliedGain
+        if activeCount == 0, limiter.gain == 1, gainSettled {
+            // Nothing sounds and nothing is changing: the block is silence.
+            output.update(repeating: 0, count: count * configuration.channels)
+            voicesInUse.store(0, ordering: .relaxed)
+            position.store(blockStart + Int64(count), ordering: .releasing)
+            return
+        }
+        mixLeft.update(repeating: 0, count: count)
+        mixRight.update(repeating: 0, count: count)
+        var index = 0
+        while index < activeCount {
+            let slot = active[index]
+            if renderVoice(voices + slot, count: count) {
+                index += 1
+            } else {
+                releaseSlot(at: index)
+            }
+        }
+        applyMasterGain(count: count)
+        limiter.process(left: mixLeft, right: mixRight, count: count)
+        if configuration.channels == 2 {
+            for frame in 0..<count {
+                output[2 * frame] = mixLeft[frame]
+                output[2 * frame + 1] = mixRight[frame]
+            }
+        } else {
+            for frame in 0..<count { output[frame] = (mixLeft[frame] + mixRight[frame]) * 0.5 }
+        }
+        voicesInUse.store(activeCount, ordering: .relaxed)
+        position.store(blockStart + Int64(count), ordering: .releasing)
+    }
+
+    private func drainCommands(blockStart: SampleTime, blockEnd: SampleTime) {
+        let cutoff = commandCutoff.load(ordering: .acquiring)
+        while let command = commands.peek(), command.frame < blockEnd {
+            commands.removeFirst()
+            if command.kind == .startVoice, command.frame >= cutoff { continue }
+            let offset: Int
+            if command.frame < blockStart {
+                lateEvents.add(1, ordering: .relaxed)
+                offset = 0
+            } else {
+                offset = Int(command.frame - blockStart)
+            }
+            switch command.kind {
+            case .startVoice: startVoice(command, offset: offset)
+            case .fadeOutAll: fadeOutAll()
+            case .releaseVoices: releaseVoices(tag: command.tag, offset: offset)
+            }
+        }
+    }
+
+    private func startVoice(_ command: MixerCommand, offset: Int) {
+        guard command.rate > 0, command.rate.isFinite, command.gain > 0 else { return }
+        if soundingCount == configuration.voiceCapacity { stealOldest() }
+        if freeCount == 0 { dropQuietestFade() }
+        freeCount -= 1
+        let slot = free[freeCount]
+        let gains = PanLaw.gains(pan: command.pan, stereoSource: command.sample.isStereo)
+        (voices + slot).initialize(
+            to: Voice(
+                sample: command.sample,
+                position: 0,
+                increment: max(1, UInt64((command.rate * 4_294_967_296).rounded())),
+                gainLeft: command.gain * gains.left,
+                gainRight: command.gain * gains.right,
+                stepLeft: 0,
+                stepRight: 0,
+                startOffset: offset,
+                fadeRemaining: 0,
+                isFading: false,
+                serial: nextSerial,
+                tag: command.tag,
+                loopStart: UInt64(max(0, command.loopStart)) << 32,
+                loopEnd: UInt64(max(0, command.loopEnd)) << 32,
+                releaseFrames: Int(max(1, command.releaseFrames)),
+                releaseOffset: -1))
+        nextSerial &+= 1
+        active[activeCount] = slot
+        activeCount += 1
+        soundingCount += 1
+    }
+
+    private func stealOldest() {
+        var oldest = -1
+        var oldestSerial = UInt64.max
+        for index in 0..<activeCount {
+            let voice = voices[active[index]]
+            if !voice.isFading, voice.serial < oldestSerial {
+                oldest = active[index]
+                oldestSerial = voice.serial
+            }
+        }
+        guard oldest >= 0 else { return }
+        voices[oldest].beginFade(frames: configuration.fadeFrames)
+        soundingCount -= 1
+        stolenVoices.add(1, ordering: .relaxed)
+    }
+
+    /// Only reached when every twin slot holds a fading voice (more steals than the capacity within one fade time):
+    /// the fade closest to silence is cut.
+    private func dropQuietestFade() {
+        var quietest = 0
+        for index in 1..<activeCount
+        where voices[active[index]].isFading
+            && (!voices[active[quietest]].isFading
+                || voices[active[index]].fadeRemaining < voices[active[quietest]].fadeRemaining)
+        {
+            quietest = index
+        }
+        releaseSlot(at: quietest)
+    }
+
+    /// Fades every voice from the start of the block the command was drained in.
+    private func fadeOutAll() {
+        for index in 0..<activeCount where !voices[active[index]].isFading {
+            voices[active[index]].beginFade(frames: configuration.fadeFrames)
+            soundingCount -= 1
+        }
+    }
+
+    /// Marks every sounding voice with `tag` to begin its release at `offset` frames into the block.
+    private func releaseVoices(tag: UInt32, offset: Int) {
+        guard tag != 0 else { return }
+        for index in 0..<activeCount {
+            let voice = voices + active[index]
+            if voice.pointee.tag == tag, !voice.pointee.isFading, voice.pointee.releaseOffset < 0 {
+                voice.pointee.releaseOffset = offset
+            }
+        }
+    }
+
+    private func releaseSlot(at index: Int) {
+        let slot = active[index]
+        if !voices[slot].isFading { soundingCount -= 1 }
+        activeCount -= 1
+        active[index] = active[activeCount]
+        free[freeCount] = slot
+        freeCount += 1
+    }
+
+    private func applyMasterGain(count: Int) {
+        let target = Float(bitPattern: requestedGainBits.load(ordering: .relaxed))
+        let start = appliedGain
+        if start == target {
+            if target == 1 { return }
+            for frame in 0..<count {
+                mixLeft[frame] *= target
+                mixRight[frame] *= target
+            }
+            return
+        }
+        let step = (target - start) / Float(count)
+        for frame in 0..<(count - 1) {
+            let gain = start + step * Float(frame + 1)
+            mixLeft[frame] *= gain
+            mixRight[frame] *= gain
+        }
+        mixLeft[count - 1] *= target
+        mixRight[count - 1] *= target
+        appliedGain = target
+    }
+}

@@ -1,0 +1,293 @@
+import MetronomeModel
+import MetronomeMusic
+import Synchronization
+
+/// Turns notes into mixer commands on the scheduling thread: a note-on is a voice of its track's bank (the zone's
+/// sample at the note's rate, its loop and release), a note-off a release of that voice's tag. Every batch from the
+/// source (a chord) goes into the ring in one publication.
+///
+/// Gain of a note: velocity gain ((v/127)²) × the zone's gain × `NoteEvent.chordScale(size:)` × the track's
+/// gain. Pan: the track's fixed pan, or by pitch when the track has none.
+///
+/// Threads: the scheduling thread only (it is driven by `ClickScheduler`), except `queue`, which any thread may
+/// use to play notes live.
+public final class NotePlayer: @unchecked Sendable {
+    /// Notes played live, from any thread: queue note-ons and note-offs, then `commit()`; the scheduler takes each
+    /// commit whole on its next pass, and the note-ons of a commit that share a frame reach the mixer in one
+    /// publication (a chord never split across blocks). A frame the scheduler has already passed plays at the first
+    /// frame it has not (about one lookahead after the mixer's position live), so 0 means "as soon as possible" and
+    /// a live note is never late.
+    public let queue = NoteQueue()
+    /// Tags of live notes sounding, by track and note, for `NoteQueue.noteOff`.
+    private var liveTags: [Int: [UInt32]] = [:]
+    /// Live note-ons taken from the queue and not yet pushed, by frame.
+    private var liveBatches: [[NoteEvent]] = []
+    /// One bank per track, with its gain and its pan (nil: by pitch).
+    public struct Track: Sendable {
+        public var bank: SoundBank
+        public var gain: Float
+        public var pan: Float?
+
+        public init(bank: SoundBank, gain: Float = 1, pan: Float? = nil) {
+            self.bank = bank
+            self.gain = gain
+            self.pan = pan
+        }
+    }
+
+    public let tracks: [Track]
+    public let outputRate: Int
+    private var source: any NoteSource
+    private var pending: [NoteEvent]?
+    private var sourceDone = false
+    /// Note-offs not yet pushed, by frame.
+    private var releases: [(frame: SampleTime, tag: UInt32)] = []
+    private var nextTag: UInt32 = 1
+    /// Notes started so far.
+    public private(set) var startedNotes = 0
+    /// Frame of the last command pushed.
+    public private(set) var lastFrame: SampleTime?
+
+    /// - Precondition: at least one track.
+    public init(tracks: [Track], source: any NoteSource, sampleRate: SampleRate) {
+        precondition(!tracks.isEmpty)
+        self.tracks = tracks
+        self.source = source
+        outputRate = sampleRate.framesPerSecond
+    }
+
+    private func load() {
+        guard pending == nil, !sourceDone else { return }
+        pending = source.nextBatch()
+        if pending == nil { sourceDone = true }
+    }
+
+    /// Moves the source to the first batch at or after `position` on `map` (the scheduler calls it when playing
+    /// starts or jumps, and after every edit of the map). Scheduling thread.
+    public func seek(to position: Position, on map: TempoMap) {
+        source.seek(to: position, on: map)
+        pending = nil
+        sourceDone = false
+    }
+
+    /// Moves every note-off still to come before `frame` forward to `frame`: a pause, a stop or a jump releases
+    /// what sounds. Scheduling thread.
+    public func releaseAll(at frame: SampleTime) {
+        for index in releases.indices where releases[index].frame > frame { releases[index].frame = frame }
+    }
+
+    /// Frame of the next command given the run's offset (nil: the source is not playing), or nil when none is
+    /// left. Scheduling thread.
+    public func nextFrame(offset: Double?) -> SampleTime? {
+        takeLiveCommits()
+        resolveOffs()
+        var frames: [SampleTime] = []
+        if let live = liveBatches.first { frames.append(live[0].frame) }
+        if let release = releases.first { frames.append(release.frame) }
+        if let offset {
+            load()
+            if let first = pending?.first {
+                frames.append(NotePlayer.outputFrame(first.exactFrame, first.frame, offset))
+            }
+        }
+        return frames.min()
+    }
+
+    /// Whether every note has been started and released (live notes still sounding or queued keep it going).
+    public var isFinished: Bool {
+        load()
+        return sourceDone && pending == nil && releases.isEmpty && liveBatches.isEmpty && liveTags.isEmpty
+            && pendingOffs.isEmpty && queue.isEmpty
+    }
+
+    /// Whether nothing but the source is left (no release or live note waiting).
+    var isIdle: Bool { releases.isEmpty && liveBatches.isEmpty && pendingOffs.isEmpty && queue.isEmpty }
+
+    /// The output frame of a source note: its exact map frame plus the run's offset, rounded once (the map's own
+    /// rounded frame when the offset is zero, so a render from the start is bit-identical).
+    static func outputFrame(_ exact: Double, _ rounded: SampleTime, _ offset: Double) -> SampleTime {
+        offset == 0 ? rounded : SampleTime((exact + offset).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// The mixer commands that start a batch, and the tags to release.
+    func commands(for batch: [NoteEvent], offset: Double = 0) -> [MixerCommand] {
+        var commands: [MixerCommand] = []
+        commands.reserveCapacity(batch.count)
+        for event in batch {
+            let track = tracks[min(tracks.count - 1, max(0, event.track))]
+            let zone = track.bank.zone(for: event.note)
+            let gain =
+                NoteEvent.gain(velocity: event.velocity) * zone.gain * NoteEvent.chordScale(size: event.chordSize)
+                * track.gain
+            let tag = nextTag
+            nextTag = nextTag == .max ? 1 : nextTag + 1
+            let frame = NotePlayer.outputFrame(event.exactFrame, event.frame, offset)
+            commands.append(
+                .startNote(
+                    zone.sample.reference, at: frame, gain: gain,
+                    pan: track.pan ?? SoundBank.pan(for: event.note),
+                    rate: zone.rate(for: event.note, outputRate: outputRate), tag: tag, loop: zone.loop,
+                    releaseFrames: max(1, Int((zone.release * Double(outputRate)).rounded()))))
+            if event.offFrame == .max {
+                liveTags[event.track << 8 | event.note, default: []].append(tag)
+            } else {
+                insertRelease(
+                    at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, event.offFrame, offset)), tag: tag)
+            }
+        }
+        return commands
+    }
+
+    private func insertRelease(at frame: SampleTime, tag: UInt32) {
+        let index = releases.firstIndex { $0.frame > frame } ?? releases.count
+        releases.insert((frame, tag), at: index)
+    }
+
+    /// Takes the committed live notes: note-ons become batches (one per frame), note-offs releases of the tags
+    /// their notes got (note-ons of the same commit are started first).
+    private func takeLiveCommits() {
+        for commit in queue.take() {
+            var byFrame: [SampleTime: [NoteEvent]] = [:]
+            for var event in commit.ons {
+                // A frame already scheduled plays at the first one that is not: the ring stays in frame order and
+                // the chord stays on one frame.
+                event.frame = max(event.frame, liveFloor)
+                byFrame[event.frame, default: []].append(event)
+            }
+            for frame in byFrame.keys.sorted() {
+                let batch = byFrame[frame]!
+                let index = liveBatches.firstIndex { $0[0].frame > frame } ?? liveBatches.count
+                liveBatches.insert(batch, at: index)
+            }
+            pendingOffs += commit.offs.map { ($0.note, $0.track, max($0.frame, liveFloor)) }
+        }
+    }
+
+    /// The first frame the scheduler has not scheduled yet: live notes stamped earlier are moved to it.
+    var liveFloor: SampleTime = 0
+
+    /// Live note-offs waiting for their note-ons to be started.
+    private var pendingOffs: [(note: Int, track: Int, frame: SampleTime)] = []
+
+    private func resolveOffs() {
+        pendingOffs.removeAll { off in
+            guard let tags = liveTags.removeValue(forKey: off.track << 8 | off.note) else {
+                // Its note-on is still waiting (a later frame): keep the off until it has started.
+                return !liveBatches.contains { $0.contains { $0.note == off.note && $0.track == off.track } }
+            }
+            for tag in tags { insertRelease(at: off.frame, tag: tag) }
+            return true
+        }
+    }
+
+    /// Pushes every command with a frame before `limit`, the source's notes at their own map frames (offset 0), as
+    /// a scheduler does while playing from the start. For tests and benchmarks that drive a player by hand.
+    /// - Returns: false when the ring filled (the rest is pushed on the next call).
+    public func push(before limit: SampleTime, into ring: CommandRing) -> Bool {
+        while let pushed = pushNext(before: limit, into: ring, offset: 0, endFrame: nil) {
+            if !pushed { return true }
+        }
+        return false
+    }
+
+    /// Pushes the next command if its frame is before `limit`: a batch of live note-ons, a release, or a batch of
+    /// the source's (when `offset` is set: the transport is running). Notes starting at or after `endFrame` are
+    /// never started (the source counts as done); note-offs of notes already started are still pushed.
+    /// - Returns: whether a command was pushed; nil when the ring is full.
+    func pushNext(before limit: SampleTime, into ring: CommandRing, offset: Double?, endFrame: SampleTime?) -> Bool? {
+        takeLiveCommits()
+        resolveOffs()
+        if offset != nil { load() }
+        let batchFrame = offset.flatMap { offset in
+            pending?.first.map { NotePlayer.outputFrame($0.exactFrame, $0.frame, offset) }
+        }
+        if let live = liveBatches.first, live[0].frame < limit,
+            (releases.first.map { live[0].frame <= $0.frame } ?? true),
+            (batchFrame.map { live[0].frame <= $0 } ?? true)
+        {
+            guard ring.freeCount >= live.count else { return nil }
+            ring.push(contentsOf: commands(for: live))
+            startedNotes += live.count
+            lastFrame = live[0].frame
+            liveBatches.removeFirst()
+            resolveOffs()
+            return true
+        }
+        if let endFrame, let frame = batchFrame, frame >= endFrame {
+            pending = nil
+            sourceDone = true
+            return pushNext(before: limit, into: ring, offset: offset, endFrame: endFrame)
+        }
+        if let release = releases.first, release.frame < limit, batchFrame.map({ release.frame <= $0 }) ?? true {
+            guard ring.push(.release(tag: release.tag, at: release.frame)) else { return nil }
+            releases.removeFirst()
+            lastFrame = release.frame
+            return true
+        }
+        guard let offset, let batch = pending, let frame = batchFrame, frame < limit else { return false }
+        guard ring.freeCount >= batch.count else { return nil }
+        ring.push(contentsOf: commands(for: batch, offset: offset))
+        startedNotes += batch.count
+        lastFrame = frame
+        pending = nil
+        return true
+    }
+}
+
+/// Live note-ons and note-offs from any thread, taken by a `NotePlayer` commit by commit (SoundBankPlayer's
+/// queueNote/playQueuedNotes idea, with frames).
+public final class NoteQueue: Sendable {
+    struct Commit: Sendable {
+        var ons: [NoteEvent] = []
+        var offs: [(note: Int, track: Int, frame: SampleTime)] = []
+    }
+
+    private let state = Mutex<(open: Commit, committed: [Commit])>((Commit(), []))
+    private let used = Atomic<Bool>(false)
+
+    /// Whether anything was ever committed.
+    public var wasUsed: Bool { used.load(ordering: .relaxed) }
+
+    /// Queues a note-on (it sounds until its note-off). Any thread.
+    /// - Parameters:
+    ///   - note: MIDI note 0...127.
+    ///   - velocity: 1...127.
+    ///   - frame: the mixer frame it starts on.
+    ///   - track: the player's track (bank).
+    ///   - chordSize: notes sounding together, for the headroom scale (default: the note-ons of this commit).
+    public func noteOn(_ note: Int, velocity: Int, at frame: SampleTime, track: Int = 0, chordSize: Int? = nil) {
+        let event = NoteEvent(
+            frame: frame, offFrame: .max, note: min(127, max(0, note)), velocity: velocity, track: track,
+            chordSize: chordSize ?? 0)
+        state.withLock { $0.open.ons.append(event) }
+    }
+
+    /// Queues a note-off: every sounding voice of that note on that track begins its release on `frame`. Any thread.
+    public func noteOff(_ note: Int, at frame: SampleTime, track: Int = 0) {
+        state.withLock { $0.open.offs.append((note, track, frame)) }
+    }
+
+    /// Hands the queued notes to the player as one commit. Any thread.
+    public func commit() {
+        state.withLock { state in
+            guard !state.open.ons.isEmpty || !state.open.offs.isEmpty else { return }
+            let size = state.open.ons.count
+            for index in state.open.ons.indices where state.open.ons[index].chordSize == 0 {
+                state.open.ons[index].chordSize = size
+            }
+            state.committed.append(state.open)
+            state.open = Commit()
+        }
+        used.store(true, ordering: .relaxed)
+    }
+
+    /// Whether nothing is committed and waiting.
+    public var isEmpty: Bool { state.withLock { $0.committed.isEmpty } }
+
+    func take() -> [Commit] {
+        state.withLock { state in
+            defer { state.committed = [] }
+            return state.committed
+        }
+    }
+}

@@ -1,0 +1,268 @@
+import MetronomeModel
+import MetronomeMusic
+import Synchronization
+
+/// Turns the transport's musical time into frame-stamped mixer commands, a lookahead window at a time.
+///
+/// Each `schedule(until:)` applies the transport commands that fall due before the horizon (each at the frame its
+/// quantization gives), then pushes into the command ring, in frame order, every click of the map and every note of
+/// the note players with a frame before the horizon. All of them read the one timeline — the transport's map and
+/// its run — so after any tempo, meter, locate or load change notes and clicks stay together to the frame.
+/// `scheduledUntil` says how far it has gone: nothing before it can change any more.
+///
+/// Commands and note players arrive from any thread through `send(_:at:)` and `add(_:)`; they are taken on the
+/// next pass, so a player added while playing starts from the transport's position, never with a backlog of late
+/// notes.
+///
+/// Threads: `schedule`, `takeBeats` and the read-only properties from one scheduling thread at a time (a Dispatch
+/// timer live, the writer loop offline); `send`, `add` and `remove` from any thread.
+public final class Scheduler: @unchecked Sendable {
+    // @unchecked: everything but `inbox` is confined to the scheduling thread (checked in debug builds by the
+    // session's queue precondition); `inbox` is a Mutex.
+
+    /// Where commands go.
+    public let ring: CommandRing
+    /// The sounds clicks are played with (kept alive here for as long as voices may play them).
+    public let clicks: ClickSet
+    /// The sounds of polyrhythm layers, one set per style, made when a map naming them is played.
+    public private(set) var layerClicks: [ClickStyle: ClickSet]
+    /// Clicks and notes at or after this frame are never started (nil: no limit).
+    public let endFrame: SampleTime?
+    /// Linear gain applied to every click.
+    public let gain: Float
+    /// The transport (read it on the scheduling thread).
+    public private(set) var transport: Transport
+    /// Note players, in the order they were added.
+    public private(set) var players: [NotePlayer] = []
+    /// Every command before this frame has been pushed.
+    public private(set) var scheduledUntil: SampleTime = 0
+    /// Clicks pushed so far (silent ones are not pushed and not counted).
+    public private(set) var scheduledClickCount = 0
+    /// Frame of the last command pushed (a click, or a note-on or note-off), if any.
+    public private(set) var lastCommandFrame: SampleTime?
+    /// Whether scheduled beats are kept for `takeBeats` (off by default, so long renders keep no per-beat memory).
+    public var collectsBeats = false
+
+    private var timeline: ClickTimeline?
+    private var pendingClick: ClickEvent?
+    private var beats: [ClickEvent] = []
+    private let inbox = Mutex<Inbox>(Inbox())
+
+    struct Inbox {
+        var commands: [(TransportCommand, Quantization?)] = []
+        var added: [NotePlayer] = []
+        var removed: [ObjectIdentifier] = []
+    }
+
+    /// Creates a stopped scheduler at the start of a map. Send `.play` to start it.
+    /// - Parameters:
+    ///   - map: the tempo map.
+    ///   - clicks: the click sounds.
+    ///   - ring: the mixer's command ring.
+    ///   - endFrame: nothing at or after this frame is started.
+    ///   - gain: linear gain for every click (1 by default).
+    ///   - layerClicks: the sounds of the map's layers by style; by default each style the map names is synthesized.
+    public init(
+        map: TempoMap, clicks: ClickSet, ring: CommandRing, endFrame: SampleTime? = nil, gain: Float = 1,
+        layerClicks: [ClickStyle: ClickSet]? = nil
+    ) {
+        self.ring = ring
+        self.clicks = clicks
+        self.endFrame = endFrame
+        self.gain = gain
+        self.layerClicks = layerClicks ?? [:]
+        transport = Transport(map: map)
+        synthesizeLayerSounds(for: map)
+    }
+
+    /// Queues a transport command; it takes effect on a later pass at its quantization (the command's default when
+    /// nil). Any thread.
+    public func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
+        inbox.withLock { $0.commands.append((command, quantization)) }
+    }
+
+    /// Adds a note player; it starts at the transport's position on the next pass. Any thread.
+    public func add(_ player: NotePlayer) { inbox.withLock { $0.added.append(player) } }
+
+    /// Removes a note player on the next pass; what it has started sounds on. Any thread.
+    public func remove(_ player: NotePlayer) { inbox.withLock { $0.removed.append(ObjectIdentifier(player)) } }
+
+    /// Whether the transport is stopped with nothing queued and every note played and released.
+    public var isFinished: Bool {
+        let waiting = inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty }
+        return !waiting && transport.state == .stopped && !transport.hasPendingCommands
+            && players.allSatisfy { $0.isIdle }
+    }
+
+    /// Whether the end frame has been reached or the transport is stopped with nothing queued (a map played to its
+    /// end), ignoring notes that still sound.
+    public var isDone: Bool {
+        if let endFrame, scheduledUntil >= endFrame { return true }
+        let waiting = inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty }
+        return !waiting && transport.state == .stopped && !transport.hasPendingCommands
+    }
+
+    /// Pushes every command with a frame before `horizon`, applying the transport commands due before it.
+    /// - Returns: false when the ring filled before the horizon was reached (the rest goes on the next call).
+    /// - Complexity: O(events in the window).
+    @discardableResult
+    public func schedule(until horizon: SampleTime) -> Bool {
+        takeInbox()
+        while true {
+            let due = transport.nextDue(now: scheduledUntil)
+            var limit = horizon
+            if let endFrame { limit = min(limit, endFrame) }
+            if let due, due.frame < limit { limit = due.frame }
+            let mapEnd = transport.endFrame
+            if let mapEnd, mapEnd < limit { limit = mapEnd }
+            guard push(before: limit) else { return false }
+            scheduledUntil = max(scheduledUntil, limit)
+            if let mapEnd, mapEnd <= scheduledUntil, mapEnd < horizon {
+                transport.reachEnd(frame: mapEnd)
+                timeline = nil
+                pendingClick = nil
+                continue
+            }
+            if let due, due.frame <= scheduledUntil, due.frame < horizon, endFrame.map({ due.frame < $0 }) ?? true {
+                apply(due)
+                continue
+            }
+            return true
+        }
+    }
+
+    /// Removes and returns the beats (main-grid beats, silent ones included) with a frame at or before `frame`,
+    /// in order. Scheduling thread.
+    public func takeBeats(upTo frame: SampleTime) -> [ClickEvent] {
+        let count = beats.firstIndex { $0.frame > frame } ?? beats.count
+        defer { beats.removeFirst(count) }
+        return Array(beats.prefix(count))
+    }
+
+    /// Frame of the next command to push (a click or a note), or nil when none is known. Scheduling thread.
+    public var nextPendingFrame: SampleTime? {
+        let offset = transport.offset
+        return ([pendingClick?.frame] + players.map { $0.nextFrame(offset: offset) }).compactMap { $0 }.min()
+    }
+
+    /// Whether transport commands or players are waiting to be taken or to fall due.
+    package var hasWaitingCommands: Bool {
+        transport.hasPendingCommands
+            || inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty }
+    }
+
+    /// Frame of the next beat waiting for `takeBeats`, if any.
+    public var nextBeatFrame: SampleTime? { beats.first?.frame }
+
+    private func takeInbox() {
+        let taken = inbox.withLock { inbox -> Inbox in
+            defer { inbox = Inbox() }
+            return inbox
+        }
+        for (command, quantization) in taken.commands { transport.send(command, at: quantization) }
+        players.removeAll { taken.removed.contains(ObjectIdentifier($0)) }
+        for player in taken.added {
+            players.append(player)
+            player.seek(
+                to: transport.run == nil
+                    ? transport.heldPosition : (transport.firstPosition(atOrAfter: scheduledUntil) ?? .zero),
+                on: transport.map)
+        }
+    }
+
+    /// Applies a due command and moves every source to where the music now goes on.
+    private func apply(_ due: (frame: SampleTime, position: Position?)) {
+        let before = transport.run
+        let mapBefore = transport.map
+        transport.applyNext(frame: due.frame, position: due.position)
+        let jumped = before.map { run in transport.run.map { $0 != run } ?? true } ?? (transport.run != nil)
+        if jumped || transport.run == nil {
+            for player in players { player.releaseAll(at: due.frame) }
+        }
+        if transport.map != mapBefore { synthesizeLayerSounds(for: transport.map) }
+        guard let run = transport.run else {
+            timeline = nil
+            pendingClick = nil
+            return
+        }
+        let position = jumped ? run.position : (due.position ?? run.position)
+        if jumped || transport.map != mapBefore {
+            timeline = ClickTimeline(map: transport.map, from: position)
+            pendingClick = nil
+            for player in players { player.seek(to: position, on: transport.map) }
+        }
+    }
+
+    /// Pushes clicks and notes with a frame before `limit`, merged in frame order (a click before notes at the
+    /// same frame). Returns false when the ring is full.
+    private func push(before limit: SampleTime) -> Bool {
+        let offset = transport.offset
+        while let offset {
+            guard let event = pendingClick ?? nextClick(offset: offset) else { break }
+            guard event.frame < limit else {
+                pendingClick = event
+                break
+            }
+            guard pushNotes(before: event.frame, offset: offset) else {
+                pendingClick = event
+                return false
+            }
+            if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
+                let command = MixerCommand.start(
+                    sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
+                guard ring.push(command) else {
+                    pendingClick = event
+                    return false
+                }
+                scheduledClickCount += 1
+                lastCommandFrame = event.frame
+            }
+            pendingClick = nil
+            transport.updateCountIn(at: event.position)
+            if collectsBeats, event.isMainBeat { beats.append(event) }
+        }
+        return pushNotes(before: limit, offset: offset)
+    }
+
+    /// The timeline's next click in output frames.
+    private func nextClick(offset: Double) -> ClickEvent? {
+        if timeline == nil, let run = transport.run { timeline = ClickTimeline(map: transport.map, from: run.position) }
+        guard var event = timeline?.next() else { return nil }
+        if offset != 0 {
+            event.exactFrame += offset
+            event.frame = SampleTime(event.exactFrame.rounded(.toNearestOrAwayFromZero))
+        }
+        return event
+    }
+
+    /// Pushes the players' commands before `limit`, always the earliest first across players.
+    private func pushNotes(before limit: SampleTime, offset: Double?) -> Bool {
+        for player in players { player.liveFloor = scheduledUntil }
+        while true {
+            var best: (player: NotePlayer, frame: SampleTime)?
+            for player in players {
+                if let frame = player.nextFrame(offset: offset), frame < limit, best.map({ frame < $0.frame }) ?? true {
+                    best = (player, frame)
+                }
+            }
+            guard let best else { return true }
+            guard let pushed = best.player.pushNext(before: limit, into: ring, offset: offset, endFrame: endFrame)
+            else { return false }
+            if pushed { lastCommandFrame = max(lastCommandFrame ?? 0, best.player.lastFrame ?? 0) }
+        }
+    }
+
+    /// The sound set an event plays from: the main clicks, or its layer's.
+    private func clickSet(for event: ClickEvent) -> ClickSet {
+        guard event.layer > 0 else { return clicks }
+        let layers = transport.map.sections[event.section].layers
+        guard event.layer <= layers.count else { return clicks }
+        return layerClicks[layers[event.layer - 1].sound] ?? clicks
+    }
+
+    private func synthesizeLayerSounds(for map: TempoMap) {
+        for style in Set(map.sections.flatMap { $0.layers.map(\.sound) }) where layerClicks[style] == nil {
+            layerClicks[style] = ClickSynthesizer.clickSet(style, sampleRate: map.sampleRate)
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import MetronomeModel
+import MetronomeMusic
+
+/// The transport: which musical position sounds at which output frame, and how commands change that. A pure state
+/// machine — no threads, no clock of its own: the scheduler tells it the first frame not yet scheduled (`now`), and
+/// it answers when a command is due and what follows from it. Tests drive it on a virtual clock.
+///
+/// While running, position p sounds at the exact frame `runFrame + map.exactFrame(at: p) − map.exactFrame(at:
+/// runPosition)`: one offset per run, so a pause, a locate or a load starts a new run and nothing else moves. Edits
+/// of the map (tempo, ramps, meter, accents, subdivision, swing) change only what lies after their position, so
+/// every frame already scheduled keeps its place and the grid goes on without a phase jump.
+///
+/// Invariant: `run` is set exactly when the state is `.countingIn` or `.playing`.
+public struct Transport: Sendable {
+    /// Where the transport is.
+    public enum State: Sendable, Hashable {
+        case stopped, countingIn, playing, paused
+    }
+
+    /// A command that has taken effect.
+    public struct Applied: Sendable, Hashable {
+        /// The command.
+        public var command: TransportCommand
+        /// The output frame it took effect at.
+        public var frame: SampleTime
+        /// The musical position it took effect at (for a locate or a load, the position jumped from).
+        public var position: Position
+    }
+
+    /// The map being played, with every edit so far.
+    public private(set) var map: TempoMap
+    /// Stopped, counting in, playing or paused.
+    public private(set) var state: State = .stopped
+    /// The start of the current run: the exact frame at which `position` sounds.
+    public private(set) var run: (frame: Double, position: Position)?
+    /// Where a stopped or paused transport will go on from.
+    public private(set) var heldPosition: Position = .zero
+    /// Master volume, perceptual 0...1.
+    public private(set) var volume: Float = 1
+    private var queue: [(command: TransportCommand, quantization: Quantization)] = []
+    /// Commands applied so far, oldest first.
+    public private(set) var applied: [Applied] = []
+
+    /// A stopped transport at the start of `map`.
+    public init(map: TempoMap) {
+        self.map = map
+    }
+
+    /// Whether commands are waiting for their moment.
+    public var hasPendingCommands: Bool { !queue.isEmpty }
+
+    /// Queues a command.
+    public mutating func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
+        queue.append((command, quantization ?? command.defaultQuantization))
+    }
+
+    /// Added to a position's exact frame on the map to give its exact output frame, or nil when not running.
+    public var offset: Double? { run.map { $0.frame - map.exactFrame(at: $0.position) } }
+
+    /// The exact output frame of a position in the current run.
+    public func exactOutputFrame(of position: Position) -> Double? {
+        offset.map { map.exactFrame(at: position) + $0 }
+    }
+
+    /// The first position whose output frame is `frame` or later (nil when not running): everything before it has
+    /// a frame before `frame`.
+    public func firstPosition(atOrAfter frame: SampleTime) -> Position? {
+        guard let offset, let run else { return nil }
+        var position = map.position(atExactFrame: Double(frame) - 0.5 - offset)
+        position = max(position, run.position)
+        func outputFrame(_ p: Position) -> SampleTime {
+            SampleTime((map.exactFrame(at: p) + offset).rounded(.toNearestOrAwayFromZero))
+        }
+        while position.ticks > run.position.ticks, outputFrame(Position(ticks: position.ticks - 1)) >= frame {
+            position.ticks -= 1
+        }
+        while outputFrame(position) < frame { position.ticks += 1 }
+        return position
+    }
+
+    /// When the next queued command is due, given that every frame before `now` has been scheduled: its output frame
+    /// and, while running, its position. Nil when nothing is queued or the next command's position lies past the
+    /// end of a finite map.
+    public func nextDue(now: SampleTime) -> (frame: SampleTime, position: Position?)? {
+        guard let first = queue.first else { return nil }
+        if case .frame(let frame) = first.quantization {
+            return (max(frame, now), running ? position(at: max(frame, now)) : nil)
+        }
+        guard running, let here = firstPosition(atOrAfter: now), let offset else { return (now, nil) }
+        let target: Position?
+        switch first.quantization {
+        case .now, .frame: target = here
+        case .nextBeat: target = firstGridPosition(atOrAfter: here, now: now, next: map.nextBeat(atOrAfter:))
+        case .nextBar: target = firstGridPosition(atOrAfter: here, now: now, next: map.nextBar(atOrAfter:))
+        case .position(let position): target = max(position, here)
+        }
+        guard let target else { return nil }
+        let frame = SampleTime((map.exactFrame(at: target) + offset).rounded(.toNearestOrAwayFromZero))
+        return (max(frame, now), target)
+    }
+
+    /// The output frame at which a finite map's end is reached in this run, or nil.
+    public var endFrame: SampleTime? {
+        guard let end = map.endPosition, let frame = exactOutputFrame(of: end) else { return nil }
+        return SampleTime(frame.rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// Applies the first queued command at the frame and position `nextDue(now:)` gave.
+    public mutating func applyNext(frame: SampleTime, position: Position?) {
+        guard !queue.isEmpty else { return }
+        let (command, _) = queue.removeFirst()
+        apply(command, frame: frame, position: position)
+    }
+
+    /// Stops the run at the end of a finite map: the next `play` starts from the beginning.
+    public mutating func reachEnd(frame: SampleTime) {
+        guard running, let end = map.endPosition else { return }
+        applied.append(Applied(command: .stop, frame: frame, position: end))
+        run = nil
+        state = .stopped
+        heldPosition = .zero
+    }
+
+    /// The state implied by a running position: counting in before the first bar of music.
+    public mutating func updateCountIn(at position: Position) {
+        guard running else { return }
+        state = isCountIn(position) ? .countingIn : .playing
+    }
+
+    private var running: Bool { run != nil }
+
+    private func isCountIn(_ position: Position) -> Bool {
+        guard map.countInBars > 0, let index = map.sectionIndex(at: position) else { return false }
+        return map.sections[index].isCountIn
+    }
+
+    private func position(at frame: SampleTime) -> Position? { firstPosition(atOrAfter: frame) }
+
+    /// The first grid point (beat or bar) at or after `here` whose output frame is not before `now`.
+    private func firstGridPosition(
+        atOrAfter here: Position, now: SampleTime, next: (Position) -> Position?
+    ) -> Position? {
+        guard var candidate = next(here), let offset else { return nil }
+        while SampleTime((map.exactFrame(at: candidate) + offset).rounded(.toNearestOrAwayFromZero)) < now {
+            guard let later = next(Position(ticks: candidate.ticks + 1)) else { return nil }
+            candidate = later
+        }
+        return candidate
+    }
+
+    private mutating func apply(_ command: TransportCommand, frame: SampleTime, position: Position?) {
+        let here = position ?? heldPosition
+        applied.append(Applied(command: command, frame: frame, position: here))
+        switch command {
+        case .play, .resume:
+            guard !running, !(command == .resume && state == .stopped) else { return }
+            start(at: heldPosition, frame: Double(frame))
+        case .stop:
+            run = nil
+            state = .stopped
+            heldPosition = .zero
+        case .pause:
+            guard running else { return }
+            run = nil
+            state = .paused
+            heldPosition = here
+        case .locateBar(let bar):
+            locate(to: map.position(ofBar: bar - 1), from: here, frame: frame)
+        case .locateLabel(let label):
+            let index = map.sections.firstIndex { $0.label == label }
+            locate(to: index.map { map.startTicks[$0] }, from: here, frame: frame)
+        case .setTempo(let tempo):
+            map = map.settingTempo(tempo, from: here)
+        case .rampTempo(let tempo, let beats):
+            map = map.rampingTempo(to: tempo, beats: max(1, beats), from: here)
+        case .changeClicks(let change):
+            guard let bar = map.barPosition(at: here)?.bar, let edited = try? map.changingClicks(fromBar: bar, change)
+            else { return }
+            map = edited
+        case .load(let newMap):
+            let continuing = running ? exactOutputFrame(of: here) ?? Double(frame) : nil
+            map = newMap
+            heldPosition = .zero
+            if let continuing { start(at: .zero, frame: continuing) }
+        case .setVolume(let volume):
+            self.volume = min(1, max(0, volume.isFinite ? volume : 1))
+        }
+    }
+
+    private mutating func locate(to target: Position?, from here: Position, frame: SampleTime) {
+        guard let target else { return }
+        if running {
+            start(at: target, frame: exactOutputFrame(of: here) ?? Double(frame))
+        } else {
+            heldPosition = target
+        }
+    }
+
+    private mutating func start(at position: Position, frame: Double) {
+        run = (frame, position)
+        state = isCountIn(position) ? .countingIn : .playing
+    }
+}

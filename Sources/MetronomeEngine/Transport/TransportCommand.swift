@@ -1,0 +1,53 @@
+import MetronomeModel
+import MetronomeMusic
+
+/// When a transport command takes effect.
+public enum Quantization: Sendable, Hashable {
+    /// At the first frame not yet scheduled (about one lookahead after the request, live).
+    case now
+    /// At the first beat not yet scheduled.
+    case nextBeat
+    /// At the first downbeat not yet scheduled.
+    case nextBar
+    /// At a musical position (at once if it has passed); while stopped or paused, as `now`.
+    case position(Position)
+    /// At an output frame (at once if it has passed): for exact, reproducible command sequences.
+    case frame(SampleTime)
+}
+
+/// What a transport can be told, from any thread, through `Scheduler.send(_:at:)`.
+public enum TransportCommand: Sendable, Hashable {
+    /// Play: from the paused position when paused, from the start (count-in included) when stopped.
+    case play
+    /// Stop: sounding notes are released, and the next `play` starts from the beginning.
+    case stop
+    /// Pause where the command takes effect; sounding notes are released.
+    case pause
+    /// Continue from the paused position (the same as `play` while paused).
+    case resume
+    /// Jump to the downbeat of a bar (numbered as `check` and the status line show it, from 1) …
+    case locateBar(Int)
+    /// … or to the first bar of a labelled section.
+    case locateLabel(String)
+    /// A new tempo from here on: a steady click takes it, a song is scaled keeping its structure
+    /// (`TempoMap.settingTempo(_:from:)`).
+    case setTempo(BPM)
+    /// Reach a tempo linearly over a number of beats, from here (`TempoMap.rampingTempo(to:beats:from:)`).
+    case rampTempo(to: BPM, beats: Int)
+    /// Meter, accents, subdivision or swing of the bars from here to the end of their section.
+    case changeClicks(TempoMap.ClickChange)
+    /// Play another map from here (its own count-in included).
+    case load(TempoMap)
+    /// Master volume, perceptual 0...1 (gain = volume³), ramped over one block.
+    case setVolume(Float)
+
+    /// The quantization a command has when none is given: pause, tempo and ramps at the next beat; locate, click
+    /// changes and load at the next bar; the rest now.
+    public var defaultQuantization: Quantization {
+        switch self {
+        case .pause, .setTempo, .rampTempo: .nextBeat
+        case .locateBar, .locateLabel, .changeClicks, .load: .nextBar
+        case .play, .stop, .resume, .setVolume: .now
+        }
+    }
+}
