@@ -118,14 +118,16 @@ struct TransportTests {
     }
 
     @Test(
-        "A meter change applies from the bar holding its position to the end of that section", arguments: When.allCases)
+        "A meter change applies from the first downbeat at or after its position to the end of that section",
+        arguments: When.allCases)
     func changeClicks(when: When) throws {
         let command = TransportCommand.changeClicks(TempoMap.ClickChange(meter: .of(3, 4)))
         let rig = try playAndSend(command, when, end: 24_000 * 20)
         let (frame, ticks) = effect(when)
         expectApplied(rig, command, frame: frame, ticks: ticks)
-        // Bars 0..<changed keep 4 beats, the rest of section A (bars changed...3) has 3, section B 4 again.
-        let changed = Int(ticks / (4 * ppq))
+        // A new meter starts on a downbeat: the bar holding the position when it is one, else the next bar. Bars
+        // 0..<changed keep 4 beats, the rest of section A (bars changed...3) has 3, section B 4 again.
+        let changed = Int((ticks + 4 * ppq - 1) / (4 * ppq))
         var layout: [(bar: Int, beat: Int)] = []
         var bar = 0
         while layout.count < 20 {
