@@ -174,8 +174,13 @@ public struct Transport: Sendable {
         case .rampTempo(let tempo, let beats):
             map = map.rampingTempo(to: tempo, beats: max(1, beats), from: here)
         case .changeClicks(let change):
-            guard let bar = map.barPosition(at: here)?.bar, let edited = try? map.changingClicks(fromBar: bar, change)
-            else { return }
+            // A new meter re-lays the tempo track from its first bar's downbeat; inside a bar that would move frames
+            // already scheduled, so it starts on the next downbeat. Other click changes apply to the bar holding `here`.
+            guard let current = map.barPosition(at: here) else { return }
+            let meterChanges = change.meter.map { $0 != map.sections[current.section].meter } ?? false
+            let onDownbeat = current.beat == 0 && current.ticksIntoBeat == 0
+            let bar = meterChanges && !onDownbeat ? current.bar + 1 : current.bar
+            guard let edited = try? map.changingClicks(fromBar: bar, change) else { return }
             map = edited
         case .load(let newMap):
             let continuing = running ? exactOutputFrame(of: here) ?? Double(frame) : nil

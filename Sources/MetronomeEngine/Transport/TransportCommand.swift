@@ -34,7 +34,8 @@ public enum TransportCommand: Sendable, Hashable {
     case setTempo(BPM)
     /// Reach a tempo linearly over a number of beats, from here (`TempoMap.rampingTempo(to:beats:from:)`).
     case rampTempo(to: BPM, beats: Int)
-    /// Meter, accents, subdivision or swing of the bars from here to the end of their section.
+    /// Meter, accents, subdivision or swing of the bars from here to the end of their section. A new meter starts
+    /// on a downbeat: taking effect inside a bar, it applies from the next one.
     case changeClicks(TempoMap.ClickChange)
     /// Play another map from here (its own count-in included).
     case load(TempoMap)

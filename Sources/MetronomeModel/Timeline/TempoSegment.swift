@@ -41,7 +41,12 @@ public struct TempoSegment: Sendable, Hashable {
         self.start = start
         self.length = length
         self.unit = unit
-        self.shape = shape
+        // A ramp between equal tempos is constant (its closed form would divide zero by zero).
+        if case .ramp(let from, let to, _) = shape, from == to {
+            self.shape = .constant(from)
+        } else {
+            self.shape = shape
+        }
         self.startFrame = startFrame
         if case .perBeat(let tempos) = shape {
             var seconds: Seconds = 0
