@@ -1,4 +1,9 @@
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 /// A scheduler on a virtual clock: the horizon moves in fixed steps, as the live timer moves it; every main beat is
 /// kept. No threads, no sleeps.

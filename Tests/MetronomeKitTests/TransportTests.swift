@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import MetronomeEngine
 @testable import MetronomeKit
+@testable import MetronomeLive
+@testable import MetronomeModel
+@testable import MetronomeMusic
+@testable import MetronomePatterns
 
 /// Quarter-note ticks, written out so the expectations do not lean on the engine's constant.
 private let ppq: Int64 = 28_828_800

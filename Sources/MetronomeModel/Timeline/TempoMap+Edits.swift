@@ -101,8 +101,11 @@ extension TempoMap {
                     let shift = (newBar - oldBar) * Int64(rest.bars ?? 0)
                     return segment.moved(to: Position(ticks: segment.start.ticks + shift), length: segment.length)
                 }
+                // Both ends are stretched, so the segments still tile the bars without a gap (a bar line maps exactly).
                 let start = from.ticks + Ratio.scale(segment.start.ticks - from.ticks, by: newBar, over: oldBar)
-                let length = segment.length.map { Ratio.scale($0, by: newBar, over: oldBar) }
+                let length = segment.end.map {
+                    from.ticks + Ratio.scale($0.ticks - from.ticks, by: newBar, over: oldBar) - start
+                }
                 return segment.stretched(
                     to: Position(ticks: start), length: length, by: Double(newBar) / Double(oldBar))
             }

@@ -74,6 +74,10 @@ public struct TempoMap: Sendable, Hashable {
         }
         startTicks = ticks
         startBars = bars
+        assert(
+            tempo.last!.end == (ticks.last!.ticks == .max ? nil : ticks.last!)
+                && zip(tempo, tempo.dropFirst()).allSatisfy { $0.end == $1.start },
+            "the tempo track must tile the map")
         var frames: [Double] = []
         for index in sections.indices { frames.append(TempoMap.exactFrame(at: ticks[index], in: tempo, rate: rate)) }
         frames.append(
