@@ -330,3 +330,28 @@ struct TransportTests {
         #expect(TransportCommand.setVolume(1).defaultQuantization == .now)
     }
 }
+
+@Suite("Volume through the transport")
+struct TransportVolumeTests {
+    @Test("setVolume at bar 2 reaches the mixer: every later click at volume³ of its level, earlier ones untouched")
+    func volumeReachesTheMixer() throws {
+        let map = try TempoMap.steady(tempo: .of(120), bars: 4)
+        let session = try Session(
+            map: map, clicks: Impulses.clickSet(), configuration: try MixerConfiguration(channels: 1),
+            endFrame: map.endFrame)
+        session.send(.setVolume(0.5), at: .position(try #require(map.position(ofBar: 1))))
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: try #require(map.endFrame), to: sink)
+        #expect(session.appliedCommands.map(\.command) == [.play, .setVolume(0.5), .stop])
+        #expect(session.appliedCommands[1].frame == 96000)
+        let before = sink.onsets.filter { $0.frame < 96000 }
+        // The ramp runs across the 4096-frame block holding frame 96000 (93184 ..< 97280); after it, volume³.
+        let after = sink.onsets.filter { $0.frame >= 97280 }
+        #expect(before.map(\.value) == [0.8, 0.6, 0.6, 0.6])
+        #expect(
+            after.map(\.frame) == [
+                120_000, 144_000, 168_000, 192_000, 216_000, 240_000, 264_000, 288_000, 312_000, 336_000, 360_000,
+            ])
+        #expect(after.map(\.value) == [0.6, 0.6, 0.6, 0.8, 0.6, 0.6, 0.6, 0.8, 0.6, 0.6, 0.6].map { $0 * 0.125 })
+    }
+}

@@ -162,6 +162,7 @@ public final class Mixer: @unchecked Sendable {
             case .startVoice: startVoice(command, offset: offset)
             case .fadeOutAll: fadeOutAll()
             case .releaseVoices: releaseVoices(tag: command.tag, offset: offset)
+            case .setMasterGain: requestedGainBits.store(command.gain.bitPattern, ordering: .relaxed)
             }
         }
     }

@@ -12,6 +12,8 @@ public struct MixerCommand: Sendable {
         case fadeOutAll
         /// Release every sounding voice started with `tag`, from exactly `frame`, over its own release time.
         case releaseVoices
+        /// Set the master gain to `gain`, ramped across the block that holds `frame`.
+        case setMasterGain
     }
 
     /// What to do.
@@ -62,6 +64,13 @@ public struct MixerCommand: Sendable {
         var command = MixerCommand(kind: .releaseVoices, frame: frame, sample: .silence, gain: 0, pan: 0, rate: 1)
         command.tag = tag
         return command
+    }
+
+    /// A command that sets the master gain (linear, at least 0) from the block holding `frame`.
+    public static func setMasterGain(_ gain: Float, at frame: SampleTime) -> MixerCommand {
+        MixerCommand(
+            kind: .setMasterGain, frame: frame, sample: .silence, gain: gain.isFinite ? max(0, gain) : 1, pan: 0,
+            rate: 1)
     }
 
     /// A command that fades out every voice.

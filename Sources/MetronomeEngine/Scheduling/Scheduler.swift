@@ -175,6 +175,10 @@ public final class Scheduler: @unchecked Sendable {
         let before = transport.run
         let mapBefore = transport.map
         transport.applyNext(frame: due.frame, position: due.position)
+        if case .setVolume = transport.applied.last?.command {
+            // Everything before the frame is in the ring, so the change lands in order, on the block holding it.
+            _ = ring.push(.setMasterGain(VolumeCurve.gain(volume: Double(transport.volume)), at: due.frame))
+        }
         let jumped = before.map { run in transport.run.map { $0 != run } ?? true } ?? (transport.run != nil)
         if jumped || transport.run == nil {
             for player in players { player.releaseAll(at: due.frame) }

@@ -39,7 +39,8 @@ public enum TransportCommand: Sendable, Hashable {
     case changeClicks(TempoMap.ClickChange)
     /// Play another map from here (its own count-in included).
     case load(TempoMap)
-    /// Master volume, perceptual 0...1 (gain = volume³), ramped over one block.
+    /// Master volume, perceptual 0...1 (gain = volume³), ramped across the mixer block holding its frame. It
+    /// replaces the gain the session started with.
     case setVolume(Float)
 
     /// The quantization a command has when none is given: pause, tempo and ramps at the next beat; locate, click
