@@ -13,7 +13,7 @@ func renderNotes(
     let renderer = OfflineRenderer(
         map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: SampleTime(frames))
     renderer.scheduler.notes = NotePlayer(
-        tracks: [.init(bank: InstrumentSynthesizer.bank(instrument, sampleRate: .standard), pan: pan)],
+        tracks: [.init(bank: SharedBanks.bank(instrument), pan: pan)],
         source: source, sampleRate: .standard)
     let sink = BufferSink(channels: 1)
     try renderer.render(frameCount: frames, to: sink)
@@ -69,7 +69,7 @@ struct NotePlaybackTests {
         let renderer = OfflineRenderer(
             map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 48000)
         let player = NotePlayer(
-            tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard))],
+            tracks: [.init(bank: SharedBanks.organ)],
             source: ArpeggioSequence(chords: [try ChordSymbol(parsing: "C")], settings: ArpeggioSettings(), map: map),
             sampleRate: .standard)
         renderer.scheduler.notes = player
@@ -181,7 +181,7 @@ struct LiveNoteQueueTests {
         let renderer = OfflineRenderer(
             map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 40000)
         let player = NotePlayer(
-            tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard), pan: 0)],
+            tracks: [.init(bank: SharedBanks.organ, pan: 0)],
             source: NoteBatches([]), sampleRate: .standard)
         renderer.scheduler.notes = player
         // Queued from another thread before playing: a three-note chord on frame 1000, released at 10000 and 20000.
