@@ -10,8 +10,7 @@ extension InstrumentSynthesizer {
     /// - Complexity: O(frames).
     static func organ(period: Int, rate: Int) -> ([Float], Range<Int>) {
         let attack = max(1, Int(0.01 * Double(rate)))
-        let cycles = max(1, Int(0.2 * Double(rate)) / period)
-        let count = ((attack + period - 1) / period + cycles) * period
+        let (count, loop) = organLayout(period: period, rate: rate)
         let harmonics: [(Int, Double)] = [(1, 1), (2, 0.5), (3, 0.3), (4, 0.15), (6, 0.08)]
         let audible = harmonics.filter { Double($0.0 * rate) / Double(period) < Double(rate) * 0.45 }
         let cycle = (0..<period).map { frame in
@@ -25,6 +24,15 @@ extension InstrumentSynthesizer {
             samples[index] = Float(value)
         }
         let largest = samples.reduce(0) { max($0, abs($1)) }
-        return (samples.map { $0 * peak / largest }, (count - cycles * period)..<count)
+        return (samples.map { $0 * peak / largest }, loop)
+    }
+
+    /// The organ's frame count and loop at a period: whole cycles covering the 10 ms attack, then 0.2 s of whole
+    /// cycles (at least one), which are the loop.
+    static func organLayout(period: Int, rate: Int) -> (count: Int, loop: Range<Int>) {
+        let attack = max(1, Int(0.01 * Double(rate)))
+        let cycles = max(1, Int(0.2 * Double(rate)) / period)
+        let count = ((attack + period - 1) / period + cycles) * period
+        return (count, (count - cycles * period)..<count)
     }
 }

@@ -21,6 +21,9 @@ extension InstrumentSynthesizer {
         return partials
     }
 
+    /// Frames of every piano zone: 2.5 s.
+    static func pianoFrameCount(rate: Int) -> Int { Int(2.5 * Double(rate)) }
+
     /// 2.5 s of a struck string: the sum of `pianoPartials` a·e^(−t/τ)·sin(2π·f·t), a 2 ms attack from exactly
     /// zero, and a 50 ms raised-cosine fade to exactly zero at the end, scaled to peak at `peak`.
     ///
@@ -31,7 +34,7 @@ extension InstrumentSynthesizer {
     /// tests compare every sample with the closed form.
     /// - Complexity: O(seconds × rate), about 1 ms per root.
     static func piano(frequency: Double, rate: Int) -> [Float] {
-        let count = Int(2.5 * Double(rate))
+        let count = pianoFrameCount(rate: rate)
         let attack = max(1, Int(0.002 * Double(rate)))
         let fade = max(2, Int(0.05 * Double(rate)))
         let partials = pianoPartials(frequency: frequency, rate: rate)
@@ -57,36 +60,22 @@ extension InstrumentSynthesizer {
         }
         var current8 = SIMD8<Double>()
         var current4 = SIMD4<Double>()
-        var samples = [Float](repeating: 0, count: count)
-        samples.withUnsafeMutableBufferPointer { output in
+        // Every frame is written below, so the array starts uninitialized (no pass of zeros).
+        return [Float](unsafeUninitializedCapacity: count) { output, initialized in
             for index in 0..<count {
                 output[index] = Float((current8.lowHalf + current8.highHalf + current4).sum())
                 (current8, previous8) = (feedback8 * current8 - damping8 * previous8, current8)
                 (current4, previous4) = (feedback4 * current4 - damping4 * previous4, current4)
             }
+            initialized = count
             for index in 0..<attack { output[index] *= Float(Double(index) / Double(attack)) }
             for remaining in 0..<fade {
                 output[count - 1 - remaining] *= Float(
                     0.5 - 0.5 * Double.cos(Double.pi * Double(remaining) / Double(fade)))
             }
-            let largest = largestMagnitude(UnsafeBufferPointer(output))
+            var largest: Float = 0
+            for value in output where value.magnitude > largest { largest = value.magnitude }
             for index in 0..<count { output[index] = output[index] * peak / largest }
         }
-        return samples
-    }
-
-    /// The largest absolute value in `samples`, eight lanes at a time (a scalar `max` loop cost a fifth of the piano).
-    /// - Complexity: O(n).
-    static func largestMagnitude(_ samples: UnsafeBufferPointer<Float>) -> Float {
-        var lanes = SIMD8<Float>()
-        let whole = samples.count / 8 * 8
-        let raw = UnsafeRawPointer(samples.baseAddress!)
-        for start in stride(from: 0, to: whole, by: 8) {
-            let chunk = raw.loadUnaligned(fromByteOffset: start * 4, as: SIMD8<Float>.self)
-            lanes = pointwiseMax(lanes, pointwiseMax(chunk, -chunk))
-        }
-        var largest = lanes.max()
-        for index in whole..<samples.count { largest = max(largest, abs(samples[index])) }
-        return largest
     }
 }
