@@ -29,9 +29,9 @@ extension InstrumentSynthesizer {
     ///
     /// Each partial x[k] = a·r^k·sin(ω·k), with r = e^(−1/(τ·rate)) and ω = 2π·f / rate, is a damped resonator:
     /// x[k] = 2r·cos ω·x[k−1] − r²·x[k−2], two multiplications and a subtraction a frame instead of a `sin` and an
-    /// `exp`. The partials ride in SIMD lanes (8 + 4) in `Double`; after the 120 000 frames of a note the rounding
-    /// has grown to about 10⁻⁹ at the lowest partial (it grows as 1 / sin ω), below a `Float`'s resolution — the
-    /// tests compare every sample with the closed form.
+    /// `exp`. The partials ride in SIMD lanes (8 + 4) in `Double`, where the rounding, which grows with the frame
+    /// count and as 1 / sin ω (most at the lowest partial), stays below a `Float`'s resolution over a note's 120 000
+    /// frames — the tests compare every sample with the closed form.
     /// - Complexity: O(seconds × rate), about 1 ms per root.
     static func piano(frequency: Double, rate: Int) -> [Float] {
         let count = pianoFrameCount(rate: rate)
