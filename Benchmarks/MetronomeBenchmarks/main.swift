@@ -3,11 +3,11 @@ import MetronomeKit
 
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
-// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,notes,live") which parts run.
+// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default "render,mixer,patterns,notes,live,startup") which parts run.
 
 let runs = 7
 let parts = Set(
-    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,notes,live").split(
+    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,notes,live,startup").split(
         separator: ","
     )
     .map(String.init))
@@ -138,3 +138,6 @@ if parts.contains("live") {
         print("(no PulseAudio daemon could be started: `apt-get install pulseaudio pulseaudio-utils`.)")
     }
 }
+
+// 6. Start-up: process start → first audio written for chord, arp and a click.
+if parts.contains("startup") { StartupBenchmark.printReport(metronome: metronome, scratch: scratch, runs: runs) }
