@@ -4,11 +4,12 @@ import MetronomeKit
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
 // (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default
-// "render,mixer,patterns,scheduler,notes,live,clock") which parts run.
+// "render,mixer,patterns,scheduler,notes,live,clock,startup") which parts run.
 
 let runs = 7
 let parts = Set(
-    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) } ?? "render,mixer,patterns,scheduler,notes,live,clock")
+    (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) }
+        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup")
         .split(
             separator: ","
         )
@@ -188,3 +189,5 @@ if parts.contains("clock") {
         print("(no PulseAudio daemon could be started.)")
     }
 }
+// 7. Start-up: process start → first audio written for chord, arp and a click.
+if parts.contains("startup") { StartupBenchmark.printReport(metronome: metronome, scratch: scratch, runs: runs) }

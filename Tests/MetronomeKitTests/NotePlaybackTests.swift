@@ -16,7 +16,7 @@ func renderNotes(
         tempo: BPM(120), accents: AccentPattern(levels: [.silent, .silent, .silent, .silent]))
     let configuration = try MixerConfiguration(channels: 1, voiceCapacity: 64)
     let player = NotePlayer(
-        tracks: [.init(bank: InstrumentSynthesizer.bank(instrument, sampleRate: .standard), pan: pan)],
+        tracks: [.init(bank: SharedBanks.bank(instrument), pan: pan)],
         source: source, sampleRate: .standard)
     let renderer = try Session(
         map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: SampleTime(frames),
@@ -73,7 +73,7 @@ struct NotePlaybackTests {
         let map = try TempoMap.steady(tempo: BPM(120))
         let configuration = try MixerConfiguration(channels: 1)
         let player = NotePlayer(
-            tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard))],
+            tracks: [.init(bank: SharedBanks.organ)],
             source: ArpeggioSequence(chords: [try ChordSymbol(parsing: "C")], settings: ArpeggioSettings(), map: map),
             sampleRate: .standard)
         let renderer = try Session(
@@ -184,7 +184,7 @@ struct LiveNoteQueueTests {
             tempo: BPM(120), accents: AccentPattern(levels: [.silent, .silent, .silent, .silent]))
         let configuration = try MixerConfiguration(channels: 1, voiceCapacity: 64)
         let player = NotePlayer(
-            tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard), pan: 0)],
+            tracks: [.init(bank: SharedBanks.organ, pan: 0)],
             source: NoteBatches([]), sampleRate: .standard)
         let renderer = try Session(
             map: map, clicks: Impulses.clickSet(), configuration: configuration, endFrame: 40000, players: [player])

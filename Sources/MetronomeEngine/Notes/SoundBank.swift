@@ -6,9 +6,15 @@ import RealModule
 ///
 /// A note in `lowNote...highNote` plays the sample at rate 2^((note − rootNote + fineTune/100)/12) × (sampleRate /
 /// output rate) — SoundBankPlayer's idea — through the mixer's 4-point interpolation.
+///
+/// A zone of a built-in instrument generates its sample on first use (see `InstrumentSynthesizer`); everything else
+/// about it is known at once.
 public struct BankZone: Sendable {
-    /// The audio, at `sampleRate`.
-    public let sample: SampleBuffer
+    /// The audio, at `sampleRate`. For a built-in instrument the first read generates it (about 1 ms, any thread but
+    /// the render thread); later reads return the same buffer.
+    public var sample: SampleBuffer { source.buffer }
+    /// The audio, or how to make it.
+    let source: ZoneSample
     /// The rate the sample was recorded at.
     public let sampleRate: Int
     /// Lowest and highest MIDI notes the zone plays.
@@ -32,6 +38,16 @@ public struct BankZone: Sendable {
         sample: SampleBuffer, sampleRate: Int, lowNote: Int, highNote: Int, rootNote: Int, fineTune: Double = 0,
         gain: Float = 1, loop: Range<Int>? = nil, release: Double = 0.2
     ) throws(InvalidValue) {
+        try self.init(
+            source: ZoneSample(sample), sampleRate: sampleRate, lowNote: lowNote, highNote: highNote,
+            rootNote: rootNote, fineTune: fineTune, gain: gain, loop: loop, release: release)
+    }
+
+    /// Creates a zone whose sample is generated on first use, checked against the frame count it will have.
+    init(
+        source: ZoneSample, sampleRate: Int, lowNote: Int, highNote: Int, rootNote: Int, fineTune: Double = 0,
+        gain: Float = 1, loop: Range<Int>? = nil, release: Double = 0.2
+    ) throws(InvalidValue) {
         guard (0...127).contains(lowNote), (0...127).contains(highNote), lowNote <= highNote,
             (0...127).contains(rootNote)
         else {
@@ -39,10 +55,10 @@ public struct BankZone: Sendable {
                 value: "\(lowNote)-\(highNote) root \(rootNote)",
                 reason: "notes must be MIDI numbers 0-127 with the lowest first")
         }
-        if let loop, loop.isEmpty || loop.lowerBound < 0 || loop.upperBound > sample.frameCount {
+        if let loop, loop.isEmpty || loop.lowerBound < 0 || loop.upperBound > source.frameCount {
             throw InvalidValue(
                 value: "\(loop.lowerBound)-\(loop.upperBound)",
-                reason: "the loop must lie inside the sample's \(sample.frameCount) frames")
+                reason: "the loop must lie inside the sample's \(source.frameCount) frames")
         }
         guard release.isFinite, release >= 0, release <= 60 else {
             throw InvalidValue(value: String(release), reason: "the release must be from 0 to 60 seconds")
@@ -51,7 +67,7 @@ public struct BankZone: Sendable {
             throw InvalidValue(
                 value: "\(fineTune) \(gain)", reason: "fine tune is -1200 to 1200 cents, gain at least 0")
         }
-        self.sample = sample
+        self.source = source
         self.sampleRate = sampleRate
         self.lowNote = lowNote
         self.highNote = highNote
