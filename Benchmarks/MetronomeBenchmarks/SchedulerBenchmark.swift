@@ -55,8 +55,11 @@ enum SchedulerBenchmark {
     static func arpeggio(on map: TempoMap) throws -> NotePlayer {
         var settings = ArpeggioSettings()
         settings.rate = .sixteenth
+        // Zones are generated on first use: generate them now, so the figures are the scheduler's alone.
+        let bank = InstrumentSynthesizer.bank(.organ, sampleRate: .standard)
+        for zone in bank.zones { _ = zone.sample }
         return NotePlayer(
-            tracks: [.init(bank: InstrumentSynthesizer.bank(.organ, sampleRate: .standard))],
+            tracks: [.init(bank: bank)],
             source: ArpeggioSequence(chords: try ChordSymbol.progression("C Am F G"), settings: settings, map: map),
             sampleRate: .standard)
     }

@@ -244,6 +244,8 @@ public final class NoteQueue: Sendable {
 
     private let state = Mutex<(open: Commit, committed: [Commit])>((Commit(), []))
     private let used = Atomic<Bool>(false)
+    /// Set after a commit, cleared by `take`: lets the scheduler's many checks skip the lock when nothing waits.
+    private let waiting = Atomic<Bool>(false)
 
     /// Whether anything was ever committed.
     public var wasUsed: Bool { used.load(ordering: .relaxed) }
@@ -279,13 +281,20 @@ public final class NoteQueue: Sendable {
             state.open = Commit()
         }
         used.store(true, ordering: .relaxed)
+        waiting.store(true, ordering: .releasing)
     }
 
     /// Whether nothing is committed and waiting.
-    public var isEmpty: Bool { state.withLock { $0.committed.isEmpty } }
+    public var isEmpty: Bool {
+        guard waiting.load(ordering: .acquiring) else { return true }
+        return state.withLock { $0.committed.isEmpty }
+    }
 
     func take() -> [Commit] {
-        state.withLock { state in
+        // A commit sets the flag after appending, so clearing it before locking never loses one.
+        guard waiting.load(ordering: .acquiring) else { return [] }
+        waiting.store(false, ordering: .relaxed)
+        return state.withLock { state in
             defer { state.committed = [] }
             return state.committed
         }

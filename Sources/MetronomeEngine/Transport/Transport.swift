@@ -28,11 +28,15 @@ public struct Transport: Sendable {
     }
 
     /// The map being played, with every edit so far.
-    public private(set) var map: TempoMap
+    public private(set) var map: TempoMap {
+        didSet { updateOffset() }
+    }
     /// Stopped, counting in, playing or paused.
     public private(set) var state: State = .stopped
     /// The start of the current run: the exact frame at which `position` sounds.
-    public private(set) var run: (frame: Double, position: Position)?
+    public private(set) var run: (frame: Double, position: Position)? {
+        didSet { updateOffset() }
+    }
     /// Where a stopped or paused transport will go on from.
     public private(set) var heldPosition: Position = .zero
     /// Master volume, perceptual 0...1.
@@ -55,7 +59,9 @@ public struct Transport: Sendable {
     }
 
     /// Added to a position's exact frame on the map to give its exact output frame, or nil when not running.
-    public var offset: Double? { run.map { $0.frame - map.exactFrame(at: $0.position) } }
+    public private(set) var offset: Double?
+
+    private mutating func updateOffset() { offset = run.map { $0.frame - map.exactFrame(at: $0.position) } }
 
     /// The exact output frame of a position in the current run.
     public func exactOutputFrame(of position: Position) -> Double? {
