@@ -1,3 +1,4 @@
+import Dispatch
 import MetronomeModel
 import MetronomeMusic
 import Synchronization
@@ -40,6 +41,9 @@ public final class Scheduler: @unchecked Sendable {
     public private(set) var scheduledClickCount = 0
     /// Frame of the last command pushed (a click, or a note-on or note-off), if any.
     public private(set) var lastCommandFrame: SampleTime?
+    /// The queue `schedule` and `takeBeats` must run on, checked in debug builds (nil: a thread of the caller's, as
+    /// in tests that drive a scheduler by hand).
+    public var confinement: DispatchQueue?
     /// Whether scheduled beats are kept for `takeBeats` (off by default, so long renders keep no per-beat memory).
     public var collectsBeats = false
 
@@ -107,6 +111,7 @@ public final class Scheduler: @unchecked Sendable {
     /// - Complexity: O(events in the window).
     @discardableResult
     public func schedule(until horizon: SampleTime) -> Bool {
+        if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
         takeInbox()
         while true {
             let due = transport.nextDue(now: scheduledUntil)
@@ -134,6 +139,7 @@ public final class Scheduler: @unchecked Sendable {
     /// Removes and returns the beats (main-grid beats, silent ones included) with a frame at or before `frame`,
     /// in order. Scheduling thread.
     public func takeBeats(upTo frame: SampleTime) -> [ClickEvent] {
+        if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
         let count = beats.firstIndex { $0.frame > frame } ?? beats.count
         defer { beats.removeFirst(count) }
         return Array(beats.prefix(count))

@@ -69,6 +69,7 @@ public final class Session: @unchecked Sendable {
         mixer = Mixer(configuration: configuration, commands: ring, masterGain: gain)
         scheduler = Scheduler(
             map: map, clicks: clicks, ring: ring, endFrame: endFrame, gain: clickGain, layerClicks: layerClicks)
+        scheduler.confinement = queue
         for player in players { scheduler.add(player) }
         if playing { scheduler.send(.play, at: .frame(0)) }
         self.timerInterval = timerInterval
