@@ -9,7 +9,7 @@ import Synchronization
 /// Gain of a note: velocity gain ((v/127)²) × the zone's gain × `NoteEvent.chordScale(size:)` × the track's
 /// gain. Pan: the track's fixed pan, or by pitch when the track has none.
 ///
-/// Threads: the scheduling thread only (it is driven by `ClickScheduler`), except `queue`, which any thread may
+/// Threads: the scheduling thread only (it is driven by `Scheduler`), except `queue`, which any thread may
 /// use to play notes live.
 public final class NotePlayer: @unchecked Sendable {
     /// Notes played live, from any thread: queue note-ons and note-offs, then `commit()`; the scheduler takes each
