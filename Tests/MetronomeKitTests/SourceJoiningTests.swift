@@ -30,7 +30,7 @@ struct SourceJoiningTests {
             tracks: [.init(bank: SharedBanks.bank(.organ), pan: 0)],
             source: ArpeggioSequence(chords: [try ChordSymbol(parsing: "C")], settings: settings, map: map),
             sampleRate: .standard)
-        session.add(player)
+        try session.add(player)
         try session.render(frameCount: 96_000, to: sink)
         #expect(session.mixer.lateEventCount == 0)
         // Everything up to 2 × 4096 frames past 52 800 was scheduled before the player came: its first step is the

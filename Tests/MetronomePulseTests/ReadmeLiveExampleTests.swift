@@ -23,7 +23,7 @@ struct ReadmeLiveExampleTests {
             source: ArpeggioSequence(
                 chords: try ChordSymbol.progression("C Am F G"), settings: ArpeggioSettings(), map: map),
             sampleRate: .standard)
-        session.add(arpeggio)
+        try session.add(arpeggio)
         let beats = session.beats()
         session.start(output: nil)
         let output = try PulseOutput(mixer: session.mixer, server: server.address, latency: .milliseconds(20))

@@ -65,27 +65,50 @@ public final class NotePlayer: @unchecked Sendable {
     /// Moves the source to the first batch at or after `position` on `map` (the scheduler calls it when playing
     /// starts or jumps, and after every edit of the map). Scheduling thread.
     public func seek(to position: Position, on map: TempoMap) {
+        seek(to: position, on: map, skippingBefore: nil)
+    }
+
+    /// Moves the source as `seek(to:on:)`, then skips its notes whose output frame lies before `frame` (already
+    /// scheduled): the scheduler re-expands an edited map from the edit's bar, so a swung step before the edit's
+    /// position that sounds after it is not lost. Scheduling thread.
+    public func seek(to position: Position, on map: TempoMap, skippingBefore frame: SampleTime?) {
         source.seek(to: position, on: map)
         pending = nil
         sourceDone = false
+        skipBefore = frame
+    }
+
+    /// Source notes before this output frame were scheduled before the last seek.
+    private var skipBefore: SampleTime?
+
+    /// Loads the next source batch that is not to be skipped.
+    private func load(offset: Double) {
+        load()
+        guard let skip = skipBefore else { return }
+        while let first = pending?.first, NotePlayer.outputFrame(first.exactFrame, first.frame, offset) < skip {
+            pending = nil
+            load()
+        }
     }
 
     /// Moves every note-off still to come before `frame` forward to `frame`: a pause, a stop or a jump releases
     /// what sounds. Scheduling thread.
     public func releaseAll(at frame: SampleTime) {
         for index in releases.indices where releases[index].frame > frame { releases[index].frame = frame }
+        // Live notes held without a note-off yet go too.
+        for tags in liveTags.values { for tag in tags { insertRelease(at: frame, tag: tag) } }
+        liveTags = [:]
     }
 
     /// Frame of the next command given the run's offset (nil: the source is not playing), or nil when none is
     /// left. Scheduling thread.
     public func nextFrame(offset: Double?) -> SampleTime? {
-        takeLiveCommits()
         resolveOffs()
         var frames: [SampleTime] = []
         if let live = liveBatches.first { frames.append(live[0].frame) }
         if let release = releases.first { frames.append(release.frame) }
         if let offset {
-            load()
+            load(offset: offset)
             if let first = pending?.first {
                 frames.append(NotePlayer.outputFrame(first.exactFrame, first.frame, offset))
             }
@@ -145,13 +168,15 @@ public final class NotePlayer: @unchecked Sendable {
 
     /// Takes the committed live notes: note-ons become batches (one per frame), note-offs releases of the tags
     /// their notes got (note-ons of the same commit are started first).
-    private func takeLiveCommits() {
+    /// Takes the live commits, once per scheduling pass, before anything of the pass is pushed: a frame before
+    /// `floor` (the first frame not yet scheduled) becomes `floor`, so the ring stays in frame order.
+    func takeLiveCommits(floor: SampleTime) {
         for commit in queue.take() {
             var byFrame: [SampleTime: [NoteEvent]] = [:]
             for var event in commit.ons {
                 // A frame already scheduled plays at the first one that is not: the ring stays in frame order and
                 // the chord stays on one frame.
-                event.frame = max(event.frame, liveFloor)
+                event.frame = max(event.frame, floor)
                 byFrame[event.frame, default: []].append(event)
             }
             for frame in byFrame.keys.sorted() {
@@ -159,12 +184,9 @@ public final class NotePlayer: @unchecked Sendable {
                 let index = liveBatches.firstIndex { $0[0].frame > frame } ?? liveBatches.count
                 liveBatches.insert(batch, at: index)
             }
-            pendingOffs += commit.offs.map { ($0.note, $0.track, max($0.frame, liveFloor)) }
+            pendingOffs += commit.offs.map { ($0.note, $0.track, max($0.frame, floor)) }
         }
     }
-
-    /// The first frame the scheduler has not scheduled yet: live notes stamped earlier are moved to it.
-    var liveFloor: SampleTime = 0
 
     /// Live note-offs waiting for their note-ons to be started.
     private var pendingOffs: [(note: Int, track: Int, frame: SampleTime)] = []
@@ -184,6 +206,7 @@ public final class NotePlayer: @unchecked Sendable {
     /// a scheduler does while playing from the start. For tests and benchmarks that drive a player by hand.
     /// - Returns: false when the ring filled (the rest is pushed on the next call).
     public func push(before limit: SampleTime, into ring: CommandRing) -> Bool {
+        takeLiveCommits(floor: 0)
         while let pushed = pushNext(before: limit, into: ring, offset: 0, endFrame: nil) {
             if !pushed { return true }
         }
@@ -195,9 +218,8 @@ public final class NotePlayer: @unchecked Sendable {
     /// never started (the source counts as done); note-offs of notes already started are still pushed.
     /// - Returns: whether a command was pushed; nil when the ring is full.
     func pushNext(before limit: SampleTime, into ring: CommandRing, offset: Double?, endFrame: SampleTime?) -> Bool? {
-        takeLiveCommits()
         resolveOffs()
-        if offset != nil { load() }
+        if let offset { load(offset: offset) }
         let batchFrame = offset.flatMap { offset in
             pending?.first.map { NotePlayer.outputFrame($0.exactFrame, $0.frame, offset) }
         }

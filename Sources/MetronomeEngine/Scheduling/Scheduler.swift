@@ -43,13 +43,20 @@ public final class Scheduler: @unchecked Sendable {
     public private(set) var lastCommandFrame: SampleTime?
     /// The queue `schedule` and `takeBeats` must run on, checked in debug builds (nil: a thread of the caller's, as
     /// in tests that drive a scheduler by hand).
-    public var confinement: DispatchQueue?
+    package var confinement: DispatchQueue?
     /// Whether scheduled beats are kept for `takeBeats` (off by default, so long renders keep no per-beat memory).
-    public var collectsBeats = false
+    package var collectsBeats = false
 
+    /// Commands refused when they fell due (a `.load` of a map for another sample rate).
+    public private(set) var rejectedCommandCount = 0
     private var timeline: ClickTimeline?
+    /// Clicks before this frame were scheduled before the last edit re-expanded the map.
+    private var skipClicksBefore: SampleTime?
+    /// A master-gain change that did not fit in the ring; pushed first on the next pass.
+    private var pendingGain: MixerCommand?
     private var pendingClick: ClickEvent?
-    private var beats: [ClickEvent] = []
+    /// Scheduled beats with the map they were scheduled on (a later load or edit must not relabel them).
+    private var beats: [(event: ClickEvent, map: TempoMap)] = []
     private let inbox = Mutex<Inbox>(Inbox())
 
     struct Inbox {
@@ -140,7 +147,13 @@ public final class Scheduler: @unchecked Sendable {
     /// in order. Scheduling thread.
     public func takeBeats(upTo frame: SampleTime) -> [ClickEvent] {
         if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
-        let count = beats.firstIndex { $0.frame > frame } ?? beats.count
+        return takeBeatsWithMaps(upTo: frame).map(\.event)
+    }
+
+    /// As `takeBeats(upTo:)`, each with the map it was scheduled on. Scheduling thread.
+    package func takeBeatsWithMaps(upTo frame: SampleTime) -> [(event: ClickEvent, map: TempoMap)] {
+        if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
+        let count = beats.firstIndex { $0.event.frame > frame } ?? beats.count
         defer { beats.removeFirst(count) }
         return Array(beats.prefix(count))
     }
@@ -158,7 +171,7 @@ public final class Scheduler: @unchecked Sendable {
     }
 
     /// Frame of the next beat waiting for `takeBeats`, if any.
-    public var nextBeatFrame: SampleTime? { beats.first?.frame }
+    public var nextBeatFrame: SampleTime? { beats.first?.event.frame }
 
     private func takeInbox() {
         let taken = inbox.withLock { inbox -> Inbox in
@@ -166,9 +179,11 @@ public final class Scheduler: @unchecked Sendable {
             return inbox
         }
         for (command, quantization) in taken.commands { transport.send(command, at: quantization) }
+        for player in players { player.takeLiveCommits(floor: scheduledUntil) }
         players.removeAll { taken.removed.contains(ObjectIdentifier($0)) }
         for player in taken.added {
             players.append(player)
+            player.takeLiveCommits(floor: scheduledUntil)
             player.seek(
                 to: transport.run == nil
                     ? transport.heldPosition : (transport.firstPosition(atOrAfter: scheduledUntil) ?? .zero),
@@ -178,12 +193,19 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Applies a due command and moves every source to where the music now goes on.
     private func apply(_ due: (frame: SampleTime, position: Position?)) {
+        if case .load(let map) = transport.nextCommand, map.sampleRate != transport.map.sampleRate {
+            // A map for another rate would play at the wrong tempo (`Session.load` refuses it up front).
+            transport.dropNext()
+            rejectedCommandCount += 1
+            return
+        }
         let before = transport.run
         let mapBefore = transport.map
         transport.applyNext(frame: due.frame, position: due.position)
         if case .setVolume = transport.applied.last?.command {
             // Everything before the frame is in the ring, so the change lands in order, on the block holding it.
-            _ = ring.push(.setMasterGain(VolumeCurve.gain(volume: Double(transport.volume)), at: due.frame))
+            let command = MixerCommand.setMasterGain(VolumeCurve.gain(volume: Double(transport.volume)), at: due.frame)
+            pendingGain = ring.push(command) ? nil : command
         }
         let jumped = before.map { run in transport.run.map { $0 != run } ?? true } ?? (transport.run != nil)
         if jumped || transport.run == nil {
@@ -195,17 +217,38 @@ public final class Scheduler: @unchecked Sendable {
             pendingClick = nil
             return
         }
-        let position = jumped ? run.position : (due.position ?? run.position)
-        if jumped || transport.map != mapBefore {
-            timeline = ClickTimeline(map: transport.map, from: position)
+        if jumped {
+            timeline = ClickTimeline(map: transport.map, from: run.position)
+            skipClicksBefore = nil
             pendingClick = nil
-            for player in players { player.seek(to: position, on: transport.map) }
+            for player in players { player.seek(to: run.position, on: transport.map) }
+        } else if transport.map != mapBefore {
+            // Re-expand from the downbeat of the bar holding the edit, skipping what is already scheduled: swing
+            // warps inside a bar, so a click or step whose straight position is before the edit may sound after it.
+            let position = due.position ?? run.position
+            let bar = transport.map.barPosition(at: position).flatMap { transport.map.position(ofBar: $0.bar) }
+            let from = max(run.position, bar ?? position)
+            timeline = ClickTimeline(map: transport.map, from: from)
+            skipClicksBefore = due.frame
+            pendingClick = nil
+            for player in players { player.seek(to: from, on: transport.map, skippingBefore: due.frame) }
         }
+    }
+
+    /// Pushes the pending notes' releases at the first frame not yet scheduled, and the live notes' too: what a
+    /// session does when it shuts down, so no looped note sounds on. Scheduling thread.
+    package func releaseEverything() {
+        for player in players { player.releaseAll(at: scheduledUntil) }
+        _ = pushNotes(before: scheduledUntil + 1, offset: nil)
     }
 
     /// Pushes clicks and notes with a frame before `limit`, merged in frame order (a click before notes at the
     /// same frame). Returns false when the ring is full.
     private func push(before limit: SampleTime) -> Bool {
+        if let gain = pendingGain {
+            guard ring.push(gain) else { return false }
+            pendingGain = nil
+        }
         let offset = transport.offset
         while let offset {
             guard let event = pendingClick ?? nextClick(offset: offset) else { break }
@@ -229,7 +272,7 @@ public final class Scheduler: @unchecked Sendable {
             }
             pendingClick = nil
             transport.updateCountIn(at: event.position)
-            if collectsBeats, event.isMainBeat { beats.append(event) }
+            if collectsBeats, event.isMainBeat { beats.append((event, transport.map)) }
         }
         return pushNotes(before: limit, offset: offset)
     }
@@ -237,17 +280,19 @@ public final class Scheduler: @unchecked Sendable {
     /// The timeline's next click in output frames.
     private func nextClick(offset: Double) -> ClickEvent? {
         if timeline == nil, let run = transport.run { timeline = ClickTimeline(map: transport.map, from: run.position) }
-        guard var event = timeline?.next() else { return nil }
-        if offset != 0 {
-            event.exactFrame += offset
-            event.frame = SampleTime(event.exactFrame.rounded(.toNearestOrAwayFromZero))
+        while var event = timeline?.next() {
+            if offset != 0 {
+                event.exactFrame += offset
+                event.frame = SampleTime(event.exactFrame.rounded(.toNearestOrAwayFromZero))
+            }
+            if let skip = skipClicksBefore, event.frame < skip { continue }
+            return event
         }
-        return event
+        return nil
     }
 
     /// Pushes the players' commands before `limit`, always the earliest first across players.
     private func pushNotes(before limit: SampleTime, offset: Double?) -> Bool {
-        for player in players { player.liveFloor = scheduledUntil }
         while true {
             var best: (player: NotePlayer, frame: SampleTime)?
             for player in players {

@@ -50,6 +50,15 @@ public struct Transport: Sendable {
         self.map = map
     }
 
+    /// The command that falls due next (commands take effect in the order they were sent: each waits for those
+    /// before it).
+    public var nextCommand: TransportCommand? { queue.first?.command }
+
+    /// Drops the next command without applying it.
+    public mutating func dropNext() {
+        if !queue.isEmpty { queue.removeFirst() }
+    }
+
     /// Whether commands are waiting for their moment.
     public var hasPendingCommands: Bool { !queue.isEmpty }
 
@@ -72,16 +81,31 @@ public struct Transport: Sendable {
     /// a frame before `frame`.
     public func firstPosition(atOrAfter frame: SampleTime) -> Position? {
         guard let offset, let run else { return nil }
-        var position = map.position(atExactFrame: Double(frame) - 0.5 - offset)
-        position = max(position, run.position)
-        func outputFrame(_ p: Position) -> SampleTime {
-            SampleTime((map.exactFrame(at: p) + offset).rounded(.toNearestOrAwayFromZero))
+        if let end = map.endPosition, let endFrame, frame >= endFrame { return end }
+        func outputFrame(_ ticks: Int64) -> SampleTime {
+            SampleTime((map.exactFrame(at: Position(ticks: ticks)) + offset).rounded(.toNearestOrAwayFromZero))
         }
-        while position.ticks > run.position.ticks, outputFrame(Position(ticks: position.ticks - 1)) >= frame {
-            position.ticks -= 1
+        // The inverse closed form lands within a tick or two; bracket the answer by widening steps, then bisect.
+        let guess = max(map.position(atExactFrame: Double(frame) - 0.5 - offset).ticks, run.position.ticks)
+        let last = map.endPosition?.ticks ?? .max
+        var low = guess
+        var step: Int64 = 1
+        while low > run.position.ticks, outputFrame(low) >= frame {
+            low = max(run.position.ticks, low - step)
+            step *= 2
         }
-        while outputFrame(position) < frame { position.ticks += 1 }
-        return position
+        var high = guess
+        step = 1
+        while high < last, outputFrame(high) < frame {
+            high = min(last, high + step)
+            step *= 2
+        }
+        // Invariant: outputFrame(high) ≥ frame (or high is the end); the answer lies in low...high.
+        while low < high {
+            let middle = low + (high - low) / 2
+            if outputFrame(middle) >= frame { high = middle } else { low = middle + 1 }
+        }
+        return Position(ticks: high)
     }
 
     /// When the next queued command is due, given that every frame before `now` has been scheduled: its output frame
@@ -90,7 +114,7 @@ public struct Transport: Sendable {
     public func nextDue(now: SampleTime) -> (frame: SampleTime, position: Position?)? {
         guard let first = queue.first else { return nil }
         if case .frame(let frame) = first.quantization {
-            return (max(frame, now), running ? position(at: max(frame, now)) : nil)
+            return (max(frame, now), running ? firstPosition(atOrAfter: max(frame, now)) : nil)
         }
         guard running, let here = firstPosition(atOrAfter: now), let offset else { return (now, nil) }
         let target: Position?
@@ -100,7 +124,7 @@ public struct Transport: Sendable {
         case .nextBar: target = firstGridPosition(atOrAfter: here, now: now, next: map.nextBar(atOrAfter:))
         case .position(let position): target = max(position, here)
         }
-        guard let target else { return nil }
+        guard let target, map.endPosition.map({ target <= $0 }) ?? true else { return nil }
         let frame = SampleTime((map.exactFrame(at: target) + offset).rounded(.toNearestOrAwayFromZero))
         return (max(frame, now), target)
     }
@@ -140,8 +164,6 @@ public struct Transport: Sendable {
         return map.sections[index].isCountIn
     }
 
-    private func position(at frame: SampleTime) -> Position? { firstPosition(atOrAfter: frame) }
-
     /// The first grid point (beat or bar) at or after `here` whose output frame is not before `now`.
     private func firstGridPosition(
         atOrAfter here: Position, now: SampleTime, next: (Position) -> Position?
@@ -171,14 +193,15 @@ public struct Transport: Sendable {
             state = .paused
             heldPosition = here
         case .locateBar(let bar):
-            locate(to: map.position(ofBar: bar - 1), from: here, frame: frame)
+            let (index, overflow) = bar.subtractingReportingOverflow(1)
+            locate(to: overflow ? nil : map.position(ofBar: index), from: here, frame: frame)
         case .locateLabel(let label):
             let index = map.sections.firstIndex { $0.label == label }
             locate(to: index.map { map.startTicks[$0] }, from: here, frame: frame)
         case .setTempo(let tempo):
             map = map.settingTempo(tempo, from: here)
         case .rampTempo(let tempo, let beats):
-            map = map.rampingTempo(to: tempo, beats: max(1, beats), from: here)
+            map = map.rampingTempo(to: tempo, beats: min(TransportCommand.maximumRampBeats, max(1, beats)), from: here)
         case .changeClicks(let change):
             // A new meter re-lays the tempo track from its first bar's downbeat; inside a bar that would move frames
             // already scheduled, so it starts on the next downbeat. Other click changes apply to the bar holding `here`.

@@ -98,7 +98,26 @@ public final class Session: @unchecked Sendable {
     }
 
     /// Adds a note player; it starts from the transport's position. Any thread.
-    public func add(_ player: NotePlayer) { scheduler.add(player) }
+    /// - Throws: `SessionError.playerRate` when its banks were made for another rate than the mixer's.
+    public func add(_ player: NotePlayer) throws(SessionError) {
+        guard player.outputRate == mixer.configuration.sampleRate.framesPerSecond else {
+            throw .playerRate(player: player.outputRate, mixer: mixer.configuration.sampleRate)
+        }
+        scheduler.add(player)
+    }
+
+    /// Plays another map from the next bar (or `quantization`), its own count-in included. Any thread.
+    /// - Throws: `SessionError.mapRate` when the map is for another rate than the mixer's. (A `.load` sent through
+    ///   `send` with such a map is dropped when it falls due and counted in `rejectedCommandCount`.)
+    public func load(_ map: TempoMap, at quantization: Quantization? = nil) throws(SessionError) {
+        guard map.sampleRate == mixer.configuration.sampleRate else {
+            throw .mapRate(map: map.sampleRate, mixer: mixer.configuration.sampleRate)
+        }
+        scheduler.send(.load(map), at: quantization)
+    }
+
+    /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.
+    public var rejectedCommandCount: Int { onQueue { $0.rejectedCommandCount } }
 
     /// Removes a note player; what it started sounds on. Any thread.
     public func remove(_ player: NotePlayer) { scheduler.remove(player) }
@@ -148,20 +167,23 @@ public final class Session: @unchecked Sendable {
         defer { buffer.deallocate() }
         let clock = VirtualClock(
             start: HostTime(nanoseconds: hostNanosecondsAtFrameZero), sampleRate: mixer.configuration.sampleRate)
-        let publishing = beatPublisher.subscriberCount > 0
-        if publishing { queue.sync { scheduler.collectsBeats = true } }
         var done: SampleTime = 0
         while done < frameCount {
             let count = Int(min(SampleTime(blockFrames), frameCount - done))
             let horizon = mixer.framePosition + SampleTime(2 * blockFrames)
-            queue.sync { _ = scheduler.schedule(until: horizon) }
+            // Beats are kept only while someone listens (a subscriber may come at any block).
+            let publishing = beatPublisher.subscriberCount > 0
+            queue.sync {
+                scheduler.collectsBeats = publishing
+                _ = scheduler.schedule(until: horizon)
+            }
             mixer.render(into: buffer, frameCount: count)
             try sink.write(buffer, frameCount: count)
             done += SampleTime(count)
             if publishing {
                 let heard = mixer.framePosition - 1
-                let (beats, map) = queue.sync { (scheduler.takeBeats(upTo: heard), scheduler.transport.map) }
-                for beat in beats {
+                let beats = queue.sync { scheduler.takeBeatsWithMaps(upTo: heard) }
+                for (beat, map) in beats {
                     let host = clock.mapping?.hostTime(ofFrame: beat.frame).nanoseconds
                     beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: host))
                 }
@@ -177,16 +199,18 @@ public final class Session: @unchecked Sendable {
     /// starts the timer.
     /// - Parameters:
     ///   - output: the backend, asked for its latency when deciding which beats are heard (nil until attached).
-    ///   - onBeat: called on the scheduler queue for each beat once it is heard.
+    ///   - onBeat: called on the scheduler queue for each beat once it is heard. It must not read the session's
+    ///     properties (they wait for that queue); use `beats()` for anything more than a display.
     public func start(output: AudioOutput?, onBeat: (@Sendable (ClickEvent) -> Void)? = nil) {
         queue.sync {
+            guard timer == nil else { return }
             self.output = output
             self.onBeat = onBeat
             scheduler.collectsBeats = true
             scheduler.schedule(until: mixer.framePosition + lookahead)
             let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
             timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(1))
-            timer.setEventHandler { [unowned self] in tick() }
+            timer.setEventHandler { [weak self] in self?.tick() }
             self.timer = timer
             timer.resume()
         }
@@ -195,14 +219,21 @@ public final class Session: @unchecked Sendable {
     /// Attaches a (new) output, for instance once the stream exists.
     public func attach(output: AudioOutput?) { queue.sync { self.output = output } }
 
-    /// Shuts the session down: scheduling stops, commands not yet rendered are dropped and sounding voices finish;
-    /// beat streams end. Returns at once. Final: a stopped transport is restarted with `.play`, not with this.
+    /// Shuts the session down: scheduling stops, commands not yet rendered are dropped, held notes are released and
+    /// sounding voices finish; beat streams end. Returns at once. Final: a stopped transport is restarted with `.play`, not with this.
     public func stop() {
         queue.sync {
             timer?.cancel()
             timer = nil
+            // Notes still held (looped organ notes, live notes) are released rather than left ringing.
+            scheduler.releaseEverything()
         }
         mixer.discardCommands(from: mixer.framePosition)
+        beatPublisher.finish()
+    }
+
+    deinit {
+        timer?.cancel()
         beatPublisher.finish()
     }
 
@@ -229,10 +260,9 @@ public final class Session: @unchecked Sendable {
         // host clock, beats wait (a quarter of a second at most, then they go without a host time).
         let mapping = output?.mapping
         let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
-        let beats = output == nil ? [] : scheduler.takeBeats(upTo: position - latency - patience)
+        let beats = output == nil ? [] : scheduler.takeBeatsWithMaps(upTo: position - latency - patience)
         if !beats.isEmpty {
-            let map = scheduler.transport.map
-            for beat in beats {
+            for (beat, map) in beats {
                 onBeat?(beat)
                 let host = mapping?.hostTime(ofFrame: beat.frame).nanoseconds
                 beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: host))

@@ -38,8 +38,9 @@ extension TempoMap {
 
     /// The map with a linear ramp from the tempo at `position` to `tempo` over `beats` beats (of the meter in force
     /// there); after the ramp the rest of the map is scaled so that it goes on at `tempo`, keeping its structure.
-    /// - Precondition: `beats` ≥ 1.
+    /// - Parameter beats: 1 to 100,000 (values outside are clamped).
     public func rampingTempo(to tempo: BPM, beats: Int, from position: Position) -> TempoMap {
+        let beats = min(100_000, max(1, beats))
         let unit = barPosition(at: position).map { sections[$0.section].meter.unit } ?? sections.last!.meter.unit
         let length = Int64(beats) * Position.ticksPerBeat(unit: unit)
         let end = Position(ticks: position.ticks + length)

@@ -13,8 +13,14 @@ extension TempoMap {
 
     /// The exact (unrounded) frame of a position: its tempo segment's closed form.
     /// - Complexity: O(log segments).
+    /// Past the end of a finite map the last tempo goes on (a ramp's course is not extended beyond its end).
     public func exactFrame(at position: Position) -> Double {
-        TempoMap.exactFrame(at: position, in: tempoSegments, rate: Double(sampleRate.framesPerSecond))
+        let rate = Double(sampleRate.framesPerSecond)
+        if let end = endPosition, position > end {
+            let beyond = Double(position.ticks - end.ticks) / Double(Position.ticksPerQuarter)
+            return startFrames.last! + beyond * 60 * rate / tempo(at: Position(ticks: end.ticks - 1))
+        }
+        return TempoMap.exactFrame(at: position, in: tempoSegments, rate: rate)
     }
 
     /// The frame of a position: `exactFrame(at:)` rounded once.

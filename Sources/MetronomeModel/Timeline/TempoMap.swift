@@ -138,7 +138,8 @@ public struct TempoMap: Sendable, Hashable {
     public func frame(ofBar bar: Int) -> SampleTime? {
         guard let low = lastSection(startingAtOrBefore: bar) else { return nil }
         let section = sections[low]
-        let barInSection = bar - startBars[low]
+        let (barInSection, overflow) = bar.subtractingReportingOverflow(startBars[low])
+        guard !overflow, barInSection <= Int(Int32.max) else { return nil }
         if let bars = section.bars, barInSection > bars {
             return nil
         }
@@ -151,11 +152,14 @@ public struct TempoMap: Sendable, Hashable {
     public func position(ofBar bar: Int) -> Position? {
         guard let low = lastSection(startingAtOrBefore: bar) else { return nil }
         let section = sections[low]
-        let barInSection = bar - startBars[low]
+        let (barInSection, overflow) = bar.subtractingReportingOverflow(startBars[low])
+        guard !overflow, barInSection <= Int(Int32.max) else { return nil }
         if let bars = section.bars, barInSection > bars { return nil }
-        return Position(
-            ticks: startTicks[low].ticks + Int64(barInSection) * Int64(section.meter.beats)
-                * Position.ticksPerBeat(unit: section.meter.unit))
+        // A bar far beyond any playable length would overflow the ticks: there is no such position.
+        let perBar = Int64(section.meter.beats) * Position.ticksPerBeat(unit: section.meter.unit)
+        let (offset, tooFar) = Int64(barInSection).multipliedReportingOverflow(by: perBar)
+        guard !tooFar, offset <= Int64.max - startTicks[low].ticks else { return nil }
+        return Position(ticks: startTicks[low].ticks + offset)
     }
 
     /// The exact frame of a position inside a bar: beat `numerator / parts` of bar `bar` (counted like

@@ -127,7 +127,8 @@ public struct ArpeggioSequence: NoteSource {
         let parts = ArpeggioSequence.parts
         let stepParts = Int64(settings.rate.ticks) * Int64(section.meter.unit)
         let chordParts = settings.chordBeats.map { Int64($0) * parts } ?? Int64(section.meter.beats) * parts
-        return (bar, beat, Int(chordParts / stepParts), stepParts)
+        // A chord shorter than a step still plays one step.
+        return (bar, beat, max(1, Int(chordParts / stepParts)), stepParts)
     }
 
     /// Spreads the slot's chord and draws its order.
@@ -141,10 +142,15 @@ public struct ArpeggioSequence: NoteSource {
     }
 
     public mutating func nextBatch() -> [NoteEvent]? {
+        // A whole pass of the progression without a note (N.C. throughout, or every note above 127) ends it: an
+        // endless map must not be walked chord by chord for ever.
+        var silentSlots = 0
         while true {
             guard let layout = layout(ofSlot: slot) else { return nil }
             if !slotDrawn { drawSlot(steps: layout.steps) }
             guard step < layout.steps, !notes.isEmpty else {
+                if notes.isEmpty { silentSlots += 1 }
+                guard silentSlots <= chords.count else { return nil }
                 slot += 1
                 step = 0
                 slotDrawn = false
