@@ -12,6 +12,9 @@ import Synchronization
 /// Threads: the scheduling thread only (it is driven by `Scheduler`), except `queue`, which any thread may
 /// use to play notes live.
 public final class NotePlayer: @unchecked Sendable {
+    // @unchecked: everything but `queue` (itself Sendable, a Mutex) is touched only by the scheduler that owns the
+    // player — on its queue live, on the writer loop offline — or after playback has ended; the counters read from
+    // elsewhere (`startedNotes`, `lastFrame`, `isFinished`) are meant for after a render or for statistics.
     /// Notes played live, from any thread: queue note-ons and note-offs, then `commit()`; the scheduler takes each
     /// commit whole on its next pass, and the note-ons of a commit that share a frame reach the mixer in one
     /// publication (a chord never split across blocks). A frame the scheduler has already passed plays at the first
@@ -24,10 +27,14 @@ public final class NotePlayer: @unchecked Sendable {
     private var liveBatches: [[NoteEvent]] = []
     /// One bank per track, with its gain and its pan (nil: by pitch).
     public struct Track: Sendable {
+        /// The bank whose zones play the track's notes.
         public var bank: SoundBank
+        /// Linear gain of every note of the track (the mixer clamps negatives to silence).
         public var gain: Float
+        /// A fixed pan from −1 to +1, or nil for pan by pitch.
         public var pan: Float?
 
+        /// Creates a track.
         public init(bank: SoundBank, gain: Float = 1, pan: Float? = nil) {
             self.bank = bank
             self.gain = gain
@@ -35,7 +42,9 @@ public final class NotePlayer: @unchecked Sendable {
         }
     }
 
+    /// The tracks, indexed by `NoteEvent.track` (out-of-range indices play the nearest track).
     public let tracks: [Track]
+    /// The output rate the banks' playback rates are computed for.
     public let outputRate: Int
     private var source: any NoteSource
     private var pending: [NoteEvent]?

@@ -14,7 +14,14 @@ import MetronomeMusic
 public struct Transport: Sendable {
     /// Where the transport is.
     public enum State: Sendable, Hashable {
-        case stopped, countingIn, playing, paused
+        /// Not running; `play` starts from the top (count-in included).
+        case stopped
+        /// Running through the map's count-in bars.
+        case countingIn
+        /// Running through the music.
+        case playing
+        /// Not running; `resume` (or `play`) goes on from the paused position.
+        case paused
     }
 
     /// A command that has taken effect.

@@ -9,6 +9,7 @@ public enum SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A note player's banks were made for one output rate and the mixer renders at another.
     case playerRate(player: Int, mixer: SampleRate)
 
+    /// One line a person can act on.
     public var description: String {
         switch self {
         case .mapRate(let map, let mixer):

@@ -24,8 +24,10 @@ public struct Position: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// - Precondition: `unit` is one of `Meter.allowedUnits`.
     public static func ticksPerBeat(unit: Int) -> Int64 { 4 * ticksPerQuarter / Int64(unit) }
 
+    /// Earlier in the map.
     public static func < (lhs: Position, rhs: Position) -> Bool { lhs.ticks < rhs.ticks }
 
+    /// "N ticks".
     public var description: String { "\(ticks) ticks" }
 }
 

@@ -5,7 +5,9 @@ public struct ArpeggioSettings: Sendable, Hashable {
     /// Gate range accepted.
     public static let gateRange = NoteTrack.gateRange
 
+    /// The order the chord's notes are played in.
     public var order: ArpeggioOrder = .up
+    /// The step length.
     public var rate: StepRate = .sixteenth
     /// Octaves the chord is spread over, 1...4 (the notes repeated an octave up each time).
     public var octaves: Int = 1
@@ -26,6 +28,7 @@ public struct ArpeggioSettings: Sendable, Hashable {
     /// The track (bank) the notes play on.
     public var track: Int = 0
 
+    /// The defaults: up, 1/16, one octave, gate 0.8, a chord a bar, octave 4, velocity 100, seed 1, track 0.
     public init() {}
 
     /// The settings with every value inside its documented range (octaves 1...4, gate 0.05...1, chord length
