@@ -34,13 +34,8 @@ extension TempoMap {
     /// - Complexity: O(log segments).
     public func position(atExactFrame frame: Double) -> Position {
         let rate = Double(sampleRate.framesPerSecond)
-        var low = 0
-        var high = tempoSegments.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if tempoSegments[middle].startFrame <= frame { low = middle } else { high = middle - 1 }
-        }
-        let segment = tempoSegments[low]
+        let segment = tempoSegments[
+            SortedSearch.lastIndex(atOrBefore: frame, count: tempoSegments.count) { tempoSegments[$0].startFrame }]
         let beats = segment.beats(atFrames: frame - segment.startFrame, rate: rate)
         var ticks = (beats * Double(segment.ticksPerBeat)).rounded(.toNearestOrAwayFromZero)
         ticks = max(0, ticks)
@@ -149,13 +144,7 @@ extension TempoMap {
     }
 
     static func segmentIndex(containing position: Position, in segments: [TempoSegment]) -> Int {
-        var low = 0
-        var high = segments.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if segments[middle].start <= position { low = middle } else { high = middle - 1 }
-        }
-        return low
+        SortedSearch.lastIndex(atOrBefore: position, count: segments.count) { segments[$0].start }
     }
 
     static func exactFrame(at position: Position, in segments: [TempoSegment], rate: Double) -> Double {

@@ -189,24 +189,12 @@ public struct TempoMap: Sendable, Hashable {
     /// - Complexity: O(log sections).
     public func sectionIndex(at position: Position) -> Int? {
         guard position.ticks >= 0, position < startTicks.last! else { return nil }
-        var low = 0
-        var high = sections.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if startTicks[middle] <= position { low = middle } else { high = middle - 1 }
-        }
-        return low
+        return SortedSearch.lastIndex(atOrBefore: position, count: sections.count) { startTicks[$0] }
     }
 
     /// The last section whose first bar is at or before `bar` (binary search), or nil before the map.
     private func lastSection(startingAtOrBefore bar: Int) -> Int? {
         guard bar >= startBars[0] else { return nil }
-        var low = 0
-        var high = sections.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if startBars[middle] <= bar { low = middle } else { high = middle - 1 }
-        }
-        return low
+        return SortedSearch.lastIndex(atOrBefore: bar, count: sections.count) { startBars[$0] }
     }
 }

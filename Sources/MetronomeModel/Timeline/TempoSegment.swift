@@ -126,12 +126,7 @@ public struct TempoSegment: Sendable, Hashable {
             return frames * tempo.quarterNotesPerMinute * unit / (240 * rate)
         case .perBeat(let tempos):
             let seconds = frames / rate
-            var low = 0
-            var high = tempos.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if beatStartSeconds[middle] <= seconds { low = middle } else { high = middle - 1 }
-            }
+            let low = SortedSearch.lastIndex(atOrBefore: seconds, count: tempos.count) { beatStartSeconds[$0] }
             let beatSeconds = 240 / (unit * tempos[low].quarterNotesPerMinute)
             return Double(low) + (seconds - beatStartSeconds[low]) / beatSeconds
         case .ramp(let from, let to, let span):
