@@ -44,3 +44,39 @@ struct SourceJoiningTests {
         #expect(player.startedNotes == before)
     }
 }
+
+@Suite("Note-offs across an edit of the map")
+struct NoteOffRetimingTests {
+    @Test("A block chord held across a tempo change is released where its note-off falls on the new tempo")
+    func releaseFollowsTheTempo() throws {
+        // One bar of C as a block chord (gate 0.8 of the bar: the note-off at beat 3.2), 120 BPM; at beat 2 the
+        // tempo halves. The note-off moves from 3.2 × 24000 = 76800 to 48000 + 1.2 × 48000 = 105600.
+        let score = try MetroPattern.parse("tempo 120\n2 bars chords C\n", file: "t.metro").score()
+        let map = try score.map(sampleRate: .standard)
+        let ring = CommandRing(minimumCapacity: 256)
+        let scheduler = Scheduler(map: map, clicks: Impulses.clickSet(), ring: ring)
+        scheduler.add(
+            NotePlayer(
+                tracks: [.init(bank: SharedBanks.bank(.organ))],
+                source: PatternNotes(map: map, defaults: ArpeggioSettings()),
+                sampleRate: .standard))
+        scheduler.send(.play, at: .frame(0))
+        scheduler.send(.setTempo(.of(60)), at: .position(try #require(map.position(bar: 0, beat: 2, parts: 1))))
+        var commands: [MixerCommand] = []
+        var horizon: SampleTime = 0
+        while horizon < 400_000 {
+            horizon += 480
+            scheduler.schedule(until: horizon)
+            while let command = ring.peek() {
+                commands.append(command)
+                ring.removeFirst()
+            }
+        }
+        let releases = commands.filter { $0.kind == .releaseVoices }.map(\.frame)
+        // Three notes released at the new frame; the second bar's chord starts at 48000 + 2 × 48000 and is released
+        // at 0.8 of its bar: 144000 + 3.2 × 48000 = 297600.
+        #expect(releases == [105_600, 105_600, 105_600, 297_600, 297_600, 297_600])
+        // And the ring is in frame order.
+        #expect(zip(commands, commands.dropFirst()).allSatisfy { $0.frame <= $1.frame })
+    }
+}

@@ -50,7 +50,9 @@ public final class NotePlayer: @unchecked Sendable {
     private var pending: [NoteEvent]?
     private var sourceDone = false
     /// Note-offs not yet pushed, by frame.
-    private var releases: [(frame: SampleTime, tag: UInt32)] = []
+    /// Note-offs not yet pushed, by frame, with the note-off's position on the map when the source gave one (so an
+    /// edit of the map can move it).
+    private var releases: [(frame: SampleTime, tag: UInt32, position: Position?)] = []
     private var nextTag: UInt32 = 1
     /// Notes started so far.
     public private(set) var startedNotes = 0
@@ -98,6 +100,21 @@ public final class NotePlayer: @unchecked Sendable {
             pending = nil
             load()
         }
+    }
+
+    /// Places again the note-offs whose position lies after `position` (an edit of the map there): a note sounding
+    /// across a tempo change is released where its note-off falls on the new tempo, never before `floor` (the edit's
+    /// frame, before which everything is scheduled). Scheduling thread.
+    public func retimeReleases(after position: Position, on map: TempoMap, offset: Double, floor: SampleTime) {
+        var moved = false
+        for index in releases.indices {
+            guard let off = releases[index].position, off > position else { continue }
+            let frame = (map.exactFrame(at: off) + offset).rounded(.toNearestOrAwayFromZero)
+            guard frame.isFinite else { continue }
+            releases[index].frame = max(floor, SampleTime(frame))
+            moved = true
+        }
+        if moved { releases.sort { $0.frame < $1.frame } }
     }
 
     /// Moves every note-off still to come before `frame` forward to `frame`: a pause, a stop or a jump releases
@@ -164,15 +181,16 @@ public final class NotePlayer: @unchecked Sendable {
                 liveTags[event.track << 8 | event.note, default: []].append(tag)
             } else {
                 insertRelease(
-                    at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, event.offFrame, offset)), tag: tag)
+                    at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, event.offFrame, offset)), tag: tag,
+                    position: event.offPosition)
             }
         }
         return commands
     }
 
-    private func insertRelease(at frame: SampleTime, tag: UInt32) {
+    private func insertRelease(at frame: SampleTime, tag: UInt32, position: Position? = nil) {
         let index = releases.firstIndex { $0.frame > frame } ?? releases.count
-        releases.insert((frame, tag), at: index)
+        releases.insert((frame, tag, position), at: index)
     }
 
     /// Takes the committed live notes: note-ons become batches (one per frame), note-offs releases of the tags

@@ -231,7 +231,13 @@ public final class Scheduler: @unchecked Sendable {
             timeline = ClickTimeline(map: transport.map, from: from)
             skipClicksBefore = due.frame
             pendingClick = nil
-            for player in players { player.seek(to: from, on: transport.map, skippingBefore: due.frame) }
+            for player in players {
+                player.seek(to: from, on: transport.map, skippingBefore: due.frame)
+                if let offset = transport.offset {
+                    player.retimeReleases(
+                        after: due.position ?? run.position, on: transport.map, offset: offset, floor: due.frame)
+                }
+            }
         }
     }
 

@@ -199,6 +199,7 @@ public struct ArpeggioSequence: NoteSource {
             velocity: settings.velocity, track: settings.track, chordSize: chordSize)
         event.exactFrame = onset
         event.exactOffFrame = max(off, onset + 1)
+        event.offPosition = map.position(atExactFrame: event.exactOffFrame)
         event.position = map.position(bar: bar, beat: position, parts: parts) ?? .zero
         return event
     }

@@ -20,6 +20,9 @@ public struct NoteEvent: Sendable, Hashable {
     /// the scheduler adds its run's offset before rounding, so a note lands where the click at its position does.
     public var exactFrame: Double
     public var exactOffFrame: Double
+    /// The note-off's position on the source's map, when the source places notes by position: after an edit of the
+    /// map the scheduler moves the note-off with it.
+    public var offPosition: Position?
 
     public init(frame: SampleTime, offFrame: SampleTime, note: Int, velocity: Int, track: Int = 0, chordSize: Int = 1) {
         self.frame = frame
