@@ -8,7 +8,7 @@ struct Metronome: ParsableCommand {
         commandName: "metronome",
         abstract: "A sample-accurate metronome: a click track live through PulseAudio, or rendered to a file.",
         usage: """
-            metronome [--bpm 120] [--meter 4/4] [--accent X.x.] [--subdivide N] [--count-in BARS] \
+            metronome [TEMPO | --bpm 120] [--meter 4/4] [--accent X.x.] [--subdivide N] [--count-in BARS] \
             [--bars N | --duration S] [--volume V] [--sound NAME | --sound-file A[,N[,S]]] [--output FILE]
               metronome play FILE-or-NAME [--start-at LABEL] [--tempo-scale F] [options]
               metronome check FILE    metronome patterns    metronome sounds | devices
@@ -43,7 +43,7 @@ struct Metronome: ParsableCommand {
     /// Parses, runs, and maps every failure to one line on stderr and a sysexits status.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(try bareTempo(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CommandLineError {
             if error.prefixed {
@@ -59,6 +59,17 @@ struct Metronome: ParsableCommand {
             }
             fail(message(for: error) + "\nRun 'metronome --help' for the options.", status: .usage)
         }
+    }
+
+    /// `metronome 120 …`, klick's way: a first argument that starts like a number is the tempo, as `--bpm` (a
+    /// subcommand name never does). Given with `--bpm` as well, it is an error.
+    static func bareTempo(_ arguments: [String]) throws(CommandLineError) -> [String] {
+        guard let first = arguments.first, let character = first.first, character.isNumber || character == "."
+        else { return arguments }
+        if arguments.contains(where: { $0 == "--bpm" || $0.hasPrefix("--bpm=") }) {
+            throw CommandLineError.usage(option: "--bpm", "given twice: as the first argument (\(first)) and as --bpm")
+        }
+        return ["--bpm", first] + arguments.dropFirst()
     }
 
     static func fail(_ message: String, status: ExitStatus) -> Never {

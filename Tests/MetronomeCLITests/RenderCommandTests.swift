@@ -58,6 +58,28 @@ struct RenderCommandTests {
         }
     }
 
+    @Test(
+        "A bare tempo first is --bpm (klick's `metronome 120`); given with --bpm too it is exit 64 and nothing is written"
+    )
+    func bareTempo() throws {
+        let scratch = try Scratch()
+        let bare = scratch.file("bare.wav")
+        let option = scratch.file("option.wav")
+        #expect(try CommandRunner.run(["90.5", "--bars", "2", "--quiet", "--output", bare]).status == 0)
+        #expect(try CommandRunner.run(["--bpm", "90.5", "--bars", "2", "--quiet", "--output", option]).status == 0)
+        #expect(try AudioFileReader.read(path: bare).channels == AudioFileReader.read(path: option).channels)
+        let twice = try CommandRunner.run(["120", "--bpm", "100", "--bars", "1", "--output", scratch.file("x.wav")])
+        #expect(twice.status == 64)
+        #expect(
+            twice.standardError == "metronome: error: --bpm given twice: as the first argument (120) and as --bpm\n")
+        let bad = try CommandRunner.run(["12x", "--bars", "1", "--output", scratch.file("x.wav")])
+        #expect(bad.status == 64)
+        #expect(
+            bad.standardError
+                == "metronome: error: --bpm 12x: tempo must be a number from 1 to 1000 (quarter notes per minute)\n")
+        #expect(scratch.contents.sorted() == ["bare.wav", "option.wav"])
+    }
+
     @Test("--duration renders exactly that many seconds; --volume scales by volume³")
     func durationAndVolume() throws {
         let scratch = try Scratch()
