@@ -2,6 +2,7 @@ import Dispatch
 import MetronomeEngine
 import MetronomeModel
 import MetronomeMusic
+import Synchronization
 
 /// The one place the playback chain is built — command ring, mixer, scheduler with its transport, note players,
 /// beat publisher — for live playback and offline rendering alike.
@@ -38,6 +39,7 @@ public final class Session: @unchecked Sendable {
     private var ticks = 0
     private var output: AudioOutput?
     private var onBeat: (@Sendable (ClickEvent) -> Void)?
+    private let taps = Mutex(TapTempo())
 
     /// Builds the chain for a map.
     /// - Parameters:
@@ -114,6 +116,25 @@ public final class Session: @unchecked Sendable {
             throw .mapRate(map: map.sampleRate, mixer: mixer.configuration.sampleRate)
         }
         scheduler.send(.load(map), at: quantization)
+    }
+
+    /// A tap of tap tempo (`TapTempo`): once two taps less than 2 s apart have come, the tempo of the last taps'
+    /// average interval (in beats of the meter playing) is sent as `.setTempo`, landing on the next beat. Any thread.
+    /// - Parameter time: when the tap happened (default: now).
+    /// - Returns: the tempo sent, or nil when none was.
+    @discardableResult
+    public func tap(at time: HostTime = .now()) -> BPM? {
+        let unit = onQueue { scheduler in
+            let transport = scheduler.transport
+            let position =
+                transport.run == nil
+                ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)
+            let index = position.flatMap { transport.map.sectionIndex(at: $0) } ?? 0
+            return transport.map.sections[index].meter.unit
+        }
+        guard let tempo = taps.withLock({ $0.tap(at: time, unit: unit) }) else { return nil }
+        send(.setTempo(tempo))
+        return tempo
     }
 
     /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.
