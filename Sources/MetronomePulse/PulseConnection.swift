@@ -7,6 +7,8 @@ import Synchronization
 /// Threads: create and release on a control thread; `withLock` from any thread except the mainloop's own callbacks
 /// (which already hold the lock).
 final class PulseConnection: @unchecked Sendable {
+    // @unchecked: the mainloop and its context are used only under the threaded mainloop's lock or from its own
+    // thread, as libpulse requires; `isLost` is an atomic.
     let mainloop: OpaquePointer
     let context: OpaquePointer
     /// The server as a person would name it: the explicit address, PULSE_SERVER's value, or "the default server".

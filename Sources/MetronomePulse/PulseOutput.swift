@@ -20,6 +20,8 @@ import Synchronization
 /// note the stream's first frame. The clock's timer and timing replies also run on the mainloop thread, between
 /// write callbacks; they update the mapping and publish it lock-free.
 public final class PulseOutput: AudioOutput, @unchecked Sendable {
+    // @unchecked: the stream is used under the mainloop's lock or on its thread; everything read from other threads
+    // (counters, latency, the clock mapping) is an atomic or the lock-free published mapping.
     /// The mixer the stream pulls from.
     public let mixer: Mixer
     let connection: PulseConnection

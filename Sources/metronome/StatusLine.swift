@@ -5,6 +5,7 @@ import MetronomeKit
 /// by its level (`X` accent, `x` normal, `o` soft, `-` silent) and the others as `·`. Redrawn in place on every
 /// beat from the scheduler queue (never the audio thread); used only when stdout is a terminal.
 final class StatusLine: @unchecked Sendable {
+    // @unchecked: `drawn` and the writes happen only on the private serial queue.
     private let output = FileOutput.standardOutput
     private let queue = DispatchQueue(label: "metronome.status")
     private var drawn = false

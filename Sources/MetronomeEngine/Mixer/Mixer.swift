@@ -11,6 +11,8 @@ import Synchronization
 /// Threads: `render` from one render thread at a time (the audio callback or the file writer loop); `setMasterGain`,
 /// `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from any thread.
 public final class Mixer: @unchecked Sendable {
+    // @unchecked: the voice pool and mix buffers are touched only by the one render thread; everything read or set
+    // from other threads (position, gain, counters, cutoff) is an atomic.
     /// The fixed configuration.
     public let configuration: MixerConfiguration
     /// Where commands arrive from.

@@ -7,6 +7,8 @@ import MetronomeMusic
 /// Create and release buffers on a control thread. A buffer must outlive every voice playing it: whoever schedules
 /// its `reference` keeps the buffer alive (click sets and banks hold theirs for the engine's lifetime).
 public final class SampleBuffer: @unchecked Sendable {
+    // @unchecked: the samples are written once, in `init`, and only read afterwards; the memory is freed in deinit,
+    // which runs when the last reference (held off the audio thread) goes.
     /// Frames of audio (excluding padding).
     public let frameCount: Int
     /// 1 or 2.
@@ -62,6 +64,7 @@ public final class SampleBuffer: @unchecked Sendable {
 /// Where a sample's frames are: pointers into a `SampleBuffer`, which must stay alive while a voice plays it.
 /// Sendable because the memory it points at is immutable once the buffer is built.
 public struct SampleReference: @unchecked Sendable {
+    // @unchecked: raw pointers into an immutable buffer that its owner keeps alive while voices may read it.
     /// First frame of the left (or only) channel; frames −1 and `frameCount`…`frameCount + 2` read as zero.
     public let left: UnsafePointer<Float>
     /// First frame of the right channel (equals `left` for mono).

@@ -10,6 +10,8 @@ import Synchronization
 ///
 /// Invariant: `0 ≤ tail − head ≤ capacity`; slots `head..<tail` (mod capacity) hold published commands.
 public final class CommandRing: @unchecked Sendable {
+    // @unchecked: one producer and one consumer at a time (see above); the slots are handed over by the head and
+    // tail atomics with acquire/release ordering, so a slot is never read and written at once.
     /// Slots in the ring (a power of two).
     public let capacity: Int
     private let mask: Int
