@@ -36,9 +36,13 @@ struct ClickLive {
         }
         engine.attach(output: output)
         let buffer = output.bufferFrames
+        // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
+        let controls = KeyControls(session: engine, volume: min(1, Float(cbrt(Double(plan.gain)))))
+        let keys = TerminalKeys.start { controls.handle($0) }
+        defer { keys?.restore() }
 
         var lost = false
-        while stop.signalReceived == nil, !engine.isFinished {
+        while stop.signalReceived == nil, !controls.quitRequested, !engine.isFinished || controls.userStopped {
             if output.isLost {
                 lost = true
                 break

@@ -9,15 +9,17 @@ public final class ChildProcess: @unchecked Sendable {
     private let errorPath: String
     private var exitStatus: Int32?
 
-    /// Starts `path` with `arguments`; standard input is /dev/null.
-    public init(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    /// Starts `path` with `arguments`; standard input is /dev/null, or the file (a FIFO the test writes) named.
+    public init(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String = "/dev/null"
+    ) throws {
         let base = NSTemporaryDirectory() + "metronome-child-\(UUID().uuidString.prefix(8))"
         outputPath = base + ".out"
         errorPath = base + ".err"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()

@@ -118,6 +118,20 @@ public final class Session: @unchecked Sendable {
         scheduler.send(.load(map), at: quantization)
     }
 
+    /// The tempo (quarter notes per minute) and meter where the transport plays next, or where it is held. Any
+    /// thread.
+    public var tempoAndMeter: (tempo: Double, meter: Meter) {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let position =
+                (transport.run == nil
+                    ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil))
+                ?? .zero
+            let index = transport.map.sectionIndex(at: position) ?? transport.map.sections.count - 1
+            return (transport.map.tempo(at: position), transport.map.sections[index].meter)
+        }
+    }
+
     /// A tap of tap tempo (`TapTempo`): once two taps less than 2 s apart have come, the tempo of the last taps'
     /// average interval (in beats of the meter playing) is sent as `.setTempo`, landing on the next beat. Any thread.
     /// - Parameter time: when the tap happened (default: now).
