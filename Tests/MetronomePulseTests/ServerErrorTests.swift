@@ -127,6 +127,23 @@ struct StatusLineTests {
         #expect(screen.contains(" echo "))
     }
 
+    @Test("A crash signal while keys are on puts the terminal back before the process dies")
+    func crashRestoresTerminal() throws {
+        let server = try PulseServer()
+        // The metronome reads the terminal explicitly (a background job would get /dev/null), is sent SIGSEGV, and
+        // the shell then shows how it died and the terminal's mode.
+        let inner =
+            "\(CommandRunner.executable) --bpm 120 --duration 30 --quiet < /dev/tty & pid=$!; sleep 1.5; "
+            + "kill -SEGV $pid; wait $pid; echo status=$?; stty -a"
+        let terminal = try ChildProcess(
+            "/usr/bin/script", ["-qfec", inner, "/dev/null"], environment: server.clientEnvironment)
+        let result = terminal.wait()
+        let screen = result.standardOutput
+        #expect(screen.contains("status=139"))
+        #expect(screen.contains(" icanon "))
+        #expect(screen.contains(" echo "))
+    }
+
     @Test("Not a terminal: no status line and no escape codes")
     func noStatusInPipes() throws {
         let server = try PulseServer()
