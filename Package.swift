@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "MetronomeKit", targets: ["MetronomeKit"]),
         .library(name: "MetronomeFiles", targets: ["MetronomeFiles"]),
         .library(name: "MetronomePulse", targets: ["MetronomePulse"]),
+        .library(name: "MetronomeOSC", targets: ["MetronomeOSC"]),
         .executable(name: "metronome", targets: ["metronome"]),
         .executable(name: "metronome-bench", targets: ["MetronomeBenchmarks"]),
     ],
@@ -48,6 +49,9 @@ let package = Package(
             dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive"]),
         // Audio files in and out through libsndfile.
         .target(name: "MetronomeFiles", dependencies: ["MetronomeKit", "CSndFile"]),
+        // Open Sound Control 1.0 packets as values: encoding, bounded decoding, address patterns (no sockets, no
+        // Foundation).
+        .target(name: "MetronomeOSC"),
         // Live playback through a PulseAudio server.
         .target(name: "MetronomePulse", dependencies: ["MetronomeKit", "CPulseAudio"]),
         .executableTarget(
@@ -72,6 +76,7 @@ let package = Package(
                 "MetronomeLive", "CAllocationCounter",
             ]),
         .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
+        .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
         .target(name: "MetronomeTestSupport", path: "Tests/MetronomeTestSupport"),
         .testTarget(
             name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
