@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import MetronomeKit
 
 /// The one-line live status on a terminal: bar.beat, tempo, meter, and the bar's beats with the current one shown
@@ -10,9 +11,9 @@ final class StatusLine: @unchecked Sendable {
     private let queue = DispatchQueue(label: "metronome.status")
     private var drawn = false
 
-    /// Draws the line for a beat.
-    func show(_ beat: ClickEvent) {
-        let text = StatusLine.text(for: beat)
+    /// Draws the line for a beat, cut to the terminal's width so it never wraps.
+    func show(_ beat: BeatEvent) {
+        let text = StatusLine.text(for: beat, width: StatusLine.terminalColumns())
         queue.async {
             self.output.write("\r\u{1B}[2K" + text)
             self.drawn = true
@@ -27,15 +28,28 @@ final class StatusLine: @unchecked Sendable {
         }
     }
 
-    /// The status text of a beat (without escape codes).
-    static func text(for beat: ClickEvent) -> String {
+    /// The status text of a beat (without escape codes): bar.beat, tempo, meter, the bar's beats, then the section
+    /// label and the chord when there are any; at most `width − 1` characters (the last column stays free, so the
+    /// cursor never wraps).
+    static func text(for beat: BeatEvent, width: Int? = nil) -> String {
         let cells = (0..<beat.meter.beats).map { index -> String in
-            guard index == beat.beat else { return "·" }
+            guard index == beat.beat - 1 else { return "·" }
             return beat.level == .silent ? "-" : String(beat.level.letter)
         }
         let tempo = (beat.tempo * 10).rounded() / 10
         let tempoText = tempo.rounded() == tempo ? String(Int(tempo)) : String(tempo)
-        let position = beat.isCountIn ? "count-in" : "\(beat.bar + 1).\(beat.beat + 1)"
-        return " \(position)  \(tempoText) BPM  \(beat.meter)  \(cells.joined(separator: " "))"
+        let position = beat.isCountIn ? "count-in" : "\(beat.bar).\(beat.beat)"
+        var text = " \(position)  \(tempoText) BPM  \(beat.meter)  \(cells.joined(separator: " "))"
+        if !beat.isCountIn, let section = beat.section { text += "  \(section)" }
+        if let chord = beat.chord { text += "  \(chord)" }
+        guard let width, width > 1, text.count > width - 1 else { return text }
+        return String(text.prefix(width - 1))
+    }
+
+    /// Columns of the terminal on standard output, or nil when unknown.
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

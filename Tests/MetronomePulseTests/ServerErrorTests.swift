@@ -95,6 +95,34 @@ struct StatusLineTests {
         #expect(screen.contains("\r\u{1B}[2K 1.4  120 BPM  4/4  · · · x"))
     }
 
+    @Test("The status line shows the section label and the chord, and is cut to the terminal's width")
+    func statusLabelChordAndWidth() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let pattern = scratch.file("song.metro")
+        try "# status\ntempo 240\nverse: 1 bars chords Am7\n".write(toFile: pattern, atomically: true, encoding: .utf8)
+        let wide = try ChildProcess(
+            "/usr/bin/script", ["-qfec", "stty cols 80; \(CommandRunner.executable) play \(pattern)", "/dev/null"],
+            environment: server.clientEnvironment)
+        let wideScreen = wide.wait().standardOutput
+        #expect(wideScreen.contains("\r\u{1B}[2K 1.1  240 BPM  4/4  X · · ·  verse  Am7"))
+        let narrow = try ChildProcess(
+            "/usr/bin/script", ["-qfec", "stty cols 20; \(CommandRunner.executable) play \(pattern)", "/dev/null"],
+            environment: server.clientEnvironment)
+        let narrowScreen = narrow.wait().standardOutput
+        // 19 characters at most: " 1.1  240 BPM  4/4 " is what fits.
+        #expect(
+            narrowScreen.contains("\r\u{1B}[2K 1.1  240 BPM  4/4 \r")
+                || narrowScreen.contains("\r\u{1B}[2K 1.1  240 BPM  4/4 \n"))
+        let lines = narrowScreen.components(separatedBy: "\u{1B}[2K").dropFirst()
+        #expect(!lines.isEmpty)
+        // (A terminal sends "\r\n" as one Character: cut at the scalars.)
+        #expect(
+            lines.allSatisfy {
+                String(String.UnicodeScalarView($0.unicodeScalars.prefix { $0 != "\r" && $0 != "\n" })).count <= 19
+            })
+    }
+
     @Test("Keys on a terminal: → is +1 BPM at the next beat, q quits with exit 0, and the terminal is restored")
     func keysOnTerminal() throws {
         let server = try PulseServer()

@@ -38,7 +38,7 @@ public final class Session: @unchecked Sendable {
     private let periodFrames: SampleTime
     private var ticks = 0
     private var output: AudioOutput?
-    private var onBeat: (@Sendable (ClickEvent) -> Void)?
+    private var onBeat: (@Sendable (BeatEvent) -> Void)?
     private let taps = Mutex(TapTempo())
 
     /// Builds the chain for a map.
@@ -236,7 +236,7 @@ public final class Session: @unchecked Sendable {
     ///   - output: the backend, asked for its latency when deciding which beats are heard (nil until attached).
     ///   - onBeat: called on the scheduler queue for each beat once it is heard. It must not read the session's
     ///     properties (they wait for that queue); use `beats()` for anything more than a display.
-    public func start(output: AudioOutput?, onBeat: (@Sendable (ClickEvent) -> Void)? = nil) {
+    public func start(output: AudioOutput?, onBeat: (@Sendable (BeatEvent) -> Void)? = nil) {
         queue.sync {
             guard timer == nil else { return }
             self.output = output
@@ -298,9 +298,10 @@ public final class Session: @unchecked Sendable {
         let beats = output == nil ? [] : scheduler.takeBeatsWithMaps(upTo: position - latency - patience)
         if !beats.isEmpty {
             for (beat, map) in beats {
-                onBeat?(beat)
-                let host = mapping?.hostTime(ofFrame: beat.frame).nanoseconds
-                beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: host))
+                let event = BeatEvent(
+                    click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
+                onBeat?(event)
+                beatPublisher.publish(event)
             }
         }
         sleepUntilNextWork(position: position, latency: latency)
