@@ -122,22 +122,24 @@ struct OSCReader {
     }
 
     private mutating func readUInt32(_ item: String, end: Int) throws(OSCError) -> UInt32 {
-        guard end - position >= 4 else {
-            throw .truncated(item: item, offset: position, needed: 4, remaining: end - position)
-        }
-        var value: UInt32 = 0
-        for byte in bytes[position..<position + 4] { value = value << 8 | UInt32(byte) }
-        position += 4
-        return value
+        try readBigEndian(item, end: end)
     }
 
     private mutating func readUInt64(_ item: String, end: Int) throws(OSCError) -> UInt64 {
-        guard end - position >= 8 else {
-            throw .truncated(item: item, offset: position, needed: 8, remaining: end - position)
+        try readBigEndian(item, end: end)
+    }
+
+    /// A big-endian unsigned integer of the type's width.
+    private mutating func readBigEndian<Value: FixedWidthInteger & UnsignedInteger>(
+        _ item: String, end: Int
+    ) throws(OSCError) -> Value {
+        let width = Value.bitWidth / 8
+        guard end - position >= width else {
+            throw .truncated(item: item, offset: position, needed: width, remaining: end - position)
         }
-        var value: UInt64 = 0
-        for byte in bytes[position..<position + 8] { value = value << 8 | UInt64(byte) }
-        position += 8
+        var value: Value = 0
+        for byte in bytes[position..<position + width] { value = value << 8 | Value(byte) }
+        position += width
         return value
     }
 }

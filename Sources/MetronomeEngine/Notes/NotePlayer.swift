@@ -292,12 +292,8 @@ public final class NoteQueue: Sendable {
     }
 
     private let state = Mutex<(open: Commit, committed: [Commit])>((Commit(), []))
-    private let used = Atomic<Bool>(false)
     /// Set after a commit, cleared by `take`: lets the scheduler's many checks skip the lock when nothing waits.
     private let waiting = Atomic<Bool>(false)
-
-    /// Whether anything was ever committed.
-    public var wasUsed: Bool { used.load(ordering: .relaxed) }
 
     /// Queues a note-on (it sounds until its note-off). Any thread.
     /// - Parameters:
@@ -329,7 +325,6 @@ public final class NoteQueue: Sendable {
             state.committed.append(state.open)
             state.open = Commit()
         }
-        used.store(true, ordering: .relaxed)
         waiting.store(true, ordering: .releasing)
     }
 

@@ -208,7 +208,7 @@ public struct Transport: Sendable {
         case .setTempo(let tempo):
             map = map.settingTempo(tempo, from: here)
         case .rampTempo(let tempo, let beats):
-            map = map.rampingTempo(to: tempo, beats: min(TransportCommand.maximumRampBeats, max(1, beats)), from: here)
+            map = map.rampingTempo(to: tempo, beats: beats, from: here)
         case .changeClicks(let change):
             // A new meter re-lays the tempo track from its first bar's downbeat; inside a bar that would move frames
             // already scheduled, so it starts on the next downbeat. Other click changes apply to the bar holding `here`.

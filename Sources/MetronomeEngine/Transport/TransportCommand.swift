@@ -32,7 +32,8 @@ public enum TransportCommand: Sendable, Hashable {
     /// A new tempo from here on: a steady click takes it, a song is scaled keeping its structure
     /// (`TempoMap.settingTempo(_:from:)`).
     case setTempo(BPM)
-    /// Reach a tempo linearly over a number of beats (1 to `maximumRampBeats`; values beyond are clamped), from here
+    /// Reach a tempo linearly over a number of beats (1 to `TempoMap.maximumRampBeats`; values beyond are
+    /// clamped), from here
     /// (`TempoMap.rampingTempo(to:beats:from:)`).
     case rampTempo(to: BPM, beats: Int)
     /// Meter, accents, subdivision or swing of the bars from here to the end of their section. A new meter starts
@@ -43,9 +44,6 @@ public enum TransportCommand: Sendable, Hashable {
     /// Master volume, perceptual 0...1 (gain = volume³), ramped across the mixer block holding its frame. It
     /// replaces the gain the session started with.
     case setVolume(Float)
-
-    /// The longest tempo ramp, in beats.
-    public static let maximumRampBeats = 100_000
 
     /// The quantization a command has when none is given: pause, tempo and ramps at the next beat; locate, click
     /// changes and load at the next bar; the rest now.

@@ -1,5 +1,3 @@
-import RealModule
-
 /// One section of a tempo map: a number of bars in one meter, at a constant tempo or one ramped linearly.
 ///
 /// A ramp follows klick's semantics: the tempo moves linearly with the *beat position* from `tempo` at the first beat
@@ -52,8 +50,6 @@ public struct TempoSection: Sendable, Hashable {
     /// One tempo per beat of the section (klick's `t1,t2,…`), or nil. When set, `tempo` is the first of them and
     /// `endTempo` is nil.
     public private(set) var beatTempos: [BPM]?
-    /// Seconds from the section's start to each beat when `beatTempos` is set (one more entry than beats).
-    private var beatStartSeconds: [Seconds] = []
 
     /// Whether the section is a count-in before the music (played with the count-in sound, bars numbered below 0).
     public package(set) var isCountIn: Bool
@@ -129,12 +125,6 @@ public struct TempoSection: Sendable, Hashable {
             label: label, bars: bars, meter: meter, tempo: first, accents: accents, subdivision: subdivision,
             volume: volume)
         self.beatTempos = beatTempos
-        var seconds: Seconds = 0
-        beatStartSeconds = [0]
-        for tempo in beatTempos {
-            seconds += 240 / (Double(meter.unit) * tempo.quarterNotesPerMinute)
-            beatStartSeconds.append(seconds)
-        }
     }
 
     /// The level of subdivision click `index` (1..<subdivision) of a beat.
@@ -145,63 +135,18 @@ public struct TempoSection: Sendable, Hashable {
     /// Beats in the section, or nil when endless.
     public var beatCount: Int64? { bars.map { Int64($0) * Int64(meter.beats) } }
 
-    /// The exact (unrounded) frame offset from the section's start of the beat position `numerator / parts`.
-    ///
-    /// Closed form, never accumulated; for a constant tempo the integer product is formed first so that simple
-    /// tempos give exact results.
+    /// The exact (unrounded) frame offset from the section's start of the beat position `numerator / parts`: the
+    /// closed form of the section's own tempo (`tempoShape`), as its first tempo segment computes it in a map.
     /// - Parameters:
     ///   - numerator: beat position times `parts` (beat 3, second of four subdivisions: 3 · 4 + 1).
     ///   - parts: subdivisions per beat the numerator counts in.
     ///   - sampleRate: output frames per second.
     /// - Returns: fractional frames since the section's first beat.
-    /// - Complexity: O(1).
+    /// - Complexity: O(1) (a per-beat section sums its beats first, O(beats)).
     public func exactFrames(atBeat numerator: Int64, parts: Int64, sampleRate: Double) -> Double {
-        let unit = Double(meter.unit)
-        let startTempo = tempo.quarterNotesPerMinute
-        if let beatTempos {
-            let beat = Int(numerator / parts)
-            guard beat < beatTempos.count else { return beatStartSeconds[beatTempos.count] * sampleRate }
-            let fraction = Double(numerator % parts) / Double(parts)
-            let beatSeconds = 240 / (unit * beatTempos[beat].quarterNotesPerMinute)
-            return (beatStartSeconds[beat] + fraction * beatSeconds) * sampleRate
-        }
-        guard let endTempo, let beats = beatCount else {
-            return (Double(numerator) * 240 * sampleRate) / (startTempo * unit * Double(parts))
-        }
-        let delta = endTempo.quarterNotesPerMinute - startTempo
-        let span = Double(beats)
-        let position = Double(numerator) / Double(parts)
-        let scale = 240 * span * sampleRate / (unit * delta)
-        return scale * Double.log(onePlus: delta * position / (span * startTempo))
-    }
-
-    /// The exact frame offset of a click of the grid: `exactFrames(atBeat:parts:sampleRate:)` after swing has
-    /// moved the position (straight sections take the integer path unchanged).
-    /// - Complexity: O(1).
-    public func clickFrames(atBeat numerator: Int64, parts: Int64, sampleRate: Double) -> Double {
-        guard let swing else { return exactFrames(atBeat: numerator, parts: parts, sampleRate: sampleRate) }
-        let barBeats = Int64(meter.beats)
-        let barStart = numerator / (parts * barBeats) * barBeats
-        let inBar = Double(numerator - barStart * parts) / Double(parts)
-        let swung = swing.warp(inBar, unit: meter.unit, barBeats: meter.beats)
-        guard swung != inBar else { return exactFrames(atBeat: numerator, parts: parts, sampleRate: sampleRate) }
-        return exactFrames(atPosition: Double(barStart) + swung, sampleRate: sampleRate)
-    }
-
-    /// The exact frame offset of a real beat position (the closed form of `exactFrames(atBeat:parts:sampleRate:)`
-    /// for positions that are not a whole number of parts).
-    public func exactFrames(atPosition position: Double, sampleRate: Double) -> Double {
-        let unit = Double(meter.unit)
-        let startTempo = tempo.quarterNotesPerMinute
-        if let beatTempos {
-            let beat = min(beatTempos.count - 1, Int(position.rounded(.down)))
-            let beatSeconds = 240 / (unit * beatTempos[beat].quarterNotesPerMinute)
-            return (beatStartSeconds[beat] + (position - Double(beat)) * beatSeconds) * sampleRate
-        }
-        guard let endTempo, let beats = beatCount else { return position * 240 * sampleRate / (startTempo * unit) }
-        let delta = endTempo.quarterNotesPerMinute - startTempo
-        let span = Double(beats)
-        return 240 * span * sampleRate / (unit * delta) * Double.log(onePlus: delta * position / (span * startTempo))
+        let length = beatCount.map { $0 * Position.ticksPerBeat(unit: meter.unit) }
+        return TempoSegment(start: .zero, length: length, unit: meter.unit, shape: tempoShape)
+            .frames(atBeat: numerator, parts: parts, rate: sampleRate)
     }
 
     /// The same section from bar `bars` on: a ramp continues on the same line (from the tempo it had reached),
@@ -222,12 +167,6 @@ public struct TempoSection: Sendable, Hashable {
         if let beatTempos {
             rest.beatTempos = Array(beatTempos[droppedBeats...])
             rest.tempo = rest.beatTempos![0]
-            var seconds: Seconds = 0
-            rest.beatStartSeconds = [0]
-            for tempo in rest.beatTempos! {
-                seconds += 240 / (Double(meter.unit) * tempo.quarterNotesPerMinute)
-                rest.beatStartSeconds.append(seconds)
-            }
         } else if endTempo != nil, let reached = try? BPM(self.tempo(atBeat: Double(droppedBeats))) {
             rest.tempo = reached
         }
@@ -245,7 +184,6 @@ public struct TempoSection: Sendable, Hashable {
         if meter != self.meter {
             groups = nil
             beatTempos = nil
-            beatStartSeconds = []
             endTempo = nil
         }
         self.meter = meter

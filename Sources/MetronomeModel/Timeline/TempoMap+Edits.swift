@@ -36,14 +36,17 @@ extension TempoMap {
         return TempoMap(sections: sections, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
     }
 
+    /// The longest live tempo ramp, in beats.
+    public static let maximumRampBeats = 100_000
+
     /// The map with a linear ramp from the tempo at `position` to `tempo` over `beats` beats (of the meter in force
     /// there); after the ramp the rest of the map is scaled so that it goes on at `tempo`, keeping its structure.
     /// - Parameters:
     ///   - tempo: the tempo reached at the ramp's end.
-    ///   - beats: the ramp's length, 1 to 100,000 beats (values outside are clamped).
+    ///   - beats: the ramp's length, 1 to `maximumRampBeats` (values outside are clamped).
     ///   - position: where the ramp starts.
     public func rampingTempo(to tempo: BPM, beats: Int, from position: Position) -> TempoMap {
-        let beats = min(100_000, max(1, beats))
+        let beats = min(TempoMap.maximumRampBeats, max(1, beats))
         let unit = barPosition(at: position).map { sections[$0.section].meter.unit } ?? sections.last!.meter.unit
         let length = Int64(beats) * Position.ticksPerBeat(unit: unit)
         let end = Position(ticks: position.ticks + length)
