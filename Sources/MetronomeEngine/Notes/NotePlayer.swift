@@ -96,7 +96,7 @@ public final class NotePlayer: @unchecked Sendable {
     private func load(offset: Double) {
         load()
         guard let skip = skipBefore else { return }
-        while let first = pending?.first, NotePlayer.outputFrame(first.exactFrame, first.frame, offset) < skip {
+        while let first = pending?.first, NotePlayer.outputFrame(first.exactFrame, offset) < skip {
             pending = nil
             load()
         }
@@ -136,7 +136,7 @@ public final class NotePlayer: @unchecked Sendable {
         if let offset {
             load(offset: offset)
             if let first = pending?.first {
-                frames.append(NotePlayer.outputFrame(first.exactFrame, first.frame, offset))
+                frames.append(NotePlayer.outputFrame(first.exactFrame, offset))
             }
         }
         return frames.min()
@@ -152,10 +152,9 @@ public final class NotePlayer: @unchecked Sendable {
     /// Whether nothing but the source is left (no release or live note waiting).
     var isIdle: Bool { releases.isEmpty && liveBatches.isEmpty && pendingOffs.isEmpty && queue.isEmpty }
 
-    /// The output frame of a source note: its exact map frame plus the run's offset, rounded once (the map's own
-    /// rounded frame when the offset is zero, so a render from the start is bit-identical).
-    static func outputFrame(_ exact: Double, _ rounded: SampleTime, _ offset: Double) -> SampleTime {
-        offset == 0 ? rounded : SampleTime((exact + offset).rounded(.toNearestOrAwayFromZero))
+    /// The output frame of a note: its exact frame on the map plus the run's offset, rounded once.
+    static func outputFrame(_ exact: Double, _ offset: Double) -> SampleTime {
+        SampleTime((exact + offset).rounded(.toNearestOrAwayFromZero))
     }
 
     /// The mixer commands that start a batch, and the tags to release.
@@ -170,7 +169,7 @@ public final class NotePlayer: @unchecked Sendable {
                 * track.gain
             let tag = nextTag
             nextTag = nextTag == .max ? 1 : nextTag + 1
-            let frame = NotePlayer.outputFrame(event.exactFrame, event.frame, offset)
+            let frame = NotePlayer.outputFrame(event.exactFrame, offset)
             commands.append(
                 .startNote(
                     zone.sample.reference, at: frame, gain: gain,
@@ -181,7 +180,7 @@ public final class NotePlayer: @unchecked Sendable {
                 liveTags[event.track << 8 | event.note, default: []].append(tag)
             } else {
                 insertRelease(
-                    at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, event.offFrame, offset)), tag: tag,
+                    at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, offset)), tag: tag,
                     position: event.offPosition)
             }
         }
@@ -204,6 +203,7 @@ public final class NotePlayer: @unchecked Sendable {
                 // A frame already scheduled plays at the first one that is not: the ring stays in frame order and
                 // the chord stays on one frame.
                 event.frame = max(event.frame, floor)
+                event.exactFrame = Double(event.frame)
                 byFrame[event.frame, default: []].append(event)
             }
             for frame in byFrame.keys.sorted() {
@@ -248,7 +248,7 @@ public final class NotePlayer: @unchecked Sendable {
         resolveOffs()
         if let offset { load(offset: offset) }
         let batchFrame = offset.flatMap { offset in
-            pending?.first.map { NotePlayer.outputFrame($0.exactFrame, $0.frame, offset) }
+            pending?.first.map { NotePlayer.outputFrame($0.exactFrame, offset) }
         }
         if let live = liveBatches.first, live[0].frame < limit,
             (releases.first.map { live[0].frame <= $0.frame } ?? true),

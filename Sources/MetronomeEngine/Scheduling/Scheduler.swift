@@ -287,10 +287,8 @@ public final class Scheduler: @unchecked Sendable {
     private func nextClick(offset: Double) -> ClickEvent? {
         if timeline == nil, let run = transport.run { timeline = ClickTimeline(map: transport.map, from: run.position) }
         while var event = timeline?.next() {
-            if offset != 0 {
-                event.exactFrame += offset
-                event.frame = SampleTime(event.exactFrame.rounded(.toNearestOrAwayFromZero))
-            }
+            event.exactFrame += offset
+            event.frame = SampleTime(event.exactFrame.rounded(.toNearestOrAwayFromZero))
             if let skip = skipClicksBefore, event.frame < skip { continue }
             return event
         }
