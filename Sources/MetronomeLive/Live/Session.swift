@@ -138,14 +138,7 @@ public final class Session: @unchecked Sendable {
     /// - Returns: the tempo sent, or nil when none was.
     @discardableResult
     public func tap(at time: HostTime = .now()) -> BPM? {
-        let unit = onQueue { scheduler in
-            let transport = scheduler.transport
-            let position =
-                transport.run == nil
-                ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)
-            let index = position.flatMap { transport.map.sectionIndex(at: $0) } ?? 0
-            return transport.map.sections[index].meter.unit
-        }
+        let unit = tempoAndMeter.meter.unit
         guard let tempo = taps.withLock({ $0.tap(at: time, unit: unit) }) else { return nil }
         send(.setTempo(tempo))
         return tempo
