@@ -49,15 +49,17 @@ let package = Package(
             dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive"]),
         // Audio files in and out through libsndfile.
         .target(name: "MetronomeFiles", dependencies: ["MetronomeKit", "CSndFile"]),
-        // Open Sound Control 1.0 packets as values: encoding, bounded decoding, address patterns (no sockets, no
-        // Foundation).
+        // Open Sound Control 1.0 packets as values: encoding, bounded decoding, address patterns; and a UDP socket
+        // (no Foundation).
         .target(name: "MetronomeOSC"),
         // Live playback through a PulseAudio server.
         .target(name: "MetronomePulse", dependencies: ["MetronomeKit", "CPulseAudio"]),
+        // The OSC service of `metronome serve`: the address space over a session, and the UDP server.
+        .target(name: "MetronomeService", dependencies: ["MetronomeKit", "MetronomeOSC"]),
         .executableTarget(
             name: "metronome",
             dependencies: [
-                "MetronomeKit", "MetronomeFiles", "MetronomePulse",
+                "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,7 +68,10 @@ let package = Package(
         // The benchmark suite (Benchmarks/run).
         .executableTarget(
             name: "MetronomeBenchmarks",
-            dependencies: ["MetronomeKit", "MetronomeFiles", "MetronomePulse", "CAllocationCounter"],
+            dependencies: [
+                "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC",
+                "CAllocationCounter",
+            ],
             path: "Benchmarks/MetronomeBenchmarks"
         ),
         .testTarget(

@@ -1,15 +1,21 @@
 import Glibc
 import MetronomeKit
 import MetronomePulse
+import MetronomeService
 
 /// `metronome` without `--output`: plays through PulseAudio until the map ends, `--bars`/`--duration` runs out, or
 /// Ctrl-C / SIGTERM arrives. On a stop it schedules nothing new, lets the sounding click finish (fading it if it is
 /// still going after 150 ms), drains the stream and exits 0 — within about 200 ms.
 ///
 /// If the server goes away while playing, it exits 69 with a message naming the server (it does not reconnect).
+///
+/// Serving (`metronome serve`), it also listens for OSC: the socket is bound before any sound starts (a port in use
+/// is exit 69), every beat goes to the service's subscribers, and it runs until a quit (OSC, keys, a signal), not
+/// until the map ends.
 struct ClickLive {
     let plan: ClickPlan
     let live: LiveOptions.Checked
+    var serving: ServeSetup? = nil
 
     func run() throws(CommandLineError) {
         let configuration = try plan.mixerConfiguration()
@@ -17,12 +23,17 @@ struct ClickLive {
             live.lookahead.map { plan.sampleRate.frames(in: $0) }
             ?? Session.defaultLookahead(
                 timerInterval: .milliseconds(10), outputLatency: live.latency, sampleRate: plan.sampleRate)
-        let stop = StopSignals()
         let engine = try plan.session(configuration: configuration, lookahead: lookahead)
+        let osc = try serving.map { setup throws(CommandLineError) in try OSCService.Running(setup, session: engine) }
+        let stop = StopSignals()
         let status = FileOutput.standardOutput.isTerminal && !plan.quiet ? StatusLine() : nil
+        let service = osc?.service
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
-        if let status {
-            engine.start(output: nil) { beat in status.show(beat) }
+        if status != nil || service != nil {
+            engine.start(output: nil) { beat in
+                status?.show(beat)
+                service?.publish(beat)
+            }
         } else {
             engine.start(output: nil)
         }
@@ -31,10 +42,13 @@ struct ClickLive {
             output = try PulseOutput(
                 mixer: engine.mixer, device: live.device, latency: live.latency)
         } catch {
+            osc?.server.stop()
             engine.stop()
-            throw CommandLineError(.unavailable, "\(error.description); render to a file with --output FILE.wav")
+            let hint = serving == nil ? "; render to a file with --output FILE.wav" : ""
+            throw CommandLineError(.unavailable, "\(error.description)\(hint)")
         }
         engine.attach(output: output)
+        service?.attach(output: output)
         let buffer = output.bufferFrames
         // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
         let controls = KeyControls(session: engine, volume: min(1, Float(cbrt(Double(plan.gain)))))
@@ -42,13 +56,16 @@ struct ClickLive {
         defer { keys?.restore() }
 
         var lost = false
-        while stop.signalReceived == nil, !controls.quitRequested, !engine.isFinished || controls.userStopped {
+        while stop.signalReceived == nil, !controls.quitRequested, !(service?.quitRequested ?? false),
+            service != nil || !engine.isFinished || controls.userStopped
+        {
             if output.isLost {
                 lost = true
                 break
             }
-            usleep(50_000)
+            usleep(service == nil ? 50_000 : 10_000)
         }
+        osc?.server.stop()
         if live.verbose, !lost { output.measureLatency() }
         engine.stop()
         if !lost {

@@ -26,6 +26,8 @@ struct ClickPlan {
     var instrument: InstrumentSynthesizer.Instrument?
     /// Notes to play with the clicks (`arp`, `chord`), made when playing starts.
     var notes: (@Sendable () -> NotePlayer)?
+    /// Whether the transport waits for a play command (`serve --wait`) instead of playing at once.
+    var waits = false
 
     /// The mixer settings the plan asks for.
     func mixerConfiguration() throws(CommandLineError) -> MixerConfiguration {
@@ -41,7 +43,7 @@ struct ClickPlan {
         do {
             return try Session(
                 map: map, clicks: clicks, configuration: configuration, endFrame: frameCount, gain: gain,
-                players: notes.map { [$0()] } ?? [], lookahead: lookahead)
+                players: notes.map { [$0()] } ?? [], lookahead: lookahead, playing: !waits)
         } catch {
             throw CommandLineError(.usage, error.description)
         }

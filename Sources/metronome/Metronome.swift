@@ -14,6 +14,7 @@ struct Metronome: ParsableCommand {
               metronome check FILE    metronome patterns    metronome sounds | devices
               metronome arp "C Am F G" [--rate 1/16] [--style upDown] [--octaves 2] [--gate 0.8] [--click] [options]
               metronome chord "Cmaj7" [--strum MS] [--octave 4] [--duration S] [options]
+              metronome serve [FILE-or-NAME] [--osc 127.0.0.1:7770] [--wait] [options]
             """,
         discussion: """
             Tempo is in quarter notes per minute whatever the meter (klick's convention): at 120 BPM in 6/8 each \
@@ -21,7 +22,9 @@ struct Metronome: ParsableCommand {
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
             unavailable, 73 cannot create output, 74 I/O error.
             """,
-        subcommands: [Play.self, Check.self, Patterns.self, Arp.self, Chord.self, Sounds.self, Devices.self])
+        subcommands: [
+            Play.self, Check.self, Patterns.self, Arp.self, Chord.self, Serve.self, Sounds.self, Devices.self,
+        ])
 
     @OptionGroup var click: ClickOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions

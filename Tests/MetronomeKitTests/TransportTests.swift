@@ -11,9 +11,9 @@ import Testing
 /// Quarter-note ticks, written out so the expectations do not lean on the engine's constant.
 private let ppq: Int64 = 28_828_800
 
-/// The five quantizations, with a fixed position and frame for the last two.
+/// The seven quantizations, with a fixed position and frames for the last four.
 enum When: String, CaseIterable, Sendable {
-    case now, nextBeat, nextBar, position, frame
+    case now, nextBeat, nextBar, position, frame, beatFrom, barFrom
 
     var quantization: Quantization {
         switch self {
@@ -22,6 +22,8 @@ enum When: String, CaseIterable, Sendable {
         case .nextBar: .nextBar
         case .position: .position(Position(ticks: 11 * ppq / 2))
         case .frame: .frame(123_457)
+        case .beatFrom: .beat(atOrAfter: 100_000)
+        case .barFrom: .bar(atOrAfter: 100_000)
         }
     }
 }
@@ -46,6 +48,8 @@ private func effect(_ when: When) -> (frame: SampleTime, ticks: Int64) {
     case .nextBar: (96_000, 4 * ppq)
     case .position: (132_000, 11 * ppq / 2)
     case .frame: (123_457, firstTick(atOrAfter: 123_457))
+    case .beatFrom: (120_000, 5 * ppq)  // the first beat from frame 100 000
+    case .barFrom: (192_000, 8 * ppq)  // the first downbeat from frame 100 000
     }
 }
 
@@ -246,7 +250,9 @@ struct TransportTests {
         #expect(again.map(\.position) == (0..<6).map { Position(ticks: (first + Int64($0)) * ppq) })
     }
 
-    @Test("play from stopped and resume from paused take effect at once for every quantization but a frame")
+    @Test(
+        "play from stopped and resume from paused take effect at once for every quantization without a frame; with one, at that frame"
+    )
     func playAndResumeQuantized() throws {
         for when in When.allCases {
             let map = try TempoMap.steady(tempo: .of(120)).withCountIn(bars: 1)
@@ -255,7 +261,12 @@ struct TransportTests {
             #expect(rig.beats.isEmpty)
             rig.scheduler.send(.play, at: when.quantization)
             rig.advance(to: 400_000)
-            let start = when == .frame ? 123_457 : sentAt
+            let start: SampleTime =
+                switch when {
+                case .frame: 123_457
+                case .beatFrom, .barFrom: 100_000
+                default: sentAt
+                }
             expectApplied(rig, .play, frame: start, ticks: 0)
             // Bar 1 of the music comes after the one-bar count-in.
             let played = Array(rig.beats.prefix(8))

@@ -201,8 +201,13 @@ public final class NotePlayer: @unchecked Sendable {
             var byFrame: [SampleTime: [NoteEvent]] = [:]
             for var event in commit.ons {
                 // A frame already scheduled plays at the first one that is not: the ring stays in frame order and
-                // the chord stays on one frame.
-                event.frame = max(event.frame, floor)
+                // the chord stays on one frame. A note held for a length keeps it.
+                let start = max(event.frame, floor)
+                if event.offFrame != .max {
+                    event.offFrame += start - event.frame
+                    event.exactOffFrame = Double(event.offFrame)
+                }
+                event.frame = start
                 event.exactFrame = Double(event.frame)
                 byFrame[event.frame, default: []].append(event)
             }
@@ -302,10 +307,16 @@ public final class NoteQueue: Sendable {
     ///   - frame: the mixer frame it starts on.
     ///   - track: the player's track (bank).
     ///   - chordSize: notes sounding together, for the headroom scale (default: the note-ons of this commit).
-    public func noteOn(_ note: Int, velocity: Int, at frame: SampleTime, track: Int = 0, chordSize: Int? = nil) {
+    ///   - holdFrames: when given, the note is released this many frames (at least 1) after the frame it actually
+    ///     starts on, with no `noteOff`; otherwise it sounds until its note-off.
+    public func noteOn(
+        _ note: Int, velocity: Int, at frame: SampleTime, track: Int = 0, chordSize: Int? = nil,
+        holdFrames: SampleTime? = nil
+    ) {
+        let off = holdFrames.map { frame.addingReportingOverflow(max(1, $0)) }
         let event = NoteEvent(
-            frame: frame, offFrame: .max, note: min(127, max(0, note)), velocity: velocity, track: track,
-            chordSize: chordSize ?? 0)
+            frame: frame, offFrame: off.map { $0.overflow ? .max : $0.partialValue } ?? .max,
+            note: min(127, max(0, note)), velocity: velocity, track: track, chordSize: chordSize ?? 0)
         state.withLock { $0.open.ons.append(event) }
     }
 

@@ -24,7 +24,9 @@ public final class Scheduler: @unchecked Sendable {
     /// Where commands go.
     public let ring: CommandRing
     /// The sounds clicks are played with (kept alive here for as long as voices may play them).
-    public let clicks: ClickSet
+    public private(set) var clicks: ClickSet
+    /// Sets replaced by `setClicks`, kept alive: voices scheduled with them may still be playing.
+    private var retiredClicks: [ClickSet] = []
     /// The sounds of polyrhythm layers, one set per style, made when a map naming them is played.
     public private(set) var layerClicks: [ClickStyle: ClickSet]
     /// Clicks and notes at or after this frame are never started (nil: no limit).
@@ -63,6 +65,7 @@ public final class Scheduler: @unchecked Sendable {
         var commands: [(TransportCommand, Quantization?)] = []
         var added: [NotePlayer] = []
         var removed: [ObjectIdentifier] = []
+        var clicks: ClickSet?
     }
 
     /// Creates a stopped scheduler at the start of a map. Send `.play` to start it.
@@ -92,11 +95,23 @@ public final class Scheduler: @unchecked Sendable {
         inbox.withLock { $0.commands.append((command, quantization)) }
     }
 
+    /// Queues several commands at once: the scheduler takes them in the same pass, so they apply together (a
+    /// bundle of OSC messages). Any thread.
+    public func send(_ commands: [(TransportCommand, Quantization?)]) {
+        guard !commands.isEmpty else { return }
+        inbox.withLock { $0.commands += commands }
+    }
+
     /// Adds a note player; it starts at the transport's position on the next pass. Any thread.
     public func add(_ player: NotePlayer) { inbox.withLock { $0.added.append(player) } }
 
     /// Removes a note player on the next pass; what it has started sounds on. Any thread.
     public func remove(_ player: NotePlayer) { inbox.withLock { $0.removed.append(ObjectIdentifier(player)) } }
+
+    /// Plays the clicks with other sounds from the next pass on: every click not yet scheduled (about one lookahead
+    /// after the call, live) uses them; the ones already scheduled keep theirs. Any thread.
+    /// - Precondition: the sounds are made for the map's sample rate (the caller checks; `Session.setClicks` does).
+    public func setClicks(_ clicks: ClickSet) { inbox.withLock { $0.clicks = clicks } }
 
     /// Whether the transport is stopped with nothing queued and every note played and released.
     public var isFinished: Bool {
@@ -179,6 +194,12 @@ public final class Scheduler: @unchecked Sendable {
             return inbox
         }
         for (command, quantization) in taken.commands { transport.send(command, at: quantization) }
+        if let replacement = taken.clicks {
+            // Freed only with the scheduler (after playback): a voice may still play it, and the render thread never
+            // frees a sample. Each set is kept once, so switching between a few sets keeps a few.
+            if !retiredClicks.contains(where: { $0 === clicks }) { retiredClicks.append(clicks) }
+            clicks = replacement
+        }
         for player in players { player.takeLiveCommits(floor: scheduledUntil) }
         players.removeAll { taken.removed.contains(ObjectIdentifier($0)) }
         for player in taken.added {

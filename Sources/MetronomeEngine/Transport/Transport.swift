@@ -123,12 +123,16 @@ public struct Transport: Sendable {
         if case .frame(let frame) = first.quantization {
             return (max(frame, now), running ? firstPosition(atOrAfter: max(frame, now)) : nil)
         }
-        guard running, let here = firstPosition(atOrAfter: now), let offset else { return (now, nil) }
+        if let floor = first.quantization.floorFrame, !running { return (max(floor, now), nil) }
+        // A grid quantization with a floor frame looks for its beat or bar from that frame on.
+        let from = max(first.quantization.floorFrame ?? now, now)
+        guard running, let here = firstPosition(atOrAfter: from), let offset else { return (now, nil) }
         let target: Position?
         switch first.quantization {
         case .now, .frame: target = here
-        case .nextBeat: target = firstGridPosition(atOrAfter: here, now: now, next: map.nextBeat(atOrAfter:))
-        case .nextBar: target = firstGridPosition(atOrAfter: here, now: now, next: map.nextBar(atOrAfter:))
+        case .nextBeat, .beat:
+            target = firstGridPosition(atOrAfter: here, now: from, next: map.nextBeat(atOrAfter:))
+        case .nextBar, .bar: target = firstGridPosition(atOrAfter: here, now: from, next: map.nextBar(atOrAfter:))
         case .position(let position): target = max(position, here)
         }
         guard let target, map.endPosition.map({ target <= $0 }) ?? true else { return nil }
@@ -209,6 +213,8 @@ public struct Transport: Sendable {
             map = map.settingTempo(tempo, from: here)
         case .rampTempo(let tempo, let beats):
             map = map.rampingTempo(to: tempo, beats: beats, from: here)
+        case .stepTempo(let step, let bars, let limit):
+            map = map.steppingTempo(by: step, everyBars: bars, limit: limit, from: here)
         case .changeClicks(let change):
             // A new meter re-lays the tempo track from its first bar's downbeat; inside a bar that would move frames
             // already scheduled, so it starts on the next downbeat. Other click changes apply to the bar holding `here`.

@@ -13,6 +13,33 @@ public enum Quantization: Sendable, Hashable {
     case position(Position)
     /// At an output frame (at once if it has passed): for exact, reproducible command sequences.
     case frame(SampleTime)
+    /// At the first beat whose output frame is this frame or later (and not yet scheduled): a command meant for a
+    /// wall-clock instant (an OSC time tag) that lands on the grid. While stopped or paused, as `frame`.
+    case beat(atOrAfter: SampleTime)
+    /// At the first downbeat whose output frame is this frame or later (and not yet scheduled). While stopped or
+    /// paused, as `frame`.
+    case bar(atOrAfter: SampleTime)
+
+    /// This quantization, not before `frame`: `now` becomes `frame(frame)`, the next beat and bar become the first
+    /// beat and bar at or after `frame`; a position or a frame is kept (it is already a moment of its own).
+    public func notBefore(_ frame: SampleTime) -> Quantization {
+        switch self {
+        case .now: .frame(frame)
+        case .nextBeat: .beat(atOrAfter: frame)
+        case .nextBar: .bar(atOrAfter: frame)
+        case .beat(let other): .beat(atOrAfter: max(other, frame))
+        case .bar(let other): .bar(atOrAfter: max(other, frame))
+        case .position, .frame: self
+        }
+    }
+
+    /// The earliest frame this quantization allows, when it names one.
+    var floorFrame: SampleTime? {
+        switch self {
+        case .frame(let frame), .beat(let frame), .bar(let frame): frame
+        case .now, .nextBeat, .nextBar, .position: nil
+        }
+    }
 }
 
 /// What a transport can be told, from any thread, through `Scheduler.send(_:at:)`.
@@ -36,6 +63,9 @@ public enum TransportCommand: Sendable, Hashable {
     /// clamped), from here
     /// (`TempoMap.rampingTempo(to:beats:from:)`).
     case rampTempo(to: BPM, beats: Int)
+    /// A speed trainer from here: the tempo rises (or falls) by `step` quarter notes per minute every `bars` bars
+    /// until it reaches `limit` (`TempoMap.steppingTempo(by:everyBars:limit:from:)`), klick's tempo increment.
+    case stepTempo(by: Double, everyBars: Int, limit: BPM)
     /// Meter, accents, subdivision or swing of the bars from here to the end of their section. A new meter starts
     /// on a downbeat: taking effect inside a bar, it applies from the next one.
     case changeClicks(TempoMap.ClickChange)
@@ -46,11 +76,11 @@ public enum TransportCommand: Sendable, Hashable {
     case setVolume(Float)
 
     /// The quantization a command has when none is given: pause, tempo and ramps at the next beat; locate, click
-    /// changes and load at the next bar; the rest now.
+    /// changes, trainers and load at the next bar; the rest now.
     public var defaultQuantization: Quantization {
         switch self {
         case .pause, .setTempo, .rampTempo: .nextBeat
-        case .locateBar, .locateLabel, .changeClicks, .load: .nextBar
+        case .locateBar, .locateLabel, .changeClicks, .load, .stepTempo: .nextBar
         case .play, .stop, .resume, .setVolume: .now
         }
     }

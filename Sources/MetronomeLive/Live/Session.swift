@@ -99,6 +99,9 @@ public final class Session: @unchecked Sendable {
         scheduler.send(command, at: quantization)
     }
 
+    /// Sends several transport commands that the scheduler takes in one pass, so they apply together. Any thread.
+    public func send(_ commands: [(TransportCommand, Quantization?)]) { scheduler.send(commands) }
+
     /// Adds a note player; it starts from the transport's position. Any thread.
     /// - Throws: `SessionError.playerRate` when its banks were made for another rate than the mixer's.
     public func add(_ player: NotePlayer) throws(SessionError) {
@@ -142,6 +145,50 @@ public final class Session: @unchecked Sendable {
         guard let tempo = taps.withLock({ $0.tap(at: time, unit: unit) }) else { return nil }
         send(.setTempo(tempo))
         return tempo
+    }
+
+    /// Plays the clicks with other sounds (made for the mixer's rate) from the first click not yet scheduled. Any
+    /// thread.
+    public func setClicks(_ clicks: ClickSet) { scheduler.setClicks(clicks) }
+
+    /// The bar of the first downbeat not yet scheduled, where a command quantized to `.nextBar` would land now, in
+    /// the map's numbering (`TempoMap.position(ofBar:)`; `BeatEvent.bar` shows it plus one); nil while stopped or
+    /// paused, or past the end of a finite map. Any thread.
+    /// - Parameter frame: look from this frame on, when it is later than the first one not yet scheduled.
+    public func nextBar(atOrAfter frame: SampleTime? = nil) -> Int? {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let from = max(scheduler.scheduledUntil, frame ?? scheduler.scheduledUntil)
+            guard transport.run != nil, let here = transport.firstPosition(atOrAfter: from),
+                let bar = transport.map.nextBar(atOrAfter: here),
+                let number = transport.map.barPosition(at: bar)?.bar
+            else { return nil }
+            return number
+        }
+    }
+
+    /// Where the transport is now: the bar and beat (numbered as `BeatEvent` numbers them) at the first frame not yet
+    /// scheduled, or where it is held while paused; nil before the map's first bar or past its end. Any thread.
+    public var barAndBeat: (bar: Int, beat: Int)? {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let position =
+                transport.run == nil
+                ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)
+            guard let position, let at = transport.map.barPosition(at: position) else { return nil }
+            return (at.bar + 1, at.beat + 1)
+        }
+    }
+
+    /// The label of the section playing next, or held, if it has one. Any thread.
+    public var sectionLabel: String? {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let position =
+                (transport.run == nil
+                    ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)) ?? .zero
+            return transport.map.sectionIndex(at: position).flatMap { transport.map.sections[$0].label }
+        }
     }
 
     /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.

@@ -65,6 +65,61 @@ extension TempoMap {
         return TempoMap(sections: sections, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
     }
 
+    /// The most steps of a live trainer (`steppingTempo`).
+    public static let maximumTrainerSteps = 10_000
+
+    /// The map with a speed trainer from `position`: `bars` bars at the tempo there, then `bars` bars at that tempo
+    /// plus `step`, and so on, until `limit` is reached (the last step lands exactly on it); from there the rest of
+    /// the map is scaled so that it goes on at `limit`, keeping its structure. Over the trainer's span it replaces
+    /// the tempo track. Bars are bars of the meter in force at `position` (start it on a downbeat).
+    /// - Parameters:
+    ///   - step: quarter notes per minute added every `bars` bars (negative slows down); 0 or not finite changes
+    ///     nothing.
+    ///   - bars: bars per step, at least 1.
+    ///   - limit: the tempo the trainer ends at; one the steps move away from changes nothing.
+    ///   - position: where the first step starts.
+    /// - Complexity: O(segments + steps); steps beyond `maximumTrainerSteps` are cut (the limit comes sooner).
+    public func steppingTempo(by step: Double, everyBars bars: Int, limit: BPM, from position: Position) -> TempoMap {
+        let mapEnd = startTicks.last!.ticks
+        guard step.isFinite, step != 0, bars >= 1, position.ticks < mapEnd, let at = barPosition(at: position)
+        else { return self }
+        let start = self.tempo(at: position)
+        let target = limit.quarterNotesPerMinute
+        guard (step > 0 && target > start) || (step < 0 && target < start) else { return self }
+        let meter = sections[at.section].meter
+        let (barTicks, overflow) = (Int64(meter.beats) * Position.ticksPerBeat(unit: meter.unit))
+            .multipliedReportingOverflow(by: Int64(bars))
+        guard !overflow else { return self }
+        let steps = min(TempoMap.maximumTrainerSteps, Int(((target - start) / step).rounded(.up)))
+        var trainer: [TempoSegment] = []
+        var tick = position.ticks
+        for index in 0...steps {
+            guard tick < mapEnd else { break }
+            let tempo = index == steps ? limit : BPM.clamping(start + Double(index) * step)
+            let (next, overflow) = tick.addingReportingOverflow(barTicks)
+            let last = index == steps || overflow
+            let length: Int64? = last ? (mapEnd == .max ? nil : mapEnd - tick) : min(barTicks, mapEnd - tick)
+            trainer.append(
+                TempoSegment(start: Position(ticks: tick), length: length, unit: meter.unit, shape: .constant(tempo)))
+            if last { break }
+            tick = next
+        }
+        // The final step runs to the end of the map; a finite map's later structure is kept, scaled to the limit.
+        let end = trainer.last!.start
+        var segments = splitting(tempoSegments, at: position)
+        if end.ticks < mapEnd { segments = splitting(segments, at: end) }
+        let factor = target / self.tempo(at: end)
+        let after = segments.filter { $0.start > end }.map { $0.scaled(by: factor) }
+        if !after.isEmpty, let last = trainer.popLast() {
+            trainer.append(
+                TempoSegment(
+                    start: last.start, length: after[0].start.ticks - last.start.ticks, unit: last.unit,
+                    shape: last.shape))
+        }
+        segments = segments.filter { $0.start < position } + trainer + after
+        return TempoMap(sections: sections, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
+    }
+
     /// The map with the clicks of the bars from `bar` to the end of its section changed; later sections keep their
     /// own. A new meter moves every later position (the tempo stays in quarter notes per minute): a tempo segment in
     /// the changed bars stretches with them (a ramp keeps its course over the same bars; a per-beat list holds its
@@ -135,7 +190,7 @@ extension TempoMap {
 
 extension BPM {
     /// The nearest tempo within `BPM.minimum...BPM.maximum`.
-    static func clamping(_ value: Double) -> BPM {
+    public static func clamping(_ value: Double) -> BPM {
         BPM(
             uncheckedQuarterNotesPerMinute: min(
                 maximum.quarterNotesPerMinute, max(minimum.quarterNotesPerMinute, value)))

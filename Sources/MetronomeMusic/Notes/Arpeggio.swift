@@ -27,6 +27,10 @@ public struct ArpeggioSettings: Sendable, Hashable {
     public var seed: UInt64 = 1
     /// The track (bank) the notes play on.
     public var track: Int = 0
+    /// The bar (in the map's numbering) on which the progression's first chord falls, or nil for the map's first
+    /// bar: an arpeggio started while the music plays begins its progression where it joins. Nothing plays before
+    /// it.
+    public var startBar: Int?
 
     /// The defaults: up, 1/16, one octave, gate 0.8, a chord a bar, octave 4, velocity 100, seed 1, track 0.
     public init() {}
@@ -83,13 +87,16 @@ public struct ArpeggioSequence: NoteSource {
         return asPlayed ? result : result.sorted()
     }
 
+    /// The bar the progression starts on.
+    private var origin: Int { max(map.firstBar, settings.startBar ?? map.firstBar) }
+
     /// Where chord slot `slot` starts: its bar and its first beat (in the meter's beats) within the bar.
     private func start(ofSlot slot: Int) -> (bar: Int, beat: Int64)? {
-        guard let beats = settings.chordBeats else { return (map.firstBar + slot, 0) }
+        guard let beats = settings.chordBeats else { return (origin + slot, 0) }
         // Chords of N beats run on across bars of a steady meter.
-        let beatsPerBar = Int64(map.sections[map.sectionIndex(ofBar: map.firstBar) ?? 0].meter.beats)
+        let beatsPerBar = Int64(map.sections[map.sectionIndex(ofBar: origin) ?? 0].meter.beats)
         let total = Int64(slot) * Int64(beats)
-        return (map.firstBar + Int(total / beatsPerBar), total % beatsPerBar)
+        return (origin + Int(total / beatsPerBar), total % beatsPerBar)
     }
 
     /// Moves to the first step at or after `position`: the chord slot holding it, with its order drawn, and the
@@ -99,13 +106,13 @@ public struct ArpeggioSequence: NoteSource {
         slot = 0
         step = 0
         slotDrawn = false
-        guard let firstBar = map.position(ofBar: map.firstBar), position > firstBar else { return }
+        guard let firstBar = map.position(ofBar: origin), position > firstBar else { return }
         if let beats = settings.chordBeats {
-            let meter = map.sections[map.sectionIndex(ofBar: map.firstBar) ?? 0].meter
+            let meter = map.sections[map.sectionIndex(ofBar: origin) ?? 0].meter
             let beatTicks = Position.ticksPerBeat(unit: meter.unit)
             slot = Int((position.ticks - firstBar.ticks) / (beatTicks * Int64(beats)))
         } else if let bar = map.barPosition(at: position)?.bar {
-            slot = bar - map.firstBar
+            slot = bar - origin
         } else {
             return
         }

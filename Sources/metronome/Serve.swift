@@ -1,0 +1,141 @@
+import ArgumentParser
+import Glibc
+import MetronomeKit
+import MetronomeOSC
+import MetronomePulse
+import MetronomeService
+
+/// `metronome serve [FILE-or-NAME]`: a long-running metronome played through PulseAudio and controlled over OSC.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A long-running metronome controlled over OSC (UDP), klick's addresses included.",
+        discussion: """
+            Plays a click from the options (or a pattern file) through PulseAudio and listens for Open Sound Control \
+            on 127.0.0.1:7770 (--osc HOST:PORT). It starts at once, or with --wait on /metronome/play; it runs until \
+            /metronome/quit, /klick/quit, q or Esc on the terminal, or Ctrl-C, and then exits 0. A pattern that ends \
+            stops the transport; the service stays. Any address but a loopback one must be given with --osc, and a \
+            warning says that OSC has no authentication. The addresses are listed in the README ('metronome serve').
+            """)
+
+    @Argument(help: "A pattern file, or the name of a shipped pattern (default: a click from the options).")
+    var file: String?
+
+    @Option(help: "Where to listen for OSC over UDP, HOST:PORT (default 127.0.0.1:7770).")
+    var osc: String?
+
+    @Flag(help: "Wait for /metronome/play (or /klick/metro/start, or space) instead of playing at once.")
+    var wait = false
+
+    @OptionGroup var click: ClickOptions
+    @OptionGroup(title: "Notes (/metronome/note, chord, arp)") var notes: NoteOptions
+    @OptionGroup(title: "Live playback") var live: LiveOptions
+
+    /// The default OSC port (klick has none; 7770 is ours).
+    static let defaultPort: UInt16 = 7770
+
+    func run() throws {
+        if click.output != nil {
+            throw CommandLineError.usage(
+                option: "--output", "\(click.output!): 'serve' plays live; render with the main command")
+        }
+        let endpoint: OSCEndpoint
+        if let osc {
+            do { endpoint = try OSCEndpoint(parsing: osc) } catch {
+                throw CommandLineError.usage(option: "--osc", error.description)
+            }
+        } else {
+            endpoint = .loopback(port: Serve.defaultPort)
+        }
+        let request = file.map { PatternRequest(file: PatternFile(resolving: $0), startAt: nil, tempoScale: nil) }
+        var plan = try click.plan(pattern: request)
+        plan.waits = wait
+        let voicing = try notes.checked(fileInstrument: plan.instrument)
+        let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
+        let rate = plan.sampleRate
+        var settings = ServiceSettings(bank: bank) { name, scale, countIn in
+            try Serve.loadPattern(name, tempoScale: scale, countIn: countIn, sampleRate: rate)
+        }
+        settings.octave = voicing.octave
+        settings.inversion = voicing.inversion
+        settings.velocity = voicing.velocity
+        settings.pan = voicing.pan
+        settings.sound = click.sound ?? ClickStyle.standard.rawValue
+        settings.volume = min(1, Float(cbrt(Double(plan.gain))))
+        if let request {
+            settings.sound = click.sound ?? (try? request.file.score().sound?.rawValue) ?? settings.sound
+        }
+        let liveOptions = try live.checked(rendering: false)
+        try ClickLive(plan: plan, live: liveOptions, serving: ServeSetup(endpoint: endpoint, settings: settings)).run()
+    }
+
+    /// Loads a pattern for `/metronome/pattern` and `/klick/map/load_file`.
+    static func loadPattern(_ name: String, tempoScale: Double?, countIn: Int?, sampleRate: SampleRate) throws
+        -> TempoMap
+    {
+        do throws(CommandLineError) {
+            let file = PatternFile(resolving: name)
+            let score = try file.score(tempo: tempoScale.map { .scale($0) } ?? .none)
+            do {
+                return try score.map(sampleRate: sampleRate, startAt: nil, subdivision: nil, countInBars: countIn)
+            } catch {
+                throw CommandLineError(.usage, "\(file.path): \(error.description)")
+            }
+        } catch {
+            // One line for the state's `error`: a positioned message's first line names the file, line and column.
+            throw PatternLoadError(message: String(error.message.split(separator: "\n").first ?? ""))
+        }
+    }
+}
+
+/// Why `/metronome/pattern` could not load a file: one line.
+struct PatternLoadError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// What `serve` adds to live playback: where to listen and what the service plays notes with.
+struct ServeSetup {
+    var endpoint: OSCEndpoint
+    var settings: ServiceSettings
+}
+
+extension PulseOutput: ServiceOutput {}
+
+extension OSCService {
+    /// A service listening: the socket bound, the server's thread receiving.
+    struct Running {
+        let service: OSCService
+        let server: OSCServer
+
+        /// Binds the socket (a port in use is exit 69), warns once when the address is not a loopback one, and
+        /// starts receiving. Prints `metronome: listening for OSC on udp HOST:PORT` (the port the system chose for
+        /// port 0) on standard error.
+        init(_ setup: ServeSetup, session: Session) throws(CommandLineError) {
+            let socket: OSCSocket
+            do {
+                socket = try OSCSocket(binding: setup.endpoint)
+            } catch {
+                throw CommandLineError(.unavailable, "\(error.description); choose another with --osc HOST:PORT")
+            }
+            do {
+                service = try OSCService(session: session, settings: setup.settings) { packet, endpoint in
+                    socket.send(packet, to: endpoint)
+                }
+            } catch {
+                throw CommandLineError(.usage, error.description)
+            }
+            if !socket.endpoint.isLoopback {
+                FileOutput.standardError.write(
+                    "metronome: warning: OSC has no authentication: anyone who can reach udp \(socket.endpoint) can "
+                        + "start, stop and retime the metronome, play notes, load any pattern file this user can "
+                        + "read, and make it quit\n")
+            }
+            FileOutput.standardError.write("metronome: listening for OSC on udp \(socket.endpoint)\n")
+            server = OSCServer(socket: socket)
+            let service = self.service
+            server.start { datagram in
+                service.handle(datagram.bytes, truncated: datagram.truncated, from: datagram.sender)
+            }
+        }
+    }
+}
