@@ -82,6 +82,7 @@ let package = Package(
             ]),
         .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
+        .testTarget(name: "MetronomeServiceTests", dependencies: ["MetronomeService", "MetronomeKit", "MetronomeOSC"]),
         .target(name: "MetronomeTestSupport", path: "Tests/MetronomeTestSupport"),
         .testTarget(
             name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),

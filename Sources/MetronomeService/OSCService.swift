@@ -35,6 +35,9 @@ public final class OSCService: Sendable {
     private let late = Atomic<Int>(0)
     private let quit = Atomic<Bool>(false)
     private let lastError = Mutex<String>("")
+    /// Replaces the wall-clock wait of timed bundles (seconds to wait, what to run then): tests on a virtual clock
+    /// run the bundle when their render reaches it.
+    let deferral = Mutex<(@Sendable (Double, @escaping @Sendable () -> Void) -> Void)?>(nil)
 
     /// The most subscribers to `/metronome/beat` (and klick clients) kept; more are refused.
     public static let maximumSubscribers = 64
@@ -150,9 +153,14 @@ public final class OSCService: Sendable {
             let lead = Double(session.lookahead) / rate + OSCService.margin.inSeconds
             let wait = Double(target - session.mixer.framePosition) / rate - lead
             if wait > 0 {
-                let delay = DispatchTimeInterval.nanoseconds(Int(min(wait, 86_400) * 1e9))
                 let due = frame
-                timed.asyncAfter(deadline: .now() + delay) { [self] in apply(bundle, from: sender, frame: due) }
+                let later: @Sendable () -> Void = { [self] in apply(bundle, from: sender, frame: due) }
+                if let deferral = deferral.withLock({ $0 }) {
+                    deferral(wait, later)
+                } else {
+                    let delay = DispatchTimeInterval.nanoseconds(Int(min(wait, 86_400) * 1e9))
+                    timed.asyncAfter(deadline: .now() + delay, execute: later)
+                }
                 return
             }
         }
