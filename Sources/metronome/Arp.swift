@@ -10,7 +10,9 @@ struct Arp: ParsableCommand {
             --duration. Styles: \(ArpeggioOrder.allCases.map(\.rawValue).joined(separator: ", ")). Chords: \
             C Cm C7 Cmaj7 Cm7 CmMaj7 Cm7b5 Cdim Cdim7 Caug Csus2 Csus4 C6 Cm6 C9 Cm9 Cmaj9 Cadd9 C11 C13 C7b9 C7#9 \
             C7#11, slash chords (C/E), sharps and flats (F#m7, Bb7), N.C. for a silent chord, or explicit notes \
-            joined by + (C4+E4+G4, 60+64+67). --click plays the metronome along.
+            joined by + (C4+E4+G4, 60+64+67). --click plays the metronome along. --swing P swings the steps, 0 to \
+            75 percent (50 = triplet feel), on 16ths for 1/16 and 1/32, else 8ths (16=P or 8=P chooses); the click \
+            stays straight.
             """)
 
     @Argument(help: "The chords, separated by spaces (quote them).")
@@ -29,11 +31,6 @@ struct Arp: ParsableCommand {
     var gate = "0.8"
 
     @Option(
-        parsing: .unconditional,
-        help: "Swing of the steps, 0 to 75 percent (50 = triplet feel; on 16ths for 1/16 and 1/32, else 8ths).")
-    var swing: String?
-
-    @Option(
         name: .customLong("beats-per-chord"), parsing: .unconditional,
         help: "Beats each chord lasts (default: one bar).")
     var beatsPerChord: String?
@@ -46,9 +43,18 @@ struct Arp: ParsableCommand {
 
     @OptionGroup var notes: NoteOptions
     @OptionGroup var clickOptions: ClickOptions
+    /// `--swing` (for the steps); `--gap` and `--trainer` are refused. The root command parses these options wherever
+    /// they stand, so `arp` reads them here rather than declaring its own.
+    @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
+        if let (name, _) = section.given.first(where: { $0.name != "--swing" }) {
+            throw CommandLineError(
+                .usage,
+                "\(name) does not apply to 'arp'; write the chords in a .metro file with '\(name.dropFirst(2))' and "
+                    + "play it")
+        }
         let chords = try NoteOptions.chords(progression)
         let voicing = try notes.checked()
         var settings = ArpeggioSettings()
@@ -70,17 +76,13 @@ struct Arp: ParsableCommand {
             throw CommandLineError.usage(option: "--gate", "\(gate): the gate must be a number from 0.05 to 1")
         }
         settings.gate = gateValue
-        if let swing {
-            guard let percent = Double(swing), (0...75).contains(percent) else {
-                throw CommandLineError.usage(
-                    option: "--swing", "\(swing): swing must be a number from 0 to 75 (percent)")
-            }
+        if let swing = section.swing {
             guard stepRate != .eighthTriplet, stepRate != .sixteenthTriplet else {
                 throw CommandLineError.usage(
                     option: "--swing", "\(swing): swing applies to straight rates, not \(rate)")
             }
-            settings.swing = try Swing(
-                note: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8, amount: percent / 100)
+            settings.swing = try section.checkedSwing(
+                defaultNote: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8)
         }
         if let beatsPerChord {
             guard let beats = Int(beatsPerChord), (1...64).contains(beats) else {

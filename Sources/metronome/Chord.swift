@@ -20,6 +20,8 @@ struct Chord: ParsableCommand {
 
     @OptionGroup var notes: NoteOptions
     @OptionGroup var clickOptions: ClickOptions
+    /// Parsed only to be refused: a held chord has no beat to swing, gap or speed up.
+    @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
@@ -27,6 +29,7 @@ struct Chord: ParsableCommand {
         guard chords.count == 1 else {
             throw CommandLineError(.usage, "\(chord): give one chord (use 'metronome arp' for a progression)")
         }
+        try section.refuse("does not apply to 'chord': a held chord has no beats to shape")
         let voicing = try notes.checked()
         guard let strumMilliseconds = Double(strum), strumMilliseconds.isFinite, (0...1000).contains(strumMilliseconds)
         else {

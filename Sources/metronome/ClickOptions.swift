@@ -8,7 +8,11 @@ struct ClickOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Tempo in quarter notes per minute, 1 to 1000 (default 120).")
     var bpm: String?
 
-    @Option(help: "Time signature n/d: n from 1 to 64, d one of 1, 2, 4, 8, 16, 32 (default 4/4).")
+    @Option(
+        help: """
+            Time signature n/d: n from 1 to 64, d one of 1, 2, 4, 8, 16, 32 (default 4/4); n/d=a+b+… groups the \
+            beats, accenting each group's first (7/8=2+2+3).
+            """)
     var meter: String?
 
     @Option(help: "One letter per beat: X accent, x normal, o soft, . silent (default: accent on beat one).")
@@ -64,18 +68,32 @@ struct ClickOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    /// Checks every value and builds what to play: a steady click from the options, or the pattern file in
-    /// `pattern`. Usage errors (64) come before file errors (65, 66).
-    func plan(pattern: PatternRequest? = nil, silentClick: Bool = false) throws(CommandLineError) -> ClickPlan {
+    /// Checks every value and builds what to play: one section from the options (with `section`'s swing, gap and
+    /// trainer, built as a one-section `.metro` file would be), or the pattern file in `pattern`. Usage errors (64)
+    /// come before file errors (65, 66).
+    func plan(
+        pattern: PatternRequest? = nil, section: SectionOptions? = nil, silentClick: Bool = false
+    ) throws(CommandLineError) -> ClickPlan {
         if pattern != nil {
             for (name, given) in [("--meter", meter), ("--accent", accent)] where given != nil {
                 throw CommandLineError(
                     .usage, "\(name) does not apply to 'play': the file sets the meter and accents of every section")
             }
+            if let (name, what) = section?.given.first {
+                throw CommandLineError(
+                    .usage, "\(name) does not apply to 'play': the file sets \(what) of its sections")
+            }
         }
         let tempo = try checked("--bpm", bpm ?? "120") { text throws(InvalidValue) in try BPM(parsing: text) }
-        let meter = try checked("--meter", self.meter ?? "4/4") { text throws(InvalidValue) in
-            try Meter(parsing: text)
+        let meterText = self.meter ?? "4/4"
+        let grouping = meterText.firstIndex(of: "=")
+        let meter = try checked("--meter", meterText) { text throws(InvalidValue) in
+            try Meter(parsing: String(text[..<(grouping ?? text.endIndex)]))
+        }
+        let groups = try grouping.map { equals throws(CommandLineError) in
+            try checked("--meter", meterText) { text throws(InvalidValue) in
+                try SectionSettings.grouping(parsing: String(text[text.index(after: equals)...]), for: meter)
+            }
         }
         let accents = try accent.map { text throws(CommandLineError) in
             try checked("--accent", text) { text throws(InvalidValue) in try AccentPattern(parsing: text, for: meter) }
@@ -167,13 +185,14 @@ struct ClickOptions: ParsableArguments {
                     "--output needs --bars N or --duration SECONDS: \(pattern.file.path) plays without end")
             }
         } else {
+            // Notes without --click keep the grid (their clock) but sound no click; a count-in still sounds.
+            let silent = AccentPattern(levels: Array(repeating: .silent, count: meter.beats))
+            let settings = SectionSettings(
+                tempo: tempo, bars: barCount, meter: meter, groups: groups, accents: silentClick ? silent : accents,
+                subdivision: silentClick ? 1 : subdivision, swing: try section?.checkedSwing(),
+                gap: try section?.checkedGap(), trainer: try section?.checkedTrainer(tempo: tempo, bars: barCount))
             do {
-                // Notes without --click keep the grid (their clock) but sound no click; a count-in still sounds.
-                let silent = AccentPattern(levels: Array(repeating: .silent, count: meter.beats))
-                map = try TempoMap.steady(
-                    tempo: tempo, meter: meter, accents: silentClick ? silent : accents,
-                    subdivision: silentClick ? 1 : subdivision, bars: barCount, sampleRate: rate
-                ).withCountIn(bars: countInBars ?? 0)
+                map = try settings.score().map(sampleRate: rate, countInBars: countInBars ?? 0)
             } catch {
                 throw CommandLineError(.usage, error.description)
             }

@@ -8,8 +8,9 @@ struct Metronome: ParsableCommand {
         commandName: "metronome",
         abstract: "A sample-accurate metronome: a click track live through PulseAudio, or rendered to a file.",
         usage: """
-            metronome [TEMPO | --bpm 120] [--meter 4/4] [--accent X.x.] [--subdivide N] [--count-in BARS] \
-            [--bars N | --duration S] [--volume V] [--sound NAME | --sound-file A[,N[,S]]] [--output FILE]
+            metronome [TEMPO | --bpm 120] [--meter 4/4 | 7/8=2+2+3] [--accent X.x.] [--subdivide N] \
+            [--swing [16=]P] [--gap PLAY:MUTE] [--trainer STEP/BARS:LIMIT] [--count-in BARS] [--bars N | --duration S] \
+            [--volume V] [--sound NAME | --sound-file A[,N[,S]]] [--output FILE]
               metronome play FILE-or-NAME [--start-at LABEL] [--tempo-scale F] [options]
               metronome check FILE    metronome patterns    metronome sounds | devices
               metronome arp "C Am F G" [--rate 1/16] [--style upDown] [--octaves 2] [--gate 0.8] [--click] [options]
@@ -18,7 +19,10 @@ struct Metronome: ParsableCommand {
             """,
         discussion: """
             Tempo is in quarter notes per minute whatever the meter (klick's convention): at 120 BPM in 6/8 each \
-            eighth note lasts 0.25 s. Accent letters: X accent, x normal, o soft, . silent.
+            eighth note lasts 0.25 s. Accent letters: X accent, x normal, o soft, . silent. The options make one \
+            section of a .metro file and follow its rules: --swing 16=60 is 'swing 16 60%', --meter 7/8=2+2+3 is \
+            'meter 7/8 2+2+3', --gap 3:1 is 'gap play 3 mute 1', --trainer +4/2:160 is 'trainer +4 every 2 bars to \
+            160'.
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
             unavailable, 73 cannot create output, 74 I/O error.
             """,
@@ -27,10 +31,11 @@ struct Metronome: ParsableCommand {
         ])
 
     @OptionGroup var click: ClickOptions
+    @OptionGroup(title: "Section (as one section of a .metro file)") var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        try Metronome.perform(try click.plan(), live: live)
+        try Metronome.perform(try click.plan(section: section), live: live)
     }
 
     /// Renders the plan when it names an output, plays it live otherwise.

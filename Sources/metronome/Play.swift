@@ -28,12 +28,14 @@ struct Play: ParsableCommand {
     var tempoScale: String?
 
     @OptionGroup var click: ClickOptions
+    /// Parsed only to be refused with a message: the file sets its sections' swing, gap and trainers.
+    @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Note track (files with chords)") var notes: NoteOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
         let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
-        var plan = try click.plan(pattern: request)
+        var plan = try click.plan(pattern: request, section: section)
         if PatternNotes.hasNotes(plan.map) {
             let voicing = try notes.checked(fileInstrument: plan.instrument)
             let bank = try voicing.loadBank(sampleRate: plan.sampleRate)

@@ -247,18 +247,9 @@ struct ClauseParser {
         do { meter = try Meter(parsing: word.text) } catch { throw self.error(error.reason, at: word.column) }
         guard let next = current, next.text.contains("+") else { return (meter, nil) }
         index += 1
-        var groups: [Int] = []
-        for part in next.text.split(separator: "+", omittingEmptySubsequences: false) {
-            guard let value = Int(part), part.allSatisfy(\.isNumber), value >= 1 else {
-                throw error("a grouping is whole numbers joined by '+', as in 2+2+3", at: next.column)
-            }
-            groups.append(value)
+        do { return (meter, try SectionSettings.grouping(parsing: next.text, for: meter)) } catch {
+            throw self.error(error.reason, at: next.column)
         }
-        guard groups.reduce(0, +) == meter.beats else {
-            throw error(
-                "the grouping adds up to \(groups.reduce(0, +)) but \(meter) has \(meter.beats) beats", at: next.column)
-        }
-        return (meter, groups)
     }
 
     private static func levels(_ text: String) -> [BeatLevel]? {
@@ -297,12 +288,7 @@ struct ClauseParser {
             throw error("swing applies to 8 (eighths) or 16 (sixteenths), or is 'off'", at: word.column)
         }
         let amountWord = try take("a swing amount from 0% to 75%")
-        let digits = amountWord.text.hasSuffix("%") ? amountWord.text.dropLast() : Substring(amountWord.text)
-        guard let percent = ClauseParser.decimal(digits), percent <= 75 else {
-            throw error(
-                "the swing amount is a percentage from 0% to 75% (50% is the triplet feel)", at: amountWord.column)
-        }
-        do { return try Swing(note: note, amount: percent / 100) } catch {
+        do { return try Swing(note: note, amount: try SectionSettings.swingAmount(parsing: amountWord.text)) } catch {
             throw self.error(error.reason, at: amountWord.column)
         }
     }
@@ -405,11 +391,10 @@ struct ClauseParser {
     /// `+STEP every N bars|repeats to LIMIT`.
     private mutating func trainer() throws(PatternError) -> WrittenTrainer {
         let stepWord = try take("a step such as +4 (BPM added each time)")
-        let signed = stepWord.text.first == "+" || stepWord.text.first == "-"
-        guard let step = ClauseParser.decimal(Substring(stepWord.text).dropFirst(signed ? 1 : 0)), step > 0 else {
-            throw error("a trainer step is a number of BPM such as +4 or -2, not zero", at: stepWord.column)
+        let step: Double
+        do { step = try SectionSettings.trainerStep(parsing: stepWord.text) } catch {
+            throw self.error(error.reason, at: stepWord.column)
         }
-        let sign: Double = stepWord.text.hasPrefix("-") ? -1 : 1
         let every = try take("'every N bars' or 'every N repeats'")
         guard every.text == "every" else {
             throw error("expected 'every N bars' or 'every N repeats'", at: every.column)
@@ -425,10 +410,10 @@ struct ClauseParser {
         let to = try take("'to' and the tempo to stop at")
         guard to.text == "to" else { throw error("expected 'to' and the tempo to stop at", at: to.column) }
         let limitWord = try take("the tempo to stop at")
-        guard let limit = ClauseParser.decimal(Substring(limitWord.text)), limit >= 1, limit <= 1000 else {
-            throw error("the trainer's limit is a tempo from 1 to 1000", at: limitWord.column)
+        let limit: Double
+        do { limit = try SectionSettings.trainerLimit(parsing: limitWord.text) } catch {
+            throw self.error(error.reason, at: limitWord.column)
         }
-        return WrittenTrainer(
-            step: sign * step, every: count.value, perRepeat: perRepeat, limit: limit, factor: nil)
+        return WrittenTrainer(step: step, every: count.value, perRepeat: perRepeat, limit: limit, factor: nil)
     }
 }

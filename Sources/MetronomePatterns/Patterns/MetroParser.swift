@@ -283,12 +283,7 @@ struct MetroParser {
         guard case .constant(let tempo) = start else {
             throw error("a tempo trainer starts from a constant tempo, not a ramp", at: column)
         }
-        if (trainer.step > 0 && trainer.limit <= tempo) || (trainer.step < 0 && trainer.limit >= tempo) {
-            throw error(
-                "the trainer never moves: it starts at \(ClauseParser.number(tempo)) and its limit is "
-                    + "\(ClauseParser.number(trainer.limit))",
-                at: column)
-        }
+        do { try trainer.checkMoves(from: tempo) } catch { throw self.error(error.reason, at: column) }
         return trainer
     }
 

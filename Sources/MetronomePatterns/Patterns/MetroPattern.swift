@@ -80,9 +80,7 @@ public struct MetroPattern: Sendable {
             case .section(let section):
                 guard let trainer = section.trainer, !trainer.perRepeat, case .constant(let start) = section.tempo
                 else { return section.repeats }
-                let steps = Int(((trainer.limit - start) / trainer.step).rounded(.up)) + 1
-                guard let bars = section.bars else { return steps }
-                return min(steps, (bars * section.repeats + trainer.every - 1) / trainer.every)
+                return trainer.sectionCount(start: start, bars: section.bars, repeats: section.repeats)
             case .group(let group):
                 return group.repeats.multipliedReportingOverflow(by: group.items.reduce(0) { $0 + $1.expandedCount })
                     .partialValue
@@ -208,7 +206,7 @@ struct MetroExpander {
             return
         }
         // Steps of `every` bars; the step that reaches the limit takes the rest of the section.
-        let steps = Int(((plan.limit - plan.start) / plan.step).rounded(.up))
+        let steps = MetroPattern.Trainer.stepsToLimit(from: plan.start, step: plan.step, limit: plan.limit)
         let total = spec.bars.map { $0 * spec.repeats }
         var played = 0
         var k = 0
