@@ -78,14 +78,16 @@ struct ClickLive {
         }
         output.close()
         status?.finish()
-        if live.verbose { report(engine: engine, output: output, buffer: buffer) }
+        if live.verbose { report(engine: engine, output: output, buffer: buffer, service: service) }
         if lost {
             throw CommandLineError(
                 .unavailable, "\(PulseError.connectionLost(server: output.serverDescription)); stopped")
         }
     }
 
-    private func report(engine: Session, output: PulseOutput, buffer: (target: Int, minimumRequest: Int)?) {
+    private func report(
+        engine: Session, output: PulseOutput, buffer: (target: Int, minimumRequest: Int)?, service: OSCService?
+    ) {
         var lines: [String] = []
         if let buffer {
             let rate = Double(plan.sampleRate.framesPerSecond) / 1000
@@ -95,6 +97,11 @@ struct ClickLive {
         }
         lines.append("late events: \(engine.mixer.lateEventCount)")
         lines.append("underruns reported by the server: \(output.underrunCount)")
+        if let service {
+            lines.append(
+                "OSC: \(service.receivedCount) datagrams received, \(service.droppedCount) dropped, "
+                    + "\(service.lateBundleCount) late bundles")
+        }
         if let latency = output.latency {
             lines.append("measured latency: \((latency.inSeconds * 10_000).rounded() / 10) ms")
         }
