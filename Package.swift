@@ -88,6 +88,6 @@ let package = Package(
             name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
         .testTarget(
             name: "MetronomePulseTests",
-            dependencies: ["MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
+            dependencies: ["MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeOSC", "MetronomeTestSupport"]),
     ]
 )
