@@ -204,10 +204,9 @@ extension OSCService {
                 style: arguments.has(1) ? arguments.string(1, "the style") : nil,
                 rate: arguments.has(2) ? arguments.string(2, "the rate") : nil, batch: batch, state: &state)
         },
-        "/metronome/arp/stop": { _, values, _, state throws(Rejection) in
+        "/metronome/arp/stop": { service, values, _, state throws(Rejection) in
             try Arguments(values).count(0...0, "no arguments")
-            state.arpeggio?.stop.set()
-            state.arpeggio = nil
+            service.stopArpeggio(&state)
         },
         "/metronome/query": { service, values, batch, state throws(Rejection) in
             try Arguments(values).count(0...0, "no arguments")
@@ -320,8 +319,18 @@ extension OSCService {
                 base: ArpeggioSequence(chords: chords, settings: arpeggio, map: session.map), flag: flag),
             sampleRate: session.mixer.configuration.sampleRate)
         do { try session.add(player) } catch { throw Rejection(error.description) }
-        state.arpeggio?.stop.set()
+        stopArpeggio(&state)
         state.arpeggio = (player, flag)
+    }
+
+    /// Stops the arpeggio playing: no new note starts; the player is removed once its last note-offs are surely
+    /// pushed (after `arpeggioLinger`), so replaced arpeggios do not pile up in the scheduler.
+    func stopArpeggio(_ state: inout State) {
+        guard let (player, flag) = state.arpeggio else { return }
+        flag.set()
+        state.arpeggio = nil
+        let session = self.session
+        retire(after: OSCService.arpeggioLinger) { session.remove(player) }
     }
 
     /// `/metronome/state`: key/value pairs.

@@ -188,6 +188,15 @@ public final class OSCService: Sendable {
         for inner in nested { handle(inner, from: sender, enclosingFrame: floor) }
     }
 
+    /// How long a stopped arpeggio's player stays before it is removed: its pending note-offs (within one step, at most
+    /// 15 s for the slowest rate, quarter notes, at 4 BPM or faster) are pushed by then.
+    static let arpeggioLinger: Duration = .seconds(20)
+
+    /// Runs `body` on the service's timing queue after `delay`.
+    func retire(after delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        timed.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.inSeconds * 1e9)), execute: body)
+    }
+
     /// Counts a dropped packet or message and keeps its reason.
     private func reject(_ reason: String) {
         dropped.add(1, ordering: .relaxed)
