@@ -82,7 +82,7 @@ let package = Package(
             ]),
         .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
-        .target(name: "MetronomeTestSupport", path: "Tests/MetronomeTestSupport"),
+        .target(name: "MetronomeTestSupport", dependencies: ["MetronomeOSC"], path: "Tests/MetronomeTestSupport"),
         .testTarget(
             name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
         .testTarget(
