@@ -84,9 +84,15 @@ let package = Package(
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
         .target(name: "MetronomeTestSupport", dependencies: ["MetronomeOSC"], path: "Tests/MetronomeTestSupport"),
         .testTarget(
+            name: "MetronomeServiceTests",
+            dependencies: ["MetronomeService", "MetronomeKit", "MetronomeOSC", "MetronomeTestSupport"]),
+        .testTarget(
             name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
         .testTarget(
             name: "MetronomePulseTests",
-            dependencies: ["MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
+            dependencies: [
+                "MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeOSC", "MetronomeService",
+                "MetronomeTestSupport",
+            ]),
     ]
 )
