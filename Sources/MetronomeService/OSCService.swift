@@ -217,6 +217,7 @@ public final class OSCService: Sendable {
                 notes.queue.noteOn(on.note, velocity: on.velocity, at: frame, track: on.track, holdFrames: on.hold)
             }
             notes.queue.commit()
+            session.wake()
         }
         for (packet, endpoint) in batch.replies { transmit(packet, endpoint) }
     }

@@ -101,4 +101,24 @@ struct ServeFuzzTests {
         let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
         #expect(intervals == [Int](repeating: 24000, count: max(0, found.count - 1)))
     }
+
+    @Test("Notes sent while the scheduler sleeps between beats (60 BPM) land on time: 0 late events")
+    func notesBetweenBeatsAreOnTime() throws {
+        let server = try PulseServer()
+        let serve = try ServeProcess(["--bpm", "60", "--quiet"], environment: server.clientEnvironment)
+        usleep(700_000)
+        for index in 0..<8 {
+            let note = Int32(60 + index)
+            serve.client.send(.message(OSCMessage("/metronome/note", [.int32(note), .int32(100)])), to: serve.service)
+            usleep(30_000)
+            serve.client.send(.message(OSCMessage("/metronome/note", [.int32(note), .int32(0)])), to: serve.service)
+            usleep(270_000)
+        }
+        let state = serve.query()
+        let result = serve.quit()
+        #expect(result.status == 0)
+        #expect(state["dropped"] == .int32(0))
+        #expect(state["late_events"] == .int32(0))
+        #expect(result.standardError.contains("metronome: late events: 0\n"))
+    }
 }
