@@ -82,12 +82,17 @@ let package = Package(
             ]),
         .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
-        .testTarget(name: "MetronomeServiceTests", dependencies: ["MetronomeService", "MetronomeKit", "MetronomeOSC"]),
-        .target(name: "MetronomeTestSupport", path: "Tests/MetronomeTestSupport"),
+        .target(name: "MetronomeTestSupport", dependencies: ["MetronomeOSC"], path: "Tests/MetronomeTestSupport"),
+        .testTarget(
+            name: "MetronomeServiceTests",
+            dependencies: ["MetronomeService", "MetronomeKit", "MetronomeOSC", "MetronomeTestSupport"]),
         .testTarget(
             name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
         .testTarget(
             name: "MetronomePulseTests",
-            dependencies: ["MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeOSC", "MetronomeTestSupport"]),
+            dependencies: [
+                "MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeOSC", "MetronomeService",
+                "MetronomeTestSupport",
+            ]),
     ]
 )

@@ -3,13 +3,14 @@ import MetronomeKit
 
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
-// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_ONLY (default
-// "render,mixer,patterns,scheduler,notes,live,clock,startup") which parts run.
+// (default "20,10,5,3") the latencies tried; METRONOME_BENCH_SERVE_SECONDS (default 30) the length of the serve
+// part's load run (its idle runs last twice that); METRONOME_BENCH_ONLY (default
+// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve") which parts run.
 
 let runs = 7
 let parts = Set(
     (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) }
-        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup")
+        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve")
         .split(
             separator: ","
         )
@@ -191,3 +192,49 @@ if parts.contains("clock") {
 }
 // 7. Start-up: process start → first audio written for chord, arp and a click.
 if parts.contains("startup") { StartupBenchmark.printReport(metronome: metronome, scratch: scratch, runs: runs) }
+
+// 8. metronome serve: OSC under load, note latency, idle cost.
+if parts.contains("serve") {
+    let seconds = getenv("METRONOME_BENCH_SERVE_SECONDS").flatMap { Int(String(cString: $0)) } ?? 30
+    print("\n## metronome serve (OSC over UDP on loopback, into a private PulseAudio daemon's null sink)\n")
+    if let serve = ServeBenchmark.run(
+        metronome: metronome, scratch: scratch, loadSeconds: seconds, idleSeconds: 2 * seconds,
+        notes: seconds >= 30 ? 210 : 30)
+    {
+        let load = serve.load
+        print("| figure | value |")
+        print("|---|---|")
+        print(
+            "| load: 10,000 messages/s for \(load.seconds) s (volume, note on/off, query, tempo every 5 s, 10 % bad) | \(load.sent) sent, \(load.received) received |"
+        )
+        print("| dropped (bad packets sent) | \(load.dropped) (\(load.badSent)) |")
+        print("| /metronome/state replies received (queries sent) | \(load.replies) (\(load.queries)) |")
+        print(
+            "| late events / late bundles + events / underruns, from /metronome/state | \(load.lateEvents) / \(load.late) / \(load.underruns) |"
+        )
+        print(
+            "| late events / underruns, from the --verbose exit report | \(load.reportedLate) / \(load.reportedUnderruns) |"
+        )
+        print("| CPU of the serve process over the run | \(Measure.format(load.cpuPercent, 1)) % of one core |")
+        let latency = serve.latency
+        print(
+            "| /metronome/note send → first frame of its sound, \(latency.matched) of \(latency.sent) notes: median / p99 | \(Measure.format(latency.median, 1)) / \(Measure.format(latency.p99, 1)) ms |"
+        )
+        print(
+            "| the same: min / max | \(Measure.format(latency.minimum, 1)) / \(Measure.format(latency.maximum, 1)) ms |"
+        )
+        print("| late events / underruns during the latency run | \(latency.lateEvents) / \(latency.underruns) |")
+        print(
+            "| configured output latency / lookahead / measured output latency | \(ServeBenchmark.latencyMilliseconds) / \(ServeBenchmark.lookaheadMilliseconds) / \(latency.measuredOutputLatency) ms |"
+        )
+        let idle = serve.idle
+        print(
+            "| CPU time per minute, idle with --wait / playing a 120 BPM click (\(idle.seconds) s each) | \(Measure.format(idle.waitingCPUPerMinute, 3)) / \(Measure.format(idle.playingCPUPerMinute, 3)) s |"
+        )
+        print(
+            "| peak RSS (VmHWM), --wait / playing | \(Measure.format(idle.waitingPeakMegabytes, 1)) / \(Measure.format(idle.playingPeakMegabytes, 1)) MB |"
+        )
+    } else {
+        print("(no PulseAudio daemon could be started, or serve did not answer.)")
+    }
+}

@@ -86,7 +86,10 @@ public final class OSCService: Sendable {
 
     /// Datagrams received.
     public var receivedCount: Int { received.load(ordering: .relaxed) }
-    /// Packets and messages dropped: malformed, truncated, unknown, or with wrong arguments.
+    /// Packets and messages dropped: a datagram that does not decode (or is too long) counts 1; a decoded one counts 1
+    /// per message refused — unknown, or with arguments some address it matches refuses — at any depth of bundles,
+    /// and 1 for a bundle whose time tag cannot be placed (its messages are not looked at). A timed bundle's messages
+    /// count when it applies, not when it arrives.
     public var droppedCount: Int { dropped.load(ordering: .relaxed) }
     /// Time-tagged bundles that arrived (or fell due) too late to land on their frame and applied at once.
     public var lateBundleCount: Int { late.load(ordering: .relaxed) }
@@ -231,6 +234,7 @@ public final class OSCService: Sendable {
                 notes.queue.noteOn(on.note, velocity: on.velocity, at: frame, track: on.track, holdFrames: on.hold)
             }
             notes.queue.commit()
+            session.wake()
         }
         for (packet, endpoint) in batch.replies { transmit(packet, endpoint) }
     }
@@ -280,13 +284,16 @@ public final class OSCService: Sendable {
             reject("\(message.addressPattern): no address matches")
             return
         }
+        // A message counts once, however many of the addresses its pattern matches refuse it.
+        var refusal: String?
         for address in addresses {
             do {
                 try OSCService.handlers[address]!(self, message.arguments, &batch, &state)
             } catch {
-                reject("\(address): \(error.reason)")
+                refusal = "\(address): \(error.reason)"
             }
         }
+        if let refusal { reject(refusal) }
         if batch.notifyKlick {
             batch.notifyKlick = false
             let clients = state.klickClients

@@ -1,4 +1,5 @@
 import MetronomeOSC
+import MetronomeTestSupport
 import Testing
 
 @Suite("Seeded sweeps: random packets round-trip; random, mutated and cut bytes never trap")

@@ -1,4 +1,5 @@
 import MetronomeOSC
+import MetronomeTestSupport
 import Testing
 
 @Suite("OSC time tags: NTP fixed point and nanoseconds")

@@ -158,6 +158,17 @@ public final class Scheduler: @unchecked Sendable {
         }
     }
 
+    /// After an idle stretch the live timer slept through, moves the first unscheduled frame forward to `frame` —
+    /// never past the next click, note, due command or end still to schedule — so that commands and live notes taken
+    /// next land at `frame` or later, not on a frame the mixer has already played. Scheduling thread.
+    package func skipIdle(to frame: SampleTime) {
+        if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
+        let bounds = [
+            frame, nextPendingFrame, transport.nextDue(now: scheduledUntil)?.frame, endFrame, transport.endFrame,
+        ]
+        scheduledUntil = max(scheduledUntil, bounds.compactMap { $0 }.min()!)
+    }
+
     /// Removes and returns the beats (main-grid beats, silent ones included) with a frame at or before `frame`,
     /// in order. Scheduling thread.
     public func takeBeats(upTo frame: SampleTime) -> [ClickEvent] {
@@ -179,10 +190,11 @@ public final class Scheduler: @unchecked Sendable {
         return ([pendingClick?.frame] + players.map { $0.nextFrame(offset: offset) }).compactMap { $0 }.min()
     }
 
-    /// Whether transport commands or players are waiting to be taken or to fall due.
+    /// Whether transport commands, players or live notes are waiting to be taken or to fall due.
     package var hasWaitingCommands: Bool {
         transport.hasPendingCommands
             || inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty }
+            || players.contains { !$0.queue.isEmpty }
     }
 
     /// Frame of the next beat waiting for `takeBeats`, if any.

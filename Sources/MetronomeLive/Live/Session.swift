@@ -37,9 +37,13 @@ public final class Session: @unchecked Sendable {
     private let period: DispatchTimeInterval
     private let periodFrames: SampleTime
     private var ticks = 0
+    /// Whether the timer was last re-armed to skip an idle stretch (on `queue`).
+    private var slept = false
     private var output: AudioOutput?
     private var onBeat: (@Sendable (BeatEvent) -> Void)?
     private let taps = Mutex(TapTempo())
+    /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
+    private let sleeping = Atomic<Bool>(false)
 
     /// Builds the chain for a map.
     /// - Parameters:
@@ -97,10 +101,28 @@ public final class Session: @unchecked Sendable {
     /// first frame not yet scheduled or later. Any thread.
     public func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
         scheduler.send(command, at: quantization)
+        wake()
     }
 
     /// Sends several transport commands that the scheduler takes in one pass, so they apply together. Any thread.
-    public func send(_ commands: [(TransportCommand, Quantization?)]) { scheduler.send(commands) }
+    public func send(_ commands: [(TransportCommand, Quantization?)]) {
+        guard !commands.isEmpty else { return }
+        scheduler.send(commands)
+        wake()
+    }
+
+    /// Brings the live timer's next tick forward to now when it is sleeping through an idle stretch, so that what was
+    /// just sent or committed (a command, a live note) is scheduled within one timer period instead of when the next
+    /// beat is due — by then the frame it would take is already played, and it would sound late. `send` calls it;
+    /// call it after committing to a player's `NoteQueue`. Cheap when the timer is awake (one atomic exchange). Any
+    /// thread.
+    public func wake() {
+        guard sleeping.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        queue.async { [weak self] in
+            guard let self, let timer else { return }
+            timer.schedule(deadline: .now(), repeating: period, leeway: .milliseconds(1))
+        }
+    }
 
     /// Adds a note player; it starts from the transport's position. Any thread.
     /// - Throws: `SessionError.playerRate` when its banks were made for another rate than the mixer's.
@@ -109,6 +131,7 @@ public final class Session: @unchecked Sendable {
             throw .playerRate(player: player.outputRate, mixer: mixer.configuration.sampleRate)
         }
         scheduler.add(player)
+        wake()
     }
 
     /// Plays another map from the next bar (or `quantization`), its own count-in included. Any thread.
@@ -328,7 +351,13 @@ public final class Session: @unchecked Sendable {
     private func tick() {
         dispatchPrecondition(condition: .onQueue(queue))
         ticks += 1
+        sleeping.store(false, ordering: .relaxed)
         let position = mixer.framePosition
+        if slept {
+            // What came during the sleep takes the frame a tick one period ago would have given it, not the stale one.
+            scheduler.skipIdle(to: position + max(0, lookahead - periodFrames))
+            slept = false
+        }
         scheduler.schedule(until: position + lookahead)
         let latency = output?.latencyFrames ?? 0
         // A beat is published once heard, with its host time: until the output exists and maps its frames to the
@@ -350,16 +379,28 @@ public final class Session: @unchecked Sendable {
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
         guard let timer, output != nil else { return }
-        // Commands waiting (a pause, a tempo change) are due at the next unscheduled frame: keep ticking.
-        if scheduler.hasWaitingCommands { return }
-        if scheduler.transport.state != .stopped, scheduler.nextPendingFrame == nil { return }
+        // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
+        sleeping.store(true, ordering: .sequentiallyConsistent)
+        // Commands or notes waiting are due at the next unscheduled frame: keep ticking.
+        if scheduler.hasWaitingCommands {
+            sleeping.store(false, ordering: .relaxed)
+            return
+        }
+        if scheduler.transport.state != .stopped, scheduler.nextPendingFrame == nil {
+            sleeping.store(false, ordering: .relaxed)
+            return
+        }
         let due = [
             scheduler.nextPendingFrame.map { $0 - lookahead },
             scheduler.nextBeatFrame.map { $0 + latency },
         ].compactMap { $0 }
-        guard let first = due.min(), first - position > 2 * periodFrames else { return }
+        guard let first = due.min(), first - position > 2 * periodFrames else {
+            sleeping.store(false, ordering: .relaxed)
+            return
+        }
         let seconds = Double(first - position - periodFrames) / Double(mixer.configuration.sampleRate.framesPerSecond)
         timer.schedule(
             deadline: .now() + .nanoseconds(Int(seconds * 1e9)), repeating: period, leeway: .milliseconds(1))
+        slept = true
     }
 }

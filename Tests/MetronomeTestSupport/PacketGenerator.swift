@@ -1,8 +1,9 @@
 import MetronomeOSC
 
 /// Random packets and hostile bytes for the sweeps.
-enum PacketGenerator {
-    static func packet(depth: Int, using random: inout SplitMix) -> OSCPacket {
+public enum PacketGenerator {
+    /// A random valid packet: a message, or (below the depth limit) a bundle of up to 3 such packets.
+    public static func packet(depth: Int, using random: inout SplitMix) -> OSCPacket {
         if depth < OSCPacket.maximumBundleDepth && Int.random(in: 0..<(depth == 0 ? 3 : 4), using: &random) == 0 {
             let count = Int.random(in: 0...3, using: &random)
             let elements = (0..<count).map { _ in packet(depth: depth + 1, using: &random) }
@@ -13,7 +14,8 @@ enum PacketGenerator {
         return .message(OSCMessage("/" + parts.joined(separator: "/"), arguments))
     }
 
-    static func argument(using random: inout SplitMix) -> OSCArgument {
+    /// A random argument of any of the 12 types.
+    public static func argument(using random: inout SplitMix) -> OSCArgument {
         switch Int.random(in: 0..<12, using: &random) {
         case 0: .int32(Int32(truncatingIfNeeded: random.next()))
         case 1: .float32(Float(bitPattern: UInt32(truncatingIfNeeded: random.next())))
@@ -32,7 +34,7 @@ enum PacketGenerator {
     }
 
     /// 0 to 9 characters: mostly ASCII letters, some pattern characters, some beyond ASCII, never NUL.
-    static func text(using random: inout SplitMix, slash: Bool) -> String {
+    public static func text(using random: inout SplitMix, slash: Bool) -> String {
         let alphabet: [Unicode.Scalar] = [
             "a", "b", "z", "0", "_", "-", "*", "?", "[", "]", "{", "}", ",", " ", "é", "𝄞",
         ]
@@ -45,7 +47,7 @@ enum PacketGenerator {
     }
 
     /// Random bytes, usually a multiple of 4 long, sometimes starting like a message or a bundle.
-    static func noise(using random: inout SplitMix) -> [UInt8] {
+    public static func noise(using random: inout SplitMix) -> [UInt8] {
         let length = Int.random(in: 0...16, using: &random) * 4 + (Int.random(in: 0..<8, using: &random) == 0 ? 1 : 0)
         var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
         let start = Int.random(in: 0..<3, using: &random)
@@ -55,7 +57,7 @@ enum PacketGenerator {
     }
 
     /// A valid packet with one to four bytes replaced, some by values that make plausible sizes.
-    static func mutated(using random: inout SplitMix) throws -> [UInt8] {
+    public static func mutated(using random: inout SplitMix) throws -> [UInt8] {
         var bytes = try packet(depth: 0, using: &random).encoded()
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             let index = Int.random(in: 0..<bytes.count, using: &random)
@@ -68,7 +70,7 @@ enum PacketGenerator {
     }
 
     /// A valid packet cut short, usually at a multiple of 4.
-    static func truncated(using random: inout SplitMix) throws -> [UInt8] {
+    public static func truncated(using random: inout SplitMix) throws -> [UInt8] {
         let bytes = try packet(depth: 0, using: &random).encoded()
         var length = Int.random(in: 0..<bytes.count, using: &random)
         if Int.random(in: 0..<4, using: &random) != 0 { length -= length % 4 }

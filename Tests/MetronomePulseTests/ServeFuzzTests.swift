@@ -1,0 +1,124 @@
+import Foundation
+import MetronomeOSC
+import MetronomeTestSupport
+import Testing
+
+@testable import MetronomeService
+
+/// A running `metronome serve` and a client socket.
+struct ServeProcess {
+    let process: ChildProcess
+    let client: OSCSocket
+    let service: OSCEndpoint
+
+    /// Starts `metronome serve ARGUMENTS --osc 127.0.0.1:0 --verbose` and waits for the port it prints.
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process = try CommandRunner.start(
+            ["serve"] + arguments + ["--osc", "127.0.0.1:0", "--verbose"], environment: environment)
+        client = try OSCSocket(binding: .loopback(port: 0))
+        let prefix = "metronome: listening for OSC on udp 127.0.0.1:"
+        let deadline = Date().addingTimeInterval(10)
+        var port: UInt16?
+        while port == nil, Date() < deadline, !process.hasExited {
+            port = process.errorOutput.split(separator: "\n").first { $0.hasPrefix(prefix) }
+                .flatMap { UInt16($0.dropFirst(prefix.count)) }
+            usleep(10_000)
+        }
+        guard let port else { throw ServeError.noPort(process.errorOutput) }
+        service = .loopback(port: port)
+    }
+
+    enum ServeError: Error { case noPort(String) }
+
+    /// Sends `/metronome/query` and returns the `/metronome/state` pairs (empty if no reply came within 2 s).
+    func query() -> [String: OSCArgument] {
+        client.send(.message(OSCMessage("/metronome/query")), to: service)
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline {
+            guard let datagram = client.receive(timeoutMilliseconds: 100),
+                case .message(let message)? = try? OSCPacket(decoding: datagram.bytes),
+                message.addressPattern == "/metronome/state"
+            else { continue }
+            var pairs: [String: OSCArgument] = [:]
+            for index in stride(from: 0, to: message.arguments.count - 1, by: 2) {
+                if case .string(let key) = message.arguments[index] { pairs[key] = message.arguments[index + 1] }
+            }
+            return pairs
+        }
+        return [:]
+    }
+
+    /// Sends `/metronome/quit` and waits for the process to exit.
+    func quit() -> CommandResult {
+        client.send(.message(OSCMessage("/metronome/quit")), to: service)
+        return process.wait()
+    }
+}
+
+@Suite("metronome serve under hostile OSC traffic, live", .serialized)
+struct ServeFuzzTests {
+    @Test(
+        "3000 seeded hostile datagrams in 3 s: serve stays up, counts every drop and datagram, and the click stays exactly 24000 frames apart"
+    )
+    func hostileStreamLeavesTheClickAlone() throws {
+        let server = try PulseServer()
+        let traffic = HostileTraffic(addresses: OSCService.handlers.keys)
+        let count = 3000
+        let ((state, alive, result, recorded, expected), _) = try firstRunWithoutUnderruns {
+            let recording = try server.startRecording()
+            let serve = try ServeProcess(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
+            usleep(1_000_000)
+            var random = SplitMix(seed: 0x11FE_5EED)
+            var expected = 0
+            for _ in 0..<(count / 10) {
+                for _ in 0..<10 {
+                    let datagram = traffic.next(using: &random)
+                    expected += datagram.drops
+                    serve.client.send(datagram.bytes, to: serve.service)
+                }
+                usleep(10_000)
+            }
+            usleep(500_000)
+            let state = serve.query()
+            let alive = !serve.process.hasExited
+            let result = serve.quit()
+            let recorded = try recording.finish()
+            return ((state, alive, result, recorded, expected), reportedUnderruns(result.standardError))
+        }
+        #expect(alive)
+        #expect(result.status == 0)
+        #expect(state["received"] == .int32(Int32(count + 1)), "the datagrams and the query")
+        #expect(state["dropped"] == .int32(Int32(expected)))
+        #expect(state["late"] == .int32(0))
+        #expect(state["late_events"] == .int32(0))
+        #expect(state["underruns"] == .int32(0))
+        #expect(state["tempo"] == .float32(120))
+        #expect(state["state"] == .string("playing"))
+        #expect(result.standardError.contains("metronome: late events: 0\n"))
+        #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
+        let found = onsets(recorded)
+        #expect(found.count >= 8)
+        let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
+        #expect(intervals == [Int](repeating: 24000, count: max(0, found.count - 1)))
+    }
+
+    @Test("Notes sent while the scheduler sleeps between beats (60 BPM) land on time: 0 late events")
+    func notesBetweenBeatsAreOnTime() throws {
+        let server = try PulseServer()
+        let serve = try ServeProcess(["--bpm", "60", "--quiet"], environment: server.clientEnvironment)
+        usleep(700_000)
+        for index in 0..<8 {
+            let note = Int32(60 + index)
+            serve.client.send(.message(OSCMessage("/metronome/note", [.int32(note), .int32(100)])), to: serve.service)
+            usleep(30_000)
+            serve.client.send(.message(OSCMessage("/metronome/note", [.int32(note), .int32(0)])), to: serve.service)
+            usleep(270_000)
+        }
+        let state = serve.query()
+        let result = serve.quit()
+        #expect(result.status == 0)
+        #expect(state["dropped"] == .int32(0))
+        #expect(state["late_events"] == .int32(0))
+        #expect(result.standardError.contains("metronome: late events: 0\n"))
+    }
+}
