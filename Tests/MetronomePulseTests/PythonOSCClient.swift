@@ -76,13 +76,19 @@ enum PythonOSCClient {
                 if msg.address == address:
                     return msg
 
+        def start():
+            """Subscribes to beats, then starts the service (run with --wait), so that no beat is missed."""
+            send("/metronome/subscribe")
+            send("/metronome/play")
+
         def until_beat(test):
-            """Waits for a beat for which test(bar, beat, tempo) holds; returns it."""
-            while True:
+            """Waits for a beat for which test(bar, beat, tempo) holds (at most 64 beats); returns it."""
+            for _ in range(64):
                 until("/metronome/beat")
                 b = beats[-1]
                 if test(b["bar"], b["beat"], b["tempo"]):
                     return b
+            raise SystemExit("no such beat in: %s" % beats)
 
         def query():
             send("/metronome/query")
@@ -128,4 +134,36 @@ struct HeardBeat: Decodable, Equatable {
 /// A report that holds only the beats received.
 struct BeatsReport: Decodable {
     var beats: [HeardBeat]
+}
+
+/// A value of `/metronome/state` (an OSC int, float or string) as the client printed it.
+enum StateValue: Decodable, Equatable, CustomStringConvertible {
+    case number(Double)
+    case text(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else {
+            self = .text(try container.decode(String.self))
+        }
+    }
+
+    var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    var text: String? {
+        if case .text(let value) = self { return value }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .number(let value): "\(value)"
+        case .text(let value): "\"\(value)\""
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MetronomeKit
 import MetronomeTestSupport
+import Testing
 
 /// `metronome serve --osc 127.0.0.1:0 --quiet --verbose …` playing into a private server, with the port it chose
 /// (read from its `listening for OSC` line on standard error).
@@ -49,14 +50,15 @@ struct ServeRun<Report> {
     var onsetFrames: [Int] { onsets(recording) }
 }
 
-/// Records a private server's sink while `serve` plays and `client` (given the port) drives it and makes it quit;
-/// a run with an underrun is repeated (`firstRunWithoutUnderruns`).
+/// Records a private server's sink while `serve --wait` waits for `client` (given the port) to subscribe and start
+/// it (the prelude's `start()`, so no beat is missed however slowly the client starts), drive it and make it quit; a
+/// run with an underrun is repeated (`firstRunWithoutUnderruns`). Frames are counted from the first click.
 func serveAndRecord<Report>(
     _ arguments: [String], server: PulseServer, client: (Int) throws -> Report
 ) throws -> ServeRun<Report> {
     try firstRunWithoutUnderruns {
         let recording = try server.startRecording()
-        let serve = try ServeProcess(arguments, server: server)
+        let serve = try ServeProcess(["--wait"] + arguments, server: server)
         let report = try client(serve.port)
         let result = serve.child.wait()
         var samples = try recording.finish()
@@ -64,6 +66,21 @@ func serveAndRecord<Report>(
         let run = ServeRun(recording: samples, report: report, result: result)
         return (run, reportedUnderruns(result.standardError))
     }.value
+}
+
+/// Checks a run's exit and its `--verbose` report: no late event, no underrun.
+func expectClean<Report>(_ run: ServeRun<Report>) {
+    #expect(run.result.status == 0, "\(run.result.standardError)")
+    #expect(run.result.standardError.contains("metronome: late events: 0\n"))
+    #expect(run.result.standardError.contains("metronome: underruns reported by the server: 0\n"))
+}
+
+/// Compares the recording with an offline render over `frames` frames, bit for bit.
+func expectRecording(_ recording: [Float], equals offline: [Float], frames: Int) {
+    #expect(recording.count >= frames && offline.count >= frames)
+    if recording.count >= frames, offline.count >= frames {
+        #expect(Array(recording[0..<frames]) == Array(offline[0..<frames]))
+    }
 }
 
 /// Inter-onset intervals.
@@ -102,4 +119,37 @@ func patternMap(_ path: String) throws -> TempoMap {
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let score = try PatternLanguage.detect(path: path, text: text).score(text, file: path, tempo: .none)
     return try score.map(sampleRate: .standard, startAt: nil, subdivision: nil, countInBars: nil)
+}
+
+/// A UDP socket bound to a free loopback port (for a listener that needs a port number, or to hold a port).
+final class UDPPort {
+    private var descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else {
+            _ = Glibc.close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close() }
+
+    /// Frees the port.
+    func close() {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        descriptor = -1
+    }
 }
