@@ -249,11 +249,14 @@ public final class Mixer: @unchecked Sendable {
         }
     }
 
+    /// Frees the voice at `index` of `active`, keeping the others in the order they started: voices are summed in
+    /// that order, so the mix of a block never depends on where earlier blocks ended (live and offline renders cut
+    /// blocks differently and must stay bit-identical).
     private func releaseSlot(at index: Int) {
         let slot = active[index]
         if !voices[slot].isFading { soundingCount -= 1 }
         activeCount -= 1
-        active[index] = active[activeCount]
+        for later in index..<activeCount { active[later] = active[later + 1] }
         free[freeCount] = slot
         freeCount += 1
     }
