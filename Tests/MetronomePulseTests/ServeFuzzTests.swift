@@ -6,7 +6,7 @@ import Testing
 @testable import MetronomeService
 
 /// A running `metronome serve` and a client socket.
-struct ServeProcess {
+struct FuzzedServe {
     let process: ChildProcess
     let client: OSCSocket
     let service: OSCEndpoint
@@ -66,7 +66,7 @@ struct ServeFuzzTests {
         let count = 3000
         let ((state, alive, result, recorded, expected), _) = try firstRunWithoutUnderruns {
             let recording = try server.startRecording()
-            let serve = try ServeProcess(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
+            let serve = try FuzzedServe(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
             usleep(1_000_000)
             var random = SplitMix(seed: 0x11FE_5EED)
             var expected = 0
@@ -105,7 +105,7 @@ struct ServeFuzzTests {
     @Test("Notes sent while the scheduler sleeps between beats (60 BPM) land on time: 0 late events")
     func notesBetweenBeatsAreOnTime() throws {
         let server = try PulseServer()
-        let serve = try ServeProcess(["--bpm", "60", "--quiet"], environment: server.clientEnvironment)
+        let serve = try FuzzedServe(["--bpm", "60", "--quiet"], environment: server.clientEnvironment)
         usleep(700_000)
         for index in 0..<8 {
             let note = Int32(60 + index)

@@ -276,9 +276,12 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Pushes the pending notes' releases at the first frame not yet scheduled, and the live notes' too: what a
     /// session does when it shuts down, so no looped note sounds on. Scheduling thread.
-    package func releaseEverything() {
-        for player in players { player.releaseAll(at: scheduledUntil) }
-        _ = pushNotes(before: scheduledUntil + 1, offset: nil)
+    /// - Parameter floor: no release earlier than this frame (the mixer's position plus a block: after an idle sleep
+    ///   the first unscheduled frame may lie behind what the mixer has already played).
+    package func releaseEverything(notBefore floor: SampleTime = 0) {
+        let frame = max(scheduledUntil, floor)
+        for player in players { player.releaseAll(at: frame) }
+        _ = pushNotes(before: frame + 1, offset: nil)
     }
 
     /// Pushes clicks and notes with a frame before `limit`, merged in frame order (a click before notes at the

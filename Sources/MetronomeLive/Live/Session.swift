@@ -142,6 +142,7 @@ public final class Session: @unchecked Sendable {
             throw .mapRate(map: map.sampleRate, mixer: mixer.configuration.sampleRate)
         }
         scheduler.send(.load(map), at: quantization)
+        wake()
     }
 
     /// The tempo (quarter notes per minute) and meter where the transport plays next, or where it is held. Any
@@ -172,7 +173,10 @@ public final class Session: @unchecked Sendable {
 
     /// Plays the clicks with other sounds (made for the mixer's rate) from the first click not yet scheduled. Any
     /// thread.
-    public func setClicks(_ clicks: ClickSet) { scheduler.setClicks(clicks) }
+    public func setClicks(_ clicks: ClickSet) {
+        scheduler.setClicks(clicks)
+        wake()
+    }
 
     /// The bar of the first downbeat not yet scheduled, where a command quantized to `.nextBar` would land now, in
     /// the map's numbering (`TempoMap.position(ofBar:)`; `BeatEvent.bar` shows it plus one); nil while stopped or
@@ -324,7 +328,8 @@ public final class Session: @unchecked Sendable {
             timer?.cancel()
             timer = nil
             // Notes still held (looped organ notes, live notes) are released rather than left ringing.
-            scheduler.releaseEverything()
+            scheduler.releaseEverything(
+                notBefore: mixer.framePosition + SampleTime(mixer.configuration.maximumBlockFrames))
         }
         mixer.discardCommands(from: mixer.framePosition)
         beatPublisher.finish()
@@ -386,14 +391,18 @@ public final class Session: @unchecked Sendable {
             sleeping.store(false, ordering: .relaxed)
             return
         }
-        if scheduler.transport.state != .stopped, scheduler.nextPendingFrame == nil {
+        let held = scheduler.transport.state == .stopped || scheduler.transport.state == .paused
+        if !held, scheduler.nextPendingFrame == nil {
             sleeping.store(false, ordering: .relaxed)
             return
         }
-        let due = [
+        var due = [
             scheduler.nextPendingFrame.map { $0 - lookahead },
             scheduler.nextBeatFrame.map { $0 + latency },
         ].compactMap { $0 }
+        // Stopped or paused with nothing to come (`serve --wait`): nap a second at a time; `wake` ends the nap when a
+        // command or a note comes.
+        if held, due.isEmpty { due = [position + SampleTime(mixer.configuration.sampleRate.framesPerSecond)] }
         guard let first = due.min(), first - position > 2 * periodFrames else {
             sleeping.store(false, ordering: .relaxed)
             return
