@@ -204,8 +204,8 @@ struct MetroParser {
         guard token.text.first == "x", token.text.count > 1, token.text.dropFirst().allSatisfy(\.isNumber) else {
             return nil
         }
-        guard let count = Int(token.text.dropFirst()), (1...10_000).contains(count) else {
-            throw error("a repeat count is x1 to x10000", at: token.column)
+        guard let count = Int(token.text.dropFirst()), (1...MetroPattern.maximumRepeats).contains(count) else {
+            throw error("a repeat count is x1 to x\(MetroPattern.maximumRepeats)", at: token.column)
         }
         return count
     }
@@ -218,9 +218,10 @@ struct MetroParser {
             index = 1
         } else {
             guard tokens[0].text.allSatisfy(\.isNumber), let count = Int(tokens[0].text),
-                (1...1_000_000).contains(count)
+                (1...MetroPattern.maximumBars).contains(count)
             else {
-                throw error("a number of bars is a whole number from 1 to 1000000", at: tokens[0].column)
+                throw error(
+                    "a number of bars is a whole number from 1 to \(MetroPattern.maximumBars)", at: tokens[0].column)
             }
             guard tokens.count > 1, tokens[1].text == "bars" || tokens[1].text == "bar" else {
                 let column = tokens.count > 1 ? tokens[1].column : endColumn
@@ -290,10 +291,10 @@ struct MetroParser {
     private mutating func openGroup(_ tokens: [Token], label: String?, labelColumn: Int) throws(PatternError) {
         try checkNotAfterForever(tokens[0].column)
         guard tokens.count > 1, let count = Int(tokens[1].text), tokens[1].text.allSatisfy(\.isNumber),
-            (1...10_000).contains(count)
+            (1...MetroPattern.maximumRepeats).contains(count)
         else {
             throw error(
-                "'repeat' needs a count from 1 to 10000 (as in 'repeat 2')",
+                "'repeat' needs a count from 1 to \(MetroPattern.maximumRepeats) (as in 'repeat 2')",
                 at: tokens.count > 1 ? tokens[1].column : endColumn)
         }
         var clauses = ClauseParser(parser: self, tokens: tokens, index: 2)
@@ -405,11 +406,12 @@ struct MetroParser {
             open[open.count - 1].group.items.append(item)
         }
         // Sections so far: the file's finished items, plus this item as often as the open groups repeat it.
-        let nested = open.reduce(1) { $0.multipliedReportingOverflow(by: $1.group.repeats).partialValue }
+        // Saturating arithmetic: a product past Int.max stays above the ceiling instead of wrapping below it.
+        let nested = open.reduce(1) { $0.saturatingMultiplied(by: $1.group.repeats) }
         let count = item.expandedCount
-        if open.isEmpty { expandedTotal += count }
-        let (ofItem, overflow) = count.multipliedReportingOverflow(by: nested)
-        if overflow || expandedTotal > MetroPattern.maximumSections
+        if open.isEmpty { expandedTotal = expandedTotal.saturatingAdding(count) }
+        let ofItem = count.saturatingMultiplied(by: nested)
+        if expandedTotal > MetroPattern.maximumSections
             || ofItem > MetroPattern.maximumSections - (open.isEmpty ? 0 : expandedTotal)
         {
             throw error(

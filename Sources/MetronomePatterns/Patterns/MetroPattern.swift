@@ -82,14 +82,20 @@ public struct MetroPattern: Sendable {
                 else { return section.repeats }
                 return trainer.sectionCount(start: start, bars: section.bars, repeats: section.repeats)
             case .group(let group):
-                return group.repeats.multipliedReportingOverflow(by: group.items.reduce(0) { $0 + $1.expandedCount })
-                    .partialValue
+                return group.repeats.saturatingMultiplied(
+                    by: group.items.reduce(0) { $0.saturatingAdding($1.expandedCount) })
             }
         }
     }
 
-    /// The most sections a file may expand to (a guard against `repeat` nested without end).
+    /// The most sections a file may expand to (a guard against `repeat` nested without end), checked before
+    /// anything is expanded, whatever the nesting.
     public static let maximumSections = 200_000
+    /// The most bars one section line (or one klick map entry) may have, and the most bars between a trainer's
+    /// steps.
+    public static let maximumBars = 1_000_000
+    /// The largest repeat count (`xR`, `repeat R`), and the most repeats between a trainer's steps.
+    public static let maximumRepeats = 10_000
 
     let items: [Item]
     /// Count-in bars the file asks for (`count-in N`).
