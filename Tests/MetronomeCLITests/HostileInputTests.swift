@@ -91,4 +91,109 @@ struct HostileInputTests {
                 == "metronome: error: --start-at 9223372036854775807: the pattern plays forever from bar 5; start at 1 to 1000004\n"
         )
     }
+
+    @Test("Binary files and devices given as text: one line naming the first byte that is not text, exit 65, fast")
+    func notText() throws {
+        let scratch = try Scratch()
+        let wav = scratch.file("click.wav")
+        try writeSilentWAV(wav, rate: 48000, frames: 480)
+        let big = scratch.file("big.metro")
+        try Data(repeating: UInt8(ascii: "#"), count: 16 * 1_048_576 + 1).write(to: URL(fileURLWithPath: big))
+        let out = scratch.file("out.wav")
+        let text = "pattern and bank files are UTF-8 text"
+        let cases: [([String], String)] = [
+            (["check", "/dev/zero"], "/dev/zero: not a text file (byte 0x00 at offset 0); \(text)"),
+            (
+                ["chord", "C", "--bank", "/dev/zero", "-o", out],
+                "--bank /dev/zero: not a text file (byte 0x00 at offset 0); \(text)"
+            ),
+            (["check", wav], "\(wav): not a text file (byte 0x03 at offset 5); \(text)"),
+            (["play", wav, "-o", out], "\(wav): not a text file (byte 0x03 at offset 5); \(text)"),
+            (
+                ["chord", "C", "--bank", wav, "-o", out],
+                "--bank \(wav): not a text file (byte 0x03 at offset 5); \(text)"
+            ),
+            (
+                ["check", CommandRunner.executable],
+                "\(CommandRunner.executable): not a text file (byte 0x7F at offset 0); \(text)"
+            ),
+            (["check", big], "\(big): larger than 16 MiB; pattern and bank files are at most 16 MiB of text"),
+        ]
+        for (arguments, message) in cases {
+            let (result, elapsed) = try runBounded(arguments)
+            #expect(result.status == 65, "\(arguments)")
+            #expect(result.standardError == "metronome: error: \(message)\n")
+            #expect(result.standardOutput == "")
+            #expect(elapsed < 5)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("The same bad sample is 65 with --sound-file and through a bank; only a missing one is 66; fast")
+    func samples() throws {
+        let scratch = try Scratch(inMemory: true)
+        try writeSilentWAV(scratch.file("slow.wav"), rate: 1, frames: 100)
+        try writeSilentWAV(scratch.file("huge.wav"), rate: 48000, frames: 1_000_000_000, sparse: true)
+        try Data(repeating: 0x5A, count: 3000).write(to: URL(fileURLWithPath: scratch.file("garbled.wav")))
+        let out = scratch.file("out.wav")
+        let cases: [(String, Int32, String)] = [
+            ("slow.wav", 65, "has a sample rate of 1 Hz; samples must be from 8000 to 384000 Hz"),
+            ("huge.wav", 65, "holds 1000000000 frames at 48000 Hz, more than 60 s; samples may last at most 60 s"),
+            ("garbled.wav", 65, "not a readable audio file: Format not recognised."),
+        ]
+        for (name, status, reason) in cases {
+            let sample = scratch.file(name)
+            let (direct, directTime) = try runBounded(["--bars", "1", "--sound-file", sample, "-o", out])
+            #expect(direct.status == status)
+            #expect(direct.standardError == "metronome: error: --sound-file \(sample): \(reason)\n")
+            let bank = scratch.file("b.bank")
+            try "sample \(name) root C4 notes 0-127\n".write(toFile: bank, atomically: true, encoding: .utf8)
+            let (banked, bankTime) = try runBounded(["chord", "C", "--bank", bank, "-o", out])
+            #expect(banked.status == status)
+            #expect(banked.standardError == "metronome: error: --bank \(bank): sample \(sample): \(reason)\n")
+            #expect(directTime < 5 && bankTime < 5)
+        }
+        let missing = scratch.file("none.wav")
+        #expect(try CommandRunner.run(["--bars", "1", "--sound-file", missing, "-o", out]).status == 66)
+        try "sample none.wav root C4 notes 0-127\n".write(
+            toFile: scratch.file("m.bank"), atomically: true, encoding: .utf8)
+        #expect(try CommandRunner.run(["chord", "C", "--bank", scratch.file("m.bank"), "-o", out]).status == 66)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("Windows line endings and a byte-order mark: .metro, .klick and .bank files work from the command line")
+    func windowsText() throws {
+        let scratch = try Scratch()
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        func write(_ name: String, _ text: String) throws -> String {
+            let path = scratch.file(name)
+            try Data(mark + Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)).write(
+                to: URL(fileURLWithPath: path))
+            return path
+        }
+        let metro = try write("w.metro", "# Windows.\ntempo 90\nintro: 2 bars\n")
+        let check = try CommandRunner.run(["check", metro])
+        #expect(check.status == 0, "\(check.standardError)")
+        #expect(check.standardOutput.hasSuffix("total: 2 bars, 0:05.333\n"))
+        let klick = try write("w.klick", "intro: 2 4/4 120\n1 3/4 90\n")
+        let map = try CommandRunner.run(["check", klick])
+        #expect(map.status == 0, "\(map.standardError)")
+        #expect(map.standardOutput.hasSuffix("total: 3 bars, 0:06.000\n"))
+        try writeSilentWAV(scratch.file("a.wav"), rate: 48000, frames: 4800)
+        let bank = try write("w.bank", "name w\nsample a.wav root A4 notes 0-127\n")
+        let chord = try CommandRunner.run(["chord", "C", "--bank", bank, "-o", scratch.file("c.wav")])
+        #expect(chord.status == 0, "\(chord.standardError)")
+    }
+}
+
+/// A 16-bit PCM WAV saying `frames` frames at `rate`: silence, or a hole of that size (`sparse`), a file as large as
+/// its header says that takes no disk space.
+func writeSilentWAV(_ path: String, rate: Int, frames: Int, sparse: Bool = false) throws {
+    func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+    let size = UInt32(frames * 2)
+    var header: [UInt8] = Array("RIFF".utf8) + le(36 + size) + Array("WAVEfmt ".utf8) + le(UInt32(16))
+    header += le(UInt16(1)) + le(UInt16(1)) + le(UInt32(rate)) + le(UInt32(rate * 2))
+    header += le(UInt16(2)) + le(UInt16(16)) + Array("data".utf8) + le(size)
+    try Data(sparse ? header : header + [UInt8](repeating: 0, count: Int(size))).write(to: URL(fileURLWithPath: path))
+    if sparse { _ = truncate(path, off_t(header.count) + off_t(size)) }
 }
