@@ -3,7 +3,7 @@ import Testing
 @testable import MetronomeModel
 @testable import MetronomePatterns
 
-@Suite("Pattern text: Windows line endings and a byte-order mark")
+@Suite("Pattern text: Windows line endings, a byte-order mark, and 'x R' as the grammar writes it")
 struct PatternTextTests {
     static let mark = "\u{FEFF}"
 
@@ -47,5 +47,27 @@ struct PatternTextTests {
         let a = try BankFile.parse(unix, file: "u")
         let b = try BankFile.parse(windows, file: "w")
         #expect(a.name == b.name && a.zones == b.zones)
+    }
+
+    @Test("'x R' and 'xR' repeat a section or a play alike; a bare 'x' needs its count")
+    func spacedRepeat() throws {
+        let spaced = try MetroPattern.parse("a: 2 bars x 3 tempo 90\nplay a x 2\n", file: "s").score().sections
+        let glued = try MetroPattern.parse("a: 2 bars x3 tempo 90\nplay a x2\n", file: "g").score().sections
+        #expect(spaced == glued)
+        #expect(spaced.count == 9)
+        for (text, line, column, message) in [
+            ("2 bars x\n", 1, 9, "expected a repeat count after 'x', as in 'x 2'"),
+            ("2 bars x tempo 90\n", 1, 10, "expected a repeat count after 'x', found 'tempo'"),
+            ("2 bars x 10001\n", 1, 8, "a repeat count is x1 to x10000"),
+            ("a: 2 bars\nplay a x 2 x\n", 2, 12, "unexpected 'x' after 'play'"),
+            ("forever x 2\n", 1, 9, "a section that plays forever cannot repeat"),
+        ] {
+            do {
+                _ = try MetroPattern.parse(text, file: "e")
+                Issue.record("\(text) parsed")
+            } catch {
+                #expect(error.line == line && error.column == column && error.message == message, "\(text)")
+            }
+        }
     }
 }

@@ -199,15 +199,32 @@ struct MetroParser {
         }
     }
 
-    /// `xR` after a length or a `play`, or nil when the word is not one.
-    private func repeatCount(_ token: Token) throws(PatternError) -> Int? {
-        guard token.text.first == "x", token.text.count > 1, token.text.dropFirst().allSatisfy(\.isNumber) else {
+    /// A repeat count after a length or a `play`, written `xR` or `x R` as the grammar allows: the count and the
+    /// words it took, or nil when `tokens[index]` does not start one.
+    private func repeatCount(_ tokens: [Token], at index: Int) throws(PatternError) -> (count: Int, words: Int)? {
+        let token = tokens[index]
+        let digits: Substring
+        let words: Int
+        if token.text == "x" {
+            guard index + 1 < tokens.count else {
+                throw error("expected a repeat count after 'x', as in 'x 2'", at: endColumn)
+            }
+            digits = Substring(tokens[index + 1].text)
+            words = 2
+        } else if token.text.first == "x", token.text.count > 1 {
+            digits = token.text.dropFirst()
+            words = 1
+        } else {
             return nil
         }
-        guard let count = Int(token.text.dropFirst()), (1...MetroPattern.maximumRepeats).contains(count) else {
+        guard digits.allSatisfy(\.isNumber) else {
+            if words == 1 { return nil }
+            throw error("expected a repeat count after 'x', found '\(digits)'", at: tokens[index + 1].column)
+        }
+        guard let count = Int(digits), (1...MetroPattern.maximumRepeats).contains(count) else {
             throw error("a repeat count is x1 to x\(MetroPattern.maximumRepeats)", at: token.column)
         }
-        return count
+        return (count, words)
     }
 
     private mutating func section(_ tokens: [Token], label: String?, labelColumn: Int) throws(PatternError) {
@@ -231,10 +248,10 @@ struct MetroParser {
             index = 2
         }
         var repeats = 1
-        if index < tokens.count, let count = try repeatCount(tokens[index]) {
+        if index < tokens.count, let written = try repeatCount(tokens, at: index) {
             if bars == nil { throw error("a section that plays forever cannot repeat", at: tokens[index].column) }
-            repeats = count
-            index += 1
+            repeats = written.count
+            index += written.words
         }
         var clauses = ClauseParser(parser: self, tokens: tokens, index: index)
         let parsed = try clauses.parseAll()
@@ -338,13 +355,17 @@ struct MetroParser {
             throw error("'\(name)' is still open; a group cannot play itself", at: tokens[1].column)
         }
         var repeats = 1
+        var end = 2
         if tokens.count > 2 {
-            guard let count = try repeatCount(tokens[2]) else {
+            guard let written = try repeatCount(tokens, at: 2) else {
                 throw error("expected a repeat count like x2, found '\(tokens[2].text)'", at: tokens[2].column)
             }
-            repeats = count
+            repeats = written.count
+            end += written.words
         }
-        if tokens.count > 3 { throw error("unexpected '\(tokens[3].text)' after 'play'", at: tokens[3].column) }
+        if tokens.count > end {
+            throw error("unexpected '\(tokens[end].text)' after 'play'", at: tokens[end].column)
+        }
         switch item {
         case .section(var section):
             if section.bars == nil {

@@ -4,9 +4,10 @@ import MetronomeModel
 ///
 /// The grammar, every keyword and its default are documented in Patterns/README.md. In short: a file is lines; a
 /// line is a setting (`tempo 120`, `meter 7/8 2+2+3` …, sticky for every later section), a section
-/// (`[label:] N bars [xR] [clauses]` or `[label:] forever [clauses]`, its clauses applying to it alone), a group
-/// (`[label:] repeat R [trainer …]` … `end`), `play LABEL [xR]`, or a file directive (`count-in N`, `sound NAME`).
-/// `#` at the start of a line or after a space begins a comment; the first comment lines are the file's header.
+/// (`[label:] N bars [x R] [clauses]` or `[label:] forever [clauses]`, its clauses applying to it alone), a group
+/// (`[label:] repeat R [trainer …]` … `end`), `play LABEL [x R]` (`xR` alike), or a file directive (`count-in N`,
+/// `sound NAME`). `#` at the start of a line or after a space begins a comment; the first comment lines are the
+/// file's header.
 public struct MetroPattern: Sendable {
     /// The tempo of a section in quarter notes per minute, as written (before any command-line override).
     enum TempoSpec: Sendable, Hashable {
