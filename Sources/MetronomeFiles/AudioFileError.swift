@@ -11,6 +11,10 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case empty(path: String)
     /// More than two channels.
     case unsupportedChannels(path: String, channels: Int)
+    /// A sample rate outside `AudioFileReader.sampleRates`.
+    case unsupportedSampleRate(path: String, rate: Int)
+    /// Longer than `AudioFileReader.maximumSeconds`, by its header or by what it decodes to.
+    case tooLong(path: String, frames: Int64, rate: Int)
     /// The output (or its temporary file) cannot be created.
     case cannotCreate(path: String, reason: String)
     /// Writing or finishing the output failed part-way.
@@ -24,8 +28,22 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .empty(let path): "\(path): the file holds no audio frames"
         case .unsupportedChannels(let path, let channels):
             "\(path): has \(channels) channels; samples must be mono or stereo"
+        case .unsupportedSampleRate(let path, let rate):
+            "\(path): has a sample rate of \(rate) Hz; samples must be from \(AudioFileReader.sampleRates.lowerBound) "
+                + "to \(AudioFileReader.sampleRates.upperBound) Hz"
+        case .tooLong(let path, let frames, let rate):
+            "\(path): holds \(frames) frames at \(rate) Hz, more than \(AudioFileReader.maximumSeconds) s; samples "
+                + "may last at most \(AudioFileReader.maximumSeconds) s"
         case .cannotCreate(let path, let reason): "\(path): cannot create output: \(reason)"
         case .writeFailed(let path, let reason): "\(path): write failed: \(reason)"
+        }
+    }
+
+    /// Whether the input is missing or cannot be opened (exit 66), rather than holding the wrong content (exit 65).
+    public var isMissing: Bool {
+        switch self {
+        case .notFound, .unreadable: true
+        default: false
         }
     }
 }

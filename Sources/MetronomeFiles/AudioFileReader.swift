@@ -13,11 +13,22 @@ public struct DecodedAudio: Sendable {
 }
 
 /// Reads any format libsndfile understands (WAV, FLAC, Ogg Vorbis, AIFF, …).
+///
+/// Samples have limits, checked from the header before anything is decoded, so a huge or absurd file fails at once
+/// instead of filling memory: a rate within `sampleRates` and a length of at most `maximumSeconds` (the same
+/// length after resampling to any output rate). Decoding stops at that length too, whatever the header said.
 public enum AudioFileReader {
+    /// Sample rates a sample may have: 8000 to 384000 Hz.
+    public static let sampleRates = 8000...384_000
+    /// The longest sample: 60 seconds (at most 23,040,000 frames at 384 kHz, 11,520,000 at a 192 kHz output).
+    public static let maximumSeconds = 60
+
     /// Decodes a whole file.
     /// - Parameter path: the file.
     /// - Returns: its channels as floats at its own rate.
-    /// - Throws: `AudioFileError.notFound`, `.unreadable`, `.malformed`, `.empty` or `.unsupportedChannels`.
+    /// - Throws: `AudioFileError.notFound`, `.unreadable`, `.malformed`, `.empty`, `.unsupportedChannels`,
+    ///   `.unsupportedSampleRate` or `.tooLong`.
+    /// - Complexity: O(n) in the frames decoded, at most `maximumSeconds` × the file's rate.
     public static func read(path: String) throws(AudioFileError) -> DecodedAudio {
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -37,14 +48,22 @@ public enum AudioFileReader {
         guard info.channels == 1 || info.channels == 2 else {
             throw .unsupportedChannels(path: path, channels: Int(info.channels))
         }
+        let rate = Int(info.samplerate)
+        guard sampleRates.contains(rate) else { throw .unsupportedSampleRate(path: path, rate: rate) }
+        let maximumFrames = maximumSeconds * rate
+        guard info.frames <= maximumFrames else { throw .tooLong(path: path, frames: info.frames, rate: rate) }
         let channelCount = Int(info.channels)
         var interleaved: [Float] = []
+        interleaved.reserveCapacity(max(0, Int(info.frames)) * channelCount)
         let chunk = 16384
         var buffer = [Float](repeating: 0, count: chunk * channelCount)
         while true {
             let read = buffer.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(chunk)) }
             if read <= 0 { break }
             interleaved.append(contentsOf: buffer[0..<(Int(read) * channelCount)])
+            // A header may understate its length; the limit holds for what is decoded.
+            let decoded = interleaved.count / channelCount
+            if decoded > maximumFrames { throw .tooLong(path: path, frames: Int64(decoded), rate: rate) }
         }
         if sf_error(file) != 0 {
             throw .malformed(path: path, reason: String(cString: sf_strerror(file)))
@@ -64,7 +83,8 @@ public enum AudioFileReader {
         return DecodedAudio(channels: channels, sampleRate: Int(info.samplerate))
     }
 
-    /// Decodes a file and resamples it once to the output rate, ready for the mixer.
+    /// Decodes a file and resamples it once to the output rate, ready for the mixer. The limits of `read(path:)`
+    /// bound the result: at most `maximumSeconds` at the output rate.
     /// - Throws: as `read(path:)`.
     public static func loadSample(path: String, sampleRate: SampleRate) throws(AudioFileError) -> SampleBuffer {
         let audio = try read(path: path)

@@ -7,20 +7,29 @@ import MetronomeKit
 public enum SoundBankLoader {
     /// Why a bank could not be loaded.
     public enum Failure: Error, Sendable {
-        /// The bank or one of its samples is malformed (exit 65): the bank's path, then what is wrong.
+        /// The bank or one of its samples is malformed, not text, or past a limit (exit 65): the bank's path, then
+        /// what is wrong.
         case malformed(String)
         /// The bank file is malformed at a place: `FILE:LINE:COLUMN: error: …`, the line and a caret (exit 65).
         case positioned(String)
-        /// The bank file or a sample is missing or unreadable (exit 66).
+        /// The bank file or a sample is missing or cannot be opened (exit 66).
         case missing(String)
     }
 
     /// Extensions tried, in order, for a SoundBankPlayer sample named without one.
     public static let sampleExtensions = ["caf", "wav", "aiff", "aif", "flac", "ogg"]
 
+    /// Loads a bank and its samples.
+    /// - Parameter path: the `.bank` or `.plist` file.
+    /// - Returns: the bank, its samples at their own rates.
+    /// - Throws: `Failure.missing` when the bank or a sample is missing or cannot be opened; `.malformed` or
+    ///   `.positioned` when either holds the wrong content (not text, too large, a bad line, a sample that cannot
+    ///   be decoded or passes `AudioFileReader`'s limits).
     public static func load(path: String) throws(Failure) -> SoundBank {
         let text: String
-        do { text = try TextFile.read(path: path) } catch { throw .missing(error.description) }
+        do { text = try TextFile.read(path: path) } catch {
+            throw error.isMissing ? .missing(error.description) : .malformed(error.description)
+        }
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
         let base = String(path.split(separator: "/").last ?? "bank")
         let stem = base.contains(".") ? String(base[..<base.lastIndex(of: ".")!]) : base
@@ -58,7 +67,9 @@ public enum SoundBankLoader {
             }
             let audio: DecodedAudio
             do { audio = try AudioFileReader.read(path: file) } catch {
-                throw .missing("\(path): sample \(error.description)")
+                // As for --sound-file: a missing or unopenable sample is 66, one that cannot be decoded is 65.
+                let message = "\(path): sample \(error.description)"
+                throw error.isMissing ? .missing(message) : .malformed(message)
             }
             guard audio.frameCount > 0 else { throw .malformed("\(path): sample '\(file)' is empty") }
             do {

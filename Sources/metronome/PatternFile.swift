@@ -40,7 +40,7 @@ struct PatternFile {
         return access("Patterns", F_OK) == 0 ? "Patterns" : nil
     }
 
-    /// The file's text. Missing or unreadable is exit 66.
+    /// The file's text. Missing or unreadable is exit 66; not text, or too large, is exit 65.
     func text() throws(CommandLineError) -> String {
         do {
             return try TextFile.read(path: path)
@@ -49,7 +49,7 @@ struct PatternFile {
             if case .notFound = error, !path.contains("/") {
                 message += ", and no shipped pattern has this name (see 'metronome patterns')"
             }
-            throw CommandLineError(.noInput, message)
+            throw CommandLineError(error.isMissing ? .noInput : .dataError, message)
         }
     }
 

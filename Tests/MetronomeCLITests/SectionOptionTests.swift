@@ -95,11 +95,11 @@ struct SectionOptionTests {
         (["--trainer", "0/2:160"], "--trainer 0/2:160: a trainer step is a number of BPM such as +4 or -2, not zero"),
         (
             ["--trainer", "+4/0:160"],
-            "--trainer +4/0:160: the bars between a trainer's steps are a whole number from 1"
+            "--trainer +4/0:160: the bars between a trainer's steps are a whole number from 1 to 1000000"
         ),
         (
             ["--trainer", "+4/9223372036854775808:160"],
-            "--trainer +4/9223372036854775808:160: the bars between a trainer's steps are a whole number from 1"
+            "--trainer +4/9223372036854775808:160: the bars between a trainer's steps are a whole number from 1 to 1000000"
         ),
         (["--trainer", "+4/2:1001"], "--trainer +4/2:1001: the trainer's limit is a tempo from 1 to 1000"),
         (["--trainer", "+4/2:1e400"], "--trainer +4/2:1e400: the trainer's limit is a tempo from 1 to 1000"),

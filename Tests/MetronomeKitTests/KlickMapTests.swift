@@ -61,7 +61,7 @@ struct KlickMapTests {
     static let errors: [(String, Int, Int, String)] = [
         ("4 4/3 120", 1, 3, "the beat unit must be 1, 2, 4, 8, 16 or 32"),
         ("x 4/4 120", 1, 1, "expected a number of bars, found 'x'"),
-        ("0 120", 1, 1, "the number of bars must be at least 1"),
+        ("0 120", 1, 1, "a number of bars is a whole number from 1 to 1000000"),
         ("4 4/4", 1, 6, "expected a tempo"),
         ("4 4/4 fast", 1, 7, "expected a tempo, found 'fast'"),
         ("4 4/4 0", 1, 7, "tempo must be a number from 1 to 1000 (quarter notes per minute)"),

@@ -46,10 +46,11 @@ struct SectionSettingsTests {
 
     @Test("Huge numbers in a file are refused or counted without overflow (they used to trap)")
     func hugeNumbers() throws {
-        let rare = try MetroPattern.parse(
-            "tempo 80\n100 bars trainer +4 every 9223372036854775807 bars to 120\n", file: "t"
-        ).score()
-        #expect(rare.sections.map(\.bars) == [100])
+        #expect(
+            patternError("tempo 80\n100 bars trainer +4 every 9223372036854775807 bars to 120\n")
+                == "t.metro:2:27: error: a trainer steps every 1 to 1000000 bars, not 9223372036854775807\n"
+                + "100 bars trainer +4 every 9223372036854775807 bars to 120\n" + String(repeating: " ", count: 26)
+                + "^")
         let tiny = try MetroPattern.parse(
             "tempo 1\n100 bars trainer +0.000000000000000000001 every 1 bars to 1000\n", file: "t"
         ).score()

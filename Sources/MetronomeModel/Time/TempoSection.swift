@@ -114,11 +114,13 @@ public struct TempoSection: Sendable, Hashable {
         label: String? = nil, bars: Int, meter: Meter = .fourFour, beatTempos: [BPM], accents: AccentPattern? = nil,
         subdivision: Int = 1, volume: Float = 1
     ) throws(InvalidValue) {
-        guard beatTempos.count == bars * meter.beats, let first = beatTempos.first else {
+        let (needed, overflow) = bars.multipliedReportingOverflow(by: meter.beats)
+        guard !overflow, beatTempos.count == needed, let first = beatTempos.first else {
+            let count = overflow ? "more than \(Int.max)" : String(needed)
             throw InvalidValue(
                 value: String(beatTempos.count),
                 reason:
-                    "a tempo per beat needs \(bars * meter.beats) tempos (\(bars) bar\(bars == 1 ? "" : "s") of \(meter.beats) beats)"
+                    "a tempo per beat needs \(count) tempos (\(bars) bar\(bars == 1 ? "" : "s") of \(meter.beats) beats)"
             )
         }
         try self.init(

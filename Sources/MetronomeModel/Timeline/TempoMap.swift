@@ -26,13 +26,23 @@ public struct TempoMap: Sendable, Hashable {
     /// The tempo track, in order, tiling the map.
     public let tempoSegments: [TempoSegment]
 
+    /// The longest finite part of a map, in quarter notes: 10¹¹ (190 years at 1000 BPM), so that every position
+    /// fits its `Int64` ticks and every frame its `SampleTime` at any tempo and sample rate.
+    public static let maximumQuarterNotes: Int64 = 100_000_000_000
+
     /// Creates a map whose tempo track is the sections' own tempos, one segment per section.
-    /// - Throws: `InvalidValue` when the map is empty or a section other than the last is endless.
+    /// - Throws: `InvalidValue` when the map is empty, a section other than the last is endless, or its finite
+    ///   sections add up to more than `maximumQuarterNotes`.
     public init(sections: [TempoSection], sampleRate: SampleRate = .standard, firstBar: Int = 0) throws(InvalidValue) {
         guard !sections.isEmpty else { throw InvalidValue(value: "", reason: "a tempo map needs at least one section") }
         for (index, section) in sections.enumerated() where section.bars == nil && index != sections.count - 1 {
             throw InvalidValue(
                 value: section.label ?? "section \(index + 1)", reason: "only the last section may play without end")
+        }
+        if let index = TempoMap.firstSectionPastMaximumLength(sections) {
+            throw InvalidValue(
+                value: sections[index].label ?? "section \(index + 1)",
+                reason: "the map grows longer than \(TempoMap.maximumQuarterNotes) quarter notes here")
         }
         var segments: [TempoSegment] = []
         var ticks: Int64 = 0
@@ -45,6 +55,24 @@ public struct TempoMap: Sendable, Hashable {
             ticks += length ?? 0
         }
         self.init(sections: sections, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
+    }
+
+    /// The first section whose end lies more than `maximumQuarterNotes` into the map, or nil when the sections fit.
+    /// Checked arithmetic throughout: bar counts come from files and must not trap whatever they say.
+    /// - Complexity: O(n), n the sections.
+    public static func firstSectionPastMaximumLength(_ sections: [TempoSection]) -> Int? {
+        let maximumTicks = maximumQuarterNotes * Position.ticksPerQuarter
+        var ticks: Int64 = 0
+        for (index, section) in sections.enumerated() {
+            guard let bars = section.bars else { continue }
+            let beats = Int64(bars).multipliedReportingOverflow(by: Int64(section.meter.beats))
+            let length = beats.partialValue.multipliedReportingOverflow(
+                by: Position.ticksPerBeat(unit: section.meter.unit))
+            let end = ticks.addingReportingOverflow(length.partialValue)
+            if beats.overflow || length.overflow || end.overflow || end.partialValue > maximumTicks { return index }
+            ticks = end.partialValue
+        }
+        return nil
     }
 
     /// Creates a map from sections and a tempo track that tiles them, computing every start.

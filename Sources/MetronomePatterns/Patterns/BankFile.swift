@@ -164,13 +164,15 @@ public enum SoundBankPlayerPlist {
             rest = rest[rest.index(after: close)...]
             guard tag == "string" || tag == "integer" else { continue }
             guard let end = rest.firstRange(of: "</\(tag)>") else {
-                throw InvalidValue(value: String(tag), reason: "an element is not closed")
+                throw InvalidValue(value: "<\(String(tag).oneLineExcerpt)>", reason: "the element is not closed")
             }
             values.append(String(rest[..<end.lowerBound]).trimmingWhitespace())
             rest = rest[end.upperBound...]
         }
         guard let first = values.first, let rate = Int(first), (1000...384_000).contains(rate) else {
-            throw InvalidValue(value: values.first ?? "", reason: "the first entry must be the sample rate in Hz")
+            throw InvalidValue(
+                value: (values.first ?? "").oneLineExcerpt,
+                reason: "the first entry must be the sample rate in Hz, 1000 to 384000")
         }
         let entries = values.dropFirst()
         guard !entries.isEmpty, entries.count % 3 == 0 else {
@@ -185,12 +187,17 @@ public enum SoundBankPlayerPlist {
                 (0...127).contains(root)
             else {
                 throw InvalidValue(
-                    value: triples[index], reason: "its last note and root note must be MIDI numbers 0-127")
+                    value: triples[index].oneLineExcerpt,
+                    reason: "its last note and root note must be MIDI numbers 0-127")
+            }
+            guard !triples[index].contains(where: \.isNewline) else {
+                throw InvalidValue(value: triples[index].oneLineExcerpt, reason: "a sample name is one line")
             }
             let end = index + 3 == triples.count ? 127 : last
             guard end >= start else {
                 throw InvalidValue(
-                    value: triples[index], reason: "its last note \(last) is below the previous sample's")
+                    value: triples[index].oneLineExcerpt, reason: "its last note \(last) is below the previous sample's"
+                )
             }
             zones.append(
                 ZoneDescription(
@@ -202,9 +209,21 @@ public enum SoundBankPlayerPlist {
 }
 
 extension String {
+    /// Without leading and trailing white space, line breaks included (`\r\n` is one Character).
     fileprivate func trimmingWhitespace() -> String {
-        String(
-            drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }.reversed()
-                .drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }.reversed())
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    /// The text as one short line for a message: line breaks and tabs as spaces, runs of white space as one, and
+    /// at most 40 characters (then "…"), so raw XML never spreads a message over lines.
+    fileprivate var oneLineExcerpt: String {
+        var result = ""
+        for character in self {
+            let next: Character = character.isWhitespace ? " " : character
+            if next == " ", result.last == " " { continue }
+            result.append(next)
+        }
+        result = result.trimmingWhitespace()
+        return result.count > 40 ? String(result.prefix(40)) + "…" : result
     }
 }

@@ -193,10 +193,12 @@ struct ClauseParser {
         return Double(text)
     }
 
-    /// A tempo value for messages: "90" or "92.5".
+    /// A tempo value for messages: "90" or "92.5"; a value too large for a whole number keeps Swift's form
+    /// ("1e+20"), so no value read from text can trap here.
     static func number(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        guard rounded == rounded.rounded(), let whole = Int(exactly: rounded) else { return String(rounded) }
+        return String(whole)
     }
 
     /// `[note[.]=]bpm[-bpm]`.
@@ -229,7 +231,7 @@ struct ClauseParser {
             guard quarters >= 1, quarters <= 1000 else {
                 let what = factor == 1 ? "" : " (\(ClauseParser.number(quarters)) quarter notes per minute)"
                 throw error(
-                    "tempo \(ClauseParser.number(value))\(what) is out of range; tempos must be from 1 to 1000 "
+                    "tempo \(part)\(what) is out of range; tempos must be from 1 to 1000 "
                         + "quarter notes per minute",
                     at: column)
             }
@@ -406,6 +408,12 @@ struct ClauseParser {
         case "bar", "bars": perRepeat = false
         case "repeat", "repeats": perRepeat = true
         default: throw error("expected 'bars' or 'repeats', found '\(unit.text)'", at: unit.column)
+        }
+        let most = perRepeat ? MetroPattern.maximumRepeats : MetroPattern.maximumBars
+        guard count.value <= most else {
+            throw error(
+                "a trainer steps every 1 to \(most) \(perRepeat ? "repeats" : "bars"), not \(count.value)",
+                at: count.column)
         }
         let to = try take("'to' and the tempo to stop at")
         guard to.text == "to" else { throw error("expected 'to' and the tempo to stop at", at: to.column) }

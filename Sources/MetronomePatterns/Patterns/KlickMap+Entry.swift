@@ -45,10 +45,14 @@ extension KlickMap {
                 index += 1
             }
             guard let barsWord = current else { throw error("expected a number of bars", at: endColumn) }
-            guard let bars = Int(barsWord.text), barsWord.text.allSatisfy(\.isNumber) else {
+            guard !barsWord.text.isEmpty, barsWord.text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 throw error("expected a number of bars, found '\(barsWord.text)'", at: barsWord.column)
             }
-            guard bars >= 1 else { throw error("the number of bars must be at least 1", at: barsWord.column) }
+            // The same ceiling as a .metro section line; digits past Int.max are simply out of range.
+            guard let bars = Int(barsWord.text), (1...MetroPattern.maximumBars).contains(bars) else {
+                throw error(
+                    "a number of bars is a whole number from 1 to \(MetroPattern.maximumBars)", at: barsWord.column)
+            }
             index += 1
 
             var meter = Meter.fourFour

@@ -19,6 +19,7 @@ public enum KlickMap {
         throws(PatternError) -> TempoMap
     {
         var sections: [TempoSection] = []
+        var entries: [(line: Int, source: String)] = []
         var lineNumber = 0
         for line in sourceLines(of: text) {
             lineNumber += 1
@@ -27,6 +28,13 @@ public enum KlickMap {
             guard !tokens.isEmpty else { continue }
             var entry = EntryParser(tokens: tokens, file: file, line: lineNumber, source: line)
             sections.append(try entry.parse())
+            entries.append((lineNumber, line))
+        }
+        if let index = TempoMap.firstSectionPastMaximumLength(sections) {
+            throw PatternError(
+                file: file, line: entries[index].line, column: 1,
+                message: "the map grows longer than \(TempoMap.maximumQuarterNotes) quarter notes here",
+                sourceLine: entries[index].source)
         }
         guard !sections.isEmpty else {
             throw PatternError(

@@ -199,15 +199,32 @@ struct MetroParser {
         }
     }
 
-    /// `xR` after a length or a `play`, or nil when the word is not one.
-    private func repeatCount(_ token: Token) throws(PatternError) -> Int? {
-        guard token.text.first == "x", token.text.count > 1, token.text.dropFirst().allSatisfy(\.isNumber) else {
+    /// A repeat count after a length or a `play`, written `xR` or `x R` as the grammar allows: the count and the
+    /// words it took, or nil when `tokens[index]` does not start one.
+    private func repeatCount(_ tokens: [Token], at index: Int) throws(PatternError) -> (count: Int, words: Int)? {
+        let token = tokens[index]
+        let digits: Substring
+        let words: Int
+        if token.text == "x" {
+            guard index + 1 < tokens.count else {
+                throw error("expected a repeat count after 'x', as in 'x 2'", at: endColumn)
+            }
+            digits = Substring(tokens[index + 1].text)
+            words = 2
+        } else if token.text.first == "x", token.text.count > 1 {
+            digits = token.text.dropFirst()
+            words = 1
+        } else {
             return nil
         }
-        guard let count = Int(token.text.dropFirst()), (1...10_000).contains(count) else {
-            throw error("a repeat count is x1 to x10000", at: token.column)
+        guard digits.allSatisfy(\.isNumber) else {
+            if words == 1 { return nil }
+            throw error("expected a repeat count after 'x', found '\(digits)'", at: tokens[index + 1].column)
         }
-        return count
+        guard let count = Int(digits), (1...MetroPattern.maximumRepeats).contains(count) else {
+            throw error("a repeat count is x1 to x\(MetroPattern.maximumRepeats)", at: token.column)
+        }
+        return (count, words)
     }
 
     private mutating func section(_ tokens: [Token], label: String?, labelColumn: Int) throws(PatternError) {
@@ -218,9 +235,10 @@ struct MetroParser {
             index = 1
         } else {
             guard tokens[0].text.allSatisfy(\.isNumber), let count = Int(tokens[0].text),
-                (1...1_000_000).contains(count)
+                (1...MetroPattern.maximumBars).contains(count)
             else {
-                throw error("a number of bars is a whole number from 1 to 1000000", at: tokens[0].column)
+                throw error(
+                    "a number of bars is a whole number from 1 to \(MetroPattern.maximumBars)", at: tokens[0].column)
             }
             guard tokens.count > 1, tokens[1].text == "bars" || tokens[1].text == "bar" else {
                 let column = tokens.count > 1 ? tokens[1].column : endColumn
@@ -230,10 +248,10 @@ struct MetroParser {
             index = 2
         }
         var repeats = 1
-        if index < tokens.count, let count = try repeatCount(tokens[index]) {
+        if index < tokens.count, let written = try repeatCount(tokens, at: index) {
             if bars == nil { throw error("a section that plays forever cannot repeat", at: tokens[index].column) }
-            repeats = count
-            index += 1
+            repeats = written.count
+            index += written.words
         }
         var clauses = ClauseParser(parser: self, tokens: tokens, index: index)
         let parsed = try clauses.parseAll()
@@ -290,10 +308,10 @@ struct MetroParser {
     private mutating func openGroup(_ tokens: [Token], label: String?, labelColumn: Int) throws(PatternError) {
         try checkNotAfterForever(tokens[0].column)
         guard tokens.count > 1, let count = Int(tokens[1].text), tokens[1].text.allSatisfy(\.isNumber),
-            (1...10_000).contains(count)
+            (1...MetroPattern.maximumRepeats).contains(count)
         else {
             throw error(
-                "'repeat' needs a count from 1 to 10000 (as in 'repeat 2')",
+                "'repeat' needs a count from 1 to \(MetroPattern.maximumRepeats) (as in 'repeat 2')",
                 at: tokens.count > 1 ? tokens[1].column : endColumn)
         }
         var clauses = ClauseParser(parser: self, tokens: tokens, index: 2)
@@ -337,13 +355,17 @@ struct MetroParser {
             throw error("'\(name)' is still open; a group cannot play itself", at: tokens[1].column)
         }
         var repeats = 1
+        var end = 2
         if tokens.count > 2 {
-            guard let count = try repeatCount(tokens[2]) else {
+            guard let written = try repeatCount(tokens, at: 2) else {
                 throw error("expected a repeat count like x2, found '\(tokens[2].text)'", at: tokens[2].column)
             }
-            repeats = count
+            repeats = written.count
+            end += written.words
         }
-        if tokens.count > 3 { throw error("unexpected '\(tokens[3].text)' after 'play'", at: tokens[3].column) }
+        if tokens.count > end {
+            throw error("unexpected '\(tokens[end].text)' after 'play'", at: tokens[end].column)
+        }
         switch item {
         case .section(var section):
             if section.bars == nil {
@@ -405,11 +427,12 @@ struct MetroParser {
             open[open.count - 1].group.items.append(item)
         }
         // Sections so far: the file's finished items, plus this item as often as the open groups repeat it.
-        let nested = open.reduce(1) { $0.multipliedReportingOverflow(by: $1.group.repeats).partialValue }
+        // Saturating arithmetic: a product past Int.max stays above the ceiling instead of wrapping below it.
+        let nested = open.reduce(1) { $0.saturatingMultiplied(by: $1.group.repeats) }
         let count = item.expandedCount
-        if open.isEmpty { expandedTotal += count }
-        let (ofItem, overflow) = count.multipliedReportingOverflow(by: nested)
-        if overflow || expandedTotal > MetroPattern.maximumSections
+        if open.isEmpty { expandedTotal = expandedTotal.saturatingAdding(count) }
+        let ofItem = count.saturatingMultiplied(by: nested)
+        if expandedTotal > MetroPattern.maximumSections
             || ofItem > MetroPattern.maximumSections - (open.isEmpty ? 0 : expandedTotal)
         {
             throw error(

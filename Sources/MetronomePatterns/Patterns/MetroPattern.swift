@@ -4,9 +4,10 @@ import MetronomeModel
 ///
 /// The grammar, every keyword and its default are documented in Patterns/README.md. In short: a file is lines; a
 /// line is a setting (`tempo 120`, `meter 7/8 2+2+3` …, sticky for every later section), a section
-/// (`[label:] N bars [xR] [clauses]` or `[label:] forever [clauses]`, its clauses applying to it alone), a group
-/// (`[label:] repeat R [trainer …]` … `end`), `play LABEL [xR]`, or a file directive (`count-in N`, `sound NAME`).
-/// `#` at the start of a line or after a space begins a comment; the first comment lines are the file's header.
+/// (`[label:] N bars [x R] [clauses]` or `[label:] forever [clauses]`, its clauses applying to it alone), a group
+/// (`[label:] repeat R [trainer …]` … `end`), `play LABEL [x R]` (`xR` alike), or a file directive (`count-in N`,
+/// `sound NAME`). `#` at the start of a line or after a space begins a comment; the first comment lines are the
+/// file's header.
 public struct MetroPattern: Sendable {
     /// The tempo of a section in quarter notes per minute, as written (before any command-line override).
     enum TempoSpec: Sendable, Hashable {
@@ -82,14 +83,20 @@ public struct MetroPattern: Sendable {
                 else { return section.repeats }
                 return trainer.sectionCount(start: start, bars: section.bars, repeats: section.repeats)
             case .group(let group):
-                return group.repeats.multipliedReportingOverflow(by: group.items.reduce(0) { $0 + $1.expandedCount })
-                    .partialValue
+                return group.repeats.saturatingMultiplied(
+                    by: group.items.reduce(0) { $0.saturatingAdding($1.expandedCount) })
             }
         }
     }
 
-    /// The most sections a file may expand to (a guard against `repeat` nested without end).
+    /// The most sections a file may expand to (a guard against `repeat` nested without end), checked before
+    /// anything is expanded, whatever the nesting.
     public static let maximumSections = 200_000
+    /// The most bars one section line (or one klick map entry) may have, and the most bars between a trainer's
+    /// steps.
+    public static let maximumBars = 1_000_000
+    /// The largest repeat count (`xR`, `repeat R`), and the most repeats between a trainer's steps.
+    public static let maximumRepeats = 10_000
 
     let items: [Item]
     /// Count-in bars the file asks for (`count-in N`).

@@ -29,10 +29,14 @@ public struct PatternError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
-/// The lines of a text file as people count them: split at newlines, a trailing `\r` removed from each, and no
-/// extra empty line after a final newline. Shared by every line-oriented reader (.metro, klick maps, bank files).
+/// The lines of a text file as people count them: split at line feeds, Windows' carriage return and line feed, or a
+/// lone carriage return; a leading byte-order mark dropped; no extra empty line after a final line break. Shared by
+/// every line-oriented reader (.metro, klick maps, bank files).
 public func sourceLines(of text: String) -> [String] {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    if text.hasSuffix("\n") { lines.removeLast() }
-    return lines.map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+    // "\r\n" is one Character in Swift, so it is matched whole rather than as "\n".
+    func isBreak(_ character: Character) -> Bool { character == "\n" || character == "\r\n" || character == "\r" }
+    let body = text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
+    var lines = body.split(omittingEmptySubsequences: false, whereSeparator: isBreak)
+    if let last = body.last, isBreak(last) { lines.removeLast() }
+    return lines.map(String.init)
 }

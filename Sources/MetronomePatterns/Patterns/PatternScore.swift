@@ -60,7 +60,7 @@ public struct PatternScore: Sendable {
     /// The sections from a label or bar on, and the number of the first bar.
     private func cut(at start: String) throws(InvalidValue) -> ([TempoSection], Int) {
         if let label = labels.first(where: { $0.name == start }) {
-            let bar = sections[..<label.section].reduce(0) { $0 + ($1.bars ?? 0) }
+            let bar = sections[..<label.section].reduce(0) { $0.saturatingAdding($1.bars ?? 0) }
             return (Array(sections[label.section...]), bar)
         }
         guard let barNumber = Int(start), start.allSatisfy(\.isNumber) else {
@@ -70,12 +70,22 @@ public struct PatternScore: Sendable {
         }
         var bar = 0
         for (index, section) in sections.enumerated() {
-            let bars = section.bars ?? Int.max
-            if barNumber - 1 < bar + bars, barNumber >= 1 {
+            guard let bars = section.bars else {
+                // An endless section may be entered up to `maximumBars` bars in, so bar numbers stay far from
+                // Int.max.
+                guard barNumber >= 1, barNumber - 1 - bar < MetroPattern.maximumBars else {
+                    throw InvalidValue(
+                        value: start,
+                        reason: "the pattern plays forever from bar \(bar + 1); start at 1 to "
+                            + "\(bar + MetroPattern.maximumBars)")
+                }
+                return ([section.dropping(bars: barNumber - 1 - bar)] + sections[(index + 1)...], barNumber - 1)
+            }
+            if barNumber - 1 < bar.saturatingAdding(bars), barNumber >= 1 {
                 let rest = [section.dropping(bars: barNumber - 1 - bar)] + sections[(index + 1)...]
                 return (rest, barNumber - 1)
             }
-            bar += bars
+            bar = bar.saturatingAdding(bars)
         }
         throw InvalidValue(
             value: start, reason: "the pattern has \(bar) bar\(bar == 1 ? "" : "s"); start at 1 to \(bar)")

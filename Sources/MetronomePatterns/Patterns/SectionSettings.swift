@@ -11,7 +11,7 @@ public struct SectionSettings: Sendable, Hashable {
     /// A tempo trainer over bars (`trainer +4 every 2 bars to 160`): the tempo moves by `step` every `everyBars`
     /// bars until it reaches `limit`, and stays there.
     ///
-    /// Invariant: `step` is finite and not zero, `everyBars` ≥ 1, `limit` is 1...1000 quarter notes per minute.
+    /// Invariant: `step` is finite and not zero, `everyBars` is 1...`MetroPattern.maximumBars`, `limit` is 1...1000 quarter notes per minute.
     public struct Trainer: Sendable, Hashable {
         /// BPM added at each step; negative slows down.
         public let step: Double
@@ -21,16 +21,18 @@ public struct SectionSettings: Sendable, Hashable {
         public let limit: Double
 
         /// Creates a trainer.
-        /// - Throws: `InvalidValue` for a zero or infinite step, fewer than one bar between steps, or a limit
-        ///   outside 1...1000.
+        /// - Throws: `InvalidValue` for a zero or infinite step, fewer than one or more than
+        ///   `MetroPattern.maximumBars` bars between steps, or a limit outside 1...1000.
         public init(step: Double, everyBars: Int, limit: Double) throws(InvalidValue) {
             guard step.isFinite, step != 0 else {
                 throw InvalidValue(
                     value: String(step), reason: "a trainer step is a number of BPM such as +4 or -2, not zero")
             }
-            guard everyBars >= 1 else {
+            guard (1...MetroPattern.maximumBars).contains(everyBars) else {
                 throw InvalidValue(
-                    value: String(everyBars), reason: "the bars between a trainer's steps are a whole number from 1")
+                    value: String(everyBars),
+                    reason:
+                        "the bars between a trainer's steps are a whole number from 1 to \(MetroPattern.maximumBars)")
             }
             guard limit.isFinite, limit >= 1, limit <= 1000 else {
                 throw InvalidValue(value: String(limit), reason: "the trainer's limit is a tempo from 1 to 1000")
