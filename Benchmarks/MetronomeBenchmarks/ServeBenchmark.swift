@@ -55,10 +55,20 @@ enum ServeBenchmark {
     static func run(metronome: String, scratch: String, loadSeconds: Int, idleSeconds: Int, notes: Int) -> Report? {
         guard let server = PrivateServer(directory: scratch + "/pulse-serve") else { return nil }
         defer { server.stop() }
-        guard let load = measureLoad(metronome: metronome, scratch: scratch, server: server, seconds: loadSeconds),
-            let latency = measureLatency(metronome: metronome, scratch: scratch, server: server, notes: notes),
-            let idle = measureIdle(metronome: metronome, scratch: scratch, server: server, seconds: idleSeconds)
-        else { return nil }
+        guard let load = measureLoad(metronome: metronome, scratch: scratch, server: server, seconds: loadSeconds)
+        else {
+            FileHandleless.error("serve benchmark: the load run failed")
+            return nil
+        }
+        guard let latency = measureLatency(metronome: metronome, scratch: scratch, server: server, notes: notes) else {
+            FileHandleless.error("serve benchmark: the latency run failed")
+            return nil
+        }
+        guard let idle = measureIdle(metronome: metronome, scratch: scratch, server: server, seconds: idleSeconds)
+        else {
+            FileHandleless.error("serve benchmark: the idle runs failed")
+            return nil
+        }
         return Report(load: load, latency: latency, idle: idle)
     }
 
@@ -344,5 +354,13 @@ struct ServeChild {
         client.send(ServeBenchmark.encode("/metronome/quit", []), to: service)
         _ = process.finish()
         return LiveBenchmarks.read(log)
+    }
+}
+
+/// One line on standard error.
+enum FileHandleless {
+    static func error(_ line: String) {
+        let text = line + "\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
     }
 }

@@ -14,22 +14,34 @@ public struct DecodedAudio: Sendable {
 
 /// Reads any format libsndfile understands (WAV, FLAC, Ogg Vorbis, AIFF, …).
 ///
-/// Samples have limits, checked from the header before anything is decoded, so a huge or absurd file fails at once
-/// instead of filling memory: a rate within `sampleRates` and a length of at most `maximumSeconds` (the same
-/// length after resampling to any output rate). Decoding stops at that length too, whatever the header said.
+/// Samples (`readSample`, `loadSample`: click sounds and bank samples) have limits, checked from the header before
+/// anything is decoded, so a huge or absurd file fails at once instead of filling memory: a rate within
+/// `sampleRates` and a length of at most `maximumSeconds` (the same length after resampling to any output rate).
+/// Decoding stops at that length too, whatever the header said. `read` decodes any file whole (a render, a
+/// recording), with no limit of its own.
 public enum AudioFileReader {
     /// Sample rates a sample may have: 8000 to 384000 Hz.
     public static let sampleRates = 8000...384_000
     /// The longest sample: 60 seconds (at most 23,040,000 frames at 384 kHz, 11,520,000 at a 192 kHz output).
     public static let maximumSeconds = 60
 
-    /// Decodes a whole file.
+    /// Decodes a whole file, however long.
     /// - Parameter path: the file.
     /// - Returns: its channels as floats at its own rate.
-    /// - Throws: `AudioFileError.notFound`, `.unreadable`, `.malformed`, `.empty`, `.unsupportedChannels`,
-    ///   `.unsupportedSampleRate` or `.tooLong`.
-    /// - Complexity: O(n) in the frames decoded, at most `maximumSeconds` × the file's rate.
+    /// - Throws: `AudioFileError.notFound`, `.unreadable`, `.malformed`, `.empty` or `.unsupportedChannels`.
+    /// - Complexity: O(n) in the frames decoded.
     public static func read(path: String) throws(AudioFileError) -> DecodedAudio {
+        try read(path: path, limited: false)
+    }
+
+    /// Decodes a sample: as `read(path:)`, within the sample limits.
+    /// - Throws: as `read(path:)`, and `.unsupportedSampleRate` or `.tooLong`.
+    /// - Complexity: O(n) in the frames decoded, at most `maximumSeconds` × the file's rate.
+    public static func readSample(path: String) throws(AudioFileError) -> DecodedAudio {
+        try read(path: path, limited: true)
+    }
+
+    private static func read(path: String, limited: Bool) throws(AudioFileError) -> DecodedAudio {
         var status = stat()
         guard stat(path, &status) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .notFound(path: path) }
@@ -49,8 +61,9 @@ public enum AudioFileReader {
             throw .unsupportedChannels(path: path, channels: Int(info.channels))
         }
         let rate = Int(info.samplerate)
-        guard sampleRates.contains(rate) else { throw .unsupportedSampleRate(path: path, rate: rate) }
-        let maximumFrames = maximumSeconds * rate
+        guard !limited || sampleRates.contains(rate) else { throw .unsupportedSampleRate(path: path, rate: rate) }
+        guard rate > 0 else { throw .unsupportedSampleRate(path: path, rate: rate) }
+        let maximumFrames = limited ? maximumSeconds * rate : Int(Int64.max / 4)
         guard info.frames <= maximumFrames else { throw .tooLong(path: path, frames: info.frames, rate: rate) }
         let channelCount = Int(info.channels)
         var interleaved: [Float] = []
@@ -83,11 +96,11 @@ public enum AudioFileReader {
         return DecodedAudio(channels: channels, sampleRate: Int(info.samplerate))
     }
 
-    /// Decodes a file and resamples it once to the output rate, ready for the mixer. The limits of `read(path:)`
-    /// bound the result: at most `maximumSeconds` at the output rate.
-    /// - Throws: as `read(path:)`.
+    /// Decodes a sample and resamples it once to the output rate, ready for the mixer. The limits of
+    /// `readSample(path:)` bound the result: at most `maximumSeconds` at the output rate.
+    /// - Throws: as `readSample(path:)`.
     public static func loadSample(path: String, sampleRate: SampleRate) throws(AudioFileError) -> SampleBuffer {
-        let audio = try read(path: path)
+        let audio = try readSample(path: path)
         let channels = audio.channels.map {
             SampleRateConverter.convert($0, from: audio.sampleRate, to: sampleRate.framesPerSecond)
         }

@@ -66,7 +66,7 @@ public enum SoundBankLoader {
                 throw .missing("\(path): sample '\(description.file)' not found beside the bank")
             }
             let audio: DecodedAudio
-            do { audio = try AudioFileReader.read(path: file) } catch {
+            do { audio = try AudioFileReader.readSample(path: file) } catch {
                 // As for --sound-file: a missing or unopenable sample is 66, one that cannot be decoded is 65.
                 let message = "\(path): sample \(error.description)"
                 throw error.isMissing ? .missing(message) : .malformed(message)

@@ -77,23 +77,28 @@ struct InputLimitTests {
         }
         try writeWAV(path, rate: 7999, frames: 100)
         #expect(throws: AudioFileError.unsupportedSampleRate(path: path, rate: 7999)) {
-            try AudioFileReader.read(path: path)
+            try AudioFileReader.readSample(path: path)
         }
         try writeWAV(path, rate: 8000, frames: 480_000)
-        #expect(try AudioFileReader.read(path: path).frameCount == 480_000)
+        #expect(try AudioFileReader.readSample(path: path).frameCount == 480_000)
         #expect(
             try AudioFileReader.loadSample(path: path, sampleRate: try SampleRate(192_000)).frameCount == 11_520_000)
         try writeWAV(path, rate: 8000, frames: 480_001)
         #expect(throws: AudioFileError.tooLong(path: path, frames: 480_001, rate: 8000)) {
-            try AudioFileReader.read(path: path)
+            try AudioFileReader.readSample(path: path)
         }
         // 2 GB as the header says (a sparse file): refused at once, nothing decoded.
         try writeWAV(path, rate: 48000, frames: 1_000_000_000, sparse: true)
         let start = Date()
         #expect(throws: AudioFileError.tooLong(path: path, frames: 1_000_000_000, rate: 48000)) {
-            try AudioFileReader.read(path: path)
+            try AudioFileReader.readSample(path: path)
         }
         #expect(Date().timeIntervalSince(start) < 1)
+        // A render or a recording is read whole, however long or whatever its rate: the limits are a sample's.
+        try writeWAV(path, rate: 8000, frames: 480_001)
+        #expect(try AudioFileReader.read(path: path).frameCount == 480_001)
+        try writeWAV(path, rate: 1, frames: 100)
+        #expect(try AudioFileReader.read(path: path).frameCount == 100)
         #expect(
             AudioFileError.tooLong(path: "a.wav", frames: 480_001, rate: 8000).description
                 == "a.wav: holds 480001 frames at 8000 Hz, more than 60 s; samples may last at most 60 s")
