@@ -48,7 +48,8 @@ enum ServeBenchmark {
     }
 
     /// The output latency and lookahead `serve` runs with here (its defaults).
-    static let latencyMilliseconds = 20
+    static let latencyMilliseconds =
+        getenv("METRONOME_BENCH_SERVE_LATENCY").flatMap { Int(String(cString: $0)) } ?? 20
     static let lookaheadMilliseconds = 10 + latencyMilliseconds + 10
 
     /// Starts the daemon, runs the three measurements, stops the daemon.
@@ -302,6 +303,9 @@ enum ServeBenchmark {
 
 /// A running `metronome serve … --osc 127.0.0.1:0 --verbose` and a client socket bound to a free loopback port.
 struct ServeChild {
+    /// `--latency MS` (METRONOME_BENCH_SERVE_LATENCY; default serve's own, 20 ms).
+    static let latency = ["--latency", String(ServeBenchmark.latencyMilliseconds)]
+
     let process: Spawned
     let client: OSCSocket
     let service: OSCEndpoint
@@ -310,7 +314,7 @@ struct ServeChild {
     init?(_ metronome: String, _ arguments: [String], server: PrivateServer, log: String) {
         self.log = log
         process = Spawned(
-            metronome, ["serve"] + arguments + ["--quiet", "--osc", "127.0.0.1:0", "--verbose"],
+            metronome, ["serve"] + arguments + ["--quiet", "--osc", "127.0.0.1:0", "--verbose"] + ServeChild.latency,
             environment: server.environment, errorFile: log)
         guard let client = try? OSCSocket(binding: .loopback(port: 0)) else { return nil }
         self.client = client

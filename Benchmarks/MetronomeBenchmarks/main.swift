@@ -4,7 +4,8 @@ import MetronomeKit
 // The benchmark suite. Run with `bash Benchmarks/run` (release build). Prints a Markdown report.
 // METRONOME_BENCH_SOAK_SECONDS (default 300) sets the length of each loaded live run; METRONOME_BENCH_LATENCIES
 // (default "20,10,5,3") the latencies tried; METRONOME_BENCH_SERVE_SECONDS (default 30) the length of the serve
-// part's load run (its idle runs last twice that); METRONOME_BENCH_ONLY (default
+// part's load run (its idle runs last twice that); METRONOME_BENCH_SERVE_LATENCY (default: serve's 20) the serve
+// part's --latency in milliseconds; METRONOME_BENCH_ONLY (default
 // "render,mixer,patterns,scheduler,notes,live,clock,startup,serve") which parts run.
 
 let runs = 7
