@@ -8,9 +8,9 @@ struct Arp: ParsableCommand {
         discussion: """
             Each chord lasts a bar (or --beats-per-chord beats) and the progression loops until Ctrl-C, --bars or \
             --duration. Styles: \(ArpeggioOrder.allCases.map(\.rawValue).joined(separator: ", ")). Chords: \
-            C Cm C7 Cmaj7 Cm7 CmMaj7 Cm7b5 Cdim Cdim7 Caug Csus2 Csus4 C6 Cm6 C9 Cm9 Cmaj9 Cadd9 C11 C13 C7b9 C7#9 \
-            C7#11, slash chords (C/E), sharps and flats (F#m7, Bb7), N.C. for a silent chord, or explicit notes \
-            joined by + (C4+E4+G4, 60+64+67). --click plays the metronome along. --swing P swings the steps, 0 to \
+            \(ChordSymbol.qualities.map { "C" + $0.suffix }.joined(separator: " ")), the usual spellings (Cmaj, CM7, \
+            C-7, Cø, C°, C+, …; see the README), slash chords (C/E), sharps and flats (F#m7, Bb7), N.C. for a \
+            silent chord, or explicit notes joined by + (C4+E4+G4, 60+64+67). --click plays the metronome along. --swing P swings the steps, 0 to \
             75 percent (50 = triplet feel), on 16ths for 1/16 and 1/32, else 8ths (16=P or 8=P chooses); the click \
             stays straight.
             """)
@@ -18,16 +18,16 @@ struct Arp: ParsableCommand {
     @Argument(help: "The chords, separated by spaces (quote them).")
     var progression: String
 
-    @Option(help: "Step length: 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32 (default 1/16).")
+    @Option(help: "Step length: 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32.")
     var rate = "1/16"
 
-    @Option(help: "Note order (default up).")
+    @Option(help: "Note order (see above).")
     var style = "up"
 
-    @Option(parsing: .unconditional, help: "Octaves the chord spreads over, 1 to 4 (default 1).")
+    @Option(parsing: .unconditional, help: "Octaves the chord spreads over, 1 to 4.")
     var octaves = "1"
 
-    @Option(parsing: .unconditional, help: "Fraction of each step a note sounds, 0.05 to 1 (default 0.8).")
+    @Option(parsing: .unconditional, help: "Fraction of each step a note sounds, 0.05 to 1.")
     var gate = "0.8"
 
     @Option(
@@ -35,7 +35,7 @@ struct Arp: ParsableCommand {
         help: "Beats each chord lasts (default: one bar).")
     var beatsPerChord: String?
 
-    @Option(parsing: .unconditional, help: "Seed of the random styles (default 1).")
+    @Option(parsing: .unconditional, help: "Seed of the random styles.")
     var seed = "1"
 
     @Flag(help: "Play the metronome click along.")

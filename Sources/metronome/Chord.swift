@@ -15,7 +15,7 @@ struct Chord: ParsableCommand {
     @Argument(help: "The chord.")
     var chord: String
 
-    @Option(parsing: .unconditional, help: "Milliseconds between successive notes, 0 to 1000 (default 0).")
+    @Option(parsing: .unconditional, help: "Milliseconds between successive notes, 0 to 1000.")
     var strum = "0"
 
     @OptionGroup var notes: NoteOptions

@@ -50,7 +50,11 @@ struct ClickOptions: ParsableArguments {
         help: "Your own samples ACCENT[,NORMAL[,SUBDIVISION]] in any format libsndfile reads (mono or stereo).")
     var soundFile: String?
 
-    @Option(name: .customLong("sample-rate"), parsing: .unconditional, help: "Output sample rate in Hz.")
+    @Option(
+        name: .customLong("sample-rate"), parsing: .unconditional,
+        help:
+            "Output sample rate in Hz: \(SampleRate.allowed.dropLast().map(String.init).joined(separator: ", ")) or \(SampleRate.allowed.last!)."
+    )
     var sampleRate = "48000"
 
     @Option(name: .shortAndLong, help: "Render to this file instead of playing (.wav, .flac, .ogg or .aiff).")

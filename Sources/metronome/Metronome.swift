@@ -26,6 +26,7 @@ struct Metronome: ParsableCommand {
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
             unavailable, 73 cannot create output, 74 I/O error.
             """,
+        version: Metronome.version,
         subcommands: [
             Play.self, Check.self, Patterns.self, Arp.self, Chord.self, Serve.self, Sounds.self, Devices.self,
         ])
@@ -48,10 +49,15 @@ struct Metronome: ParsableCommand {
         }
     }
 
+    /// The version `metronome --version` prints: the next release's number, `-dev` until it is tagged.
+    static let version = "0.1.0-dev"
+
     /// Parses, runs, and maps every failure to one line on stderr and a sysexits status.
     static func main() {
         do {
-            var command = try parseAsRoot(try bareTempo(Array(CommandLine.arguments.dropFirst())))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            try checkHelpTopic(arguments)
+            var command = try parseAsRoot(try bareTempo(arguments))
             try command.run()
         } catch let error as CommandLineError {
             if error.prefixed {
@@ -67,6 +73,15 @@ struct Metronome: ParsableCommand {
             }
             fail(message(for: error) + "\nRun 'metronome --help' for the options.", status: .usage)
         }
+    }
+
+    /// `metronome help NAME` for a NAME that is no command is an error (64), not the main help with status 0.
+    static func checkHelpTopic(_ arguments: [String]) throws(CommandLineError) {
+        guard arguments.first == "help", arguments.count > 1, !arguments[1].hasPrefix("-") else { return }
+        let names = configuration.subcommands.map { $0._commandName }
+        guard !names.contains(arguments[1]) else { return }
+        throw CommandLineError(
+            .usage, "help \(arguments[1]): no such command; the commands are \(names.joined(separator: ", "))")
     }
 
     /// `metronome 120 …`, klick's way: a first argument that starts like a number is the tempo, as `--bpm` (a

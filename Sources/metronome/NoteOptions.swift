@@ -11,13 +11,13 @@ struct NoteOptions: ParsableArguments {
         help: "A sound bank instead of a built-in instrument: our .bank file or a SoundBankPlayer .plist.")
     var bank: String?
 
-    @Option(parsing: .unconditional, help: "Octave of the chord roots, 0 to 8 (C4 is middle C; default 4).")
+    @Option(parsing: .unconditional, help: "Octave of the chord roots, 0 to 8 (C4 is middle C).")
     var octave = "4"
 
     @Option(parsing: .unconditional, help: "Inversion: move the lowest note up an octave this many times, 0 to 6.")
     var inversion = "0"
 
-    @Option(parsing: .unconditional, help: "MIDI velocity of every note, 1 to 127 (gain (v/127)²; default 100).")
+    @Option(parsing: .unconditional, help: "MIDI velocity of every note, 1 to 127 (gain (v/127)²).")
     var velocity = "100"
 
     @Option(parsing: .unconditional, help: "Pan of the notes, -1 (left) to 1 (right); default: by pitch.")

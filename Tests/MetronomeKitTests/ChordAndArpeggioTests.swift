@@ -27,6 +27,33 @@ struct ChordAndArpeggioTests {
         #expect(try ChordSymbol(parsing: symbol).notes(octave: 4) == notes)
     }
 
+    @Test(
+        "Lead-sheet spellings mean their chord; C5 is the power chord, 76 the single note; C6/9 is not a slash chord",
+        arguments: [
+            ("Cmaj", "C"), ("CM", "C"), ("CM7", "Cmaj7"), ("CΔ", "Cmaj7"), ("CΔ7", "Cmaj7"), ("Cma7", "Cmaj7"),
+            ("C-7", "Cm7"), ("Cmin7", "Cm7"), ("Cmi7", "Cm7"), ("Cmin", "Cm"), ("C-", "Cm"), ("Cø", "Cm7b5"),
+            ("Cø7", "Cm7b5"), ("C-7b5", "Cm7b5"), ("C°", "Cdim"), ("Co", "Cdim"), ("C°7", "Cdim7"), ("C+", "Caug"),
+            ("C+7", "Caug7"), ("CmM7", "CmMaj7"), ("Cm(maj7)", "CmMaj7"), ("Csus", "Csus4"), ("C7sus", "C7sus4"),
+            ("C69", "C6/9"), ("CM9", "Cmaj9"), ("C-9", "Cm9"), ("C13(#11)", "C13#11"), ("C7(b9)", "C7b9"),
+            ("Cadd2", "Cadd9"),
+        ])
+    func spellings(spelling: String, canonical: String) throws {
+        #expect(try ChordSymbol(parsing: spelling).notes(octave: 4) == ChordSymbol(parsing: canonical).notes(octave: 4))
+    }
+
+    @Test("The added qualities' notes, and how a note is told from a chord")
+    func addedQualities() throws {
+        let cases: [(String, [Int])] = [
+            ("C5", [60, 67]), ("E5", [64, 71]), ("C7sus4", [60, 65, 67, 70]), ("C9sus4", [60, 65, 67, 70, 74]),
+            ("Caug7", [60, 64, 68, 70]), ("C6/9", [60, 64, 67, 69, 74]), ("Cm6/9", [60, 63, 67, 69, 74]),
+            ("Cadd11", [60, 64, 67, 77]), ("Cm11", [60, 63, 67, 70, 74, 77]), ("Cmaj7#11", [60, 64, 67, 71, 78]),
+            ("C13#11", [60, 64, 67, 70, 74, 78, 81]), ("Cmaj13", [60, 64, 67, 71, 74, 81]),
+            ("Cm13", [60, 63, 67, 70, 74, 81]), ("C6/9/E", [52, 60, 64, 67, 69, 74]), ("C+/E", [52, 60, 64, 68]),
+            ("76", [76]), ("E4", [64]), ("E5+B5", [76, 83]),
+        ]
+        for (text, notes) in cases { #expect(try ChordSymbol(parsing: text).notes(octave: 4) == notes, "\(text)") }
+    }
+
     @Test("Octave and inversions")
     func voicing() throws {
         let chord = try ChordSymbol(parsing: "Cmaj7")
@@ -39,12 +66,12 @@ struct ChordAndArpeggioTests {
     func errors() {
         #expect(
             throws: InvalidValue(
-                value: "Cmin7",
+                value: "Cxyz",
                 reason:
-                    "chord 2 of the progression: unknown chord quality 'min7'; known: C Cm C7 Cmaj7 Cm7 CmMaj7 Cm7b5 Cdim Cdim7 Caug Csus2 Csus4 C6 Cm6 C9 Cm9 Cmaj9 Cadd9 C11 C13 C7b9 C7#9 C7#11, and slash chords"
+                    "chord 2 of the progression: unknown chord quality 'xyz'; known: C Cm C7 Cmaj7 Cm7 CmMaj7 Cm7b5 Cdim Cdim7 Caug Csus2 Csus4 C6 Cm6 C9 Cm9 Cmaj9 Cadd9 C11 C13 C7b9 C7#9 C7#11 C5 C7sus4 C9sus4 Caug7 C6/9 Cm6/9 Cadd11 Cm11 Cmaj7#11 C13#11 Cmaj13 Cm13, their usual spellings, and slash chords"
             )
         ) {
-            try ChordSymbol.progression("Am Cmin7 F")
+            try ChordSymbol.progression("Am Cxyz F")
         }
         #expect(
             throws: InvalidValue(

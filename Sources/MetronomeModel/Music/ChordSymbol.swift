@@ -1,9 +1,11 @@
 /// A chord written as a symbol (`Cmaj7`, `F#m7`, `Am/G`), as explicit notes (`C4+E4+G4`, `60+64+67`), or `N.C.`
 /// for a chord's worth of silence; turned into MIDI notes by a voicing.
 ///
-/// Symbols: a root `A`–`G` with `#` or `b`, a quality from `ChordSymbol.qualities` (empty for major), and an optional
-/// slash bass (`/E`). Explicit notes are note names with an octave (`C4` is MIDI 60, `A4` 69) or MIDI numbers 0–127,
-/// joined by `+`; a lone name that is also a chord (`C7`, `C6`, `C9`, `C11`, `C13`) is the chord.
+/// Symbols: a root `A`–`G` with `#` or `b`, a quality from `ChordSymbol.qualities` (empty for major) or one of its
+/// usual spellings (`ChordSymbol.spellings`: `Cmaj`, `CM7`, `C-7`, `Cø`, `C°`, `C+`, …), and an optional slash bass
+/// (`/E`). Explicit notes are note names with an octave (`C4` is MIDI 60, `A4` 69) or MIDI numbers 0–127, joined by
+/// `+`; a lone name that is also a chord (`C5`, the power chord; `C6`, `C7`, `C9`, `C11`, `C13`) is the chord, so a
+/// single note in those octaves is written as its MIDI number (`E5` is the power chord E–B, `76` the note).
 public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
     /// Semitones above the root of every quality the parser knows, by its suffix.
     public static let qualities: [(suffix: String, intervals: [Int])] = [
@@ -12,8 +14,29 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
         ("aug", [0, 4, 8]), ("sus2", [0, 2, 7]), ("sus4", [0, 5, 7]), ("6", [0, 4, 7, 9]), ("m6", [0, 3, 7, 9]),
         ("9", [0, 4, 7, 10, 14]), ("m9", [0, 3, 7, 10, 14]), ("maj9", [0, 4, 7, 11, 14]), ("add9", [0, 4, 7, 14]),
         ("11", [0, 4, 7, 10, 14, 17]), ("13", [0, 4, 7, 10, 14, 21]), ("7b9", [0, 4, 7, 10, 13]),
-        ("7#9", [0, 4, 7, 10, 15]), ("7#11", [0, 4, 7, 10, 18]),
+        ("7#9", [0, 4, 7, 10, 15]), ("7#11", [0, 4, 7, 10, 18]), ("5", [0, 7]), ("7sus4", [0, 5, 7, 10]),
+        ("9sus4", [0, 5, 7, 10, 14]), ("aug7", [0, 4, 8, 10]), ("6/9", [0, 4, 7, 9, 14]), ("m6/9", [0, 3, 7, 9, 14]),
+        ("add11", [0, 4, 7, 17]), ("m11", [0, 3, 7, 10, 14, 17]), ("maj7#11", [0, 4, 7, 11, 18]),
+        ("13#11", [0, 4, 7, 10, 14, 18, 21]), ("maj13", [0, 4, 7, 11, 14, 21]), ("m13", [0, 3, 7, 10, 14, 21]),
     ]
+
+    /// Other spellings lead sheets use, and the quality each means (`Cmaj` is `C`, `C-7` is `Cm7`, `Cø` is `Cm7b5`).
+    public static let spellings: [(spelling: String, suffix: String)] = [
+        ("maj", ""), ("M", ""), ("min", "m"), ("mi", "m"), ("-", "m"), ("M7", "maj7"), ("Maj7", "maj7"),
+        ("ma7", "maj7"), ("Δ", "maj7"), ("Δ7", "maj7"), ("min7", "m7"), ("mi7", "m7"), ("-7", "m7"), ("ø", "m7b5"),
+        ("ø7", "m7b5"), ("-7b5", "m7b5"), ("min7b5", "m7b5"), ("°", "dim"), ("o", "dim"), ("°7", "dim7"),
+        ("o7", "dim7"), ("+", "aug"), ("+7", "aug7"), ("7+", "aug7"), ("mM7", "mMaj7"), ("m(maj7)", "mMaj7"),
+        ("-maj7", "mMaj7"), ("minMaj7", "mMaj7"), ("sus", "sus4"), ("7sus", "7sus4"), ("M9", "maj9"),
+        ("Maj9", "maj9"), ("min6", "m6"), ("-6", "m6"), ("min9", "m9"), ("-9", "m9"), ("min11", "m11"),
+        ("-11", "m11"), ("69", "6/9"), ("m69", "m6/9"), ("M13", "maj13"), ("maj7(#11)", "maj7#11"),
+        ("13(#11)", "13#11"), ("7(b9)", "7b9"), ("7(#9)", "7#9"), ("7(#11)", "7#11"), ("add2", "add9"),
+    ]
+
+    /// The intervals of a quality written with its canonical suffix or another spelling, or nil.
+    static func intervals(ofQuality text: Substring) -> [Int]? {
+        let suffix = spellings.first { $0.spelling == text }?.suffix ?? String(text)
+        return qualities.first { $0.suffix == suffix }?.intervals
+    }
 
     /// What the chord is.
     public enum Content: Sendable, Hashable {
@@ -38,14 +61,17 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
             content = .noChord
             return
         }
-        // Explicit notes need a '+' or are MIDI numbers; a lone name like C7 is the chord (C4 alone, which no quality
-        // matches, is the single note).
-        let isQuality = ChordSymbol.qualities.contains { quality in
-            var rest = Substring(text)
-            return ChordSymbol.pitchClass(consuming: &rest) != nil
-                && rest.split(separator: "/", maxSplits: 1).first.map(String.init) ?? "" == quality.suffix
-        }
-        if text.contains("+") || text.first?.isNumber == true || (!isQuality && ChordSymbol.noteNumber(text) != nil) {
+        // Explicit notes need a '+' or are MIDI numbers; a lone name like C7 or C5 is the chord (C4 alone, which no
+        // quality matches, is the single note), and so is a symbol whose quality has a '+' (C+, C+7).
+        var afterRoot = Substring(text)
+        let isQuality =
+            ChordSymbol.pitchClass(consuming: &afterRoot) != nil
+            && (ChordSymbol.intervals(ofQuality: afterRoot) != nil
+                || afterRoot.lastIndex(of: "/").map { ChordSymbol.intervals(ofQuality: afterRoot[..<$0]) != nil }
+                    ?? false)
+        if (text.contains("+") && !isQuality) || text.first?.isNumber == true
+            || (!isQuality && ChordSymbol.noteNumber(text) != nil)
+        {
             var notes: [Int] = []
             for part in text.split(separator: "+", omittingEmptySubsequences: false) {
                 guard let note = ChordSymbol.noteNumber(String(part)) else {
@@ -66,7 +92,8 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
                 value: text, reason: "a chord starts with its root A-G (with # or b), or is N.C. or explicit notes")
         }
         var bass: Int?
-        if let slash = rest.lastIndex(of: "/") {
+        // A slash that belongs to the quality (C6/9) is not a bass.
+        if ChordSymbol.intervals(ofQuality: rest) == nil, let slash = rest.lastIndex(of: "/") {
             var bassText = rest[rest.index(after: slash)...]
             guard let pitch = ChordSymbol.pitchClass(consuming: &bassText), bassText.isEmpty else {
                 throw InvalidValue(value: text, reason: "the bass after '/' is a note name A-G with # or b")
@@ -74,12 +101,13 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
             bass = pitch
             rest = rest[..<slash]
         }
-        guard let quality = ChordSymbol.qualities.first(where: { $0.suffix == rest }) else {
+        guard let intervals = ChordSymbol.intervals(ofQuality: rest) else {
             let known = ChordSymbol.qualities.map { "C" + $0.suffix }.joined(separator: " ")
             throw InvalidValue(
-                value: text, reason: "unknown chord quality '\(rest)'; known: \(known), and slash chords")
+                value: text,
+                reason: "unknown chord quality '\(rest)'; known: \(known), their usual spellings, and slash chords")
         }
-        content = .symbol(root: root, intervals: quality.intervals, bass: bass)
+        content = .symbol(root: root, intervals: intervals, bass: bass)
     }
 
     /// Reads a note letter and its accidentals from the front of `text`.
