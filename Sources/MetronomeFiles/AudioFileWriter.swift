@@ -5,9 +5,14 @@ import MetronomeKit
 /// Writes interleaved Float32 frames to an audio file through libsndfile, atomically: frames go to a hidden temporary
 /// file beside the destination, renamed into place by `finish()` only; `abandon()` (or deinit without `finish()`)
 /// removes it. A failed or interrupted render therefore never leaves a partial file under the requested name.
+///
+/// A destination that is a symbolic link is written through: the file the link points to (following a chain of
+/// links) is replaced atomically, and the link stays a link.
 public final class AudioFileWriter: AudioSink {
-    /// The destination path.
+    /// The destination path, as given.
     public let path: String
+    /// Where the frames end up: `path`, or the file its symbolic links lead to.
+    public let resolvedPath: String
     /// The temporary file written until `finish()`.
     public let temporaryPath: String
     /// Interleaved channels per frame.
@@ -29,9 +34,11 @@ public final class AudioFileWriter: AudioSink {
     ) throws(AudioFileError) {
         self.path = path
         self.channels = channels
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let target = try AudioFileWriter.followingLinks(path)
+        resolvedPath = target
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[...$0]) } ?? ""
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         temporaryPath = "\(directory).\(name).partial-\(getpid())"
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
@@ -54,6 +61,27 @@ public final class AudioFileWriter: AudioSink {
 
     deinit { abandon() }
 
+    /// The path a chain of symbolic links leads to (the target may not exist yet); `path` itself when it is no link.
+    /// - Throws: `AudioFileError.cannotCreate` for a loop of links (more than 40).
+    static func followingLinks(_ path: String) throws(AudioFileError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: 4097)
+            let count = readlink(current, &buffer, 4096)
+            guard count > 0 else { return current }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") {
+                current = target
+            } else {
+                let slash = current.lastIndex(of: "/")
+                current = (slash.map { String(current[...$0]) } ?? "") + target
+            }
+        }
+        throw .cannotCreate(path: path, reason: "too many levels of symbolic links")
+    }
+
     /// Appends frames. Rendering thread only.
     /// - Throws: `AudioFileError.writeFailed` on a short write (disk full, I/O error).
     public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws {
@@ -74,7 +102,7 @@ public final class AudioFileWriter: AudioSink {
             unlink(temporaryPath)
             throw .writeFailed(path: path, reason: String(cString: sf_error_number(closed)))
         }
-        guard rename(temporaryPath, path) == 0 else {
+        guard rename(temporaryPath, resolvedPath) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
             throw .writeFailed(path: path, reason: reason)
