@@ -28,7 +28,9 @@ struct ClickRender {
 
         var progress = ProgressBar(total: frameCount, output: .standardError, enabled: !plan.quiet)
         do {
-            try renderer.render(frameCount: frameCount, to: writer) { done in
+            // The last 5 ms fade out: a render that ends while notes (or a click) sound ends faded, not cut.
+            let fade = Int(plan.sampleRate.frames(in: .milliseconds(5)))
+            try renderer.render(frameCount: frameCount, to: writer, fadeOutFrames: fade) { done in
                 progress.update(done)
                 return stop.signalReceived == nil
             }

@@ -256,13 +256,15 @@ public final class Session: @unchecked Sendable {
     ///   - sink: receives every block in order.
     ///   - blockFrames: frames rendered per pass (default 4096).
     ///   - hostNanosecondsAtFrameZero: the virtual clock's origin, for the beats' host times (default 0).
+    ///   - fadeOutFrames: the last this many frames of `frameCount` fade linearly to silence (the last frame is 0),
+    ///     so a render that ends while notes sound ends faded, never cut (default 0: no fade).
     ///   - shouldContinue: called after each block with the frames done so far; return false to stop early.
     /// - Returns: frames actually rendered.
     /// - Throws: the sink's errors.
     @discardableResult
     public func render(
         frameCount: SampleTime, to sink: AudioSink, blockFrames: Int = 4096, hostNanosecondsAtFrameZero: Int64 = 0,
-        shouldContinue: (SampleTime) -> Bool = { _ in true }
+        fadeOutFrames: Int = 0, shouldContinue: (SampleTime) -> Bool = { _ in true }
     ) throws -> SampleTime {
         let channels = mixer.configuration.channels
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels)
@@ -280,6 +282,14 @@ public final class Session: @unchecked Sendable {
                 _ = scheduler.schedule(until: horizon)
             }
             mixer.render(into: buffer, frameCount: count)
+            let fade = SampleTime(max(0, fadeOutFrames))
+            let fadeStart = frameCount - fade
+            if fade > 0, done + SampleTime(count) > fadeStart {
+                for index in 0..<count where done + SampleTime(index) >= fadeStart {
+                    let gain = Float(frameCount - 1 - done - SampleTime(index)) / Float(fade)
+                    for channel in 0..<channels { buffer[index * channels + channel] *= gain }
+                }
+            }
             try sink.write(buffer, frameCount: count)
             done += SampleTime(count)
             if publishing {
