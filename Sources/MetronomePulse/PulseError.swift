@@ -7,12 +7,16 @@ public enum PulseError: Error, Equatable, Sendable, CustomStringConvertible {
     case streamFailed(server: String, reason: String)
     /// The server went away while playing.
     case connectionLost(server: String)
+    /// The server has no sink of that name.
+    case noSuchSink(server: String, sink: String)
 
     public var description: String {
         switch self {
         case .cannotConnect(let server, let reason): "cannot connect to PulseAudio at \(server): \(reason)"
         case .streamFailed(let server, let reason): "PulseAudio at \(server) refused the playback stream: \(reason)"
         case .connectionLost(let server): "lost the connection to PulseAudio at \(server)"
+        case .noSuchSink(let server, let sink):
+            "PulseAudio at \(server) has no sink named '\(sink)'; 'metronome devices' lists its sinks"
         }
     }
 }

@@ -184,6 +184,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             fragsize: metronome_pa_default_attr())
         let userData = Unmanaged.passUnretained(self).toOpaque()
         var failure: String?
+        var missingSink = false
         connection.withLock {
             guard let stream = pa_stream_new(connection.context, "click track", &specification, nil) else {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
@@ -227,7 +228,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                 return state == PA_STREAM_READY || PA_STREAM_IS_GOOD(state) == 0
             }
             if pa_stream_get_state(stream) != PA_STREAM_READY {
-                failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
+                let code = pa_context_errno(connection.context)
+                missingSink = device != nil && code == Int32(PA_ERR_NOENTITY.rawValue)
+                failure = String(cString: pa_strerror(code))
             } else {
                 if let granted = pa_stream_get_buffer_attr(stream) {
                     grantedTargetFrames.store(Int64(granted.pointee.tlength) / Int64(frameBytes), ordering: .relaxed)
@@ -237,6 +240,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         if let failure {
             close()
+            if missingSink, let device { throw .noSuchSink(server: connection.serverDescription, sink: device) }
             throw .streamFailed(server: connection.serverDescription, reason: failure)
         }
     }

@@ -44,7 +44,8 @@ struct ClickLive {
         } catch {
             osc?.server.stop()
             engine.stop()
-            let hint = serving == nil ? "; render to a file with --output FILE.wav" : ""
+            var hint = serving == nil ? "; render to a file with --output FILE.wav" : ""
+            if case .noSuchSink = error { hint = "" }
             throw CommandLineError(.unavailable, "\(error.description)\(hint)")
         }
         engine.attach(output: output)

@@ -31,7 +31,7 @@ struct ServerErrorTests {
         #expect(bad.status == 69)
         #expect(
             bad.standardError
-                == "metronome: error: PulseAudio at \(server.address) (PULSE_SERVER) refused the playback stream: No such entity; render to a file with --output FILE.wav\n"
+                == "metronome: error: PulseAudio at \(server.address) (PULSE_SERVER) has no sink named 'nowhere'; 'metronome devices' lists its sinks\n"
         )
     }
 
