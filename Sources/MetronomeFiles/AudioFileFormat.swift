@@ -35,7 +35,9 @@ public enum AudioContainer: String, CaseIterable, Sendable {
 
     var majorFormat: Int32 {
         switch self {
-        case .wav: Int32(SF_FORMAT_WAV)
+        // RF64, downgraded on close to plain WAV when the data stays under 4 GB (libsndfile's
+        // SFC_RF64_AUTO_DOWNGRADE, set by the writer): a long render is never written with a wrapped RIFF size.
+        case .wav: Int32(SF_FORMAT_RF64)
         case .flac: Int32(SF_FORMAT_FLAC)
         case .ogg: Int32(SF_FORMAT_OGG)
         case .aiff: Int32(SF_FORMAT_AIFF)

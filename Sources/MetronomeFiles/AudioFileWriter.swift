@@ -56,6 +56,10 @@ public final class AudioFileWriter: AudioSink {
             let reason = errno != 0 ? String(cString: strerror(errno)) : String(cString: sf_strerror(nil))
             throw .cannotCreate(path: path, reason: reason)
         }
+        if container == .wav {
+            // Plain WAV unless the data outgrows its 32-bit sizes; then RF64 (read by libsndfile, sox, ffmpeg, DAWs).
+            sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
+        }
         file = handle
     }
 

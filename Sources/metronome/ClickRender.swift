@@ -12,6 +12,7 @@ struct ClickRender {
         guard let frameCount = plan.frameCount else {
             throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
         }
+        try checkSize(frameCount: frameCount)
         let configuration = try plan.mixerConfiguration()
         // Handlers go in before the temporary file exists, so an early Ctrl-C still removes it.
         let stop = StopSignals()
@@ -52,6 +53,26 @@ struct ClickRender {
         if !plan.quiet {
             print(summary(frameCount: frameCount))
         }
+    }
+
+    /// AIFF keeps its sizes in 32 bits: a render that would outgrow 4 GB is refused before anything is written.
+    /// (WAV becomes RF64 past 4 GB; FLAC and Ogg have no such limit.)
+    private func checkSize(frameCount: SampleTime) throws(CommandLineError) {
+        guard output.container == .aiff else { return }
+        let bytesPerSample: Int64 =
+            switch output.sampleType {
+            case .pcm16: 2
+            case .pcm24: 3
+            case .float, .vorbis: 4
+            }
+        let (bytes, overflow) = frameCount.multipliedReportingOverflow(by: bytesPerSample * Int64(plan.channels))
+        let limit = Int64(UInt32.max) - 1024
+        guard overflow || bytes > limit else { return }
+        let gigabytes = overflow ? "far more than 4" : String(Double(bytes / 10_000_000) / 100)
+        throw CommandLineError(
+            .usage,
+            "--output \(output.path): this render is \(gigabytes) GB, more than an AIFF file can hold (4 GB); "
+                + "write .wav (RF64 past 4 GB), .flac or .ogg")
     }
 
     private func summary(frameCount: SampleTime) -> String {
