@@ -20,6 +20,7 @@ struct Chord: ParsableCommand {
 
     @OptionGroup var notes: NoteOptions
     @OptionGroup var clickOptions: ClickOptions
+    @OptionGroup var output: OutputOptions
     /// Parsed only to be refused: a held chord has no beat to swing, gap or speed up.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
@@ -39,20 +40,16 @@ struct Chord: ParsableCommand {
             throw CommandLineError.usage(
                 option: "--bars", "\(clickOptions.bars!): 'chord' is held for --duration seconds")
         }
-        var options = clickOptions
-        let held = Double(clickOptions.duration ?? "2")
+        var options = output
+        let held = Double(output.duration ?? "2")
         guard let held, held.isFinite, held > 0, held <= 3600 else {
             throw CommandLineError.usage(
-                option: "--duration", "\(clickOptions.duration!): the chord is held from 0 to 3600 seconds")
+                option: "--duration", "\(output.duration!): the chord is held from 0 to 3600 seconds")
         }
-        let outputRate: SampleRate
-        do { outputRate = try SampleRate(parsing: clickOptions.sampleRate) } catch {
-            throw CommandLineError.usage(option: "--sample-rate", "\(clickOptions.sampleRate): \(error.reason)")
-        }
-        let instrumentBank = try voicing.loadBank(sampleRate: outputRate)
+        let instrumentBank = try voicing.loadBank(sampleRate: try output.checkedSampleRate())
         let release = instrumentBank.zones.map(\.release).max() ?? 0
         options.duration = String(held + release + 0.05)
-        var plan = try options.plan(silentClick: true)
+        var plan = try clickOptions.plan(options, silentClick: true)
         let rate = plan.sampleRate
         let notes = chords[0].notes(octave: voicing.octave, inversion: voicing.inversion)
         let offFrame = rate.frame(at: held)

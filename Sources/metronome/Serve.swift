@@ -27,6 +27,7 @@ struct Serve: ParsableCommand {
     var wait = false
 
     @OptionGroup var click: ClickOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup(title: "Notes (/metronome/note, chord, arp)") var notes: NoteOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
@@ -34,9 +35,9 @@ struct Serve: ParsableCommand {
     static let defaultPort: UInt16 = 7770
 
     func run() throws {
-        if click.output != nil {
+        if output.output != nil {
             throw CommandLineError.usage(
-                option: "--output", "\(click.output!): 'serve' plays live; render with the main command")
+                option: "--output", "\(output.output!): 'serve' plays live; render with the main command")
         }
         let endpoint: OSCEndpoint
         if let osc {
@@ -47,7 +48,7 @@ struct Serve: ParsableCommand {
             endpoint = .loopback(port: Serve.defaultPort)
         }
         let request = file.map { PatternRequest(file: PatternFile(resolving: $0), startAt: nil, tempoScale: nil) }
-        var plan = try click.plan(pattern: request)
+        var plan = try click.plan(output, pattern: request)
         plan.waits = wait
         let voicing = try notes.checked(fileInstrument: plan.instrument)
         let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
