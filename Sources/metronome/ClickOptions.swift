@@ -138,7 +138,7 @@ struct ClickOptions: ParsableArguments {
                     countInBars: countInBars)
             } catch {
                 guard let start = pattern.startAt, error.value == start else {
-                    throw CommandLineError(.usage, "\(pattern.file.path): \(error.description)")
+                    throw CommandLineError(.dataError, "\(pattern.file.path): \(error.description)")
                 }
                 throw .usage(option: "--start-at", error.description)
             }
