@@ -19,8 +19,10 @@ struct Chord: ParsableCommand {
     var strum = "0"
 
     @OptionGroup var notes: NoteOptions
-    @OptionGroup var clickOptions: ClickOptions
     @OptionGroup var output: OutputOptions
+    /// Parsed only to be refused: a held chord has no beat, so the click's options (tempo, meter, accents,
+    /// subdivision, count-in, bars, sound) would change nothing a listener hears, or (`--count-in`) sound over it.
+    @OptionGroup(visibility: .hidden) var clickOptions: ClickOptions
     /// Parsed only to be refused: a held chord has no beat to swing, gap or speed up.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
@@ -36,9 +38,9 @@ struct Chord: ParsableCommand {
         else {
             throw CommandLineError.usage(option: "--strum", "\(strum): the strum must be 0 to 1000 milliseconds")
         }
-        if clickOptions.bars != nil {
-            throw CommandLineError.usage(
-                option: "--bars", "\(clickOptions.bars!): 'chord' is held for --duration seconds")
+        if let name = clickOptions.given.first {
+            throw CommandLineError(
+                .usage, "\(name) does not apply to 'chord': a held chord has no beat; it lasts --duration seconds")
         }
         var options = output
         let held = Double(output.duration ?? "2")

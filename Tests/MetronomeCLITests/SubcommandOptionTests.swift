@@ -8,6 +8,7 @@ import Testing
 @Suite("The main command's options in subcommands")
 struct SubcommandOptionTests {
     static let checkNote = "it takes --bpm, --tempo-scale, --start-at, --count-in and --subdivide, as play does"
+    static let chordNote = "a held chord has no beat; it lasts --duration seconds"
 
     static let refusals: [([String], String)] =
         [
@@ -27,13 +28,46 @@ struct SubcommandOptionTests {
             (["devices", "--device", "nope"], "--device does not apply to 'devices'; it takes no options"),
             (["devices", "--sample-rate", "44100"], "--sample-rate does not apply to 'devices'; it takes no options"),
         ]
+        + [
+            ["--bpm", "100"], ["--meter", "3/4"], ["--accent", "X"], ["--subdivide", "2"], ["--count-in", "2"],
+            ["--bars", "2"], ["--sound", "wood"], ["--sound-file", "tick.wav"],
+        ].map { (["chord", "C"] + $0, "\($0[0]) does not apply to 'chord': \(chordNote)") }
 
     @Test("Options a subcommand cannot use: one line naming the option and the command, exit 64", arguments: refusals)
     func refused(arguments: [String], message: String) throws {
-        let result = try CommandRunner.run(arguments)
+        let scratch = try Scratch()
+        // chord with a file to write: the refusal comes first and nothing is written.
+        let output = arguments[0] == "chord" ? ["-o", scratch.file("chord.wav")] : []
+        let result = try CommandRunner.run(arguments + output)
         #expect(result.status == 64)
         #expect(result.standardError == "metronome: error: \(message)\n")
         #expect(result.standardOutput == "")
+        #expect(scratch.contents == [])
+    }
+
+    @Test("chord's help lists the options it uses and none of the click's")
+    func chordHelp() throws {
+        let help = try CommandRunner.run(["chord", "--help"]).standardOutput
+        for name in ["--duration", "--output", "--volume", "--sample-rate", "--channels", "--strum", "--instrument"] {
+            #expect(help.contains(name), "\(name)")
+        }
+        for name in ["--bpm", "--meter", "--accent", "--subdivide", "--count-in", "--bars", "--sound ", "--sound-file"]
+        {
+            #expect(!help.contains(name), "\(name)")
+        }
+    }
+
+    @Test("chord still takes the output options: --duration, --channels, --sample-rate")
+    func chordOutput() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("chord.wav")
+        let result = try CommandRunner.run([
+            "chord", "C", "--duration", "1", "--channels", "1", "--sample-rate", "44100", "--quiet", "-o", path,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let audio = try AudioFileReader.read(path: path)
+        #expect(audio.channels.count == 1)
+        #expect(audio.sampleRate == 44100)
     }
 
     @Test("check --bpm 100 shows 100 where the file says 112")
