@@ -28,6 +28,9 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var click: ClickOptions
     @OptionGroup var output: OutputOptions
+    /// Parsed only to be refused: the served click is steady or a loaded file's, and a file sets its own swing, gap
+    /// and trainers.
+    @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Notes (/metronome/note, chord, arp)") var notes: NoteOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
@@ -35,6 +38,7 @@ struct Serve: ParsableCommand {
     static let defaultPort: UInt16 = 7770
 
     func run() throws {
+        try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
         if output.output != nil {
             throw CommandLineError.usage(
                 option: "--output", "\(output.output!): 'serve' plays live; render with the main command")

@@ -27,6 +27,10 @@ struct SubcommandOptionTests {
             (["sounds", "--channels", "2"], "--channels does not apply to 'sounds'; it takes no options"),
             (["devices", "--device", "nope"], "--device does not apply to 'devices'; it takes no options"),
             (["devices", "--sample-rate", "44100"], "--sample-rate does not apply to 'devices'; it takes no options"),
+            (
+                ["serve", "--osc", "127.0.0.1:1", "--gap", "3:1"],
+                "--gap does not apply to 'serve'; write it in a .metro file and serve that"
+            ),
         ]
         + [
             ["--bpm", "100"], ["--meter", "3/4"], ["--accent", "X"], ["--subdivide", "2"], ["--count-in", "2"],
