@@ -43,6 +43,7 @@ struct Arp: ParsableCommand {
 
     @OptionGroup var notes: NoteOptions
     @OptionGroup var clickOptions: ClickOptions
+    @OptionGroup var output: OutputOptions
     /// `--swing` (for the steps); `--gap` and `--trainer` are refused. The root command parses these options wherever
     /// they stand, so `arp` reads them here rather than declaring its own.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
@@ -99,7 +100,7 @@ struct Arp: ParsableCommand {
         settings.octave = voicing.octave
         settings.velocity = voicing.velocity
         settings.inversion = voicing.inversion
-        var plan = try clickOptions.plan(silentClick: !click)
+        var plan = try clickOptions.plan(output, silentClick: !click)
         let map = plan.map
         let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
         let pan = voicing.pan

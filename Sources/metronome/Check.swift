@@ -1,26 +1,46 @@
 import ArgumentParser
 import MetronomeKit
 
-/// `metronome check FILE`: validates a tempo-map file and prints its expanded timeline.
+/// `metronome check FILE`: validates a tempo-map file and prints its expanded timeline, as `play` with the same
+/// options would play it.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
             "Validate a pattern file and print its expanded sections: start bar, start time, meter, tempo, and the "
-            + "total.")
+            + "total.",
+        discussion: """
+            Takes play's --bpm, --tempo-scale, --start-at, --count-in and --subdivide and prints what play does with \
+            them: 'metronome check song --bpm 100' shows the timeline 'metronome play song --bpm 100' plays. The \
+            other options of play do not change the timeline and are refused.
+            """)
+
+    /// The options that change the timeline; `check` takes them as `play` does.
+    static let timelineOptions: Set<String> = ["--bpm", "--count-in", "--subdivide"]
 
     @Argument(help: "A pattern file (.metro or a klick tempo map), or the name of a shipped pattern.")
     var file: String
 
+    @Option(
+        name: .customLong("start-at"),
+        help: "Start at this label (of a section or a repeat) or bar number (from 1), as play does.")
+    var startAt: String?
+
+    @Option(
+        name: .customLong("tempo-scale"), parsing: .unconditional,
+        help: "Multiply every tempo by this factor, 0.1 to 10, as play does.")
+    var tempoScale: String?
+
+    /// `--bpm`, `--count-in` and `--subdivide` apply as in `play`; the rest of the main command's options are
+    /// refused.
+    @OptionGroup(visibility: .hidden) var root: RootOptions
+
     func run() throws {
-        let pattern = PatternFile(resolving: file)
-        let score = try pattern.score()
-        let map: TempoMap
-        do {
-            map = try score.map(sampleRate: .standard)
-        } catch {
-            throw CommandLineError(.dataError, "\(pattern.path): \(error.description)")
-        }
-        print(Check.timeline(of: map))
+        try root.refuse(
+            in: "check", except: Check.timelineOptions,
+            note: "it takes --bpm, --tempo-scale, --start-at, --count-in and --subdivide, as play does")
+        // play's own path, so the table is what play plays.
+        let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
+        print(Check.timeline(of: try root.click.plan(root.output, pattern: request, section: root.section).map))
     }
 
     /// The table `check` prints.

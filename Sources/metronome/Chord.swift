@@ -19,7 +19,10 @@ struct Chord: ParsableCommand {
     var strum = "0"
 
     @OptionGroup var notes: NoteOptions
-    @OptionGroup var clickOptions: ClickOptions
+    @OptionGroup var output: OutputOptions
+    /// Parsed only to be refused: a held chord has no beat, so the click's options (tempo, meter, accents,
+    /// subdivision, count-in, bars, sound) would change nothing a listener hears, or (`--count-in`) sound over it.
+    @OptionGroup(visibility: .hidden) var clickOptions: ClickOptions
     /// Parsed only to be refused: a held chord has no beat to swing, gap or speed up.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
@@ -35,24 +38,20 @@ struct Chord: ParsableCommand {
         else {
             throw CommandLineError.usage(option: "--strum", "\(strum): the strum must be 0 to 1000 milliseconds")
         }
-        if clickOptions.bars != nil {
-            throw CommandLineError.usage(
-                option: "--bars", "\(clickOptions.bars!): 'chord' is held for --duration seconds")
+        if let name = clickOptions.given.first {
+            throw CommandLineError(
+                .usage, "\(name) does not apply to 'chord': a held chord has no beat; it lasts --duration seconds")
         }
-        var options = clickOptions
-        let held = Double(clickOptions.duration ?? "2")
+        var options = output
+        let held = Double(output.duration ?? "2")
         guard let held, held.isFinite, held > 0, held <= 3600 else {
             throw CommandLineError.usage(
-                option: "--duration", "\(clickOptions.duration!): the chord is held from 0 to 3600 seconds")
+                option: "--duration", "\(output.duration!): the chord is held from 0 to 3600 seconds")
         }
-        let outputRate: SampleRate
-        do { outputRate = try SampleRate(parsing: clickOptions.sampleRate) } catch {
-            throw CommandLineError.usage(option: "--sample-rate", "\(clickOptions.sampleRate): \(error.reason)")
-        }
-        let instrumentBank = try voicing.loadBank(sampleRate: outputRate)
+        let instrumentBank = try voicing.loadBank(sampleRate: try output.checkedSampleRate())
         let release = instrumentBank.zones.map(\.release).max() ?? 0
         options.duration = String(held + release + 0.05)
-        var plan = try options.plan(silentClick: true)
+        var plan = try clickOptions.plan(options, silentClick: true)
         let rate = plan.sampleRate
         let notes = chords[0].notes(octave: voicing.octave, inversion: voicing.inversion)
         let offFrame = rate.frame(at: held)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import MetronomeFiles
 import MetronomeKit
 
 /// The options of a click track. Values are taken as text and checked here, so every bad value gets a message
@@ -31,17 +30,6 @@ struct ClickOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Stop after this many bars.")
     var bars: String?
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
-    var duration: String?
-
-    @Option(parsing: .unconditional, help: "Perceptual volume 0 to 1 (gain = volume³, like PulseAudio's slider).")
-    var volume: String?
-
-    @Option(
-        name: .customLong("gain-db"), parsing: .unconditional,
-        help: "Master gain in dB, -96 to 12, instead of --volume.")
-    var gainDecibels: String?
-
     @Option(help: "Built-in click sound (see 'metronome sounds').")
     var sound: String?
 
@@ -50,33 +38,12 @@ struct ClickOptions: ParsableArguments {
         help: "Your own samples ACCENT[,NORMAL[,SUBDIVISION]] in any format libsndfile reads (mono or stereo).")
     var soundFile: String?
 
-    @Option(
-        name: .customLong("sample-rate"), parsing: .unconditional,
-        help:
-            "Output sample rate in Hz: \(SampleRate.allowed.dropLast().map(String.init).joined(separator: ", ")) or \(SampleRate.allowed.last!)."
-    )
-    var sampleRate = "48000"
-
-    @Option(name: .shortAndLong, help: "Render to this file instead of playing (.wav, .flac, .ogg or .aiff).")
-    var output: String?
-
-    @Option(help: "Sample type of the file: pcm16, pcm24 or float (default float; pcm24 for .flac).")
-    var format: String?
-
-    @Option(parsing: .unconditional, help: "Channels of the file: 1 or 2.")
-    var channels = "2"
-
-    @Option(parsing: .unconditional, help: "Voices that may sound at once, 1 to 4096.")
-    var voices = "64"
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
-
     /// Checks every value and builds what to play: one section from the options (with `section`'s swing, gap and
-    /// trainer, built as a one-section `.metro` file would be), or the pattern file in `pattern`. Usage errors (64)
-    /// come before file errors (65, 66).
+    /// trainer, built as a one-section `.metro` file would be), or the pattern file in `pattern`, sounding as
+    /// `output` says. Usage errors (64) come before file errors (65, 66).
     func plan(
-        pattern: PatternRequest? = nil, section: SectionOptions? = nil, silentClick: Bool = false
+        _ output: OutputOptions, pattern: PatternRequest? = nil, section: SectionOptions? = nil,
+        silentClick: Bool = false
     ) throws(CommandLineError) -> ClickPlan {
         if pattern != nil {
             for (name, given) in [("--meter", meter), ("--accent", accent)] where given != nil {
@@ -106,10 +73,8 @@ struct ClickOptions: ParsableArguments {
         guard let subdivision = Int(subdivide), (1...TempoSection.maximumSubdivision).contains(subdivision) else {
             throw .usage(option: "--subdivide", "\(subdivide): subdivision must be a whole number from 1 to 16")
         }
-        let rate = try checked("--sample-rate", sampleRate) { text throws(InvalidValue) in
-            try SampleRate(parsing: text)
-        }
-        if bars != nil, duration != nil {
+        let rate = try output.checkedSampleRate()
+        if bars != nil, output.duration != nil {
             throw CommandLineError(.usage, "--bars and --duration cannot be used together; choose one")
         }
         let barCount = try bars.map { text throws(CommandLineError) -> Int in
@@ -118,22 +83,16 @@ struct ClickOptions: ParsableArguments {
             }
             return value
         }
-        let seconds = try duration.map { text throws(CommandLineError) -> Double in
+        let seconds = try output.duration.map { text throws(CommandLineError) -> Double in
             guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
                 throw .usage(
                     option: "--duration", "\(text): duration must be a number of seconds greater than 0, at most 86400")
             }
             return value
         }
-        let gain = try masterGain()
-        let channelCount = Int(channels) ?? 0
-        guard channelCount == 1 || channelCount == 2 else {
-            throw .usage(option: "--channels", "\(channels): channels must be 1 or 2")
-        }
-        guard let voiceCount = Int(voices), MixerConfiguration.voiceCapacityRange.contains(voiceCount) else {
-            throw .usage(option: "--voices", "\(voices): the voice pool must hold from 1 to 4096 voices")
-        }
-        let outputPlan = try self.outputPlan()
+        let gain = try output.masterGain()
+        let (channelCount, voiceCount) = try output.checkedMix()
+        let outputPlan = try output.outputPlan()
         if outputPlan != nil, barCount == nil, seconds == nil, pattern == nil {
             throw CommandLineError(
                 .usage, "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file")
@@ -179,7 +138,7 @@ struct ClickOptions: ParsableArguments {
                     countInBars: countInBars)
             } catch {
                 guard let start = pattern.startAt, error.value == start else {
-                    throw CommandLineError(.usage, "\(pattern.file.path): \(error.description)")
+                    throw CommandLineError(.dataError, "\(pattern.file.path): \(error.description)")
                 }
                 throw .usage(option: "--start-at", error.description)
             }
@@ -212,53 +171,7 @@ struct ClickOptions: ParsableArguments {
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,
             frameCount: renderFrames,
             bars: seconds != nil ? nil : barCount.map { min($0, map.barCount ?? $0) } ?? map.barCount,
-            output: outputPlan, quiet: quiet, instrument: fileInstrument)
-    }
-
-    private func masterGain() throws(CommandLineError) -> Float {
-        if volume != nil, gainDecibels != nil {
-            throw CommandLineError(.usage, "--volume and --gain-db cannot be used together; choose one")
-        }
-        if let volume {
-            guard let value = Double(volume), value.isFinite, (0...1).contains(value) else {
-                throw .usage(option: "--volume", "\(volume): volume must be a number from 0 to 1")
-            }
-            return VolumeCurve.gain(volume: value)
-        }
-        if let gainDecibels {
-            guard let value = Double(gainDecibels), value.isFinite, VolumeCurve.decibelRange.contains(value) else {
-                throw .usage(option: "--gain-db", "\(gainDecibels): gain must be a number of dB from -96 to 12")
-            }
-            return VolumeCurve.gain(decibels: value)
-        }
-        return 1
-    }
-
-    private func outputPlan() throws(CommandLineError) -> OutputPlan? {
-        guard let output else {
-            if let format {
-                throw .usage(option: "--format", "\(format): --format applies only with --output FILE")
-            }
-            return nil
-        }
-        guard !output.isEmpty, let container = AudioContainer(path: output) else {
-            throw .usage(
-                option: "--output", "\(output): unknown file type; the name must end in .wav, .flac, .ogg or .aiff")
-        }
-        guard let format else {
-            return OutputPlan(path: output, container: container, sampleType: container.defaultSampleType)
-        }
-        guard let type = AudioSampleType(rawValue: format), type != .vorbis else {
-            throw .usage(option: "--format", "\(format): sample type must be pcm16, pcm24 or float")
-        }
-        guard container.sampleTypes.contains(type) else {
-            if container == .ogg {
-                throw .usage(option: "--format", "\(format): an .ogg file is always Ogg Vorbis; leave --format out")
-            }
-            let allowed = container.sampleTypes.map(\.rawValue).joined(separator: " or ")
-            throw .usage(option: "--format", "\(format): a .\(container.rawValue) file holds \(allowed) samples")
-        }
-        return OutputPlan(path: output, container: container, sampleType: type)
+            output: outputPlan, quiet: output.quiet, instrument: fileInstrument)
     }
 
     private func checked<Value>(

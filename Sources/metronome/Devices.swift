@@ -6,7 +6,11 @@ struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the PulseAudio sinks (use one with --device NAME).")
 
+    /// The main command's options, parsed only to be refused: the list depends on none of them.
+    @OptionGroup(visibility: .hidden) var root: RootOptions
+
     func run() throws {
+        try root.refuse(in: "devices", note: "it takes no options")
         let sinks: [PulseSink]
         do {
             sinks = try PulseDevices.sinks()

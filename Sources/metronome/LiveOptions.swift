@@ -17,6 +17,14 @@ struct LiveOptions: ParsableArguments {
     @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
     var verbose = false
 
+    /// The names of the options given.
+    var given: [String] {
+        [
+            ("--latency", latency != nil), ("--lookahead", lookahead != nil), ("--device", device != nil),
+            ("--verbose", verbose),
+        ].filter(\.1).map(\.0)
+    }
+
     /// Checked values.
     struct Checked {
         var latency: Duration

@@ -32,11 +32,12 @@ struct Metronome: ParsableCommand {
         ])
 
     @OptionGroup var click: ClickOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup(title: "Section (as one section of a .metro file)") var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        try Metronome.perform(try click.plan(section: section), live: live)
+        try Metronome.perform(try click.plan(output, section: section), live: live)
     }
 
     /// Renders the plan when it names an output, plays it live otherwise.

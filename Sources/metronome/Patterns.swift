@@ -11,7 +11,11 @@ struct Patterns: ParsableCommand {
             above it (the repository's own), else in ./Patterns.
             """)
 
+    /// The main command's options, parsed only to be refused: the list depends on none of them.
+    @OptionGroup(visibility: .hidden) var root: RootOptions
+
     func run() throws {
+        try root.refuse(in: "patterns", note: "it takes no options")
         guard let folder = PatternFile.shippedFolder(), let directory = opendir(folder) else {
             throw CommandLineError(
                 .noInput, "cannot find the shipped patterns; set METRONOME_PATTERNS to the Patterns folder")

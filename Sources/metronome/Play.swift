@@ -28,6 +28,7 @@ struct Play: ParsableCommand {
     var tempoScale: String?
 
     @OptionGroup var click: ClickOptions
+    @OptionGroup var output: OutputOptions
     /// Parsed only to be refused with a message: the file sets its sections' swing, gap and trainers.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Note track (files with chords)") var notes: NoteOptions
@@ -35,7 +36,7 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
-        var plan = try click.plan(pattern: request, section: section)
+        var plan = try click.plan(output, pattern: request, section: section)
         if PatternNotes.hasNotes(plan.map) {
             let voicing = try notes.checked(fileInstrument: plan.instrument)
             let bank = try voicing.loadBank(sampleRate: plan.sampleRate)

@@ -27,6 +27,10 @@ struct Serve: ParsableCommand {
     var wait = false
 
     @OptionGroup var click: ClickOptions
+    @OptionGroup var output: OutputOptions
+    /// Parsed only to be refused: the served click is steady or a loaded file's, and a file sets its own swing, gap
+    /// and trainers.
+    @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Notes (/metronome/note, chord, arp)") var notes: NoteOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
@@ -34,9 +38,10 @@ struct Serve: ParsableCommand {
     static let defaultPort: UInt16 = 7770
 
     func run() throws {
-        if click.output != nil {
+        try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
+        if output.output != nil {
             throw CommandLineError.usage(
-                option: "--output", "\(click.output!): 'serve' plays live; render with the main command")
+                option: "--output", "\(output.output!): 'serve' plays live; render with the main command")
         }
         let endpoint: OSCEndpoint
         if let osc {
@@ -47,7 +52,7 @@ struct Serve: ParsableCommand {
             endpoint = .loopback(port: Serve.defaultPort)
         }
         let request = file.map { PatternRequest(file: PatternFile(resolving: $0), startAt: nil, tempoScale: nil) }
-        var plan = try click.plan(pattern: request)
+        var plan = try click.plan(output, pattern: request)
         plan.waits = wait
         let voicing = try notes.checked(fileInstrument: plan.instrument)
         let bank = try voicing.loadBank(sampleRate: plan.sampleRate)

@@ -7,7 +7,11 @@ struct Sounds: ParsableCommand {
         abstract:
             "List the built-in click sounds (--sound NAME) and instruments (--instrument NAME for arp and chord).")
 
-    func run() {
+    /// The main command's options, parsed only to be refused: the list depends on none of them.
+    @OptionGroup(visibility: .hidden) var root: RootOptions
+
+    func run() throws {
+        try root.refuse(in: "sounds", note: "it takes no options")
         let rows =
             ClickStyle.allCases.map { ($0.rawValue, $0.summary) }
             + [("", "")]
