@@ -1,6 +1,8 @@
 import Glibc
 import MetronomeFiles
+import MetronomeKit
 import MetronomeOSC
+import MetronomeService
 
 /// `metronome serve` figures, against a private PulseAudio daemon: OSC under load, control-to-audible latency of
 /// `/metronome/note`, and the idle cost.
@@ -58,16 +60,16 @@ enum ServeBenchmark {
         defer { server.stop() }
         guard let load = measureLoad(metronome: metronome, scratch: scratch, server: server, seconds: loadSeconds)
         else {
-            FileHandleless.error("serve benchmark: the load run failed")
+            failed("serve benchmark: the load run failed")
             return nil
         }
         guard let latency = measureLatency(metronome: metronome, scratch: scratch, server: server, notes: notes) else {
-            FileHandleless.error("serve benchmark: the latency run failed")
+            failed("serve benchmark: the latency run failed")
             return nil
         }
         guard let idle = measureIdle(metronome: metronome, scratch: scratch, server: server, seconds: idleSeconds)
         else {
-            FileHandleless.error("serve benchmark: the idle runs failed")
+            failed("serve benchmark: the idle runs failed")
             return nil
         }
         return Report(load: load, latency: latency, idle: idle)
@@ -155,7 +157,7 @@ enum ServeBenchmark {
         var due: [(at: Int64, bytes: [UInt8], isOn: Bool)] = []
         var sends: [Int64] = []
         var scheduled = 0
-        let offset = unixOffset()
+        let offset = OSCService.unixOffset()
         let deadline = Measure.now() + Double(notes) / 3 + 10
         while sends.count < notes || !due.isEmpty, Measure.now() < deadline {
             if let datagram = serve.client.receive(timeoutMilliseconds: 1),
@@ -177,9 +179,9 @@ enum ServeBenchmark {
                 }
                 due.sort { $0.at < $1.at }
             }
-            while let first = due.first, monotonic() >= first.at {
+            while let first = due.first, HostTime.now().nanoseconds >= first.at {
                 due.removeFirst()
-                if first.isOn { sends.append(monotonic()) }
+                if first.isOn { sends.append(HostTime.now().nanoseconds) }
                 serve.client.send(first.bytes, to: serve.service)
             }
         }
@@ -269,22 +271,6 @@ enum ServeBenchmark {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    static func monotonic() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
-
-    /// CLOCK_REALTIME − CLOCK_MONOTONIC in nanoseconds, as `serve` computes it for its time tags.
-    static func unixOffset() -> Int64 {
-        var real = timespec()
-        var monotonic = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &monotonic)
-        clock_gettime(CLOCK_REALTIME, &real)
-        return (Int64(real.tv_sec) - Int64(monotonic.tv_sec)) * 1_000_000_000
-            + (Int64(real.tv_nsec) - Int64(monotonic.tv_nsec))
-    }
-
     /// Frames where sound starts after at least `gap` silent frames.
     static func onsets(_ samples: [Float], gap: Int = 1000) -> [Int] {
         var result: [Int] = []
@@ -361,10 +347,8 @@ struct ServeChild {
     }
 }
 
-/// One line on standard error.
-enum FileHandleless {
-    static func error(_ line: String) {
-        let text = line + "\n"
-        _ = text.withCString { write(2, $0, strlen($0)) }
-    }
+/// Says on standard error which run of the serve part failed.
+private func failed(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
 }

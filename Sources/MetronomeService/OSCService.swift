@@ -257,7 +257,7 @@ public final class OSCService: Sendable {
     }
 
     /// `CLOCK_REALTIME` minus `CLOCK_MONOTONIC`, in nanoseconds: turns time tags into host times and back.
-    static func unixOffset() -> Int64 {
+    public static func unixOffset() -> Int64 {
         var real = timespec()
         var monotonic = timespec()
         clock_gettime(CLOCK_MONOTONIC, &monotonic)
@@ -323,16 +323,13 @@ struct StoppableSource<Base: NoteSource>: NoteSource {
     mutating func nextBatch() -> [NoteEvent]? { flag.isSet ? nil : base.nextBatch() }
 }
 
-// MARK: Quitting
+// MARK: For the address tables
 
 extension OSCService {
     func requestQuit() { quit.store(true, ordering: .releasing) }
 
     /// The output attached, if any.
     var attachedOutput: (any ServiceOutput)? { output.withLock { $0 } }
-
-    /// The notes' player.
-    var livePlayer: NotePlayer { notes }
 
     var serviceSettings: ServiceSettings { settings }
 

@@ -278,7 +278,7 @@ public final class Scheduler: @unchecked Sendable {
     /// session does when it shuts down, so no looped note sounds on. Scheduling thread.
     /// - Parameter floor: no release earlier than this frame (the mixer's position plus a block: after an idle sleep
     ///   the first unscheduled frame may lie behind what the mixer has already played).
-    package func releaseEverything(notBefore floor: SampleTime = 0) {
+    package func releaseEverything(notBefore floor: SampleTime) {
         let frame = max(scheduledUntil, floor)
         for player in players { player.releaseAll(at: frame) }
         _ = pushNotes(before: frame + 1, offset: nil)
