@@ -78,9 +78,10 @@ let package = Package(
             name: "MetronomeKitTests",
             dependencies: [
                 "MetronomeKit", "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine",
-                "MetronomeLive", "CAllocationCounter",
+                "MetronomeLive", "CAllocationCounter", "MetronomeTestSupport",
             ]),
-        .testTarget(name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit"]),
+        .testTarget(
+            name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
         .target(name: "MetronomeTestSupport", dependencies: ["MetronomeOSC"], path: "Tests/MetronomeTestSupport"),
         .testTarget(
