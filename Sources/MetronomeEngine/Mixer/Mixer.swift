@@ -29,15 +29,32 @@ public final class Mixer: @unchecked Sendable {
     /// Voices in use that are not fading out.
     var soundingCount = 0
     private var nextSerial: UInt64 = 0
+    var nextFontSerial: UInt64 = 0
     let mixLeft: UnsafeMutablePointer<Float>
     let mixRight: UnsafeMutablePointer<Float>
     private var limiter: Limiter
     private var appliedGain: Float = 1
 
+    // SoundFont voices (Mixer+FontVoices.swift): a pool of twice the polyphony (a stolen voice fades while its
+    // successor starts), the channels, and the block's font commands waiting for their frame.
+    /// SoundFont channels: 16 for a MIDI file's channels, 16 more for note tracks played through fonts.
+    public static let fontChannelCount = 32
+    let fontSlotCount: Int
+    let fontVoices: UnsafeMutablePointer<FontVoice>
+    let fontActive: UnsafeMutablePointer<Int>
+    var fontActiveCount = 0
+    let fontFree: UnsafeMutablePointer<Int>
+    var fontFreeCount: Int
+    var fontSoundingCount = 0
+    let fontChannels: UnsafeMutablePointer<FontChannel>
+    let fontEvents: UnsafeMutablePointer<(offset: Int, command: MixerCommand)>
+    let fontEventCapacity: Int
+    var fontEventCount = 0
+
     private let position = Atomic<Int64>(0)
     private let requestedGainBits = Atomic<UInt32>(Float(1).bitPattern)
     private let lateEvents = Atomic<Int>(0)
-    private let stolenVoices = Atomic<Int>(0)
+    let stolenVoices = Atomic<Int>(0)
     private let voicesInUse = Atomic<Int>(0)
     private let commandCutoff = Atomic<Int64>(.max)
 
@@ -61,6 +78,16 @@ public final class Mixer: @unchecked Sendable {
         mixLeft = .allocate(capacity: configuration.maximumBlockFrames)
         mixRight = .allocate(capacity: configuration.maximumBlockFrames)
         limiter = Limiter(sampleRate: configuration.sampleRate.framesPerSecond)
+        fontSlotCount = configuration.fontPolyphony * 2
+        fontVoices = .allocate(capacity: fontSlotCount)
+        fontActive = .allocate(capacity: fontSlotCount)
+        fontFree = .allocate(capacity: fontSlotCount)
+        for index in 0..<fontSlotCount { fontFree[index] = fontSlotCount - 1 - index }
+        fontFreeCount = fontSlotCount
+        fontChannels = .allocate(capacity: Mixer.fontChannelCount)
+        fontChannels.initialize(repeating: FontChannel(), count: Mixer.fontChannelCount)
+        fontEventCapacity = commands.capacity
+        fontEvents = .allocate(capacity: fontEventCapacity)
     }
 
     deinit {
@@ -69,6 +96,11 @@ public final class Mixer: @unchecked Sendable {
         free.deallocate()
         mixLeft.deallocate()
         mixRight.deallocate()
+        fontVoices.deallocate()
+        fontActive.deallocate()
+        fontFree.deallocate()
+        fontChannels.deallocate()
+        fontEvents.deallocate()
     }
 
     /// Frames rendered so far: the clock every event is stamped against.
@@ -116,7 +148,7 @@ public final class Mixer: @unchecked Sendable {
         let blockStart = position.load(ordering: .relaxed)
         drainCommands(blockStart: blockStart, blockEnd: blockStart + Int64(count))
         let gainSettled = Float(bitPattern: requestedGainBits.load(ordering: .relaxed)) == appliedGain
-        if activeCount == 0, limiter.gain == 1, gainSettled {
+        if activeCount == 0, fontActiveCount == 0, fontEventCount == 0, limiter.gain == 1, gainSettled {
             // Nothing sounds and nothing is changing: the block is silence.
             output.update(repeating: 0, count: count * configuration.channels)
             voicesInUse.store(0, ordering: .relaxed)
@@ -134,6 +166,7 @@ public final class Mixer: @unchecked Sendable {
                 releaseSlot(at: index)
             }
         }
+        renderFontVoices(count: count)
         applyMasterGain(count: count)
         limiter.process(left: mixLeft, right: mixRight, count: count)
         if configuration.channels == 2 {
@@ -144,15 +177,17 @@ public final class Mixer: @unchecked Sendable {
         } else {
             for frame in 0..<count { output[frame] = (mixLeft[frame] + mixRight[frame]) * 0.5 }
         }
-        voicesInUse.store(activeCount, ordering: .relaxed)
+        voicesInUse.store(activeCount + fontActiveCount, ordering: .relaxed)
         position.store(blockStart + Int64(count), ordering: .releasing)
     }
 
     private func drainCommands(blockStart: SampleTime, blockEnd: SampleTime) {
         let cutoff = commandCutoff.load(ordering: .acquiring)
-        while let command = commands.peek(), command.frame < blockEnd {
+        // The font-event list holds as many commands as the ring: a producer pushing while this drains cannot
+        // overflow it (what does not fit waits for the next block).
+        while fontEventCount < fontEventCapacity, let command = commands.peek(), command.frame < blockEnd {
             commands.removeFirst()
-            if command.kind == .startVoice, command.frame >= cutoff { continue }
+            if command.kind == .startVoice || command.kind == .startFontVoice, command.frame >= cutoff { continue }
             let offset: Int
             if command.frame < blockStart {
                 lateEvents.add(1, ordering: .relaxed)
@@ -162,9 +197,14 @@ public final class Mixer: @unchecked Sendable {
             }
             switch command.kind {
             case .startVoice: startVoice(command, offset: offset)
-            case .fadeOutAll: fadeOutAll()
-            case .releaseVoices: releaseVoices(tag: command.tag, offset: offset)
+            case .fadeOutAll:
+                fadeOutAll()
+                queueFontEvent(command, offset: offset)
+            case .releaseVoices:
+                releaseVoices(tag: command.tag, offset: offset)
+                queueFontEvent(command, offset: offset)
             case .setMasterGain: requestedGainBits.store(command.gain.bitPattern, ordering: .relaxed)
+            case .startFontVoice, .channelControl: queueFontEvent(command, offset: offset)
             }
         }
     }

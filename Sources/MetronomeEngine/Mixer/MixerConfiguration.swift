@@ -16,13 +16,15 @@ public struct MixerConfiguration: Sendable, Hashable {
     public let maximumBlockFrames: Int
     /// Length of the fade given to a stolen or stopped voice, in milliseconds (at most 5).
     public let fadeMilliseconds: Double
+    /// SoundFont voices that may sound at once before one is stolen (default 256, up to 4096).
+    public let fontPolyphony: Int
 
     /// Creates a configuration.
     /// - Throws: `InvalidValue` for channels other than 1 or 2, a voice capacity outside 1…4096, a block size outside
-    ///   1…65536, or a fade outside 0.1…5 ms.
+    ///   1…65536, a fade outside 0.1…5 ms, or a polyphony outside 1…4096.
     public init(
         sampleRate: SampleRate = .standard, channels: Int = 2, voiceCapacity: Int = 64,
-        maximumBlockFrames: Int = 1024, fadeMilliseconds: Double = 5
+        maximumBlockFrames: Int = 1024, fadeMilliseconds: Double = 5, fontPolyphony: Int = 256
     ) throws(InvalidValue) {
         guard channels == 1 || channels == 2 else {
             throw InvalidValue(value: String(channels), reason: "channels must be 1 or 2")
@@ -36,6 +38,10 @@ public struct MixerConfiguration: Sendable, Hashable {
         guard fadeMilliseconds >= 0.1, fadeMilliseconds <= 5 else {
             throw InvalidValue(value: String(fadeMilliseconds), reason: "fade must be from 0.1 to 5 ms")
         }
+        guard MixerConfiguration.voiceCapacityRange.contains(fontPolyphony) else {
+            throw InvalidValue(value: String(fontPolyphony), reason: "polyphony must be from 1 to 4096 voices")
+        }
+        self.fontPolyphony = fontPolyphony
         self.sampleRate = sampleRate
         self.channels = channels
         self.voiceCapacity = voiceCapacity
