@@ -25,20 +25,31 @@ public final class NotePlayer: @unchecked Sendable {
     private var liveTags: [Int: [UInt32]] = [:]
     /// Live note-ons taken from the queue and not yet pushed, by frame.
     private var liveBatches: [[NoteEvent]] = []
-    /// One bank per track, with its gain and its pan (nil: by pitch).
+    /// One instrument per track — a bank, or a SoundFont preset — with its gain and its pan (nil: by pitch).
     public struct Track: Sendable {
-        /// The bank whose zones play the track's notes.
-        public var bank: SoundBank
+        /// The bank whose zones play the track's notes (nil for a SoundFont track).
+        public var bank: SoundBank?
+        /// The SoundFont preset and channel that play the track's notes (nil for a bank track).
+        public var font: FontInstrument?
         /// Linear gain of every note of the track (the mixer clamps negatives to silence).
         public var gain: Float
-        /// A fixed pan from −1 to +1, or nil for pan by pitch.
+        /// A fixed pan from −1 to +1, or nil for pan by pitch (bank tracks; a font pans by its own zones and the
+        /// channel's CC 10).
         public var pan: Float?
 
-        /// Creates a track.
+        /// Creates a track played by a bank.
         public init(bank: SoundBank, gain: Float = 1, pan: Float? = nil) {
             self.bank = bank
             self.gain = gain
             self.pan = pan
+        }
+
+        /// Creates a track played by a SoundFont preset. Its notes take their loudness from the font (velocity
+        /// through the font's modulators) times `gain`; channel messages on the track (`NoteEvent.message`) reach
+        /// the instrument's channel.
+        public init(font: FontInstrument, gain: Float = 1) {
+            self.font = font
+            self.gain = gain
         }
     }
 
@@ -65,7 +76,13 @@ public final class NotePlayer: @unchecked Sendable {
         self.tracks = tracks
         self.source = source
         outputRate = sampleRate.framesPerSecond
+        fontStates = tracks.map { $0.font.map(FontTrackState.init) }
     }
+
+    /// The state of each SoundFont track (nil for bank tracks).
+    var fontStates: [FontTrackState?]
+    /// Commands of the last batch that did not fit in the ring, pushed before anything else.
+    private var stash: [MixerCommand] = []
 
     private func load() {
         guard pending == nil, !sourceDone else { return }
@@ -121,6 +138,7 @@ public final class NotePlayer: @unchecked Sendable {
     /// what sounds. Scheduling thread.
     public func releaseAll(at frame: SampleTime) {
         for index in releases.indices where releases[index].frame > frame { releases[index].frame = frame }
+        if fontStates.contains(where: { $0 != nil }) { insertRelease(at: frame, tag: 0) }
         // Live notes held without a note-off yet go too.
         for tags in liveTags.values { for tag in tags { insertRelease(at: frame, tag: tag) } }
         liveTags = [:]
@@ -133,6 +151,7 @@ public final class NotePlayer: @unchecked Sendable {
         var frames: [SampleTime] = []
         if let live = liveBatches.first { frames.append(live[0].frame) }
         if let release = releases.first { frames.append(release.frame) }
+        if let waiting = stash.first { frames.append(waiting.frame) }
         if let offset {
             load(offset: offset)
             if let first = pending?.first {
@@ -146,11 +165,13 @@ public final class NotePlayer: @unchecked Sendable {
     public var isFinished: Bool {
         load()
         return sourceDone && pending == nil && releases.isEmpty && liveBatches.isEmpty && liveTags.isEmpty
-            && pendingOffs.isEmpty && queue.isEmpty
+            && pendingOffs.isEmpty && queue.isEmpty && stash.isEmpty
     }
 
     /// Whether nothing but the source is left (no release or live note waiting).
-    var isIdle: Bool { releases.isEmpty && liveBatches.isEmpty && pendingOffs.isEmpty && queue.isEmpty }
+    var isIdle: Bool {
+        releases.isEmpty && liveBatches.isEmpty && pendingOffs.isEmpty && queue.isEmpty && stash.isEmpty
+    }
 
     /// The output frame of a note: its exact frame on the map plus the run's offset, rounded once.
     static func outputFrame(_ exact: Double, _ offset: Double) -> SampleTime {
@@ -162,32 +183,51 @@ public final class NotePlayer: @unchecked Sendable {
         var commands: [MixerCommand] = []
         commands.reserveCapacity(batch.count)
         for event in batch {
-            let track = tracks[min(tracks.count - 1, max(0, event.track))]
-            let zone = track.bank.zone(for: event.note)
+            let index = min(tracks.count - 1, max(0, event.track))
+            let track = tracks[index]
+            let frame = NotePlayer.outputFrame(event.exactFrame, offset)
+            if track.font != nil {
+                fontCommands(for: event, track: index, frame: frame, offset: offset, into: &commands)
+                continue
+            }
+            guard let bank = track.bank, event.message == nil else { continue }
+            let zone = bank.zone(for: event.note)
             let gain =
                 NoteEvent.gain(velocity: event.velocity) * zone.gain * NoteEvent.chordScale(size: event.chordSize)
                 * track.gain
-            let tag = nextTag
-            nextTag = nextTag == .max ? 1 : nextTag + 1
-            let frame = NotePlayer.outputFrame(event.exactFrame, offset)
+            let tag = takeTag()
             commands.append(
                 .startNote(
                     zone.sample.reference, at: frame, gain: gain,
                     pan: track.pan ?? SoundBank.pan(for: event.note),
                     rate: zone.rate(for: event.note, outputRate: outputRate), tag: tag, loop: zone.loop,
                     releaseFrames: max(1, Int((zone.release * Double(outputRate)).rounded()))))
-            if event.offFrame == .max {
-                liveTags[event.track << 8 | event.note, default: []].append(tag)
-            } else {
-                insertRelease(
-                    at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, offset)), tag: tag,
-                    position: event.offPosition)
-            }
+            scheduleRelease(of: event, tag: tag, frame: frame, offset: offset)
         }
         return commands
     }
 
-    private func insertRelease(at frame: SampleTime, tag: UInt32, position: Position? = nil) {
+    /// A fresh release tag (never 0).
+    func takeTag() -> UInt32 {
+        let tag = nextTag
+        nextTag = nextTag == .max ? 1 : nextTag + 1
+        return tag
+    }
+
+    /// Remembers when a started note is released: at its note-off, or — a live note held without one — when its
+    /// `noteOff` comes.
+    func scheduleRelease(of event: NoteEvent, tag: UInt32, frame: SampleTime, offset: Double) {
+        if event.offFrame == .max {
+            liveTags[event.track << 8 | event.note, default: []].append(tag)
+        } else {
+            insertRelease(
+                at: max(frame + 1, NotePlayer.outputFrame(event.exactOffFrame, offset)), tag: tag,
+                position: event.offPosition)
+        }
+    }
+
+    /// Tag 0 in the release list: lift the sustain pedal of every font track (a stop or a jump).
+    func insertRelease(at frame: SampleTime, tag: UInt32, position: Position? = nil) {
         let index = releases.firstIndex { $0.frame > frame } ?? releases.count
         releases.insert((frame, tag, position), at: index)
     }
@@ -250,6 +290,7 @@ public final class NotePlayer: @unchecked Sendable {
     /// never started (the source counts as done); note-offs of notes already started are still pushed.
     /// - Returns: whether a command was pushed; nil when the ring is full.
     func pushNext(before limit: SampleTime, into ring: CommandRing, offset: Double?, endFrame: SampleTime?) -> Bool? {
+        guard flushStash(into: ring) else { return nil }
         resolveOffs()
         if let offset { load(offset: offset) }
         let batchFrame = offset.flatMap { offset in
@@ -259,12 +300,12 @@ public final class NotePlayer: @unchecked Sendable {
             (releases.first.map { live[0].frame <= $0.frame } ?? true),
             (batchFrame.map { live[0].frame <= $0 } ?? true)
         {
-            guard ring.freeCount >= live.count else { return nil }
-            ring.push(contentsOf: commands(for: live))
+            stash = commands(for: live)
             startedNotes += live.count
             lastFrame = live[0].frame
             liveBatches.removeFirst()
             resolveOffs()
+            _ = flushStash(into: ring)
             return true
         }
         if let endFrame, let frame = batchFrame, frame >= endFrame {
@@ -273,17 +314,40 @@ public final class NotePlayer: @unchecked Sendable {
             return pushNext(before: limit, into: ring, offset: offset, endFrame: endFrame)
         }
         if let release = releases.first, release.frame < limit, batchFrame.map({ release.frame <= $0 }) ?? true {
+            if release.tag == 0 {
+                stash = fontChannels.map { .channelControl(64, value: 0, channel: $0, at: release.frame) }
+                releases.removeFirst()
+                lastFrame = release.frame
+                _ = flushStash(into: ring)
+                return true
+            }
             guard ring.push(.release(tag: release.tag, at: release.frame)) else { return nil }
             releases.removeFirst()
             lastFrame = release.frame
             return true
         }
         guard let offset, let batch = pending, let frame = batchFrame, frame < limit else { return false }
-        guard ring.freeCount >= batch.count else { return nil }
-        ring.push(contentsOf: commands(for: batch, offset: offset))
-        startedNotes += batch.count
+        stash = commands(for: batch, offset: offset)
+        startedNotes += batch.count { $0.message == nil }
         lastFrame = frame
         pending = nil
+        _ = flushStash(into: ring)
+        return true
+    }
+
+    /// Pushes the commands waiting from the last batch in one publication, if the ring has room for them all (a
+    /// batch larger than the whole ring goes in pieces). Returns whether nothing is left waiting.
+    private func flushStash(into ring: CommandRing) -> Bool {
+        guard !stash.isEmpty else { return true }
+        if stash.count > ring.capacity {
+            let part = min(stash.count, ring.freeCount)
+            ring.push(contentsOf: Array(stash[..<part]))
+            stash.removeFirst(part)
+            return stash.isEmpty
+        }
+        guard ring.freeCount >= stash.count else { return false }
+        ring.push(contentsOf: stash)
+        stash = []
         return true
     }
 }

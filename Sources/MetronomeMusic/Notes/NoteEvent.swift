@@ -23,6 +23,9 @@ public struct NoteEvent: Sendable, Hashable {
     /// The note-off's position on the source's map, when the source places notes by position: after an edit of the
     /// map the scheduler moves the note-off with it.
     public var offPosition: Position?
+    /// A channel message instead of a note (a controller, a program change, the pitch wheel): when set, the event
+    /// starts nothing — `note`, `velocity` and `offFrame` are unused — and changes its track's channel at `frame`.
+    public var message: ChannelMessage?
 
     public init(frame: SampleTime, offFrame: SampleTime, note: Int, velocity: Int, track: Int = 0, chordSize: Int = 1) {
         self.frame = frame
@@ -33,6 +36,19 @@ public struct NoteEvent: Sendable, Hashable {
         self.chordSize = chordSize
         exactFrame = Double(frame)
         exactOffFrame = Double(offFrame)
+    }
+
+    /// A channel message on `track` at an exact frame on the source's map.
+    public static func message(_ message: ChannelMessage, exactFrame: Double, position: Position, track: Int)
+        -> NoteEvent
+    {
+        let frame = SampleTime(exactFrame.rounded(.toNearestOrAwayFromZero))
+        var event = NoteEvent(frame: frame, offFrame: frame, note: 0, velocity: 0, track: track)
+        event.exactFrame = exactFrame
+        event.exactOffFrame = exactFrame
+        event.position = position
+        event.message = message
+        return event
     }
 
     /// Linear gain of a velocity: (v/127)², i.e. 40·log₁₀(v/127) dB, the usual MIDI curve.
