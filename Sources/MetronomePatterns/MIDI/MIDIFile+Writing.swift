@@ -3,10 +3,11 @@ extension MIDIFile {
     /// one MTrk chunk per track, every event with its status byte (no running status).
     ///
     /// Each track ends with an end of track: one is added at the track's last tick when missing, and events after
-    /// the first one are not written (a reader stops there). Values are written into their fields as the model
-    /// documents them; a value outside its range is cut to the field (data bytes to 7 bits, channels to 4, pitch
-    /// bend to 14, tempo to 24, a delta below 0 to 0 and above `MIDITrack.maximumDelta` to it), so only files with
-    /// valid values read back equal.
+    /// the first one are not written (a reader stops there). Events further apart than `MIDITrack.maximumDelta`
+    /// ticks (one delta's limit) are bridged by empty sequencer-specific meta events (FF 7F 00), which readers skip.
+    /// Values are written into their fields as the model documents them; a value outside its range is cut to the
+    /// field (data bytes to 7 bits, channels to 4, pitch bend to 14, tempo to 24, ticks going back to a delta of 0),
+    /// so only files with valid values read back equal.
     /// - Returns: the bytes of the whole file.
     /// - Complexity: O(n), n the events and text bytes.
     public func bytes() -> [UInt8] {
@@ -36,8 +37,14 @@ extension MIDIFile {
         var last: Int64 = 0
         var ended = false
         for item in track.events {
-            let delta = min(MIDITrack.maximumDelta, max(0, item.ticks &- last))
+            var delta = max(0, item.ticks &- last)
             last = max(last, item.ticks)
+            // Skipped events (sysex, other metas) can leave kept ones further apart than one delta can say.
+            while delta > MIDITrack.maximumDelta {
+                appendVariableLength(Int(MIDITrack.maximumDelta), to: &out)
+                out += [0xFF, 0x7F, 0x00]
+                delta -= MIDITrack.maximumDelta
+            }
             appendVariableLength(Int(delta), to: &out)
             append(item.event, to: &out)
             if item.event == .endOfTrack {

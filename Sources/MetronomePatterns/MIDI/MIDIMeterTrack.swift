@@ -43,17 +43,18 @@ struct MIDIMeterTrack {
     /// Ticks in one bar of a meter.
     static func barTicks(_ meter: Meter) -> Int64 { Int64(meter.beats) * Position.ticksPerBeat(unit: meter.unit) }
 
-    /// A part bar of `thirtySeconds` 32nd notes (less than a bar of at most 64 whole notes) in the meter with the
-    /// longest beat that divides it: one bar when that meter has at most 64 beats, else bars of 64/32 and the rest.
+    /// A part bar of `thirtySeconds` 32nd notes (less than a bar of at most 64 whole notes) as one bar in the meter
+    /// with the longest beat up to a quarter note that divides it (3/4, 5/8, 7/32); when that meter would have more
+    /// than 64 beats, in longer beats, and when even whole notes give more than 64, bars of 64/32 and the rest.
     static func shortBars(thirtySeconds: Int64, tempo: BPM) throws(InvalidValue) -> [TempoSection] {
+        let most = Int64(Meter.maximumBeats)
         func meter(_ thirtySeconds: Int64) -> (beats: Int64, unit: Int64) {
             var (beats, unit) = (thirtySeconds, Int64(32))
-            while unit > 1, beats % 2 == 0 { (beats, unit) = (beats / 2, unit / 2) }
+            while unit > 1, beats % 2 == 0, unit > 4 || beats > most { (beats, unit) = (beats / 2, unit / 2) }
             return (beats, unit)
         }
         var sections: [TempoSection] = []
         var left = thirtySeconds
-        let most = Int64(Meter.maximumBeats)
         if meter(left).beats > most {
             let long = try Meter(beats: Meter.maximumBeats, unit: 32)
             sections.append(try TempoSection(bars: Int(left / most), meter: long, tempo: tempo))
