@@ -48,6 +48,9 @@ struct MIDIFileTimelineTests {
                 let file = Self.song(division: division, tempos: tempos, notes: notes)
                 let sequence = try file.timeline(sampleRate: try SampleRate(rate))
                 #expect(sequence.events.count == notes.count)
+                let segments = sequence.tempoMap.tempoSegments
+                #expect(segments.map { $0.tempo(atBeat: 0) } == tempos.map { 60_000_000 / Double($0.microseconds) })
+                #expect(segments.map(\.start.ticks) == tempos.map { $0.ticks * 28_828_800 / Int64(division) })
                 for (event, tick) in zip(sequence.events, notes) {
                     let expected = Self.exactFrame(
                         ticks: tick, division: Int64(division), tempos: tempos, rate: Int64(rate))
@@ -159,5 +162,19 @@ struct MIDIFileTimelineTests {
         ) {
             try odd.timeline()
         }
+    }
+
+    @Test("A 1 MB file of a meter and a tempo change on every tick builds its timeline in one pass")
+    func manyChanges() throws {
+        var body: [UInt8] = []
+        for index in 0..<60_000 {
+            let meter: [UInt8] = index % 2 == 0 ? [3, 2] : [5, 3]
+            body += [0x01, 0xFF, 0x58, 0x04] + meter + [24, 8]
+            body += [0x00, 0xFF, 0x51, 0x03, 0x07, UInt8(0xA1 + index % 8), 0x20]
+        }
+        let file = try MIDIFile(parsing: SMF.file(format: 0, division: 1, body))
+        let map = try file.timeline().tempoMap
+        #expect(map.tempoSegments.count == 60_000 && map.sections.count == 60_000)  // each change cuts a bar of 1/4
+        #expect(map.endPosition == Position(ticks: 60_000 * 28_828_800))
     }
 }
