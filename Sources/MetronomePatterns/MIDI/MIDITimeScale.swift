@@ -12,8 +12,9 @@ import MetronomeModel
 /// of 28,828,800 (so every tick is a whole number of positions and exact). Q is chosen to give the tempo nearest
 /// to 120 BPM — a whole number of BPM when one exists — so the click and the bars are useful.
 struct MIDITimeScale {
-    /// Positions per tick as a fraction in lowest terms.
+    /// Positions per tick: `numerator / denominator`, in lowest terms.
     let numerator: Int64
+    /// See `numerator`.
     let denominator: Int64
     /// The largest tick that fits the map (`TempoMap.maximumQuarterNotes`).
     let maximumTicks: Int64
