@@ -35,8 +35,8 @@ let package = Package(
         .target(name: "MetronomeModel", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
         // Notes over a timeline: arpeggios, pattern note tracks, note events and sources.
         .target(name: "MetronomeMusic", dependencies: ["MetronomeModel"]),
-        // The .metro language and klick tempo maps → a score.
-        .target(name: "MetronomePatterns", dependencies: ["MetronomeModel"]),
+        // The .metro language and klick tempo maps → a score; Standard MIDI Files ↔ the timeline and notes.
+        .target(name: "MetronomePatterns", dependencies: ["MetronomeModel", "MetronomeMusic"]),
         // The real-time mixer, the command ring, generated sounds, the transport and the scheduler.
         .target(
             name: "MetronomeEngine",

@@ -42,17 +42,18 @@ struct ClickOptions: ParsableArguments {
     /// trainer, built as a one-section `.metro` file would be), or the pattern file in `pattern`, sounding as
     /// `output` says. Usage errors (64) come before file errors (65, 66).
     func plan(
-        _ output: OutputOptions, pattern: PatternRequest? = nil, section: SectionOptions? = nil,
-        silentClick: Bool = false
+        _ output: OutputOptions, pattern: PatternRequest? = nil, midi: MIDIRequest? = nil,
+        section: SectionOptions? = nil, silentClick: Bool = false
     ) throws(CommandLineError) -> ClickPlan {
-        if pattern != nil {
+        if pattern != nil || midi != nil {
+            let command = midi != nil ? "'play' of a MIDI file" : "'play'"
             for (name, given) in [("--meter", meter), ("--accent", accent)] where given != nil {
                 throw CommandLineError(
-                    .usage, "\(name) does not apply to 'play': the file sets the meter and accents of every section")
+                    .usage, "\(name) does not apply to \(command): the file sets the meter and accents of every section")
             }
             if let (name, what) = section?.given.first {
                 throw CommandLineError(
-                    .usage, "\(name) does not apply to 'play': the file sets \(what) of its sections")
+                    .usage, "\(name) does not apply to \(command): the file sets \(what) of its sections")
             }
         }
         let tempo = try checked("--bpm", bpm ?? "120") { text throws(InvalidValue) in try BPM(parsing: text) }
@@ -93,7 +94,7 @@ struct ClickOptions: ParsableArguments {
         let gain = try output.masterGain()
         let (channelCount, voiceCount) = try output.checkedMix()
         let outputPlan = try output.outputPlan()
-        if outputPlan != nil, barCount == nil, seconds == nil, pattern == nil {
+        if outputPlan != nil, barCount == nil, seconds == nil, pattern == nil, midi == nil {
             throw CommandLineError(
                 .usage, "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file")
         }
@@ -147,6 +148,11 @@ struct ClickOptions: ParsableArguments {
                     .usage,
                     "--output needs --bars N or --duration SECONDS: \(pattern.file.path) plays without end")
             }
+        } else if let midi {
+            let override = try midi.pattern.tempoOverride(bpm: bpm.map { _ in tempo })
+            map = try midi.map(
+                sampleRate: rate, tempo: override, subdivision: self.subdivide.map { _ in subdivision },
+                countInBars: countInBars ?? 0)
         } else {
             // Notes without --click keep the grid (their clock) but sound no click; a count-in still sounds.
             let silent = AccentPattern(levels: Array(repeating: .silent, count: meter.beats))
@@ -164,14 +170,20 @@ struct ClickOptions: ParsableArguments {
             try samplePaths.map { paths throws(CommandLineError) in try ClickPlan.loadClicks(paths, sampleRate: rate) }
             ?? ClickSynthesizer.clickSet(style ?? fileSound ?? .standard, sampleRate: rate)
         var renderFrames = seconds.map { rate.frame(at: $0) } ?? map.endFrame
-        if pattern != nil, seconds == nil, let barCount {
+        if pattern != nil || midi != nil, seconds == nil, let barCount {
             renderFrames = map.frame(ofBar: map.firstBar + min(barCount, map.barCount ?? barCount))
+        }
+        var start: (command: TransportCommand, at: Quantization)?
+        if let midi {
+            start = try midi.start(on: map)
+            renderFrames = try midi.renderFrames(
+                on: map, bars: barCount, seconds: seconds, start: start?.command, sampleRate: rate)
         }
         return ClickPlan(
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,
             frameCount: renderFrames,
             bars: seconds != nil ? nil : barCount.map { min($0, map.barCount ?? $0) } ?? map.barCount,
-            output: outputPlan, quiet: output.quiet, instrument: fileInstrument)
+            output: outputPlan, quiet: output.quiet, instrument: fileInstrument, start: start)
     }
 
     private func checked<Value>(

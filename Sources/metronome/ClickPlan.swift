@@ -26,13 +26,18 @@ struct ClickPlan {
     var instrument: InstrumentSynthesizer.Instrument?
     /// Notes to play with the clicks (`arp`, `chord`), made when playing starts.
     var notes: (@Sendable () -> NotePlayer)?
+    /// A transport command sent as playing starts (`play FILE.mid --start-at`: a locate after the count-in).
+    var start: (command: TransportCommand, at: Quantization)?
     /// Whether the transport waits for a play command (`serve --wait`) instead of playing at once.
     var waits = false
+    /// SoundFont voices that may sound at once.
+    var polyphony = 256
 
     /// The mixer settings the plan asks for.
     func mixerConfiguration() throws(CommandLineError) -> MixerConfiguration {
         do {
-            return try MixerConfiguration(sampleRate: sampleRate, channels: channels, voiceCapacity: voices)
+            return try MixerConfiguration(
+                sampleRate: sampleRate, channels: channels, voiceCapacity: voices, fontPolyphony: polyphony)
         } catch {
             throw CommandLineError(.usage, error.description)
         }
@@ -41,9 +46,11 @@ struct ClickPlan {
     /// The playback chain for the plan, live or offline.
     func session(configuration: MixerConfiguration, lookahead: SampleTime?) throws(CommandLineError) -> Session {
         do {
-            return try Session(
+            let session = try Session(
                 map: map, clicks: clicks, configuration: configuration, endFrame: frameCount, gain: gain,
                 players: notes.map { [$0()] } ?? [], lookahead: lookahead, playing: !waits)
+            if let start { session.send(start.command, at: start.at) }
+            return session
         } catch {
             throw CommandLineError(.usage, error.description)
         }

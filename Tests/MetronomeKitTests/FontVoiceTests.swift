@@ -210,7 +210,7 @@ struct FontVoiceTests {
     func pitchWheel() throws {
         // A 2-frame-period square at the sample's rate; an octave up (1200 cents) reads every second frame.
         let wheel = SoundFontModulator(
-            source: 0x020E, destination: 52, amount: 12700, amountSource: 0x0010, transform: 0)
+            source: 0x020E, destination: 59, amount: 12700, amountSource: 0x0010, transform: 0)
         let samples: [Int16] = (0..<2000).map { Int16($0 * 10) }
         let zone = TestZone(samples: samples, modulators: [wheel])
         let result = try renderFont(

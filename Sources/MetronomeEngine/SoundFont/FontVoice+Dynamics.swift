@@ -91,7 +91,8 @@ extension FontVoice {
 
         let cents =
             basePitchCents + 100 * modulators.sums[SoundFontGenerator.coarseTune.rawValue]
-            + modulators.sums[SoundFontGenerator.fineTune.rawValue] + modValue * value(.modEnvelopeToPitch)
+            + modulators.sums[SoundFontGenerator.fineTune.rawValue] + modulators.sums[FontVoice.initialPitch]
+            + modValue * value(.modEnvelopeToPitch)
             + modLFO * value(.modLFOToPitch) + vibratoLFO * value(.vibratoLFOToPitch)
         let step = Double.exp2(Double(min(12_000, max(-12_000, cents))) / 1200) * rateRatio * 4_294_967_296
         increment = UInt64(min(64 * 4_294_967_296, max(1, step.rounded())))

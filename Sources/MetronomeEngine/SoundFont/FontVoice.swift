@@ -15,6 +15,9 @@ struct FontVoice {
     /// Attenuation at which a voice counts as silent and ends (the 96 dB of §9.1.7).
     static let silentCentibels: Float = 960
 
+    /// The modulator-only destination "initial pitch" (59, §8.4.10: the pitch wheel's), in cents.
+    static let initialPitch = 59
+
     enum Stage: Int32 { case delay, attack, hold, decay, sustain, release, finished }
 
     let zone: UnsafePointer<SoundFontVoiceZone>
