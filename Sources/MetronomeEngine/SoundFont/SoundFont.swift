@@ -57,8 +57,8 @@ public final class SoundFont: @unchecked Sendable {
         let layout = try SoundFontLayout(reader)
         let hydra = try SoundFontHydra(reader, layout)
         let samples = try SoundFontSamples(reader, layout, hydra.samples, decoder: decodeCompressed)
-        let built: SoundFontZoneBuilder
-        do { built = try SoundFontZoneBuilder(hydra, samples) } catch {
+        let builder: SoundFontZoneBuilder
+        do { builder = try SoundFontZoneBuilder(hydra, samples) } catch {
             samples.decoded?.deallocate()
             throw error
         }
@@ -66,27 +66,15 @@ public final class SoundFont: @unchecked Sendable {
         version = layout.version
         self.owner = owner
         decoded = samples.decoded
-        modulatorTable = .allocate(capacity: max(built.modulators.count, 1))
-        modulatorTable.initialize(from: built.modulators, count: built.modulators.count)
-        zoneCount = built.drafts.count
-        zoneTable = .allocate(capacity: max(zoneCount, 1))
-        for (slot, draft) in built.drafts.enumerated() {
-            let sample = draft.sample
-            let header = hydra.samples[draft.sampleIndex]
-            (zoneTable + slot).initialize(
-                to: SoundFontVoiceZone(
-                    keyLow: UInt8(draft.keys.low), keyHigh: UInt8(draft.keys.high),
-                    velocityLow: UInt8(draft.velocities.low), velocityHigh: UInt8(draft.velocities.high),
-                    generators: draft.generators, modulators: UnsafePointer(modulatorTable + draft.modulatorOffset),
-                    modulatorCount: Int32(draft.modulatorCount), data: sample.data, low: sample.low,
-                    dataFrameCount: sample.frameCount, start: sample.start, end: sample.end,
-                    loopStart: sample.loopStart, loopEnd: sample.loopEnd, sampleRate: Int32(clamping: header.rate),
-                    originalKey: header.originalKey, pitchCorrection: header.correction,
-                    sampleType: header.type & 0x0F))
-        }
+        // Allocated for the most the merge can write; the pages of what empty range intersections leave unused
+        // are never touched.
+        modulatorTable = .allocate(capacity: max(builder.modulatorCapacity, 1))
+        zoneTable = .allocate(capacity: max(builder.zoneCapacity, 1))
+        let (count, presetZones) = builder.write(zones: zoneTable, modulators: modulatorTable)
+        zoneCount = count
         let unsorted = hydra.presets.enumerated().map { index, list in
             SoundFontPreset(
-                name: list.name, bank: list.bank, program: list.program, zones: built.presetZones[index])
+                name: list.name, bank: list.bank, program: list.program, zones: presetZones[index])
         }
         presets = unsorted.enumerated().sorted { a, b in
             (a.element.bank, a.element.program, a.offset) < (b.element.bank, b.element.program, b.offset)

@@ -10,17 +10,6 @@
 ///   identical modulator replaces, another is appended); then the preset's (its local zone's replacing identical
 ///   ones of its global zone) are appended, so their effects add to the instrument's (§9.5.1).
 struct SoundFontZoneBuilder {
-    /// A merged zone before its modulators have their final address.
-    struct Draft {
-        let keys: (low: Int, high: Int)
-        let velocities: (low: Int, high: Int)
-        let generators: SoundFontGenerators
-        let modulatorOffset: Int
-        let modulatorCount: Int
-        let sample: SoundFontSamples.Resolved
-        let sampleIndex: Int
-    }
-
     /// Generator values with a record of which are set.
     private struct Values {
         var values = SoundFontGenerators.defaults.values
@@ -45,23 +34,40 @@ struct SoundFontZoneBuilder {
     private static let presetExcluded: UInt64 = [0, 1, 2, 3, 4, 12, 45, 46, 47, 50, 54, 57, 58, 41, 43, 44, 53]
         .reduce(0) { $0 | 1 << UInt64($1) }
 
-    private(set) var drafts: [Draft] = []
-    private(set) var modulators: [SoundFontModulator] = []
-    /// For each preset of the hydra, in its order, the range of its zones in `drafts`.
-    private(set) var presetZones: [Range<Int>] = []
+    private let hydra: SoundFontHydra
+    private let samples: SoundFontSamples
+    /// Each instrument's zones that point to a sample, so the loops visit only zones that can sound.
+    private let playable: [[Int]]
+    /// The most zones and modulator records the merge can write: the sizes of the tables to give `write`.
+    let zoneCapacity: Int
+    let modulatorCapacity: Int
 
-    /// Merges every preset's zones.
+    /// Counts what the merge needs.
     /// - Throws: `SoundFontError` when the pairs would make more than `SoundFont.maximumVoiceZones` zones or
     ///   `SoundFont.maximumModulators` modulator records.
     init(_ hydra: SoundFontHydra, _ samples: SoundFontSamples) throws(SoundFontError) {
-        // Each instrument's zones that point to a sample, so the loops below visit only zones that can sound.
-        let playable = hydra.instruments.map { instrument in
+        self.hydra = hydra
+        self.samples = samples
+        playable = hydra.instruments.map { instrument in
             hydra.instrumentZones[instrument.zones].indices.filter { hydra.instrumentZones[$0].target != nil }
         }
-        try Self.checkSize(hydra, playable)
+        (zoneCapacity, modulatorCapacity) = try Self.capacity(hydra, playable)
+    }
+
+    /// Merges every preset's zones into `zones` (room for `zoneCapacity`) and their modulator lists into
+    /// `modulators` (room for `modulatorCapacity`; identical lists are written once and shared).
+    /// - Returns: how many zones were written, and for each preset of the hydra, in its order, the range of its
+    ///   zones.
+    func write(
+        zones table: UnsafeMutablePointer<SoundFontVoiceZone>,
+        modulators modulatorTable: UnsafeMutablePointer<SoundFontModulator>
+    ) -> (zoneCount: Int, presetZones: [Range<Int>]) {
+        var zoneCount = 0
+        var modulatorCount = 0
+        var presetZones: [Range<Int>] = []
         var listOffsets: [[SoundFontModulator]: Int] = [:]
         for preset in hydra.presets {
-            let first = drafts.count
+            let first = zoneCount
             let zones = hydra.presetZones[preset.zones]
             let presetGlobal = zones.first.flatMap { $0.target == nil ? $0 : nil }
             for presetZone in zones {
@@ -108,18 +114,28 @@ struct SoundFontZoneBuilder {
                     if let known = listOffsets[list] {
                         offset = known
                     } else {
-                        offset = modulators.count
+                        offset = modulatorCount
                         listOffsets[list] = offset
-                        modulators.append(contentsOf: list)
+                        (modulatorTable + offset).initialize(from: list, count: list.count)
+                        modulatorCount += list.count
                     }
-                    drafts.append(
-                        Draft(
-                            keys: keys, velocities: velocities, generators: generators, modulatorOffset: offset,
-                            modulatorCount: list.count, sample: sample, sampleIndex: sampleIndex))
+                    let header = hydra.samples[sampleIndex]
+                    (table + zoneCount).initialize(
+                        to: SoundFontVoiceZone(
+                            keyLow: UInt8(keys.low), keyHigh: UInt8(keys.high), velocityLow: UInt8(velocities.low),
+                            velocityHigh: UInt8(velocities.high), generators: generators,
+                            modulators: UnsafePointer(modulatorTable + offset), modulatorCount: Int32(list.count),
+                            data: sample.data, low: sample.low, dataFrameCount: sample.frameCount,
+                            start: sample.start, end: sample.end, loopStart: sample.loopStart,
+                            loopEnd: sample.loopEnd, sampleRate: Int32(clamping: header.rate),
+                            originalKey: header.originalKey, pitchCorrection: header.correction,
+                            sampleType: header.type & 0x0F))
+                    zoneCount += 1
                 }
             }
-            presetZones.append(first..<drafts.count)
+            presetZones.append(first..<zoneCount)
         }
+        return (zoneCount, presetZones)
     }
 
     /// Each modulator replaces an identical one in `list` or is appended.
@@ -148,7 +164,9 @@ struct SoundFontZoneBuilder {
 
     /// Counts the pairs (and the modulator records they could need) before merging anything, so a small file cannot
     /// ask for a huge table or hours of work. Every count is below 2¹⁶ × 2¹⁶ per step and checked after each step.
-    private static func checkSize(_ hydra: SoundFontHydra, _ playable: [[Int]]) throws(SoundFontError) {
+    private static func capacity(
+        _ hydra: SoundFontHydra, _ playable: [[Int]]
+    ) throws(SoundFontError) -> (zones: Int, modulators: Int) {
         let records = hydra.instruments.indices.map { index in
             playable[index].reduce(0) { $0 + hydra.instrumentZones[$1].modulators.count }
         }
@@ -176,5 +194,6 @@ struct SoundFontZoneBuilder {
                 }
             }
         }
+        return (zoneCount, recordCount)
     }
 }
