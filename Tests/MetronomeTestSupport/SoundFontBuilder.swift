@@ -92,6 +92,11 @@ public struct SoundFontBuilder: Sendable {
     ///   - name: how preset zones name it.
     ///   - zones: its zones, a global one first if any.
     public func instrument(_ name: String, _ zones: SoundFontBuilderZone...) -> SoundFontBuilder {
+        instrument(name, zones: zones)
+    }
+
+    /// Adds an instrument whose zones are computed (many of them, say).
+    public func instrument(_ name: String, zones: [SoundFontBuilderZone]) -> SoundFontBuilder {
         var copy = self
         copy.instruments.append(ZoneList(name: name, bank: 0, program: 0, zones: zones))
         return copy
@@ -111,6 +116,11 @@ public struct SoundFontBuilder: Sendable {
     public func preset(
         _ name: String, bank: Int = 0, program: Int, _ zones: SoundFontBuilderZone...
     ) -> SoundFontBuilder {
+        preset(name, bank: bank, program: program, zones: zones)
+    }
+
+    /// Adds a preset whose zones are computed.
+    public func preset(_ name: String, bank: Int = 0, program: Int, zones: [SoundFontBuilderZone]) -> SoundFontBuilder {
         var copy = self
         copy.presets.append(ZoneList(name: name, bank: bank, program: program, zones: zones))
         return copy
