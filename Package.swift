@@ -83,7 +83,10 @@ let package = Package(
         .testTarget(
             name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
-        .target(name: "MetronomeTestSupport", dependencies: ["MetronomeOSC"], path: "Tests/MetronomeTestSupport"),
+        // Test helpers: OSC traffic, child processes, seeded generators, SoundFonts built in memory.
+        .target(
+            name: "MetronomeTestSupport", dependencies: ["MetronomeOSC", "MetronomeEngine"],
+            path: "Tests/MetronomeTestSupport"),
         .testTarget(
             name: "MetronomeServiceTests",
             dependencies: ["MetronomeService", "MetronomeKit", "MetronomeOSC", "MetronomeTestSupport"]),
