@@ -102,12 +102,12 @@ struct Arp: ParsableCommand {
         settings.inversion = voicing.inversion
         var plan = try clickOptions.plan(output, silentClick: !click)
         let map = plan.map
-        let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
-        let pan = voicing.pan
+        let track = try voicing.track(sampleRate: plan.sampleRate)
+        plan.polyphony = voicing.polyphony
         let fixed = settings
         plan.notes = {
             NotePlayer(
-                tracks: [.init(bank: bank, pan: pan)],
+                tracks: [track],
                 source: ArpeggioSequence(chords: chords, settings: fixed, map: map),
                 sampleRate: map.sampleRate)
         }

@@ -48,10 +48,12 @@ struct Chord: ParsableCommand {
             throw CommandLineError.usage(
                 option: "--duration", "\(output.duration!): the chord is held from 0 to 3600 seconds")
         }
-        let instrumentBank = try voicing.loadBank(sampleRate: try output.checkedSampleRate())
-        let release = instrumentBank.zones.map(\.release).max() ?? 0
+        let track = try voicing.track(sampleRate: try output.checkedSampleRate())
+        // A bank's longest release; a font's releases are its own: 2 s of tail, faded in its last 5 ms.
+        let release = track.bank.map { $0.zones.map(\.release).max() ?? 0 } ?? MIDIRequest.tailSeconds
         options.duration = String(held + release + 0.05)
         var plan = try clickOptions.plan(options, silentClick: true)
+        plan.polyphony = voicing.polyphony
         let rate = plan.sampleRate
         let notes = chords[0].notes(octave: voicing.octave, inversion: voicing.inversion)
         let offFrame = rate.frame(at: held)
@@ -63,11 +65,7 @@ struct Chord: ParsableCommand {
         }
         // Unstrummed: one batch, one publication. Strummed: a batch per note, each on its own frame.
         let batches = strumFrames == 0 ? (events.isEmpty ? [] : [events]) : events.map { [$0] }
-        let pan = voicing.pan
-        plan.notes = {
-            NotePlayer(
-                tracks: [.init(bank: instrumentBank, pan: pan)], source: NoteBatches(batches), sampleRate: rate)
-        }
+        plan.notes = { NotePlayer(tracks: [track], source: NoteBatches(batches), sampleRate: rate) }
         try Metronome.perform(plan, live: live)
     }
 }

@@ -49,7 +49,8 @@ struct ClickOptions: ParsableArguments {
             let command = midi != nil ? "'play' of a MIDI file" : "'play'"
             for (name, given) in [("--meter", meter), ("--accent", accent)] where given != nil {
                 throw CommandLineError(
-                    .usage, "\(name) does not apply to \(command): the file sets the meter and accents of every section")
+                    .usage, "\(name) does not apply to \(command): the file sets the meter and accents of every section"
+                )
             }
             if let (name, what) = section?.given.first {
                 throw CommandLineError(

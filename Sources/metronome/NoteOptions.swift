@@ -8,8 +8,21 @@ struct NoteOptions: ParsableArguments {
     var instrument: String?
 
     @Option(
-        help: "A sound bank instead of a built-in instrument: our .bank file or a SoundBankPlayer .plist.")
+        help: """
+            A sound bank instead of a built-in instrument: our .bank file or a SoundBankPlayer .plist; with \
+            --soundfont, the preset's bank number instead (0 to 128; 128 holds drum kits).
+            """)
     var bank: String?
+
+    @Option(help: "Play the notes with this SoundFont (.sf2 or .sf3) instead of a built-in instrument.")
+    var soundfont: String?
+
+    @Option(parsing: .unconditional, help: "The SoundFont preset's program, 0 to 127 (with --soundfont; default 0).")
+    var program: String?
+
+    @Option(
+        parsing: .unconditional, help: "SoundFont voices that may sound at once, 1 to 4096 (default 256).")
+    var polyphony: String?
 
     @Option(parsing: .unconditional, help: "Octave of the chord roots, 0 to 8 (C4 is middle C).")
     var octave = "4"
@@ -26,6 +39,9 @@ struct NoteOptions: ParsableArguments {
     struct Checked {
         var instrument: InstrumentSynthesizer.Instrument
         var bankPath: String?
+        /// `--soundfont` with its preset, when given.
+        var font: FontChoice?
+        var polyphony: Int
         var octave: Int
         var inversion: Int
         var velocity: Int
@@ -33,9 +49,25 @@ struct NoteOptions: ParsableArguments {
     }
 
     func checked(fileInstrument: InstrumentSynthesizer.Instrument? = nil) throws(CommandLineError) -> Checked {
-        if instrument != nil, bank != nil {
+        if instrument != nil, bank != nil, soundfont == nil {
             throw CommandLineError(.usage, "--instrument and --bank cannot be used together; choose one")
         }
+        if instrument != nil, soundfont != nil {
+            throw CommandLineError(.usage, "--instrument and --soundfont cannot be used together; choose one")
+        }
+        if soundfont == nil, let program {
+            throw CommandLineError(.usage, "--program \(program) needs --soundfont: it chooses a SoundFont preset")
+        }
+        let font = try soundfont.map { path throws(CommandLineError) in
+            try FontChoice(path: path, bank: bank, program: program)
+        }
+        let polyphony =
+            try self.polyphony.map { text throws(CommandLineError) -> Int in
+                guard let value = Int(text), MixerConfiguration.voiceCapacityRange.contains(value) else {
+                    throw .usage(option: "--polyphony", "\(text): polyphony must be a whole number from 1 to 4096")
+                }
+                return value
+            } ?? 256
         let requested = self.instrument ?? fileInstrument?.rawValue ?? "piano"
         guard let instrument = InstrumentSynthesizer.Instrument(rawValue: requested) else {
             let names = InstrumentSynthesizer.Instrument.allCases.map(\.rawValue).joined(separator: ", ")
@@ -57,7 +89,8 @@ struct NoteOptions: ParsableArguments {
             return value
         }
         return Checked(
-            instrument: instrument, bankPath: bank, octave: octave, inversion: inversion, velocity: velocity, pan: pan)
+            instrument: instrument, bankPath: font == nil ? bank : nil, font: font, polyphony: polyphony,
+            octave: octave, inversion: inversion, velocity: velocity, pan: pan)
     }
 
     /// Parses chords given on the command line (exit 64 naming the chord and its position).
@@ -67,6 +100,17 @@ struct NoteOptions: ParsableArguments {
 }
 
 extension NoteOptions.Checked {
+    /// The note player's track: the `--soundfont` preset on font channel 16 (the MIDI file channels are 0–15), or
+    /// the bank (`--bank` file or built-in instrument) with the voicing's pan.
+    func track(sampleRate: SampleRate) throws(CommandLineError) -> NotePlayer.Track {
+        if let font {
+            return .init(
+                font: FontInstrument(font: try font.load(), bank: font.bank, program: font.program, channel: 16),
+                gain: FontChoice.noteGain)
+        }
+        return .init(bank: try loadBank(sampleRate: sampleRate), pan: pan)
+    }
+
     /// The bank the notes play: the `--bank` file (malformed 65, missing 66) or the built-in instrument.
     func loadBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {
         guard let bankPath else { return InstrumentSynthesizer.bank(instrument, sampleRate: sampleRate) }

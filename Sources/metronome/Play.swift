@@ -27,6 +27,19 @@ struct Play: ParsableCommand {
         help: "Multiply every tempo by this factor, 0.1 to 10 (0.8 practises at 80%).")
     var tempoScale: String?
 
+    @Flag(name: .customLong("click"), help: "MIDI files: play the metronome along on the file's tempo map and meters.")
+    var withClick = false
+
+    @Option(help: "MIDI files: leave out these channels' notes, 1 to 16 separated by commas (10 is the drums).")
+    var mute: String?
+
+    @Option(help: "MIDI files: play only these channels' notes, 1 to 16 separated by commas.")
+    var solo: String?
+
+    @Option(
+        parsing: .unconditional, help: "MIDI files: move every note but the drums this many semitones, -48 to 48.")
+    var transpose: String?
+
     @OptionGroup var click: ClickOptions
     @OptionGroup var output: OutputOptions
     /// Parsed only to be refused with a message: the file sets its sections' swing, gap and trainers.
@@ -35,21 +48,73 @@ struct Play: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
+        if MIDIRequest.isMIDI(path: file) { return try runMIDI() }
+        for (name, value) in [("--mute", mute), ("--solo", solo), ("--transpose", transpose)] where value != nil {
+            throw CommandLineError(.usage, "\(name) applies to MIDI files; a pattern's notes are its chords")
+        }
+        if withClick {
+            throw CommandLineError(.usage, "--click applies to MIDI files; a pattern always plays its click")
+        }
         let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
         var plan = try click.plan(output, pattern: request, section: section)
         if PatternNotes.hasNotes(plan.map) {
             let voicing = try notes.checked(fileInstrument: plan.instrument)
-            let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
+            let track = try voicing.track(sampleRate: plan.sampleRate)
+            plan.polyphony = voicing.polyphony
             var defaults = ArpeggioSettings()
             defaults.octave = voicing.octave
             defaults.inversion = voicing.inversion
             defaults.velocity = voicing.velocity
-            let (map, pan, settings) = (plan.map, voicing.pan, defaults)
+            let (map, settings) = (plan.map, defaults)
             plan.notes = {
                 NotePlayer(
-                    tracks: [.init(bank: bank, pan: pan)],
+                    tracks: [track],
                     source: PatternNotes(map: map, defaults: settings), sampleRate: map.sampleRate)
             }
+        }
+        try Metronome.perform(plan, live: live)
+    }
+
+    /// `play FILE.mid`: the file through a SoundFont (`--soundfont`, `$METRONOME_SOUNDFONT`, the system's General
+    /// MIDI font) or, with none, the built-in piano (drums silent) with a note saying so; the click along with
+    /// `--click`.
+    private func runMIDI() throws(CommandLineError) {
+        let voicing = try notes.checked()
+        if voicing.bankPath != nil || notes.instrument != nil || notes.program != nil {
+            throw CommandLineError(
+                .usage,
+                "--instrument, --bank and --program do not apply to a MIDI file: its channels choose their programs")
+        }
+        let request = try MIDIRequest(
+            path: file, startAt: startAt, tempoScale: tempoScale, click: withClick, mute: mute, solo: solo,
+            transpose: transpose, sampleRate: try output.checkedSampleRate())
+        var plan = try click.plan(output, midi: request, section: section)
+        plan.polyphony = voicing.polyphony
+        let tracks: [NotePlayer.Track]
+        if let path = FontChoice.forMIDIFile(given: notes.soundfont) {
+            let font = try FontChoice.load(path: path)
+            tracks = (0..<16).map { channel in
+                .init(
+                    font: FontInstrument(
+                        font: font, bank: channel == 9 ? 128 : 0, channel: channel, isDrumChannel: channel == 9),
+                    gain: FontChoice.fileGain)
+            }
+        } else {
+            FileOutput.standardError.write(
+                "metronome: no SoundFont (--soundfont, $METRONOME_SOUNDFONT or \(FontChoice.systemFont)); "
+                    + "playing the built-in piano, drums silent\n")
+            let piano = InstrumentSynthesizer.bank(.piano, sampleRate: plan.sampleRate)
+            tracks = (0..<16).map { .init(bank: piano, gain: $0 == 9 ? 0 : 1) }
+        }
+        let (map, sequence, offset) = (plan.map, request.sequence, MIDIRequest.offset(on: plan.map))
+        let (muted, soloed, transposition) = (request.muted, request.soloed, request.transpose)
+        plan.notes = {
+            NotePlayer(
+                tracks: tracks,
+                source: MIDINotes(
+                    sequence: sequence, map: map, offset: offset, muted: muted, soloed: soloed,
+                    transpose: transposition),
+                sampleRate: map.sampleRate)
         }
         try Metronome.perform(plan, live: live)
     }

@@ -49,12 +49,14 @@ struct MIDIRequest {
         self.click = click
         muted = try MIDIRequest.channels(mute, option: "--mute")
         soloed = try MIDIRequest.channels(solo, option: "--solo")
-        self.transpose = try transpose.map { text throws(CommandLineError) -> Int in
-            guard let value = Int(text), (-48...48).contains(value) else {
-                throw .usage(option: "--transpose", "\(text): the transposition must be a whole number from -48 to 48")
-            }
-            return value
-        } ?? 0
+        self.transpose =
+            try transpose.map { text throws(CommandLineError) -> Int in
+                guard let value = Int(text), (-48...48).contains(value) else {
+                    throw .usage(
+                        option: "--transpose", "\(text): the transposition must be a whole number from -48 to 48")
+                }
+                return value
+            } ?? 0
     }
 
     /// Channels 1...16 separated by commas, as 0...15.

@@ -55,6 +55,10 @@ struct Serve: ParsableCommand {
         var plan = try click.plan(output, pattern: request)
         plan.waits = wait
         let voicing = try notes.checked(fileInstrument: plan.instrument)
+        if voicing.font != nil {
+            throw CommandLineError(
+                .usage, "--soundfont does not apply to 'serve': its notes play a bank or a built-in instrument")
+        }
         let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
         let rate = plan.sampleRate
         var settings = ServiceSettings(bank: bank) { name, scale, countIn in
