@@ -99,6 +99,14 @@ import Testing
             "preset header 1 (\"EOP\") points to bag 50 but the pbag chunk has 2")
         let both = Self.patched(Self.patched(at: Self.record("phdr") + 24, 1, width: 2), at: eop + 24, 0, width: 2)
         expect(both, eop, "preset header 1 (\"EOP\") points to bag 0, before the previous header's 1")
+        expect(
+            Self.patched(at: eop + 24, 0, width: 2), eop,
+            "the terminal preset header (\"EOP\") points to bag 0, not to the pbag chunk's terminal record 1")
+        let terminalBag = Self.record("pbag", 1, size: 4)
+        expect(
+            Self.patched(at: terminalBag, 0, width: 2), terminalBag,
+            "the terminal preset bag points to generator 0 and modulator 0, not to the terminal records 1 of the "
+                + "pgen chunk and 0 of the pmod chunk")
         let pbag = Self.record("pbag")
         expect(
             Self.patched(at: pbag, 40, width: 2), pbag, "preset bag 0 points to generator 40 but the pgen chunk has 2")

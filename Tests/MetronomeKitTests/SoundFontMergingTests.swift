@@ -151,4 +151,32 @@ import Testing
         #expect(merged.generators[.pan] == 5)
         #expect(merged.generators.values[14] == 0 && merged.generators.values[59] == 0)
     }
+
+    @Test func ofTwoIdenticalModulatorsInAZoneTheSecondCounts() throws {
+        let first = SoundFontModulator(source: 0x0082, destination: 8, amount: 30, amountSource: 0, transform: 0)
+        let second = SoundFontModulator(source: 0x0082, destination: 8, amount: 31, amountSource: 0, transform: 0)
+        let other = SoundFontModulator(source: 0x0083, destination: 8, amount: 1, amountSource: 0, transform: 0)
+        let (font, zone) = try onlyZone(
+            SoundFontBuilder()
+                .sample("a", frames: frames)
+                .instrument("I", .sample("a", modulators: [first, other, second]))
+                .preset("P", program: 0, .instrument("I")))
+        #expect(modulators(of: zone) == SoundFontModulator.defaults + [second, other])
+        withExtendedLifetime(font) {}
+    }
+
+    @Test func rangesCountOnlyWhereTheSpecificationPutsThem() throws {
+        let lateKeys = SoundFontBuilderZone.sample("a", [.pan: 1]).withRawGenerators([(43, 60 | 60 << 8)])
+        let lateVelocities = SoundFontBuilderZone.sample("a", [.pan: 1]).withRawGenerators([(44, 1 | 10 << 8)])
+        let font = try SoundFont(
+            bytes: SoundFontBuilder()
+                .sample("a", frames: frames)
+                .instrument("I", lateKeys, lateVelocities, .sample("a", keys: 60...60, velocities: 1...10))
+                .preset("P", program: 0, .instrument("I"))
+                .build())
+        #expect(
+            font.zones(of: font.presets[0]).map { [$0.keyLow, $0.keyHigh, $0.velocityLow, $0.velocityHigh] } == [
+                [0, 127, 0, 127], [0, 127, 0, 127], [60, 60, 1, 10],
+            ])
+    }
 }

@@ -5,14 +5,16 @@ import MetronomeEngine
 public struct SoundFontBuilderZone: Sendable {
     /// The sample (instrument zones) or instrument (preset zones) it plays, by name; `nil` for a global zone.
     public var target: String?
-    /// Written first, as §7.5 asks: keyRange, then velocityRange.
+    /// The keyRange generator, written first as §7.5 asks.
     public var keys: ClosedRange<Int>?
+    /// The velocityRange generator, written after the key range.
     public var velocities: ClosedRange<Int>?
-    /// Written in this order, after the ranges.
+    /// The other generators, written in this order after the ranges.
     public var generators: [(SoundFontGenerator, Int32)]
     /// Raw generator records written after `generators` (an operator number the specification leaves unused, or a
     /// value out of range), for tests of what the reader ignores.
     public var rawGenerators: [(number: UInt16, amount: UInt16)]
+    /// The zone's modulators, in this order.
     public var modulators: [SoundFontModulator]
 
     /// An instrument zone playing `sample`.

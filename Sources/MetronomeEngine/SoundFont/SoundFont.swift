@@ -5,6 +5,19 @@
 /// so a 148 MB font costs only the pages a voice touches), `low` into sm24. SF3's compressed samples are decoded at
 /// load, through the caller's decoder, into one buffer the font owns.
 ///
+/// Where the specification leaves room, or common fonts stray, the reader decides (each is tested):
+/// - Rejected: anything §7 calls structurally unsound — a chunk beyond its parent, a hydra chunk that is not whole
+///   records or lacks its terminal record, indices out of range or running backwards, terminal records that do
+///   not meet, an instrument or sample index at or past the terminal record, a sample (start, end, loop points)
+///   outside the sample data.
+/// - Ignored: unknown chunks and generators, generators after a zone's instrument or sampleID, ranges out of their
+///   place, zones after the first without an instrument or sample, sm24 below 2.04 or of the wrong size, the
+///   sample link of stereo pairs (not checked: the voice zone does not carry it), loop points outside a sample's
+///   own start and end (the synthesizer plays a loop only where it is sane).
+/// - ROM samples (sampleType bit 0x8000) have no data here: their zones make no voice. A voice zone's
+///   `sampleType` keeps bits 0…3 (mono, right, left, linked), without the ROM and compressed bits.
+/// - A preset or instrument list of only the terminal record is an empty font, not an error.
+///
 /// Invariant: the zone table, the modulator table and the decoded samples are written once, in `init`, and only
 /// read afterwards; they, and the bytes `owner` keeps alive, are freed when the font goes. A voice zone is valid as
 /// long as its font lives: whoever plays one keeps the font.

@@ -13,7 +13,7 @@ struct SoundFontHydra {
     }
 
     /// One zone: its generators (in `generators`, in file order: a later duplicate overrides an earlier one) and
-    /// modulators (in `modulators`, identical ones after the first left out), and the instrument (preset zones) or
+    /// modulators (in `modulators`; of two identical ones the later replaces the earlier), and the instrument (preset zones) or
     /// sample (instrument zones) it points to — `nil` for a global zone or one to ignore (§7.3, §7.7).
     struct Zone {
         let generators: Range<Int>
@@ -114,6 +114,14 @@ struct SoundFontHydra {
                         + "the previous header's \(bag(index - 1))")
             }
         }
+        // §7.2, §7.6: the terminal header's bag is the bag chunk's terminal record.
+        let terminal = headers.dataOffset + (headerCount - 1) * headerSize
+        guard bag(headerCount - 1) == bagCount - 1 else {
+            throw SoundFontError(
+                offset: terminal,
+                "the terminal \(side.name) header (\"\(headerName(headerCount - 1))\") points to bag "
+                    + "\(bag(headerCount - 1)), not to the \(names.bag) chunk's terminal record \(bagCount - 1)")
+        }
         func generatorIndex(_ bag: Int) -> Int { Int(bytes.uint16(bags.dataOffset + bag * 4)) }
         func modulatorIndex(_ bag: Int) -> Int { Int(bytes.uint16(bags.dataOffset + bag * 4 + 2)) }
         let firstBag = bag(0)
@@ -146,8 +154,17 @@ struct SoundFontHydra {
                         + "\(modulatorIndex(index - 1))")
             }
         }
+        // §7.3, §7.7: the terminal bag points to the terminal generator and modulator records.
+        let terminalBag = bags.dataOffset + lastBag * 4
+        guard generatorIndex(lastBag) == generatorCount - 1, modulatorIndex(lastBag) == modulatorCount - 1 else {
+            throw SoundFontError(
+                offset: terminalBag,
+                "the terminal \(side.name) bag points to generator \(generatorIndex(lastBag)) and modulator "
+                    + "\(modulatorIndex(lastBag)), not to the terminal records \(generatorCount - 1) of the "
+                    + "\(names.generator) chunk and \(modulatorCount - 1) of the \(names.modulator) chunk")
+        }
         var lists: [ZoneList] = []
-        var seen = Set<UInt64>()
+        var seen: [UInt64: Int] = [:]  // a zone's modulators so far: identity → index in `modulators`
         for index in 0..<(headerCount - 1) {
             let at = headers.dataOffset + index * headerSize
             let name = headerName(index)
@@ -156,7 +173,9 @@ struct SoundFontHydra {
                 let zoneNumber = bagIndex - bag(index)
                 let generatorStart = generators.count
                 var target: Int?
+                var keyRangeFirst = false
                 for record in generatorIndex(bagIndex)..<generatorIndex(bagIndex + 1) {
+                    let position = record - generatorIndex(bagIndex)
                     let recordAt = generatorChunk.dataOffset + record * 4
                     let number = Int(bytes.uint16(recordAt))
                     let amount = bytes.uint16(recordAt + 2)
@@ -175,6 +194,14 @@ struct SoundFontHydra {
                         generator != .instrument, generator != .sampleID
                     else { continue }  // unknown or the other level's index generator: ignored (§9.4)
                     let isRange = generator == .keyRange || generator == .velocityRange
+                    // §7.5, §7.9: a key range counts only as the zone's first generator, a velocity range only
+                    // after nothing or a key range.
+                    if generator == .keyRange {
+                        guard position == 0 else { continue }
+                        keyRangeFirst = true
+                    } else if generator == .velocityRange {
+                        guard position == 0 || (position == 1 && keyRangeFirst) else { continue }
+                    }
                     generators.append(
                         Generator(number: number, value: isRange ? Int32(amount) : Int32(Int16(bitPattern: amount))))
                 }
@@ -186,9 +213,13 @@ struct SoundFontHydra {
                         source: bytes.uint16(recordAt), destination: bytes.uint16(recordAt + 2),
                         amount: bytes.int16(recordAt + 4), amountSource: bytes.uint16(recordAt + 6),
                         transform: bytes.uint16(recordAt + 8))
-                    // §7.4: a second modulator identical to one before it in the same zone is ignored.
-                    guard seen.insert(Self.identity(modulator)).inserted else { continue }
-                    modulators.append(modulator)
+                    // §7.4, §7.8: of two identical modulators in a zone, the first is ignored.
+                    if let earlier = seen[Self.identity(modulator)] {
+                        modulators[earlier] = modulator
+                    } else {
+                        seen[Self.identity(modulator)] = modulators.count
+                        modulators.append(modulator)
+                    }
                 }
                 zones.append(
                     Zone(
