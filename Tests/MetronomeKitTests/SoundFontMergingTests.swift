@@ -38,7 +38,7 @@ import Testing
         #expect(zone.dataFrameCount == 246)
         #expect(zone.data[3] == 300 && zone.low == nil)
         #expect((zone.keyLow, zone.keyHigh, zone.velocityLow, zone.velocityHigh) == (0, 127, 0, 127))
-        #expect(modulators(of: zone) == SoundFontModulator.defaults)
+        #expect(modulators(of: zone) == SoundFontModulator.applied)
         withExtendedLifetime(font) {}
     }
 
@@ -121,9 +121,9 @@ import Testing
                 "P", program: 0, .global(modulators: [presetGlobal]),
                 .instrument("I", modulators: [presetCC2, presetLocal]))
         let (font, zone) = try onlyZone(builder)
-        var expected = SoundFontModulator.defaults
+        var expected = SoundFontModulator.applied
         expected[0] = louder
-        expected[3] = localCC1
+        expected[2] = localCC1
         expected += [cc2, presetLocal, presetCC2]
         #expect(modulators(of: zone) == expected)
         withExtendedLifetime(font) {}
@@ -161,7 +161,7 @@ import Testing
                 .sample("a", frames: frames)
                 .instrument("I", .sample("a", modulators: [first, other, second]))
                 .preset("P", program: 0, .instrument("I")))
-        #expect(modulators(of: zone) == SoundFontModulator.defaults + [second, other])
+        #expect(modulators(of: zone) == SoundFontModulator.applied + [second, other])
         withExtendedLifetime(font) {}
     }
 

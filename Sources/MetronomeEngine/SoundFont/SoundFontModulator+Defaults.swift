@@ -64,4 +64,11 @@ extension SoundFontModulator {
         volumeToAttenuation, panToPan, expressionToAttenuation, reverbToReverbSend, chorusToChorusSend,
         pitchWheelToInitialPitch,
     ]
+
+    /// The defaults every voice starts with: all of them but velocity to filter cutoff (§8.4.2). With it, General
+    /// MIDI fonts voiced without a filter in mind (TimGM6mb, FluidR3_GM) turn dull below full velocity — a note at
+    /// velocity 64 loses an octave of brightness; players disagree about it (FluidSynth applies it only from velocity
+    /// 64 up, MuseScore removed it), and the fonts were made to sound right without it. A font's own velocity
+    /// modulators still apply.
+    public static let applied: [SoundFontModulator] = defaults.filter { $0 != velocityToFilterCutoff }
 }

@@ -88,7 +88,7 @@ struct SoundFontZoneBuilder {
                         continue
                     }
                     var values = Values()
-                    var list = SoundFontModulator.defaults
+                    var list = SoundFontModulator.applied
                     if let instrumentGlobal {
                         values.apply(hydra.generators[instrumentGlobal.generators])
                         Self.merge(hydra.modulators[instrumentGlobal.modulators], into: &list)
@@ -184,7 +184,7 @@ struct SoundFontZoneBuilder {
                 zoneCount += pairs
                 recordCount +=
                     pairs
-                    * (SoundFontModulator.defaults.count + globals[instrument] + presetGlobal + zone.modulators.count)
+                    * (SoundFontModulator.applied.count + globals[instrument] + presetGlobal + zone.modulators.count)
                     + records[instrument]
                 guard zoneCount <= SoundFont.maximumVoiceZones, recordCount <= SoundFont.maximumModulators else {
                     throw SoundFontError(
