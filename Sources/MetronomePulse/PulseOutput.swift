@@ -16,9 +16,9 @@ import Synchronization
 ///
 /// Threads: create, `drain` and `close` from a control thread; the properties from any thread. The write callback
 /// runs on the mainloop thread and calls only `Mixer.render`, non-allocating libpulse functions, and — once, on the
-/// first request — `clock_gettime` (vDSO, no system call) to timestamp the first audio and `Mixer.framePosition` to
-/// note the stream's first frame. The clock's timer and timing replies also run on the mainloop thread, between
-/// write callbacks; they update the mapping and publish it lock-free.
+/// first request — `clock_gettime` (vDSO, no system call) to timestamp the first audio, `init`'s `catchUp` and
+/// `Mixer.framePosition` to note the stream's first frame. The clock's timer and timing replies also run on the
+/// mainloop thread, between write callbacks; they update the mapping and publish it lock-free.
 public final class PulseOutput: AudioOutput, @unchecked Sendable {
     // @unchecked: the stream is used under the mainloop's lock or on its thread; everything read from other threads
     // (counters, latency, the clock mapping) is an atomic or the lock-free published mapping.
@@ -69,22 +69,35 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     ///     `measureLatency`) are bounded by their timeouts alone.
     ///   - beforeStreaming: called on the calling thread once the server has answered, just before the stream is
     ///     created and so before `mixer` is first pulled (a reconnect stops its stand-in clock here).
+    ///   - catchUp: for a stream that takes over a running mixer: called once, in the first write callback (the
+    ///     render thread: it must not allocate, lock or block), with the time; the mixer is first rendered into
+    ///     nothing up to the frame it returns, so the stream starts where the grid has got to by then.
     /// - Throws: `PulseError.cannotConnect`, `.timedOut`, `.cancelled`, `.noSuchSink` or `.streamFailed`.
     public init(
         mixer: Mixer, server: String? = nil, device: String? = nil, latency: Duration = .milliseconds(20),
         name: String = "metronome", timeout: Duration = .seconds(5),
-        isCancelled: () -> Bool = { false }, beforeStreaming: () -> Void = {}
+        isCancelled: () -> Bool = { false }, beforeStreaming: () -> Void = {},
+        catchUp: (@Sendable (HostTime) -> SampleTime)? = nil
     ) throws(PulseError) {
         self.mixer = mixer
         channels = mixer.configuration.channels
         estimator = ClockEstimator(nominalRate: mixer.configuration.sampleRate)
         self.latencyTarget = latency
+        self.catchUp = catchUp
+        scratch = catchUp == nil ? nil : .allocate(capacity: mixer.configuration.maximumBlockFrames * channels)
         connection = try PulseConnection(server: server, name: name, timeout: timeout, isCancelled: isCancelled)
         beforeStreaming()
         try connectStream(device: device, latency: latency, timeout: timeout, isCancelled: isCancelled)
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        scratch?.deallocate()
+    }
+
+    /// `init`'s `catchUp`, and where it renders (allocated up front, freed in deinit).
+    private let catchUp: (@Sendable (HostTime) -> SampleTime)?
+    private let scratch: UnsafeMutablePointer<Float>?
 
     /// Server-reported underruns since the stream started.
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }
@@ -295,6 +308,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if firstWrite.load(ordering: .relaxed) == 0 {
             var time = timespec()
             clock_gettime(CLOCK_MONOTONIC, &time)
+            if let catchUp, let scratch {
+                let target = catchUp(HostTime(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)))
+                let block = SampleTime(mixer.configuration.maximumBlockFrames)
+                while mixer.framePosition < target {
+                    mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
+                }
+            }
             streamOrigin.store(mixer.framePosition, ordering: .relaxed)
             firstWrite.store(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), ordering: .releasing)
         }

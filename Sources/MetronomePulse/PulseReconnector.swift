@@ -3,13 +3,16 @@ import MetronomeKit
 /// Keeps a live session playing through PulseAudio when the server or the sink goes away: the transport goes on on
 /// the host clock, and a new stream takes over on the same beat grid when the server (or a sink) is back.
 ///
-/// On a loss it closes the lost stream and attaches a `HostClockOutput` that pulls the mixer on the lost stream's
-/// own clock line (`PulseOutput.mapping`), so clicks that fall in the gap are rendered into nothing — skipped, never
-/// saved up. It then tries a new stream 100 ms later, doubling the pause up to 250 ms (a refused try costs well
-/// under a millisecond), each try bounded by the time left. The stand-in is stopped just before the new stream is
-/// created (`PulseOutput`'s `beforeStreaming`), so the new stream starts from the frame the grid has reached: its clicks are heard where the lost stream would have
-/// played them, give or take the difference of the two streams' latencies and the few milliseconds the stream takes
-/// to start. After `timeout` without a stream it gives up with the last reason.
+/// On a loss it closes the lost stream and attaches a `HostClockOutput` that pulls the mixer on the lost stream's own
+/// clock line (`PulseOutput.mapping`), at the frame heard now, so clicks that fall in the gap are rendered into nothing
+/// — skipped, never saved up. It then tries a new stream 100 ms later, doubling the pause up to 250 ms (a refused try
+/// costs well under a millisecond), each try bounded by the time left. The stand-in is stopped just before the new
+/// stream is created (`PulseOutput`'s `beforeStreaming`), and the new stream's first write callback brings the mixer up
+/// to the frame the line gives for that instant (`catchUp`), so the new stream starts from the frame the grid has
+/// reached: its clicks are heard where the lost stream would have played them, later by the new stream's start latency:
+/// the time the server takes to play its first frame, which depends on where the sink is in its own cycle (4–46 ms
+/// measured on a null sink). That residue is not corrected yet. After `timeout` without a stream it gives up with the
+/// last reason.
 ///
 /// Threads: one control thread (it owns the outputs it creates).
 public struct PulseReconnector {
@@ -97,7 +100,7 @@ public struct PulseReconnector {
             let fresh = try PulseOutput(
                 mixer: session.mixer, server: server, device: device, latency: latency,
                 timeout: min(tryTimeout, .nanoseconds(deadline - now.nanoseconds)), isCancelled: isCancelled,
-                beforeStreaming: { standIn.stop() })
+                beforeStreaming: { standIn.stop() }, catchUp: { [line = standIn.line] in line.frame(at: $0) })
             output = fresh
             session.attach(output: fresh)
             self.gap = nil
@@ -125,13 +128,16 @@ public struct PulseReconnector {
     private mutating func startGap(_ loss: PulseError) {
         let now = HostTime.now()
         let rate = Double(session.mixer.configuration.sampleRate.framesPerSecond)
-        // The lost stream's line, if it had one; otherwise the frames written so far count as heard now.
+        // The lost stream's line, if it had one; otherwise the frames written so far count as heard now. The stand-in
+        // keeps the mixer at the frame heard now: a new stream plays its first write at once (the sink's own latency
+        // later, some 4 ms on a null sink), while a lead as long as the lost stream's buffer put the return 16 ms
+        // early.
         let mapping =
             output.mapping ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
-        let latencyFrames = output.mapping == nil ? 0 : output.latencyFrames ?? 0
+        let lead: SampleTime = 0
         // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
         output.close()
-        let standIn = HostClockOutput(mixer: session.mixer, mapping: mapping, latencyFrames: latencyFrames)
+        let standIn = HostClockOutput(mixer: session.mixer, mapping: mapping, latencyFrames: lead)
         session.attach(output: standIn)
         gap = Gap(
             standIn: standIn, since: now, nextTry: HostTime(nanoseconds: now.nanoseconds + 100_000_000),
