@@ -195,6 +195,29 @@ struct ServerComesAndGoesTests {
                 == "metronome: error: lost the connection to PulseAudio at \(address) (PULSE_SERVER); stopped\n")
     }
 
+    @Test(
+        "--reconnect-timeout out of range, with --no-reconnect, or with --output is exit 64",
+        arguments: [
+            (
+                ["--reconnect-timeout", "0"],
+                "--reconnect-timeout 0: the timeout must be a number of seconds from 1 to 86400"
+            ),
+            (["--no-reconnect", "--reconnect-timeout", "5"], "--reconnect-timeout does not apply with --no-reconnect"),
+            (
+                ["--bars", "1", "--no-reconnect", "--output", "x.wav"],
+                "--no-reconnect applies only to live playback, not with --output"
+            ),
+            (
+                ["arp", "C", "--bars", "1", "--reconnect-timeout", "2", "--output", "x.wav"],
+                "--reconnect-timeout applies only to live playback, not with --output"
+            ),
+        ])
+    func reconnectOptionsChecked(arguments: [String], message: String) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.standardError == "metronome: error: \(message)\n")
+    }
+
     @Test("No server back within --reconnect-timeout: exit 69 with the last reason")
     func reconnectTimesOut() throws {
         let server = try PulseServer()
