@@ -1,8 +1,13 @@
 import CPulseAudio
 import Glibc
+import MetronomeKit
 import Synchronization
 
 /// A connected PulseAudio context on its own `pa_threaded_mainloop` thread.
+///
+/// Every wait on the server is bounded: `wait(until:timeout:)` wakes at least every 10 ms (a mainloop timer signals
+/// it), so it returns at its deadline, or as soon as the caller's cancellation check says so, even from a server that accepted the
+/// connection and never answers, or one stopped with SIGSTOP.
 ///
 /// Threads: create and release on a control thread; `withLock` from any thread except the mainloop's own callbacks
 /// (which already hold the lock).
@@ -15,12 +20,22 @@ final class PulseConnection: @unchecked Sendable {
     let serverDescription: String
     private let lost = Atomic<Bool>(false)
 
+    /// How a bounded wait ended.
+    enum WaitOutcome {
+        case done, lost, timedOut, cancelled
+    }
+
     /// Connects (never autospawning a daemon) and waits until the context is ready.
     /// - Parameters:
     ///   - server: a server address ("unix:/run/…/native"), or nil for PULSE_SERVER or the default.
     ///   - name: the client name the server shows.
-    /// - Throws: `PulseError.cannotConnect` with libpulse's reason.
-    init(server: String?, name: String) throws(PulseError) {
+    ///   - timeout: how long the server may take to answer.
+    ///   - isCancelled: polled at least every 10 ms while waiting for the server's answer (on the calling thread):
+    ///     true gives up at once.
+    /// - Throws: `PulseError.cannotConnect` with libpulse's reason, `.timedOut` or `.cancelled`.
+    init(
+        server: String?, name: String, timeout: Duration, isCancelled: () -> Bool = { false }
+    ) throws(PulseError) {
         if let server {
             serverDescription = server
         } else if let environment = getenv("PULSE_SERVER") {
@@ -56,21 +71,23 @@ final class PulseConnection: @unchecked Sendable {
             throw .cannotConnect(server: serverDescription, reason: reason)
         }
         pa_threaded_mainloop_start(mainloop)
-        var failure: String?
-        withLock {
-            while true {
-                let state = pa_context_get_state(context)
-                if state == PA_CONTEXT_READY { break }
-                if PA_CONTEXT_IS_GOOD(state) == 0 {
-                    failure = String(cString: pa_strerror(pa_context_errno(context)))
-                    break
-                }
-                pa_threaded_mainloop_wait(mainloop)
-            }
+        let (outcome, reason) = withLock {
+            let outcome = wait(
+                until: { pa_context_get_state(context) == PA_CONTEXT_READY }, timeout: timeout, isCancelled: isCancelled
+            )
+            return (outcome, String(cString: pa_strerror(pa_context_errno(context))))
         }
-        if let failure {
+        switch outcome {
+        case .done: return
+        case .lost:
             shutDown()
-            throw .cannotConnect(server: serverDescription, reason: failure)
+            throw .cannotConnect(server: serverDescription, reason: reason)
+        case .timedOut:
+            shutDown()
+            throw .timedOut(server: serverDescription, waitingFor: .connection, after: timeout)
+        case .cancelled:
+            shutDown()
+            throw .cancelled(server: serverDescription)
         }
     }
 
@@ -78,6 +95,7 @@ final class PulseConnection: @unchecked Sendable {
 
     private var isShutDown = false
 
+    /// Disconnects without waiting for the server (nothing here blocks on it) and stops the mainloop thread.
     private func shutDown() {
         guard !isShutDown else { return }
         isShutDown = true
@@ -96,8 +114,6 @@ final class PulseConnection: @unchecked Sendable {
     /// Whether the server went away after connecting.
     var isLost: Bool { lost.load(ordering: .acquiring) }
 
-    func markLost() { lost.store(true, ordering: .releasing) }
-
     /// Runs `body` holding the mainloop lock.
     @discardableResult
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
@@ -106,17 +122,40 @@ final class PulseConnection: @unchecked Sendable {
         return try body()
     }
 
-    /// Waits (lock held) until `done` or the connection is lost. Wakes on every mainloop signal.
-    func wait(until done: () -> Bool) {
-        while !done() && !isLost { pa_threaded_mainloop_wait(mainloop) }
+    /// How often a waiting thread wakes to look at its deadline and `isCancelled`.
+    static let wakeInterval: pa_usec_t = 10_000
+
+    /// Waits (lock held) until `done`, the connection is lost, `timeout` has passed, or `isCancelled` says so. Wakes
+    /// on every mainloop signal and every 10 ms.
+    func wait(until done: () -> Bool, timeout: Duration, isCancelled: () -> Bool = { false }) -> WaitOutcome {
+        let deadline = HostTime.now().nanoseconds + Int64(timeout.inSeconds * 1e9)
+        let ticker = pa_context_rttime_new(
+            context, pa_rtclock_now() + PulseConnection.wakeInterval,
+            { _, event, _, userData in
+                let connection = Unmanaged<PulseConnection>.fromOpaque(userData!).takeUnretainedValue()
+                pa_context_rttime_restart(connection.context, event, pa_rtclock_now() + PulseConnection.wakeInterval)
+                pa_threaded_mainloop_signal(connection.mainloop, 0)
+            }, userData)
+        defer { if let ticker { pa_threaded_mainloop_get_api(mainloop).pointee.time_free(ticker) } }
+        while true {
+            if done() { return .done }
+            if isLost { return .lost }
+            if isCancelled() { return .cancelled }
+            if HostTime.now().nanoseconds >= deadline { return .timedOut }
+            pa_threaded_mainloop_wait(mainloop)
+        }
     }
 
-    /// Runs an operation to completion (lock held), returning false if the connection was lost first.
+    /// Runs an operation to completion (lock held), at most `timeout`; cancels it if it is still running then.
+    /// - Returns: whether it completed.
     @discardableResult
-    func complete(_ operation: OpaquePointer?) -> Bool {
+    func complete(_ operation: OpaquePointer?, timeout: Duration) -> Bool {
         guard let operation else { return false }
         defer { pa_operation_unref(operation) }
-        wait { pa_operation_get_state(operation) != PA_OPERATION_RUNNING }
+        let outcome = wait(until: { pa_operation_get_state(operation) != PA_OPERATION_RUNNING }, timeout: timeout)
+        if outcome != .done, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
+            pa_operation_cancel(operation)
+        }
         return pa_operation_get_state(operation) == PA_OPERATION_DONE
     }
 }

@@ -96,7 +96,7 @@ extension PulseOutput {
     /// Threads: a control thread (not the mainloop's own callbacks).
     /// - Returns: `now`: the monotonic time read and the fractional mixer frame `pa_stream_get_time` says is being
     ///   heard then; `report`: the frame and time of the server's report; `roundTrip`: the request's round trip. Nil
-    ///   if the stream is not playing or the server did not answer.
+    ///   if the stream is not playing or the server did not answer within a second.
     package func pulseAudioPlayingFrame() -> (
         now: (hostTime: HostTime, frame: Double), report: (hostTime: HostTime, frame: Double), roundTrip: Duration
     )? {
@@ -111,7 +111,7 @@ extension PulseOutput {
                     output.referenceArrived(stream!, success: success != 0)
                     pa_threaded_mainloop_signal(output.connection.mainloop, 0)
                 }, Unmanaged.passUnretained(self).toOpaque())
-            guard connection.complete(operation) else { return nil }
+            guard connection.complete(operation, timeout: .seconds(1)) else { return nil }
             return reference
         }
     }

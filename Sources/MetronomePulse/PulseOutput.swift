@@ -16,9 +16,9 @@ import Synchronization
 ///
 /// Threads: create, `drain` and `close` from a control thread; the properties from any thread. The write callback
 /// runs on the mainloop thread and calls only `Mixer.render`, non-allocating libpulse functions, and — once, on the
-/// first request — `clock_gettime` (vDSO, no system call) to timestamp the first audio and `Mixer.framePosition` to
-/// note the stream's first frame. The clock's timer and timing replies also run on the mainloop thread, between
-/// write callbacks; they update the mapping and publish it lock-free.
+/// first request — `clock_gettime` (vDSO, no system call) to timestamp the first audio, `init`'s `catchUp` and
+/// `Mixer.framePosition` to note the stream's first frame. The clock's timer and timing replies also run on the
+/// mainloop thread, between write callbacks; they update the mapping and publish it lock-free.
 public final class PulseOutput: AudioOutput, @unchecked Sendable {
     // @unchecked: the stream is used under the mainloop's lock or on its thread; everything read from other threads
     // (counters, latency, the clock mapping) is an atomic or the lock-free published mapping.
@@ -63,19 +63,41 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     ///   - device: sink name, or nil for the server's default sink.
     ///   - latency: target latency (the stream's tlength).
     ///   - name: the client name the server shows.
-    /// - Throws: `PulseError.cannotConnect` or `.streamFailed`.
+    ///   - timeout: how long the server may take to answer the connection, and again to accept the stream.
+    ///   - isCancelled: polled at least every 10 ms, on the calling thread, while waiting for the server to answer and
+    ///     to accept the stream: true gives up at once (`PulseError.cancelled`). Later waits (`drain`,
+    ///     `measureLatency`) are bounded by their timeouts alone.
+    ///   - beforeStreaming: called on the calling thread once the server has answered, just before the stream is
+    ///     created and so before `mixer` is first pulled (a reconnect stops its stand-in clock here).
+    ///   - catchUp: for a stream that takes over a running mixer: called once, in the first write callback (the
+    ///     render thread: it must not allocate, lock or block), with the time; the mixer is first rendered into
+    ///     nothing up to the frame it returns, so the stream starts where the grid has got to by then.
+    /// - Throws: `PulseError.cannotConnect`, `.timedOut`, `.cancelled`, `.noSuchSink` or `.streamFailed`.
     public init(
         mixer: Mixer, server: String? = nil, device: String? = nil, latency: Duration = .milliseconds(20),
-        name: String = "metronome"
+        name: String = "metronome", timeout: Duration = .seconds(5),
+        isCancelled: () -> Bool = { false }, beforeStreaming: () -> Void = {},
+        catchUp: (@Sendable (HostTime) -> SampleTime)? = nil
     ) throws(PulseError) {
         self.mixer = mixer
         channels = mixer.configuration.channels
         estimator = ClockEstimator(nominalRate: mixer.configuration.sampleRate)
-        connection = try PulseConnection(server: server, name: name)
-        try connectStream(device: device, latency: latency)
+        self.latencyTarget = latency
+        self.catchUp = catchUp
+        scratch = catchUp == nil ? nil : .allocate(capacity: mixer.configuration.maximumBlockFrames * channels)
+        connection = try PulseConnection(server: server, name: name, timeout: timeout, isCancelled: isCancelled)
+        beforeStreaming()
+        try connectStream(device: device, latency: latency, timeout: timeout, isCancelled: isCancelled)
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        scratch?.deallocate()
+    }
+
+    /// `init`'s `catchUp`, and where it renders (allocated up front, freed in deinit).
+    private let catchUp: (@Sendable (HostTime) -> SampleTime)?
+    private let scratch: UnsafeMutablePointer<Float>?
 
     /// Server-reported underruns since the stream started.
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }
@@ -88,6 +110,24 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     /// Whether the server or the stream has gone away.
     public var isLost: Bool { connection.isLost || streamFailed.load(ordering: .acquiring) }
+
+    /// What went away, once `isLost`: `.connectionLost` when the server did, `.sinkLost` when only the stream did
+    /// (its sink was unloaded and the server had none to move it to); nil while playing. Control thread.
+    public var loss: PulseError? {
+        guard isLost else { return nil }
+        return connection.withLock {
+            if connection.isLost || pa_context_get_state(connection.context) != PA_CONTEXT_READY {
+                return .connectionLost(server: connection.serverDescription)
+            }
+            return .sinkLost(server: connection.serverDescription, sink: sinkName ?? "default")
+        }
+    }
+
+    /// The sink the stream plays to, as the server named it when the stream became ready.
+    public private(set) var sinkName: String?
+
+    /// The target latency asked for.
+    let latencyTarget: Duration
 
     /// CLOCK_MONOTONIC time (ns) of the first write callback, or nil before it.
     public var firstWriteNanoseconds: Int64? {
@@ -118,12 +158,18 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
-    /// Plays out what the server has buffered, then returns (at most about `latency` later).
-    public func drain() {
-        guard let stream, !isLost else { return }
+    /// Plays out what the server has buffered, then returns: about `latency` later, and never later than
+    /// `timeout` (a stopped server never answers a drain).
+    /// - Parameter timeout: the longest wait (default: the target latency plus 100 ms).
+    /// - Returns: whether the server said the buffer was played out.
+    @discardableResult
+    public func drain(timeout: Duration? = nil) -> Bool {
+        guard let stream, !isLost else { return false }
         draining.store(true, ordering: .releasing)
-        connection.withLock {
-            connection.complete(pa_stream_drain(stream, PulseOutput.signalMainloop, connection.userData))
+        return connection.withLock {
+            connection.complete(
+                pa_stream_drain(stream, PulseOutput.signalMainloop, connection.userData),
+                timeout: timeout ?? latencyTarget + .milliseconds(100))
         }
     }
 
@@ -170,7 +216,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         realTime.store(pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0, ordering: .relaxed)
     }
 
-    private func connectStream(device: String?, latency: Duration) throws(PulseError) {
+    private func connectStream(
+        device: String?, latency: Duration, timeout: Duration, isCancelled: () -> Bool
+    ) throws(PulseError) {
         let rate = mixer.configuration.sampleRate.framesPerSecond
         var specification = pa_sample_spec(
             format: metronome_pa_float32ne(), rate: UInt32(rate), channels: UInt8(channels))
@@ -185,6 +233,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         var failure: String?
         var missingSink = false
+        var outcome = PulseConnection.WaitOutcome.done
         connection.withLock {
             guard let stream = pa_stream_new(connection.context, "click track", &specification, nil) else {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
@@ -223,15 +272,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                 failure = String(cString: pa_strerror(pa_context_errno(connection.context)))
                 return
             }
-            connection.wait {
-                let state = pa_stream_get_state(stream)
-                return state == PA_STREAM_READY || PA_STREAM_IS_GOOD(state) == 0
-            }
-            if pa_stream_get_state(stream) != PA_STREAM_READY {
+            outcome = connection.wait(
+                until: {
+                    let state = pa_stream_get_state(stream)
+                    return state == PA_STREAM_READY || PA_STREAM_IS_GOOD(state) == 0
+                }, timeout: timeout, isCancelled: isCancelled)
+            if outcome == .timedOut || outcome == .cancelled {
+                failure = ""
+            } else if pa_stream_get_state(stream) != PA_STREAM_READY {
                 let code = pa_context_errno(connection.context)
                 missingSink = device != nil && code == Int32(PA_ERR_NOENTITY.rawValue)
                 failure = String(cString: pa_strerror(code))
             } else {
+                sinkName = pa_stream_get_device_name(stream).map { String(cString: $0) }
                 if let granted = pa_stream_get_buffer_attr(stream) {
                     grantedTargetFrames.store(Int64(granted.pointee.tlength) / Int64(frameBytes), ordering: .relaxed)
                 }
@@ -240,6 +293,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         if let failure {
             close()
+            if outcome == .timedOut {
+                throw .timedOut(server: connection.serverDescription, waitingFor: .stream, after: timeout)
+            }
+            if outcome == .cancelled { throw .cancelled(server: connection.serverDescription) }
             if missingSink, let device { throw .noSuchSink(server: connection.serverDescription, sink: device) }
             throw .streamFailed(server: connection.serverDescription, reason: failure)
         }
@@ -251,6 +308,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if firstWrite.load(ordering: .relaxed) == 0 {
             var time = timespec()
             clock_gettime(CLOCK_MONOTONIC, &time)
+            if let catchUp, let scratch {
+                let target = catchUp(HostTime(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)))
+                let block = SampleTime(mixer.configuration.maximumBlockFrames)
+                while mixer.framePosition < target {
+                    mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
+                }
+            }
             streamOrigin.store(mixer.framePosition, ordering: .relaxed)
             firstWrite.store(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), ordering: .releasing)
         }
@@ -267,12 +331,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
-    /// Asks the server for fresh timing information and stores the stream's latency (see `latency`). Control thread.
-    public func measureLatency() {
+    /// Asks the server for fresh timing information and stores the stream's latency (see `latency`); gives up after
+    /// `timeout`. Control thread.
+    public func measureLatency(timeout: Duration = .milliseconds(250)) {
         guard let stream, !isLost else { return }
         connection.withLock {
             let operation = pa_stream_update_timing_info(stream, PulseOutput.signalMainloop, connection.userData)
-            guard connection.complete(operation) else { return }
+            guard connection.complete(operation, timeout: timeout) else { return }
             var microseconds: pa_usec_t = 0
             var negative: Int32 = 0
             if pa_stream_get_latency(stream, &microseconds, &negative) == 0 {

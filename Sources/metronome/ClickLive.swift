@@ -7,7 +7,9 @@ import MetronomeService
 /// Ctrl-C / SIGTERM arrives. On a stop it schedules nothing new, lets the sounding click finish (fading it if it is
 /// still going after 150 ms), drains the stream and exits 0 — within about 200 ms.
 ///
-/// If the server goes away while playing, it exits 69 with a message naming the server (it does not reconnect).
+/// If the server or the sink goes away while playing, `PulseReconnector` keeps the beat on the host clock and reconnects
+/// (or, with `--no-reconnect`, it exits 69 at once). Every wait on the server is bounded, so a stop signal ends the
+/// command within some 150 ms (plus the drain of a server that still plays) whatever the server does.
 ///
 /// Serving (`metronome serve`), it also listens for OSC: the socket is bound before any sound starts (a port in use
 /// is exit 69), every beat goes to the service's subscribers, and it runs until a quit (OSC, keys, a signal), not
@@ -37,53 +39,90 @@ struct ClickLive {
         } else {
             engine.start(output: nil)
         }
-        let output: PulseOutput
+        let first: PulseOutput
         do throws(PulseError) {
-            output = try PulseOutput(
-                mixer: engine.mixer, device: live.device, latency: live.latency)
+            first = try PulseOutput(
+                mixer: engine.mixer, device: live.device, latency: live.latency, timeout: ClickLive.serverTimeout,
+                isCancelled: { StopSignals.wasReceived })
         } catch {
             osc?.server.stop()
             engine.stop()
-            var hint = serving == nil ? "; render to a file with --output FILE.wav" : ""
-            if case .noSuchSink = error { hint = "" }
-            throw CommandLineError(.unavailable, "\(error.description)\(hint)")
+            switch error {
+            case .cancelled: throw CommandLineError(.interrupted, error.description)
+            case .noSuchSink: throw CommandLineError(.unavailable, error.description)
+            default:
+                let hint = serving == nil ? "; render to a file with --output FILE.wav" : ""
+                throw CommandLineError(.unavailable, "\(error.description)\(hint)")
+            }
         }
-        engine.attach(output: output)
-        service?.attach(output: output)
-        let buffer = output.bufferFrames
+        engine.attach(output: first)
+        service?.attach(output: first)
+        let buffer = first.bufferFrames
+        var stream = PulseReconnector(
+            output: first, session: engine, device: live.device, latency: live.latency, timeout: live.reconnectTimeout,
+            tryTimeout: ClickLive.serverTimeout)
         // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
         let controls = KeyControls(session: engine, volume: min(1, Float(cbrt(Double(plan.gain)))))
         let keys = TerminalKeys.start { controls.handle($0) }
         defer { keys?.restore() }
 
-        var lost = false
+        var failure: CommandLineError?
         while stop.signalReceived == nil, !controls.quitRequested, !(service?.quitRequested ?? false),
             service != nil || !engine.isFinished || controls.userStopped
         {
-            if output.isLost {
-                lost = true
-                break
+            switch stream.poll(isCancelled: { StopSignals.wasReceived }) {
+            case .none: break
+            case .lost(let loss):
+                let timeout = ClickLive.text(live.reconnectTimeout ?? .zero)
+                FileOutput.standardError.write(
+                    "metronome: \(loss.description); retrying for \(timeout) (--reconnect-timeout)\n")
+            case .back(let fresh):
+                service?.attach(output: fresh)
+                let sink = fresh.sinkName.map { " (sink '\($0)')" } ?? ""
+                FileOutput.standardError.write(
+                    "metronome: PulseAudio at \(fresh.serverDescription) is back\(sink); playing on the same beat grid\n"
+                )
+            case .gaveUp(let reason):
+                let message =
+                    live.reconnectTimeout.map {
+                        "no sound server for \(ClickLive.text($0)) (--reconnect-timeout): \(reason.description); stopped"
+                    } ?? "\(reason.description); stopped"
+                failure = CommandLineError(.unavailable, message)
             }
+            if failure != nil { break }
             usleep(service == nil ? 50_000 : 10_000)
         }
         osc?.server.stop()
-        if live.verbose, !lost { output.measureLatency() }
+        let playing = stream.isPlaying
+        let output = stream.output
+        if live.verbose, playing { output.measureLatency() }
         engine.stop()
-        if !lost {
-            // The scheduler's timer is cancelled, so this thread may now push to the ring.
-            if !waitUntilSilent(engine.mixer, output: output, milliseconds: 150) {
+        stream.stopStandIn()
+        if playing {
+            // The scheduler's timer is cancelled, so this thread may now push to the ring. A server that stopped
+            // pulling (stopped with SIGSTOP, say) gets neither the wait nor the drain: it would never answer. The
+            // server asks for frames at least every half of the target latency.
+            let stall = live.latency / 2 + .milliseconds(40)
+            var silence = waitUntilSilent(engine.mixer, output: output, for: .milliseconds(150), stall: stall)
+            if silence == .sounding {
                 engine.mixer.commands.push(MixerCommand.fadeOutAll(at: engine.mixer.framePosition))
-                waitUntilSilent(engine.mixer, output: output, milliseconds: 50)
+                silence = waitUntilSilent(engine.mixer, output: output, for: .milliseconds(50), stall: stall)
             }
-            output.drain()
+            if silence != .stalled, isPulled(engine.mixer, output: output, within: stall) { output.drain() }
         }
         output.close()
         status?.finish()
         if live.verbose { report(engine: engine, output: output, buffer: buffer, service: service) }
-        if lost {
-            throw CommandLineError(
-                .unavailable, "\(PulseError.connectionLost(server: output.serverDescription)); stopped")
-        }
+        if let failure { throw failure }
+    }
+
+    /// The longest a server may take to answer a connection or accept a stream.
+    static let serverTimeout: Duration = .seconds(5)
+
+    /// "30 s", "2.5 s".
+    static func text(_ duration: Duration) -> String {
+        let seconds = duration.inSeconds
+        return seconds == seconds.rounded() ? "\(Int64(seconds)) s" : "\(seconds) s"
     }
 
     private func report(
@@ -114,12 +153,48 @@ struct ClickLive {
     }
 }
 
-/// Waits until no voice sounds, the server is lost, or the time is up. Returns whether the mixer fell silent.
-@discardableResult
-private func waitUntilSilent(_ mixer: Mixer, output: PulseOutput, milliseconds: Int64) -> Bool {
-    let deadline = monotonicNanoseconds() + milliseconds * 1_000_000
-    while !mixer.isSilent, monotonicNanoseconds() < deadline, !output.isLost { usleep(2_000) }
-    return mixer.isSilent
+/// How a wait for silence ended.
+private enum Silence {
+    /// No voice sounds.
+    case silent
+    /// Still sounding when the time was up.
+    case sounding
+    /// The output stopped pulling the mixer (a server that is stopped or gone): waiting longer is pointless.
+    case stalled
+}
+
+/// Waits until no voice sounds, the time is up, or the output stops pulling: the mixer's position has not moved for
+/// `stall`, or the server is lost.
+private func waitUntilSilent(_ mixer: Mixer, output: PulseOutput, for time: Duration, stall: Duration) -> Silence {
+    let start = monotonicNanoseconds()
+    var moved = (position: mixer.framePosition, at: start)
+    while !mixer.isSilent {
+        let now = monotonicNanoseconds()
+        if output.isLost { return .stalled }
+        if mixer.framePosition != moved.position {
+            moved = (mixer.framePosition, now)
+        } else if now - moved.at > stall.nanoseconds {
+            return .stalled
+        }
+        if now - start >= time.nanoseconds { return .sounding }
+        usleep(2_000)
+    }
+    return .silent
+}
+
+/// Whether the output pulls the mixer (its position moves) within `time`.
+private func isPulled(_ mixer: Mixer, output: PulseOutput, within time: Duration) -> Bool {
+    let start = (position: mixer.framePosition, at: monotonicNanoseconds())
+    while !output.isLost, monotonicNanoseconds() - start.at <= time.nanoseconds {
+        if mixer.framePosition != start.position { return true }
+        usleep(2_000)
+    }
+    return false
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    fileprivate var nanoseconds: Int64 { Int64((inSeconds * 1e9).rounded()) }
 }
 
 func monotonicNanoseconds() -> Int64 {

@@ -17,11 +17,22 @@ struct LiveOptions: ParsableArguments {
     @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
     var verbose = false
 
+    @Flag(help: "If the sound server or the sink goes away while playing, stop with exit 69 instead of reconnecting.")
+    var noReconnect = false
+
+    @Option(
+        parsing: .unconditional,
+        help: """
+            If the sound server or the sink goes away while playing, how long to keep the beat going silently and \
+            retry, in seconds, 1 to 86400, before exit 69 (default 30).
+            """)
+    var reconnectTimeout: String?
+
     /// The names of the options given.
     var given: [String] {
         [
             ("--latency", latency != nil), ("--lookahead", lookahead != nil), ("--device", device != nil),
-            ("--verbose", verbose),
+            ("--verbose", verbose), ("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout != nil),
         ].filter(\.1).map(\.0)
     }
 
@@ -31,6 +42,8 @@ struct LiveOptions: ParsableArguments {
         var lookahead: Duration?
         var device: String?
         var verbose: Bool
+        /// How long to retry after the server or the sink went away; nil: do not reconnect (exit 69 at once).
+        var reconnectTimeout: Duration?
     }
 
     /// Checks the values; with `--output` none of them may be given.
@@ -38,6 +51,7 @@ struct LiveOptions: ParsableArguments {
         if rendering {
             for (name, given) in [
                 ("--latency", latency != nil), ("--lookahead", lookahead != nil), ("--device", device != nil),
+                ("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout != nil),
             ]
             where given {
                 throw CommandLineError(.usage, "\(name) applies only to live playback, not with --output")
@@ -56,7 +70,18 @@ struct LiveOptions: ParsableArguments {
             }
             return .microseconds(Int64((value * 1000).rounded()))
         }
+        let reconnect = try reconnectTimeout.map { text throws(CommandLineError) -> Duration in
+            guard let value = Double(text), value.isFinite, (1...86400).contains(value) else {
+                throw .usage(
+                    option: "--reconnect-timeout", "\(text): the timeout must be a number of seconds from 1 to 86400")
+            }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        if noReconnect, reconnectTimeout != nil {
+            throw CommandLineError(.usage, "--reconnect-timeout does not apply with --no-reconnect")
+        }
         return Checked(
-            latency: latency ?? .milliseconds(20), lookahead: lookahead, device: device, verbose: verbose)
+            latency: latency ?? .milliseconds(20), lookahead: lookahead, device: device, verbose: verbose,
+            reconnectTimeout: noReconnect ? nil : reconnect ?? .seconds(30))
     }
 }

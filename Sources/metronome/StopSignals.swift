@@ -23,6 +23,10 @@ struct StopSignals: ~Copyable {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// Whether a stop signal has arrived since the handlers were installed: for checks that cannot hold the
+    /// instance (a wait on the sound server polls it). Any thread.
+    static var wasReceived: Bool { received.load(ordering: .relaxed) != 0 }
+
     /// The signal that asked to stop, or nil.
     var signalReceived: Int32? {
         let number = received.load(ordering: .relaxed)

@@ -5,10 +5,13 @@ import MetronomeTestSupport
 /// A private PulseAudio daemon for one test: its own HOME and runtime directories in a temporary folder, a 48 kHz
 /// float32 stereo null sink named `metro` (with rewinds off, so the monitor records exactly what was written), and
 /// an anonymous unix socket. Shared memory is off (see PULSEAUDIO.md). Stopped and removed on deinit.
+///
+/// A test may kill the daemon (`kill`) and start a new one on the same socket (`restart`), or stop it in its tracks
+/// with SIGSTOP (`freeze`); the teardown continues and ends it in every case.
 final class PulseServer {
     let directory: String
     let address: String
-    private let daemon: ChildProcess
+    private var daemon: ChildProcess
 
     init() throws {
         // Earlier tests may have left gigabytes of dirty pages; write them back now, not during playback.
@@ -22,7 +25,12 @@ final class PulseServer {
                 attributes: [.posixPermissions: 0o700])
         }
         address = "unix:\(directory)/native"
-        daemon = try ChildProcess(
+        daemon = try PulseServer.startDaemon(directory)
+        try waitUntilReady()
+    }
+
+    private static func startDaemon(_ directory: String) throws -> ChildProcess {
+        try ChildProcess(
             "/usr/bin/pulseaudio",
             [
                 "--daemonize=no", "--exit-idle-time=-1", "-n", "--use-pid-file=no", "--disable-shm=yes",
@@ -34,6 +42,10 @@ final class PulseServer {
                 "HOME": "\(directory)/home", "XDG_RUNTIME_DIR": "\(directory)/runtime",
                 "XDG_CONFIG_HOME": "\(directory)/config", "PATH": "/usr/bin:/bin",
             ])
+    }
+
+    /// Polls `pactl info` until the daemon answers (10 s at most).
+    private func waitUntilReady() throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if (try? ChildProcess("/usr/bin/pactl", ["info"], environment: clientEnvironment).wait())?.status == 0 {
@@ -48,11 +60,31 @@ final class PulseServer {
 
     /// Kills the daemon (as if the server crashed or was stopped).
     func stop() {
-        if !daemon.hasExited {
-            daemon.send(SIGTERM)
-            daemon.wait()
-        }
+        kill()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Ends the daemon with `signal` (SIGTERM: stopped; SIGKILL: crashed), keeping the directory for a `restart`.
+    func kill(_ signal: Int32 = SIGTERM) {
+        guard !daemon.hasExited else { return }
+        daemon.send(SIGCONT)
+        daemon.send(signal)
+        daemon.wait()
+    }
+
+    /// Starts a new daemon on the same socket (the old one must have been killed) and waits until it answers.
+    func restart() throws {
+        daemon = try PulseServer.startDaemon(directory)
+        try waitUntilReady()
+    }
+
+    /// Stops the daemon in its tracks (SIGSTOP): its socket stays open and nothing answers.
+    func freeze() { daemon.send(SIGSTOP) }
+
+    /// Runs `pactl` against this server.
+    @discardableResult
+    func pactl(_ arguments: [String]) throws -> CommandResult {
+        try ChildProcess("/usr/bin/pactl", arguments, environment: clientEnvironment).wait()
     }
 
     /// The environment a client of this server needs.

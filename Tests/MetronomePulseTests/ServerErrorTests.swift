@@ -62,20 +62,6 @@ struct ServerErrorTests {
             #expect(heard == click, "click \(index) at \(onset) differs from the offline click")
         }
     }
-
-    @Test("Server lost while playing: a clear message and exit 69")
-    func serverLost() throws {
-        let server = try PulseServer()
-        let address = server.address
-        let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
-        usleep(700_000)
-        server.stop()
-        let result = command.wait()
-        #expect(result.status == 69)
-        #expect(
-            result.standardError
-                == "metronome: error: lost the connection to PulseAudio at \(address) (PULSE_SERVER); stopped\n")
-    }
 }
 
 @Suite("Live status line", .serialized)
