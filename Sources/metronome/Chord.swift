@@ -68,6 +68,7 @@ struct Chord: ParsableCommand {
             NotePlayer(
                 tracks: [.init(bank: instrumentBank, pan: pan)], source: NoteBatches(batches), sampleRate: rate)
         }
+        plan.parts = [MIDIExportPart(name: "Chord", program: voicing.midiProgram, source: NoteBatches(batches))]
         try Metronome.perform(plan, live: live)
     }
 }

@@ -1,11 +1,17 @@
 import MetronomeFiles
 import MetronomeKit
 
-/// Where a render goes.
+/// Where a render goes: an audio file, or a Standard MIDI File (`.mid`, `.midi`).
 struct OutputPlan {
+    /// The container and sample type of an audio file.
+    struct Audio {
+        var container: AudioContainer
+        var sampleType: AudioSampleType
+    }
+
     var path: String
-    var container: AudioContainer
-    var sampleType: AudioSampleType
+    /// The audio format, or nil for a MIDI file.
+    var audio: Audio?
 }
 
 /// Everything a click track needs, checked: the result of parsing the options.
@@ -26,6 +32,8 @@ struct ClickPlan {
     var instrument: InstrumentSynthesizer.Instrument?
     /// Notes to play with the clicks (`arp`, `chord`), made when playing starts.
     var notes: (@Sendable () -> NotePlayer)?
+    /// The same notes as note tracks of a MIDI export (`-o FILE.mid`).
+    var parts: [MIDIExportPart] = []
     /// Whether the transport waits for a play command (`serve --wait`) instead of playing at once.
     var waits = false
 

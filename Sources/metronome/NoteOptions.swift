@@ -67,6 +67,9 @@ struct NoteOptions: ParsableArguments {
 }
 
 extension NoteOptions.Checked {
+    /// The General MIDI program a MIDI export gives the notes: the built-in instrument's, 0 for a `--bank` file.
+    var midiProgram: UInt8 { bankPath == nil ? MIDIExportPart.program(for: instrument) : 0 }
+
     /// The bank the notes play: the `--bank` file (malformed 65, missing 66) or the built-in instrument.
     func loadBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {
         guard let bankPath else { return InstrumentSynthesizer.bank(instrument, sampleRate: sampleRate) }

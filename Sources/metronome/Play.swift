@@ -50,6 +50,8 @@ struct Play: ParsableCommand {
                     tracks: [.init(bank: bank, pan: pan)],
                     source: PatternNotes(map: map, defaults: settings), sampleRate: map.sampleRate)
             }
+            let source = PatternNotes(map: map, defaults: settings)
+            plan.parts = [MIDIExportPart(name: "Notes", program: voicing.midiProgram, source: source)]
         }
         try Metronome.perform(plan, live: live)
     }
