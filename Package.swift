@@ -41,8 +41,11 @@ let package = Package(
         .target(
             name: "MetronomeEngine",
             dependencies: ["MetronomeModel", "MetronomeMusic", .product(name: "RealModule", package: "swift-numerics")]),
-        // Sessions (the one place the chain is built, live and offline), host clocks, the beat publisher.
-        .target(name: "MetronomeLive", dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomeEngine"]),
+        // Sessions (the one place the chain is built, live and offline), host clocks, the beat publisher; the MIDI
+        // export (the engine's click timeline and the notes → the patterns layer's Standard MIDI File model).
+        .target(
+            name: "MetronomeLive",
+            dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomePatterns"]),
         // Every layer behind one `import MetronomeKit`.
         .target(
             name: "MetronomeKit",

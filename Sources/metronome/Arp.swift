@@ -111,6 +111,8 @@ struct Arp: ParsableCommand {
                 source: ArpeggioSequence(chords: chords, settings: fixed, map: map),
                 sampleRate: map.sampleRate)
         }
+        let source = ArpeggioSequence(chords: chords, settings: fixed, map: map)
+        plan.parts = [MIDIExportPart(name: "Arpeggio", program: voicing.midiProgram, source: source)]
         try Metronome.perform(plan, live: live)
     }
 }

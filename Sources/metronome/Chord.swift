@@ -66,6 +66,7 @@ struct Chord: ParsableCommand {
         // Unstrummed: one batch, one publication. Strummed: a batch per note, each on its own frame.
         let batches = strumFrames == 0 ? (events.isEmpty ? [] : [events]) : events.map { [$0] }
         plan.notes = { NotePlayer(tracks: [track], source: NoteBatches(batches), sampleRate: rate) }
+        plan.parts = [MIDIExportPart(name: "Chord", program: voicing.midiProgram, source: NoteBatches(batches))]
         try Metronome.perform(plan, live: live)
     }
 }

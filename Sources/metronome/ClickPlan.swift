@@ -1,11 +1,17 @@
 import MetronomeFiles
 import MetronomeKit
 
-/// Where a render goes.
+/// Where a render goes: an audio file, or a Standard MIDI File (`.mid`, `.midi`).
 struct OutputPlan {
+    /// The container and sample type of an audio file.
+    struct Audio {
+        var container: AudioContainer
+        var sampleType: AudioSampleType
+    }
+
     var path: String
-    var container: AudioContainer
-    var sampleType: AudioSampleType
+    /// The audio format, or nil for a MIDI file.
+    var audio: Audio?
 }
 
 /// Everything a click track needs, checked: the result of parsing the options.
@@ -28,6 +34,8 @@ struct ClickPlan {
     var notes: (@Sendable () -> NotePlayer)?
     /// A transport command sent as playing starts (`play FILE.mid --start-at`: a locate after the count-in).
     var start: (command: TransportCommand, at: Quantization)?
+    /// The same notes as note tracks of a MIDI export (`-o FILE.mid`).
+    var parts: [MIDIExportPart] = []
     /// Whether the transport waits for a play command (`serve --wait`) instead of playing at once.
     var waits = false
     /// SoundFont voices that may sound at once.

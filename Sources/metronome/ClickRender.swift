@@ -7,6 +7,8 @@ import MetronomeKit
 struct ClickRender {
     let plan: ClickPlan
     let output: OutputPlan
+    /// The audio format `output` names.
+    let audio: OutputPlan.Audio
 
     func run() throws(CommandLineError) {
         guard let frameCount = plan.frameCount else {
@@ -20,7 +22,7 @@ struct ClickRender {
         let writer: AudioFileWriter
         do {
             writer = try AudioFileWriter(
-                path: output.path, container: output.container, sampleType: output.sampleType,
+                path: output.path, container: audio.container, sampleType: audio.sampleType,
                 channels: plan.channels, sampleRate: plan.sampleRate)
         } catch {
             throw CommandLineError(.cannotCreate, error.description)
@@ -58,9 +60,9 @@ struct ClickRender {
     /// AIFF keeps its sizes in 32 bits: a render that would outgrow 4 GB is refused before anything is written.
     /// (WAV becomes RF64 past 4 GB; FLAC and Ogg have no such limit.)
     private func checkSize(frameCount: SampleTime) throws(CommandLineError) {
-        guard output.container == .aiff else { return }
+        guard audio.container == .aiff else { return }
         let bytesPerSample: Int64 =
-            switch output.sampleType {
+            switch audio.sampleType {
             case .pcm16: 2
             case .pcm24: 3
             case .float, .vorbis: 4
@@ -81,6 +83,6 @@ struct ClickRender {
         let layout = plan.channels == 2 ? "stereo" : "mono"
         let milliseconds = Int((seconds * 1000).rounded())
         let time = "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
-        return "wrote \(output.path): \(length)\(time), \(plan.sampleRate) Hz \(layout) \(output.sampleType.rawValue)"
+        return "wrote \(output.path): \(length)\(time), \(plan.sampleRate) Hz \(layout) \(audio.sampleType.rawValue)"
     }
 }

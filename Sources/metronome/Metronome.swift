@@ -43,8 +43,10 @@ struct Metronome: ParsableCommand {
     /// Renders the plan when it names an output, plays it live otherwise.
     static func perform(_ plan: ClickPlan, live: LiveOptions) throws(CommandLineError) {
         let liveOptions = try live.checked(rendering: plan.output != nil)
-        if let output = plan.output {
-            try ClickRender(plan: plan, output: output).run()
+        if let output = plan.output, let audio = output.audio {
+            try ClickRender(plan: plan, output: output, audio: audio).run()
+        } else if let output = plan.output {
+            try MIDIRender(plan: plan, path: output.path).run()
         } else {
             try ClickLive(plan: plan, live: liveOptions).run()
         }

@@ -111,6 +111,13 @@ extension NoteOptions.Checked {
         return .init(bank: try loadBank(sampleRate: sampleRate), pan: pan)
     }
 
+    /// The General MIDI program a MIDI export gives the notes: the `--soundfont` preset's program, the built-in
+    /// instrument's, 0 for a `--bank` file.
+    var midiProgram: UInt8 {
+        if let font { return UInt8(font.program) }
+        return bankPath == nil ? MIDIExportPart.program(for: instrument) : 0
+    }
+
     /// The bank the notes play: the `--bank` file (malformed 65, missing 66) or the built-in instrument.
     func loadBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {
         guard let bankPath else { return InstrumentSynthesizer.bank(instrument, sampleRate: sampleRate) }

@@ -25,7 +25,9 @@ struct OutputOptions: ParsableArguments {
                 + "\(SampleRate.allowed.last!). (default: 48000)"))
     var sampleRate: String?
 
-    @Option(name: .shortAndLong, help: "Render to this file instead of playing (.wav, .flac, .ogg or .aiff).")
+    @Option(
+        name: .shortAndLong,
+        help: "Render to this file instead of playing (.wav, .flac, .ogg or .aiff), or export a MIDI file (.mid).")
     var output: String?
 
     @Option(help: "Sample type of the file: pcm16, pcm24 or float (default float; pcm24 for .flac).")
@@ -100,12 +102,17 @@ struct OutputOptions: ParsableArguments {
             }
             return nil
         }
+        if OutputOptions.namesMIDIFile(output) {
+            try refuseAudioOptions(midiPath: output)
+            return OutputPlan(path: output, audio: nil)
+        }
         guard !output.isEmpty, let container = AudioContainer(path: output) else {
             throw .usage(
-                option: "--output", "\(output): unknown file type; the name must end in .wav, .flac, .ogg or .aiff")
+                option: "--output",
+                "\(output): unknown file type; the name must end in .wav, .flac, .ogg, .aiff or .mid")
         }
         guard let format else {
-            return OutputPlan(path: output, container: container, sampleType: container.defaultSampleType)
+            return OutputPlan(path: output, audio: .init(container: container, sampleType: container.defaultSampleType))
         }
         guard let type = AudioSampleType(rawValue: format), type != .vorbis else {
             throw .usage(option: "--format", "\(format): sample type must be pcm16, pcm24 or float")
@@ -117,6 +124,24 @@ struct OutputOptions: ParsableArguments {
             let allowed = container.sampleTypes.map(\.rawValue).joined(separator: " or ")
             throw .usage(option: "--format", "\(format): a .\(container.rawValue) file holds \(allowed) samples")
         }
-        return OutputPlan(path: output, container: container, sampleType: type)
+        return OutputPlan(path: output, audio: .init(container: container, sampleType: type))
+    }
+
+    /// Whether a path names a Standard MIDI File: its extension is `mid` or `midi` (any case).
+    static func namesMIDIFile(_ path: String) -> Bool {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+        return ["mid", "midi"].contains(path[path.index(after: dot)...].lowercased())
+    }
+
+    /// A MIDI file holds notes, not sound: the options that shape the audio (its sample type, rate, channels,
+    /// voices and level) would change nothing in it, so they are refused rather than ignored.
+    private func refuseAudioOptions(midiPath: String) throws(CommandLineError) {
+        let audioOptions: [(String, String?)] = [
+            ("--format", format), ("--sample-rate", sampleRate), ("--channels", channels), ("--voices", voices),
+            ("--volume", volume), ("--gain-db", gainDecibels),
+        ]
+        if let (name, value) = audioOptions.first(where: { $0.1 != nil }) {
+            throw .usage(option: name, "\(value!): \(midiPath) is a MIDI file, which holds no audio; leave \(name) out")
+        }
     }
 }

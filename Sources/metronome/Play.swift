@@ -71,6 +71,8 @@ struct Play: ParsableCommand {
                     tracks: [track],
                     source: PatternNotes(map: map, defaults: settings), sampleRate: map.sampleRate)
             }
+            let source = PatternNotes(map: map, defaults: settings)
+            plan.parts = [MIDIExportPart(name: "Notes", program: voicing.midiProgram, source: source)]
         }
         try Metronome.perform(plan, live: live)
     }
@@ -89,6 +91,12 @@ struct Play: ParsableCommand {
             path: file, startAt: startAt, tempoScale: tempoScale, click: withClick, mute: mute, solo: solo,
             transpose: transpose, sampleRate: try output.checkedSampleRate())
         var plan = try click.plan(output, midi: request, section: section)
+        if let target = plan.output, target.audio == nil {
+            throw CommandLineError(
+                .usage,
+                "--output \(target.path): \(file) is already a MIDI file; render it to audio (.wav, .flac, .ogg, "
+                    + ".aiff), or export a pattern, an arpeggio or the click to MIDI")
+        }
         plan.polyphony = voicing.polyphony
         let tracks: [NotePlayer.Track]
         if let path = FontChoice.forMIDIFile(given: notes.soundfont) {

@@ -51,11 +51,11 @@ struct CommandLineErrorTests {
         ),
         (
             ["--bars", "1", "--output", "OUT.mp3"],
-            "--output OUT.mp3: unknown file type; the name must end in .wav, .flac, .ogg or .aiff"
+            "--output OUT.mp3: unknown file type; the name must end in .wav, .flac, .ogg, .aiff or .mid"
         ),
         (
             ["--bars", "1", "--output", "OUT"],
-            "--output OUT: unknown file type; the name must end in .wav, .flac, .ogg or .aiff"
+            "--output OUT: unknown file type; the name must end in .wav, .flac, .ogg, .aiff or .mid"
         ),
         (
             ["--output", "OUT.wav"],

@@ -1,0 +1,43 @@
+import Glibc
+
+/// Writes whole files atomically, as audio renders are written (`AudioFileWriter`): the bytes go to a hidden
+/// temporary file beside the destination, renamed into place only when every byte is written; on failure the
+/// temporary file is removed and the destination is left as it was. A destination that is a symbolic link is written
+/// through (the file the chain of links leads to is replaced; the link stays a link).
+public enum AtomicFile {
+    /// Writes `bytes` to `path`.
+    /// - Throws: `AudioFileError.cannotCreate` when the destination is a directory or its folder is missing or not
+    ///   writable; `AudioFileError.writeFailed` when a write, the close or the rename fails.
+    public static func write(_ bytes: [UInt8], to path: String) throws(AudioFileError) {
+        let target = try AudioFileWriter.followingLinks(path)
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[...$0]) } ?? ""
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        let temporaryPath = "\(directory).\(name).partial-\(getpid())"
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw .cannotCreate(path: path, reason: "it is a directory")
+        }
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else {
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temporaryPath, target) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporaryPath)
+            throw .writeFailed(path: path, reason: failure)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import MetronomeFiles
+import MetronomeKit
+
+/// `metronome … --output FILE.mid`: exports the plan — its tempo map, its click and its notes — as a Standard MIDI
+/// File (`MIDIExport`), written atomically like an audio render (a temporary file renamed into place).
+struct MIDIRender {
+    let plan: ClickPlan
+    let path: String
+
+    func run() throws(CommandLineError) {
+        guard let frameCount = plan.frameCount else {
+            throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
+        }
+        let name = String(path.split(separator: "/").last ?? "metronome")
+        let export = MIDIExport(map: plan.map, endFrame: frameCount, name: name, parts: plan.parts)
+        let file: MIDIFile
+        do { file = try export.file() } catch { throw .usage(option: "--output", "\(path): \(error.description)") }
+        do { try AtomicFile.write(file.bytes(), to: path) } catch {
+            throw CommandLineError(error.isCreation ? .cannotCreate : .ioError, error.description)
+        }
+        guard !plan.quiet else { return }
+        let length = plan.bars.map { "\($0) bar\($0 == 1 ? "" : "s"), " } ?? ""
+        let milliseconds = Int((Double(frameCount) * 1000 / Double(plan.sampleRate.framesPerSecond)).rounded())
+        let time = "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
+        guard case .ticksPerQuarter(let division) = file.division else { return }
+        print(
+            "wrote \(path): \(length)\(time), MIDI format 1, \(file.tracks.count) tracks, \(division) ticks per quarter"
+        )
+    }
+}
+
+extension AudioFileError {
+    /// Whether the output could not be created at all (73), as opposed to failing while written (74).
+    fileprivate var isCreation: Bool {
+        if case .cannotCreate = self { return true }
+        return false
+    }
+}
