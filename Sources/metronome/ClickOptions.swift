@@ -129,11 +129,19 @@ struct ClickOptions: ParsableArguments {
         let map: TempoMap
         var fileSound: ClickStyle?
         var fileInstrument: InstrumentSynthesizer.Instrument?
+        var fileSoundFont: SoundFontReference?
         if let pattern {
             let override = try pattern.tempoOverride(bpm: bpm.map { _ in tempo })
             let score = try pattern.file.score(tempo: override)
             fileSound = score.sound
             fileInstrument = score.instrument
+            fileSoundFont = score.soundFont.map { reference in
+                var resolved = reference
+                if !reference.path.hasPrefix("/"), let slash = pattern.file.path.lastIndex(of: "/") {
+                    resolved.path = String(pattern.file.path[...slash]) + reference.path
+                }
+                return resolved
+            }
             do {
                 map = try score.map(
                     sampleRate: rate, startAt: pattern.startAt, subdivision: self.subdivide.map { _ in subdivision },
@@ -184,7 +192,8 @@ struct ClickOptions: ParsableArguments {
             map: map, clicks: clicks, gain: gain, sampleRate: rate, channels: channelCount, voices: voiceCount,
             frameCount: renderFrames,
             bars: seconds != nil ? nil : barCount.map { min($0, map.barCount ?? $0) } ?? map.barCount,
-            output: outputPlan, quiet: output.quiet, instrument: fileInstrument, start: start)
+            output: outputPlan, quiet: output.quiet, instrument: fileInstrument, soundFont: fileSoundFont,
+            start: start)
     }
 
     private func checked<Value>(

@@ -30,6 +30,8 @@ struct ClickPlan {
     var quiet: Bool
     /// The note-track instrument a pattern file asks for.
     var instrument: InstrumentSynthesizer.Instrument?
+    /// The SoundFont preset a pattern file asks its note track to play, its path resolved against the file's folder.
+    var soundFont: SoundFontReference?
     /// Notes to play with the clicks (`arp`, `chord`), made when playing starts.
     var notes: (@Sendable () -> NotePlayer)?
     /// A transport command sent as playing starts (`play FILE.mid --start-at`: a locate after the count-in).

@@ -17,6 +17,13 @@ struct FontChoice {
     /// Debian's link to the system's General MIDI font.
     static let systemFont = "/usr/share/sounds/sf2/default-GM.sf2"
 
+    /// A pattern file's `instrument soundfont` preset.
+    init(_ reference: SoundFontReference) {
+        path = reference.path
+        bank = reference.bank
+        program = reference.program
+    }
+
     init(path: String, bank: String? = nil, program: String? = nil) throws(CommandLineError) {
         self.path = path
         self.bank =

@@ -58,7 +58,11 @@ struct Play: ParsableCommand {
         let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
         var plan = try click.plan(output, pattern: request, section: section)
         if PatternNotes.hasNotes(plan.map) {
-            let voicing = try notes.checked(fileInstrument: plan.instrument)
+            var voicing = try notes.checked(fileInstrument: plan.instrument)
+            // The file's `instrument soundfont` unless the command line chooses an instrument.
+            if voicing.font == nil, notes.instrument == nil, notes.bank == nil, let reference = plan.soundFont {
+                voicing.font = FontChoice(reference)
+            }
             let track = try voicing.track(sampleRate: plan.sampleRate)
             plan.polyphony = voicing.polyphony
             var defaults = ArpeggioSettings()

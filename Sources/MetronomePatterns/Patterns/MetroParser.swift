@@ -45,6 +45,7 @@ struct MetroParser {
     var countIn: Int?
     var sound: ClickStyle?
     var instrument: BuiltInInstrument?
+    var soundFont: SoundFontReference?
     var summary: String?
     var headerOpen = true
     var foreverLine: Int?
@@ -85,7 +86,8 @@ struct MetroParser {
                 message: "the file has no sections; write one as 'N bars' or 'forever'", sourceLine: source)
         }
         return MetroPattern(
-            items: items, countInBars: countIn ?? 0, sound: sound, instrument: instrument, summary: summary)
+            items: items, countInBars: countIn ?? 0, sound: sound, instrument: instrument, soundFont: soundFont,
+            summary: summary)
     }
 
     /// The words of a line before its comment, with 1-based columns. `#` starts a comment at the start of the line
@@ -380,10 +382,42 @@ struct MetroParser {
         try add(item, column: tokens[0].column, defining: false)
     }
 
+    /// `instrument soundfont FILE [program N] [bank B]`: the note track plays a SoundFont preset (a path without
+    /// spaces; program 0 and bank 0 unless given).
+    private mutating func soundFontDirective(_ tokens: [Token]) throws(PatternError) {
+        let word = tokens[0]
+        guard instrument == nil, soundFont == nil else { throw error("'instrument' is given twice", at: word.column) }
+        guard tokens.count >= 3 else {
+            throw error("'instrument soundfont' takes a SoundFont file, then 'program N' and 'bank B'", at: endColumn)
+        }
+        var reference = SoundFontReference(path: tokens[2].text)
+        var index = 3
+        while index < tokens.count {
+            let key = tokens[index]
+            guard key.text == "program" || key.text == "bank" else {
+                throw error("expected 'program N' or 'bank B' after the SoundFont, found '\(key.text)'", at: key.column)
+            }
+            guard index + 1 < tokens.count else { throw error("'\(key.text)' takes a number", at: endColumn) }
+            let value = tokens[index + 1]
+            let range = key.text == "program" ? 0...127 : 0...128
+            guard let number = Int(value.text), range.contains(number) else {
+                throw error(
+                    "\(key.text) must be a whole number from \(range.lowerBound) to \(range.upperBound), not "
+                        + "'\(value.text)'", at: value.column)
+            }
+            if key.text == "program" { reference.program = number } else { reference.bank = number }
+            index += 2
+        }
+        soundFont = reference
+    }
+
     private mutating func fileDirective(_ tokens: [Token]) throws(PatternError) {
         let word = tokens[0]
         if !items.isEmpty || !open.isEmpty {
             throw error("'\(word.text)' belongs before the first section", at: word.column)
+        }
+        if word.text == "instrument", tokens.count >= 2, tokens[1].text == "soundfont" {
+            return try soundFontDirective(tokens)
         }
         guard tokens.count == 2 else {
             let column = tokens.count > 2 ? tokens[2].column : endColumn
@@ -394,7 +428,9 @@ struct MetroParser {
         }
         let value = tokens[1]
         if word.text == "instrument" {
-            guard instrument == nil else { throw error("'instrument' is given twice", at: word.column) }
+            guard instrument == nil, soundFont == nil else {
+                throw error("'instrument' is given twice", at: word.column)
+            }
             guard let chosen = BuiltInInstrument(rawValue: value.text) else {
                 let names = BuiltInInstrument.allCases.map(\.rawValue).joined(separator: ", ")
                 throw error("unknown instrument '\(value.text)'; choose one of \(names)", at: value.column)

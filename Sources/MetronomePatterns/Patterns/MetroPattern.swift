@@ -105,6 +105,8 @@ public struct MetroPattern: Sendable {
     public let sound: ClickStyle?
     /// Instrument of the note track (`instrument NAME`).
     public let instrument: BuiltInInstrument?
+    /// SoundFont preset of the note track (`instrument soundfont FILE program N bank B`).
+    public let soundFont: SoundFontReference?
     /// First line of the comment header.
     public let summary: String?
 
@@ -126,13 +128,14 @@ public struct MetroPattern: Sendable {
         for item in items { try expander.expand(item, offset: 0, limit: nil) }
         return PatternScore(
             sections: expander.sections, labels: expander.labels, countInBars: countInBars, sound: sound,
-            instrument: instrument, summary: summary)
+            instrument: instrument, soundFont: soundFont, summary: summary)
     }
 
     init(
         items: [Item], countInBars: Int, sound: ClickStyle?, instrument: BuiltInInstrument?,
-        summary: String?
+        soundFont: SoundFontReference? = nil, summary: String?
     ) {
+        self.soundFont = soundFont
         self.items = items
         self.countInBars = countInBars
         self.sound = sound

@@ -13,15 +13,19 @@ public struct PatternScore: Sendable {
     public internal(set) var sound: ClickStyle?
     /// The instrument of the note track the file asks for, if any.
     public internal(set) var instrument: BuiltInInstrument?
+    /// The SoundFont preset the note track asks for (`instrument soundfont …`), if any.
+    public internal(set) var soundFont: SoundFontReference?
     /// The first line of the file's comment header (what `metronome patterns` shows).
     public internal(set) var summary: String?
 
     /// Creates a score.
     public init(
         sections: [TempoSection], labels: [(name: String, section: Int)] = [], countInBars: Int = 0,
-        sound: ClickStyle? = nil, instrument: BuiltInInstrument? = nil, summary: String? = nil
+        sound: ClickStyle? = nil, instrument: BuiltInInstrument? = nil, soundFont: SoundFontReference? = nil,
+        summary: String? = nil
     ) {
         self.instrument = instrument
+        self.soundFont = soundFont
         self.sections = sections
         self.labels = labels
         self.countInBars = countInBars
