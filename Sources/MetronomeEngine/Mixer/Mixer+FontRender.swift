@@ -23,6 +23,24 @@ protocol FontFilterMode { static var isActive: Bool { get } }
 enum FontFilterOn: FontFilterMode { static var isActive: Bool { true } }
 enum FontFilterOff: FontFilterMode { static var isActive: Bool { false } }
 
+/// How the volume envelope moves in a run: held, rising linearly (attack), or falling exponentially (decay,
+/// release). Each keeps the per-frame dependency as short as the stage allows.
+protocol FontEnvelopeShape {
+    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float
+}
+enum FontEnvelopeHeld: FontEnvelopeShape {
+    @inline(__always)
+    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float { amplitude }
+}
+enum FontEnvelopeRising: FontEnvelopeShape {
+    @inline(__always)
+    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float { amplitude + step }
+}
+enum FontEnvelopeFalling: FontEnvelopeShape {
+    @inline(__always)
+    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float { amplitude * multiplier }
+}
+
 extension Mixer {
     /// Adds a font voice's frames `begin..<end` of the block to the mix. Returns false when the voice has ended.
     ///
@@ -37,7 +55,7 @@ extension Mixer {
                 continue
             }
             if voice.pointee.controlFramesLeft == 0 {
-                voice.pointee.updateControls(channel: fontChannels[voice.pointee.channel])
+                voice.pointee.updateControls(channel: fontChannels + voice.pointee.channel)
             }
             var run = min(end - frame, voice.pointee.controlFramesLeft, voice.pointee.stageFramesLeft)
             if voice.pointee.isFading { run = min(run, voice.pointee.fadeRemaining) }
@@ -52,17 +70,10 @@ extension Mixer {
                     reachesEnd = true
                 }
             }
-            let filter = voice.pointee.filterActive
-            if voice.pointee.low == nil {
-                if filter {
-                    mixFontRun(voice, at: frame, count: run, Font16Bit.self, FontFilterOn.self)
-                } else {
-                    mixFontRun(voice, at: frame, count: run, Font16Bit.self, FontFilterOff.self)
-                }
-            } else if filter {
-                mixFontRun(voice, at: frame, count: run, Font24Bit.self, FontFilterOn.self)
-            } else {
-                mixFontRun(voice, at: frame, count: run, Font24Bit.self, FontFilterOff.self)
+            switch voice.pointee.stage {
+            case .attack: mixFontRun(voice, at: frame, count: run, FontEnvelopeRising.self)
+            case .decay, .release: mixFontRun(voice, at: frame, count: run, FontEnvelopeFalling.self)
+            default: mixFontRun(voice, at: frame, count: run, FontEnvelopeHeld.self)
             }
             frame += run
             voice.pointee.controlFramesLeft -= run
@@ -76,11 +87,30 @@ extension Mixer {
         return true
     }
 
+    @inline(__always)
+    private func mixFontRun<Shape: FontEnvelopeShape>(
+        _ voice: UnsafeMutablePointer<FontVoice>, at frame: Int, count: Int, _ shape: Shape.Type
+    ) {
+        let filter = voice.pointee.filterActive
+        if voice.pointee.low == nil {
+            if filter {
+                mixFontRun(voice, at: frame, count: count, Font16Bit.self, FontFilterOn.self, shape)
+            } else {
+                mixFontRun(voice, at: frame, count: count, Font16Bit.self, FontFilterOff.self, shape)
+            }
+        } else if filter {
+            mixFontRun(voice, at: frame, count: count, Font24Bit.self, FontFilterOn.self, shape)
+        } else {
+            mixFontRun(voice, at: frame, count: count, Font24Bit.self, FontFilterOff.self, shape)
+        }
+    }
+
     /// The inner loop: `count` frames of one voice with no stage, control period or loop-mode change inside —
     /// 4-point interpolation of the sample, the filter, the volume envelope, the ramped gains.
     @inline(__always)
-    private func mixFontRun<Format: FontSampleFormat, Filter: FontFilterMode>(
-        _ voice: UnsafeMutablePointer<FontVoice>, at frame: Int, count: Int, _: Format.Type, _: Filter.Type
+    private func mixFontRun<Format: FontSampleFormat, Filter: FontFilterMode, Shape: FontEnvelopeShape>(
+        _ voice: UnsafeMutablePointer<FontVoice>, at frame: Int, count: Int, _: Format.Type, _: Filter.Type,
+        _: Shape.Type
     ) {
         let left = mixLeft + frame
         let right = mixRight + frame
@@ -98,8 +128,10 @@ extension Mixer {
         let b0 = voice.pointee.b0
         let a1 = voice.pointee.a1
         let a2 = voice.pointee.a2
-        var z1 = voice.pointee.z1
-        var z2 = voice.pointee.z2
+        var x1 = voice.pointee.x1
+        var x2 = voice.pointee.x2
+        var y1 = voice.pointee.y1
+        var y2 = voice.pointee.y2
         let looping = voice.pointee.isLooping
         let loopEnd = voice.pointee.loopEnd
         let loopLength = loopEnd &- voice.pointee.loopStart
@@ -120,13 +152,17 @@ extension Mixer {
             let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
             var value = ((c3 * t + c2) * t + c1) * t + current
             if Filter.isActive {
-                let output = b0 * value + z1
-                z1 = 2 * b0 * value - a1 * output + z2
-                z2 = b0 * value - a2 * output
+                // Everything but the last product is known before the previous output is.
+                let feed = b0 * (value + 2 * x1 + x2) - a2 * y2
+                let output = feed - a1 * y1
+                x2 = x1
+                x1 = value
+                y2 = y1
+                y1 = output
                 value = output
             }
             value *= amplitude
-            amplitude = amplitude * multiplier + step
+            amplitude = Shape.next(amplitude, multiplier: multiplier, step: step)
             left[index] += value * gainLeft
             right[index] += value * gainRight
             gainLeft += stepLeft
@@ -138,7 +174,9 @@ extension Mixer {
         voice.pointee.amplitude = amplitude
         voice.pointee.gainLeft = gainLeft
         voice.pointee.gainRight = gainRight
-        voice.pointee.z1 = z1
-        voice.pointee.z2 = z2
+        voice.pointee.x1 = x1
+        voice.pointee.x2 = x2
+        voice.pointee.y1 = y1
+        voice.pointee.y2 = y2
     }
 }

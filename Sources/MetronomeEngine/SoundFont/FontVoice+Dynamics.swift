@@ -79,12 +79,12 @@ extension FontVoice {
 
     /// Evaluates pitch, filter and gains for the next control period from the channel, the modulation envelope and
     /// the LFOs, then advances those by the period. Real-time safe.
-    mutating func updateControls(channel: FontChannel) {
-        if channel.version != channelVersion {
-            channelVersion = channel.version
-            let zone = zone.pointee
+    mutating func updateControls(channel: UnsafePointer<FontChannel>) {
+        if channel.pointee.version != channelVersion {
+            channelVersion = channel.pointee.version
             modulators.evaluate(
-                zone.modulators, count: Int(zone.modulatorCount), channel: channel, key: key, velocity: velocity)
+                zone.pointee.modulators, count: Int(zone.pointee.modulatorCount), channel: channel.pointee, key: key,
+                velocity: velocity)
         }
         let modLFO = modLFODelay > 0 ? 0 : FontVoice.triangle(modLFOPhase)
         let vibratoLFO = vibratoLFODelay > 0 ? 0 : FontVoice.triangle(vibratoLFOPhase)
@@ -92,39 +92,62 @@ extension FontVoice {
         let cents =
             basePitchCents + 100 * modulators.sums[SoundFontGenerator.coarseTune.rawValue]
             + modulators.sums[SoundFontGenerator.fineTune.rawValue] + modulators.sums[FontVoice.initialPitch]
-            + modValue * value(.modEnvelopeToPitch)
-            + modLFO * value(.modLFOToPitch) + vibratoLFO * value(.vibratoLFOToPitch)
-        let step = Double.exp2(Double(min(12_000, max(-12_000, cents))) / 1200) * rateRatio * 4_294_967_296
-        increment = UInt64(min(64 * 4_294_967_296, max(1, step.rounded())))
+            + modValue * value(.modEnvelopeToPitch) + modLFO * value(.modLFOToPitch) + vibratoLFO
+            * value(.vibratoLFOToPitch)
+        // Each quantity is recomputed only when what it comes from has moved (most periods of most voices: nothing).
+        if cents != pitchCents {
+            pitchCents = cents
+            let step = Double.exp2(Double(min(12_000, max(-12_000, cents))) / 1200) * rateRatio * 4_294_967_296
+            increment = UInt64(min(64 * 4_294_967_296, max(1, step.rounded())))
+        }
 
         if filterActive {
-            let cutoff =
-                value(.initialFilterCutoff) + modValue * value(.modEnvelopeToFilterCutoff) + modLFO
-                * value(.modLFOToFilterCutoff)
-            let hertz = min(
-                SoundFontModulation.hertz(absoluteCents: min(13500, max(1500, cutoff))), 0.45 * outputRate)
+            let cutoff = min(
+                13500,
+                max(
+                    1500,
+                    value(.initialFilterCutoff) + modValue * value(.modEnvelopeToFilterCutoff) + modLFO
+                        * value(.modLFOToFilterCutoff)))
             let resonance = min(96, max(0, value(.initialFilterQ) / 10))
-            setLowPass(hertz: hertz, resonanceDecibels: resonance)
+            if cutoff != filterCents || resonance != filterResonance {
+                filterCents = cutoff
+                filterResonance = resonance
+                setLowPass(
+                    hertz: min(SoundFontModulation.hertz(absoluteCents: cutoff), 0.45 * outputRate),
+                    resonanceDecibels: resonance)
+            }
         }
 
         if !isFading {
-            let attenuation =
-                0.4 * Float(zone.pointee.generators[.initialAttenuation])
-                + modulators.sums[SoundFontGenerator.initialAttenuation.rawValue] - modLFO * value(.modLFOToVolume)
-            let level =
-                SoundFontModulation.gain(centibels: min(1440, max(0, attenuation))) * gain * (1 / 32768)
-            // Equal power: cos and sin of (p + 1)·π/4 (−3 dB each in the centre, exactly √½ on both sides).
+            let attenuation = min(
+                1440,
+                max(
+                    0,
+                    0.4 * generatorValues[SoundFontGenerator.initialAttenuation.rawValue]
+                        + modulators.sums[SoundFontGenerator.initialAttenuation.rawValue] - modLFO
+                        * value(.modLFOToVolume)))
             let pan = min(1, max(-1, value(.pan) / 500))
-            let angle = (pan + 1) * (Float.pi / 4)
-            let left = level * (pan == 0 ? Float(0.5).squareRoot() : Float.cos(angle))
-            let right = level * (pan == 0 ? Float(0.5).squareRoot() : Float.sin(angle))
+            let (previousLeft, previousRight) = (targetLeft, targetRight)
+            if attenuation != levelCentibels || pan != panPosition {
+                levelCentibels = attenuation
+                panPosition = pan
+                let level = SoundFontModulation.gain(centibels: attenuation) * gain * (1 / 32768)
+                // Equal power: cos and sin of (p + 1)·π/4 (−3 dB each in the centre, exactly √½ on both sides).
+                let angle = (pan + 1) * (Float.pi / 4)
+                targetLeft = level * (pan == 0 ? Float(0.5).squareRoot() : Float.cos(angle))
+                targetRight = level * (pan == 0 ? Float(0.5).squareRoot() : Float.sin(angle))
+            }
             if isFirstControl {
-                gainLeft = left
-                gainRight = right
+                gainLeft = targetLeft
+                gainRight = targetRight
                 isFirstControl = false
             } else {
-                stepLeft = (left - gainLeft) / Float(FontVoice.controlFrames)
-                stepRight = (right - gainRight) / Float(FontVoice.controlFrames)
+                // The last period's ramp ends on its target exactly (no rounding drift), then ramps to the new one —
+                // a step of 0 when nothing moved.
+                gainLeft = previousLeft
+                gainRight = previousRight
+                stepLeft = (targetLeft - previousLeft) / Float(FontVoice.controlFrames)
+                stepRight = (targetRight - previousRight) / Float(FontVoice.controlFrames)
             }
         }
         controlFramesLeft = FontVoice.controlFrames

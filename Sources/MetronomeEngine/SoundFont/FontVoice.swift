@@ -83,14 +83,26 @@ struct FontVoice {
     var vibratoLFOPhase: Float = 0
     let vibratoLFOIncrement: Float
 
-    // The filter (transposed direct form II biquad, low-pass).
+    // The filter: a low-pass biquad in direct form I (b1 = 2·b0, b2 = b0), whose feedback path is one multiply and
+    // one subtraction long — the render loop's longest dependency.
     var filterActive: Bool
     var b0: Float = 1
     var a1: Float = 0
     var a2: Float = 0
-    var z1: Float = 0
-    var z2: Float = 0
+    var x1: Float = 0
+    var x2: Float = 0
+    var y1: Float = 0
+    var y2: Float = 0
     let outputRate: Float
+    /// The cutoff (absolute cents) and resonance (dB) the coefficients were made for (NaN: none yet).
+    var filterCents: Float = .nan
+    var filterResonance: Float = .nan
+    /// The pitch (cents) the increment was made for, and the attenuation (cB) and pan the gain targets were.
+    var pitchCents: Float = .nan
+    var levelCentibels: Float = .nan
+    var panPosition: Float = .nan
+    var targetLeft: Float = 0
+    var targetRight: Float = 0
 
     // Gains toward the mix, ramped across each control period.
     var gainLeft: Float = 0
@@ -100,8 +112,10 @@ struct FontVoice {
     var controlFramesLeft = 0
     var isFirstControl = true
 
-    // Modulators.
+    // Modulators, and the zone's generators as numbers (read every control period; copied once so that reading one
+    // never copies the zone).
     var modulators = FontVoiceModulators()
+    let generatorValues: InlineArray<61, Float>
     var channelVersion: UInt32
 
     /// Released by a note-off (or held by the sustain pedal, waiting for it to lift).
@@ -128,6 +142,9 @@ struct FontVoice {
         velocity = g[.velocity] >= 0 ? min(127, g[.velocity]) : noteVelocity
         exclusiveClass = g[.exclusiveClass]
         channelVersion = channelState.version
+        var values = InlineArray<61, Float>(repeating: 0)
+        for index in 0..<61 { values[index] = Float(g.values[index]) }
+        generatorValues = values
         modulators.evaluate(
             z.modulators, count: Int(z.modulatorCount), channel: channelState, key: key, velocity: velocity)
         let m = modulators.sums
@@ -224,6 +241,6 @@ struct FontVoice {
     /// The generator's value plus what the modulators add.
     @inline(__always)
     func value(_ generator: SoundFontGenerator) -> Float {
-        Float(zone.pointee.generators[generator]) + modulators.sums[generator.rawValue]
+        generatorValues[generator.rawValue] + modulators.sums[generator.rawValue]
     }
 }
