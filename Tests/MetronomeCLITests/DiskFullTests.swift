@@ -7,7 +7,9 @@ import Testing
 /// Renders onto a tmpfs that really fills up (mounting needs root, as on the CI; elsewhere these are skipped).
 @Suite(
     "A full disk", .serialized,
-    .enabled(if: SmallDisk.canMount, "skipped: mounting a tmpfs (mount -t tmpfs) is not permitted; run as root"))
+    .enabled(
+        if: SmallDisk.canMount,
+        "mounting a tmpfs (mount -t tmpfs) is not permitted here: it needs root (CAP_SYS_ADMIN), as on the CI"))
 struct DiskFullTests {
     @Test(
         "A render that fills the disk says so in one line, exit 74, and leaves no file",
@@ -23,8 +25,8 @@ struct DiskFullTests {
     }
 
     @Test(
-        "A disk with no room for the header is the same failure, exit 74",
-        arguments: ["wav", "flac", "ogg"])
+        "A disk with no room for the header (or a MIDI export) is the same failure, exit 74",
+        arguments: ["wav", "flac", "ogg", "mid"])
     func fullFromTheStart(format: String) throws {
         let disk = try #require(SmallDisk(kilobytes: 64, free: 0))
         let path = disk.file("take.\(format)")
