@@ -7,7 +7,8 @@ import Glibc
 public enum AtomicFile {
     /// Writes `bytes` to `path`.
     /// - Throws: `AudioFileError.cannotCreate` when the destination is a directory or its folder is missing or not
-    ///   writable; `AudioFileError.writeFailed` when a write, the close or the rename fails.
+    ///   writable; `AudioFileError.diskFull` when the disk is full; `AudioFileError.writeFailed` when a write, the
+    ///   close or the rename fails otherwise.
     public static func write(_ bytes: [UInt8], to path: String) throws(AudioFileError) {
         let target = try AudioFileWriter.followingLinks(path)
         let slash = target.lastIndex(of: "/")
@@ -20,24 +21,24 @@ public enum AtomicFile {
         }
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
-        var failure: String?
+        var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else {
-                    failure = String(cString: strerror(errno))
+                    failure = written == 0 ? EIO : errno
                     return
                 }
                 offset += written
             }
         }
-        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(temporaryPath, target) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporaryPath, target) != 0 { failure = errno }
+        if failure != 0 {
             unlink(temporaryPath)
-            throw .writeFailed(path: path, reason: failure)
+            throw .writeFailed(path: path, errno: failure)
         }
     }
 }

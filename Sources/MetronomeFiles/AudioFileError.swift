@@ -1,3 +1,5 @@
+import Glibc
+
 /// What can go wrong reading or writing an audio file. Each case carries the path and, where libsndfile said
 /// something, its message, so the command line can print one line a person can act on.
 public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -19,6 +21,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case cannotCreate(path: String, reason: String)
     /// Writing or finishing the output failed part-way.
     case writeFailed(path: String, reason: String)
+    /// Writing the output failed because its file system has no space left (ENOSPC); nothing was left behind.
+    case diskFull(path: String)
 
     public var description: String {
         switch self {
@@ -36,6 +40,25 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "may last at most \(AudioFileReader.maximumSeconds) s"
         case .cannotCreate(let path, let reason): "\(path): cannot create output: \(reason)"
         case .writeFailed(let path, let reason): "\(path): write failed: \(reason)"
+        case .diskFull(let path): "\(path): write failed: the disk is full; no file was written"
+        }
+    }
+
+    /// The error for a write to `path` that failed with `code` (an `errno` value): `.diskFull` for ENOSPC,
+    /// `.writeFailed` with the system's reason otherwise.
+    /// - Parameters:
+    ///   - path: the destination the user gave.
+    ///   - code: the `errno` of the failed call.
+    /// - Returns: the error to throw.
+    public static func writeFailed(path: String, errno code: Int32) -> AudioFileError {
+        code == ENOSPC ? .diskFull(path: path) : .writeFailed(path: path, reason: String(cString: strerror(code)))
+    }
+
+    /// Whether writing failed (exit 74), rather than creating the output (exit 73).
+    public var isWriteFailure: Bool {
+        switch self {
+        case .writeFailed, .diskFull: true
+        default: false
         }
     }
 

@@ -6,6 +6,10 @@ import MetronomeKit
 /// file beside the destination, renamed into place by `finish()` only; `abandon()` (or deinit without `finish()`)
 /// removes it. A failed or interrupted render therefore never leaves a partial file under the requested name.
 ///
+/// Every write goes through `SoundFileDescriptor`, which sees each system call's outcome: a full disk is reported as
+/// `AudioFileError.diskFull` for every format — also when only the final flush in `finish()` fails, which libsndfile
+/// itself reports as success for Ogg and FLAC.
+///
 /// A destination that is a symbolic link is written through: the file the link points to (following a chain of
 /// links) is replaced atomically, and the link stays a link.
 public final class AudioFileWriter: AudioSink {
@@ -18,6 +22,8 @@ public final class AudioFileWriter: AudioSink {
     /// Interleaved channels per frame.
     public let channels: Int
     private var file: OpaquePointer?
+    /// The temporary file's descriptor; libsndfile writes through it and it records the first failure.
+    private let output: SoundFileDescriptor
     private var finished = false
 
     /// Creates the temporary file.
@@ -28,7 +34,8 @@ public final class AudioFileWriter: AudioSink {
     ///   - channels: 1 or 2.
     ///   - sampleRate: frames per second.
     /// - Throws: `AudioFileError.cannotCreate` when the destination is a directory, its folder is missing or not
-    ///   writable, or libsndfile rejects the format.
+    ///   writable, or libsndfile rejects the format; `AudioFileError.diskFull` (or `.writeFailed`) when writing the
+    ///   header fails.
     public init(
         path: String, container: AudioContainer, sampleType: AudioSampleType, channels: Int, sampleRate: SampleRate
     ) throws(AudioFileError) {
@@ -52,10 +59,20 @@ public final class AudioFileWriter: AudioSink {
             throw .cannotCreate(
                 path: path, reason: "\(container.rawValue) cannot hold \(sampleType.rawValue) samples")
         }
-        guard let handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
-            let reason = errno != 0 ? String(cString: strerror(errno)) : String(cString: sf_strerror(nil))
+        let output = try SoundFileDescriptor(creating: temporaryPath, for: path)
+        var callbacks = SoundFileDescriptor.callbacks
+        guard
+            let handle = sf_open_virtual(
+                &callbacks, Int32(SFM_WRITE), &info, Unmanaged.passUnretained(output).toOpaque())
+        else {
+            let reason = String(cString: sf_strerror(nil))
+            let failure = output.failure
+            output.close()
+            unlink(temporaryPath)
+            if failure != 0 { throw .writeFailed(path: path, errno: failure) }
             throw .cannotCreate(path: path, reason: reason)
         }
+        self.output = output
         if container == .wav {
             // Plain WAV unless the data outgrows its 32-bit sizes; then RF64 (read by libsndfile, sox, ffmpeg, DAWs).
             sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
@@ -87,21 +104,29 @@ public final class AudioFileWriter: AudioSink {
     }
 
     /// Appends frames. Rendering thread only.
-    /// - Throws: `AudioFileError.writeFailed` on a short write (disk full, I/O error).
+    /// - Throws: `AudioFileError.diskFull` when the disk is full; `AudioFileError.writeFailed` for another failed or
+    ///   short write.
     public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws {
         guard let file else { throw AudioFileError.writeFailed(path: path, reason: "the file is already closed") }
         let written = sf_writef_float(file, samples, sf_count_t(frameCount))
+        if output.failure != 0 { throw AudioFileError.writeFailed(path: path, errno: output.failure) }
         guard written == sf_count_t(frameCount) else {
             throw AudioFileError.writeFailed(path: path, reason: String(cString: sf_strerror(file)))
         }
     }
 
     /// Closes the temporary file and renames it to the destination.
-    /// - Throws: `AudioFileError.writeFailed` when closing or renaming fails (the temporary file is removed).
+    /// - Throws: `AudioFileError.diskFull` when the last flush finds the disk full; `AudioFileError.writeFailed` when
+    ///   closing or renaming fails otherwise (the temporary file is removed either way).
     public func finish() throws(AudioFileError) {
         guard let file else { return }
         self.file = nil
         let closed = sf_close(file)
+        output.close()
+        guard output.failure == 0 else {
+            unlink(temporaryPath)
+            throw .writeFailed(path: path, errno: output.failure)
+        }
         guard closed == 0 else {
             unlink(temporaryPath)
             throw .writeFailed(path: path, reason: String(cString: sf_error_number(closed)))
@@ -120,6 +145,7 @@ public final class AudioFileWriter: AudioSink {
             sf_close(file)
             self.file = nil
         }
+        output.close()
         if !finished { unlink(temporaryPath) }
     }
 }

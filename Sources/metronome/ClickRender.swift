@@ -25,7 +25,8 @@ struct ClickRender {
                 path: output.path, container: audio.container, sampleType: audio.sampleType,
                 channels: plan.channels, sampleRate: plan.sampleRate)
         } catch {
-            throw CommandLineError(.cannotCreate, error.description)
+            // A full disk is the same failure whether the header or the first frames find it.
+            throw CommandLineError(error.isWriteFailure ? .ioError : .cannotCreate, error.description)
         }
         let renderer = try plan.session(configuration: configuration, lookahead: nil)
 

@@ -118,9 +118,14 @@ struct Recording {
 
     /// Stops recording (after a short tail) and returns the left channel.
     func finish() throws -> [Float] {
+        try finishStereo()[0]
+    }
+
+    /// Stops recording (after a short tail) and returns both channels.
+    func finishStereo() throws -> [[Float]] {
         usleep(300_000)
         process.send(SIGINT)
         process.wait()
-        return try AudioFileReader.read(path: path).channels[0]
+        return try AudioFileReader.read(path: path).channels
     }
 }
