@@ -102,32 +102,7 @@ struct Play: ParsableCommand {
                     + ".aiff), or export a pattern, an arpeggio or the click to MIDI")
         }
         plan.polyphony = voicing.polyphony
-        let tracks: [NotePlayer.Track]
-        if let path = FontChoice.forMIDIFile(given: notes.soundfont) {
-            let font = try FontChoice.load(path: path)
-            tracks = (0..<16).map { channel in
-                .init(
-                    font: FontInstrument(
-                        font: font, bank: channel == 9 ? 128 : 0, channel: channel, isDrumChannel: channel == 9),
-                    gain: FontChoice.fileGain)
-            }
-        } else {
-            FileOutput.standardError.write(
-                "metronome: no SoundFont (--soundfont, $METRONOME_SOUNDFONT or \(FontChoice.systemFont)); "
-                    + "playing the built-in piano, drums silent\n")
-            let piano = InstrumentSynthesizer.bank(.piano, sampleRate: plan.sampleRate)
-            tracks = (0..<16).map { .init(bank: piano, gain: $0 == 9 ? 0 : 1) }
-        }
-        let (map, sequence, offset) = (plan.map, request.sequence, MIDIRequest.offset(on: plan.map))
-        let (muted, soloed, transposition) = (request.muted, request.soloed, request.transpose)
-        plan.notes = {
-            NotePlayer(
-                tracks: tracks,
-                source: MIDINotes(
-                    sequence: sequence, map: map, offset: offset, muted: muted, soloed: soloed,
-                    transpose: transposition),
-                sampleRate: map.sampleRate)
-        }
+        plan.notes = try request.notes(on: plan.map, soundfont: notes.soundfont)
         try Metronome.perform(plan, live: live)
     }
 }

@@ -139,4 +139,35 @@ struct MIDIRequest {
         }
         return (map.endFrame ?? music) - skipped + sampleRate.frame(at: MIDIRequest.tailSeconds)
     }
+
+    /// The note player of the file on `map`, made when playing starts: its 16 channels through the font
+    /// (`FontChoice.forMIDIFile`; channel 10 on the drum kits), or the built-in piano with a note on stderr.
+    func notes(on map: TempoMap, soundfont: String?) throws(CommandLineError) -> @Sendable () -> NotePlayer {
+        let tracks: [NotePlayer.Track]
+        if let path = FontChoice.forMIDIFile(given: soundfont) {
+            let font = try FontChoice.load(path: path)
+            tracks = (0..<16).map { channel in
+                .init(
+                    font: FontInstrument(
+                        font: font, bank: channel == 9 ? 128 : 0, channel: channel, isDrumChannel: channel == 9),
+                    gain: FontChoice.fileGain)
+            }
+        } else {
+            FileOutput.standardError.write(
+                "metronome: no SoundFont (--soundfont, $METRONOME_SOUNDFONT or \(FontChoice.systemFont)); "
+                    + "playing the built-in piano, drums silent\n")
+            let piano = InstrumentSynthesizer.bank(.piano, sampleRate: map.sampleRate)
+            tracks = (0..<16).map { .init(bank: piano, gain: $0 == 9 ? 0 : 1) }
+        }
+        let (sequence, offset) = (self.sequence, MIDIRequest.offset(on: map))
+        let (muted, soloed, transposition) = (self.muted, self.soloed, self.transpose)
+        return {
+            NotePlayer(
+                tracks: tracks,
+                source: MIDINotes(
+                    sequence: sequence, map: map, offset: offset, muted: muted, soloed: soloed,
+                    transpose: transposition),
+                sampleRate: map.sampleRate)
+        }
+    }
 }

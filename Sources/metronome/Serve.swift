@@ -51,13 +51,28 @@ struct Serve: ParsableCommand {
         } else {
             endpoint = .loopback(port: Serve.defaultPort)
         }
-        let request = file.map { PatternRequest(file: PatternFile(resolving: $0), startAt: nil, tempoScale: nil) }
-        var plan = try click.plan(output, pattern: request)
+        // A MIDI file is served with its notes through a SoundFont and the click along (the transport over OSC
+        // and keys moves both); anything else is a pattern.
+        let midi = try file.flatMap { path throws(CommandLineError) -> MIDIRequest? in
+            guard MIDIRequest.isMIDI(path: path) else { return nil }
+            return try MIDIRequest(
+                path: path, startAt: nil, tempoScale: nil, click: true, mute: nil, solo: nil, transpose: nil,
+                sampleRate: try output.checkedSampleRate())
+        }
+        let request =
+            midi == nil
+            ? file.map { PatternRequest(file: PatternFile(resolving: $0), startAt: nil, tempoScale: nil) } : nil
+        var plan = try click.plan(output, pattern: request, midi: midi)
         plan.waits = wait
         let voicing = try notes.checked(fileInstrument: plan.instrument)
-        if voicing.font != nil {
+        if let midi {
+            plan.polyphony = voicing.polyphony
+            plan.notes = try midi.notes(on: plan.map, soundfont: notes.soundfont)
+        } else if voicing.font != nil {
             throw CommandLineError(
-                .usage, "--soundfont does not apply to 'serve': its notes play a bank or a built-in instrument")
+                .usage,
+                "--soundfont applies to 'serve' of a MIDI file; the service's own notes play a bank or a built-in "
+                    + "instrument")
         }
         let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
         let rate = plan.sampleRate
