@@ -9,9 +9,24 @@ public enum BinaryFile {
     /// - Throws: `BinaryFileError.notFound` or `.unreadable` (exit 66 on the command line), `.tooLarge` (exit 65).
     /// - Complexity: O(n) in the file's size, reading at most `maximumBytes` + 1 bytes.
     public static func read(path: String, maximumBytes: Int) throws(BinaryFileError) -> [UInt8] {
+        do {
+            return try chunks(path: path, maximumBytes: maximumBytes) { _, _ in }
+        } catch let error as BinaryFileError {
+            throw error
+        } catch {
+            preconditionFailure("no other error is thrown: \(error)")
+        }
+    }
+
+    /// Reads the file in chunks of up to 64 KiB, handing each to `inspect` (with its offset in the file) before
+    /// keeping it, so that a reader can refuse a file at its first bad byte. Shared by `read` and `TextFile`.
+    static func chunks(
+        path: String, maximumBytes: Int, inspect: (ArraySlice<UInt8>, Int) throws -> Void
+    ) throws -> [UInt8] {
         guard let file = fopen(path, "r") else {
             let reason = String(cString: strerror(errno))
-            throw errno == ENOENT || errno == ENOTDIR ? .notFound(path: path) : .unreadable(path: path, reason: reason)
+            throw errno == ENOENT || errno == ENOTDIR
+                ? BinaryFileError.notFound(path: path) : BinaryFileError.unreadable(path: path, reason: reason)
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -19,10 +34,13 @@ public enum BinaryFile {
         while true {
             let count = fread(&buffer, 1, buffer.count, file)
             if count <= 0 { break }
-            guard bytes.count + count <= maximumBytes else { throw .tooLarge(path: path, limit: maximumBytes) }
+            try inspect(buffer[0..<count], bytes.count)
+            guard bytes.count + count <= maximumBytes else {
+                throw BinaryFileError.tooLarge(path: path, limit: maximumBytes)
+            }
             bytes += buffer[0..<count]
         }
-        if ferror(file) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        if ferror(file) != 0 { throw BinaryFileError.unreadable(path: path, reason: String(cString: strerror(errno))) }
         return bytes
     }
 

@@ -17,23 +17,24 @@ public enum TextFile {
     ///   (exit 65).
     /// - Complexity: O(n) in the file's size, reading at most `maximumBytes` + 1 bytes.
     public static func read(path: String) throws(TextFileError) -> String {
-        guard let file = fopen(path, "r") else {
-            let reason = String(cString: strerror(errno))
-            throw errno == ENOENT || errno == ENOTDIR ? .notFound(path: path) : .unreadable(path: path, reason: reason)
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            if let index = buffer[0..<count].firstIndex(where: isControl) {
-                throw .notText(path: path, offset: bytes.count + index, byte: buffer[index])
+        let bytes: [UInt8]
+        do {
+            bytes = try BinaryFile.chunks(path: path, maximumBytes: maximumBytes) { chunk, offset in
+                if let index = chunk.firstIndex(where: isControl) {
+                    throw TextFileError.notText(path: path, offset: offset + index, byte: chunk[index])
+                }
             }
-            guard bytes.count + count <= maximumBytes else { throw .tooLarge(path: path) }
-            bytes += buffer[0..<count]
+        } catch let error as TextFileError {
+            throw error
+        } catch let error as BinaryFileError {
+            switch error {
+            case .notFound(let path): throw .notFound(path: path)
+            case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
+            case .tooLarge(let path, _): throw .tooLarge(path: path)
+            }
+        } catch {
+            preconditionFailure("no other error is thrown: \(error)")
         }
-        if ferror(file) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         if let offset = firstInvalidUTF8(in: bytes) { throw .notText(path: path, offset: offset, byte: bytes[offset]) }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         return String(decoding: bytes[start...], as: UTF8.self)
