@@ -99,8 +99,8 @@ struct Play: ParsableCommand {
         }
         plan.polyphony = voicing.polyphony
         let tracks: [NotePlayer.Track]
-        if let path = FontChoice.forMIDIFile(given: notes.soundfont) {
-            let font = try FontChoice.load(path: path)
+        if let choice = FontChoice.forMIDIFile(given: notes.soundfont) {
+            let font = try FontChoice.load(path: choice.path, origin: choice.origin)
             tracks = (0..<16).map { channel in
                 .init(
                     font: FontInstrument(
