@@ -44,11 +44,13 @@ struct FontChoice {
     }
 
     /// The font a MIDI file plays with: `--soundfont`, else `$METRONOME_SOUNDFONT`, else the system's General MIDI
-    /// font; nil when there is none (the built-in instruments play).
-    static func forMIDIFile(given: String?) -> String? {
-        if let given { return given }
-        if let variable = getenv("METRONOME_SOUNDFONT"), variable[0] != 0 { return String(cString: variable) }
-        return access(systemFont, R_OK) == 0 ? systemFont : nil
+    /// font; nil when there is none (the built-in instruments play). `origin` is what named it, for messages.
+    static func forMIDIFile(given: String?) -> (path: String, origin: String)? {
+        if let given { return (given, "--soundfont") }
+        if let variable = getenv("METRONOME_SOUNDFONT"), variable[0] != 0 {
+            return (String(cString: variable), "$METRONOME_SOUNDFONT")
+        }
+        return access(systemFont, R_OK) == 0 ? (systemFont, "the system's General MIDI font") : nil
     }
 
     /// Loads the font: missing 66, malformed 65 (`FONT: error: at byte N: …`).
@@ -56,12 +58,14 @@ struct FontChoice {
         try FontChoice.load(path: path)
     }
 
-    static func load(path: String) throws(CommandLineError) -> SoundFont {
+    /// Loads the font at `path`: missing 66 with a message starting with `origin` (what named the file: an option
+    /// or the variable), malformed 65 (`FONT: error: at byte N: …`).
+    static func load(path: String, origin: String = "--soundfont") throws(CommandLineError) -> SoundFont {
         do {
             return try SoundFontFile.load(path: path)
         } catch {
             if case .malformed = error { throw CommandLineError(.dataError, error.description, prefixed: false) }
-            throw CommandLineError(error.isMissing ? .noInput : .dataError, "--soundfont " + error.description)
+            throw CommandLineError(error.isMissing ? .noInput : .dataError, origin + " " + error.description)
         }
     }
 }

@@ -144,8 +144,8 @@ struct MIDIRequest {
     /// (`FontChoice.forMIDIFile`; channel 10 on the drum kits), or the built-in piano with a note on stderr.
     func notes(on map: TempoMap, soundfont: String?) throws(CommandLineError) -> @Sendable () -> NotePlayer {
         let tracks: [NotePlayer.Track]
-        if let path = FontChoice.forMIDIFile(given: soundfont) {
-            let font = try FontChoice.load(path: path)
+        if let choice = FontChoice.forMIDIFile(given: soundfont) {
+            let font = try FontChoice.load(path: choice.path, origin: choice.origin)
             tracks = (0..<16).map { channel in
                 .init(
                     font: FontInstrument(

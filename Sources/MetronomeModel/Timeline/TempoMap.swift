@@ -123,8 +123,10 @@ public struct TempoMap: Sendable, Hashable {
         return try TempoMap(sections: [section], sampleRate: sampleRate)
     }
 
-    /// The same map preceded by `bars` count-in bars at the first section's starting tempo and meter: every beat
-    /// clicks, beat one accented, with the count-in sound. Zero bars returns the map unchanged.
+    /// The same map preceded by `bars` count-in bars at the tempo the music starts with (its tempo track's, so
+    /// tempo edits such as `settingTempo` and `settingTempos` count) and the first section's meter: every beat
+    /// clicks, beat one accented, with the count-in sound. The music keeps its tempo track, moved by the count-in; a
+    /// count-in the map had is replaced. Zero bars returns the map unchanged.
     /// - Throws: `InvalidValue` when `bars` is negative or above 16.
     public func withCountIn(bars: Int) throws(InvalidValue) -> TempoMap {
         guard (0...TempoMap.maximumCountInBars).contains(bars) else {
@@ -133,10 +135,18 @@ public struct TempoMap: Sendable, Hashable {
         guard bars > 0 else { return self }
         let music = sections.filter { !$0.isCountIn }
         let first = music[0]
+        let musicStart = startTicks[sections.count - music.count]
         let countIn = try TempoSection(
-            label: "count-in", bars: bars, meter: first.meter, tempo: first.tempo, accents: .standard(for: first.meter),
-            isCountIn: true)
-        return try TempoMap(sections: [countIn] + music, sampleRate: sampleRate, firstBar: firstBar)
+            label: "count-in", bars: bars, meter: first.meter, tempo: try BPM(tempo(at: musicStart)),
+            accents: .standard(for: first.meter), isCountIn: true)
+        let plain = try TempoMap(sections: [countIn] + music, sampleRate: sampleRate, firstBar: firstBar)
+        let shift = plain.startTicks[1].ticks - musicStart.ticks
+        let moved = splitting(tempoSegments, at: musicStart).filter { $0.start >= musicStart }.map {
+            $0.moved(to: Position(ticks: $0.start.ticks + shift), length: $0.length)
+        }
+        return TempoMap(
+            sections: plain.sections, segments: [plain.tempoSegments[0]] + moved, sampleRate: sampleRate,
+            firstBar: firstBar)
     }
 
     /// The longest count-in `withCountIn` accepts.
