@@ -44,11 +44,13 @@ struct FontChoice {
     }
 
     /// The font a MIDI file plays with: `--soundfont`, else `$METRONOME_SOUNDFONT`, else the system's General MIDI
-    /// font; nil when there is none (the built-in instruments play). `origin` is what named it, for messages.
+    /// font; nil when there is none, or when the variable says `none` (the built-in instruments play). `origin` is
+    /// what named it, for messages.
     static func forMIDIFile(given: String?) -> (path: String, origin: String)? {
         if let given { return (given, "--soundfont") }
         if let variable = getenv("METRONOME_SOUNDFONT"), variable[0] != 0 {
-            return (String(cString: variable), "$METRONOME_SOUNDFONT")
+            let value = String(cString: variable)
+            return value == "none" ? nil : (value, "$METRONOME_SOUNDFONT")
         }
         return access(systemFont, R_OK) == 0 ? (systemFont, "the system's General MIDI font") : nil
     }

@@ -55,6 +55,25 @@ struct MIDIPlayFontTests {
         }
     }
 
+    @Test("$METRONOME_SOUNDFONT=none: the built-in piano plays the notes, drums silent, and one line says so")
+    func builtInFallback() throws {
+        let scratch = try Scratch()
+        let path = try Self.song.write("song.mid", in: scratch)
+        let result = try MIDIPlay.render(
+            path, [], in: scratch, environment: Self.environment(["METRONOME_SOUNDFONT": "none"]))
+        #expect(result.status == 0)
+        #expect(
+            result.standardError
+                == "metronome: no SoundFont (--soundfont, $METRONOME_SOUNDFONT or /usr/share/sounds/sf2/default-GM.sf2); "
+                + "playing the built-in piano, drums silent\n")
+        #expect(result.samples.contains { abs($0) > 0.01 })
+        #expect(result.samples.allSatisfy { abs($0) <= 1 })
+        // The drum note adds nothing: muting channel 10 changes no sample.
+        let muted = try MIDIPlay.render(
+            path, ["--mute", "10"], in: scratch, environment: Self.environment(["METRONOME_SOUNDFONT": "none"]))
+        #expect(muted.samples == result.samples)
+    }
+
     @Test(
         "arp with TimGM6mb's piano: not silent, no sample beyond ±1",
         .enabled(if: FileManager.default.fileExists(atPath: timidity), "timgm6mb-soundfont is not installed"))
