@@ -94,30 +94,46 @@ extension FontVoice {
             + modulators.sums[SoundFontGenerator.fineTune.rawValue] + modulators.sums[FontVoice.initialPitch]
             + modValue * value(.modEnvelopeToPitch)
             + modLFO * value(.modLFOToPitch) + vibratoLFO * value(.vibratoLFOToPitch)
-        let step = Double.exp2(Double(min(12_000, max(-12_000, cents))) / 1200) * rateRatio * 4_294_967_296
-        increment = UInt64(min(64 * 4_294_967_296, max(1, step.rounded())))
+        // Each value below is recomputed only when its inputs changed: the same inputs give the same bits, so
+        // skipping the transcendental calls changes no sample.
+        if cents != controlCache.pitchCents {
+            controlCache.pitchCents = cents
+            let step = Double.exp2(Double(min(12_000, max(-12_000, cents))) / 1200) * rateRatio * 4_294_967_296
+            increment = UInt64(min(64 * 4_294_967_296, max(1, step.rounded())))
+        }
 
         if filterActive {
             let cutoff =
                 value(.initialFilterCutoff) + modValue * value(.modEnvelopeToFilterCutoff) + modLFO
                 * value(.modLFOToFilterCutoff)
-            let hertz = min(
-                SoundFontModulation.hertz(absoluteCents: min(13500, max(1500, cutoff))), 0.45 * outputRate)
-            let resonance = min(96, max(0, value(.initialFilterQ) / 10))
-            setLowPass(hertz: hertz, resonanceDecibels: resonance)
+            let q = value(.initialFilterQ)
+            if cutoff != controlCache.cutoffCents || q != controlCache.filterQ {
+                controlCache.cutoffCents = cutoff
+                controlCache.filterQ = q
+                let hertz = min(
+                    SoundFontModulation.hertz(absoluteCents: min(13500, max(1500, cutoff))), 0.45 * outputRate)
+                setLowPass(hertz: hertz, resonanceDecibels: min(96, max(0, q / 10)))
+            }
         }
 
         if !isFading {
             let attenuation =
                 0.4 * Float(zone.pointee.generators[.initialAttenuation])
                 + modulators.sums[SoundFontGenerator.initialAttenuation.rawValue] - modLFO * value(.modLFOToVolume)
-            let level =
-                SoundFontModulation.gain(centibels: min(1440, max(0, attenuation))) * gain * (1 / 32768)
-            // Equal power: cos and sin of (p + 1)·π/4 (−3 dB each in the centre, exactly √½ on both sides).
-            let pan = min(1, max(-1, value(.pan) / 500))
-            let angle = (pan + 1) * (Float.pi / 4)
-            let left = level * (pan == 0 ? Float(0.5).squareRoot() : Float.cos(angle))
-            let right = level * (pan == 0 ? Float(0.5).squareRoot() : Float.sin(angle))
+            let panValue = value(.pan)
+            if attenuation != controlCache.attenuation || panValue != controlCache.pan {
+                controlCache.attenuation = attenuation
+                controlCache.pan = panValue
+                let level =
+                    SoundFontModulation.gain(centibels: min(1440, max(0, attenuation))) * gain * (1 / 32768)
+                // Equal power: cos and sin of (p + 1)·π/4 (−3 dB each in the centre, exactly √½ on both sides).
+                let pan = min(1, max(-1, panValue / 500))
+                let angle = (pan + 1) * (Float.pi / 4)
+                controlCache.left = level * (pan == 0 ? Float(0.5).squareRoot() : Float.cos(angle))
+                controlCache.right = level * (pan == 0 ? Float(0.5).squareRoot() : Float.sin(angle))
+            }
+            let left = controlCache.left
+            let right = controlCache.right
             if isFirstControl {
                 gainLeft = left
                 gainRight = right

@@ -100,6 +100,9 @@ struct FontVoice {
     var controlFramesLeft = 0
     var isFirstControl = true
 
+    /// The last inputs of the control-period computations and what they gave.
+    var controlCache = FontVoiceControlCache()
+
     // Modulators.
     var modulators = FontVoiceModulators()
     var channelVersion: UInt32
