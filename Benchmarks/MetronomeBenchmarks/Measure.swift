@@ -71,6 +71,13 @@ enum Measure {
         return text
     }
 
+    /// /proc/loadavg's 1, 5 and 15 minute averages: how busy the machine was while measuring.
+    static func loadAverage() -> String {
+        var averages = [Double](repeating: 0, count: 3)
+        let count = getloadavg(&averages, 3)
+        return averages.prefix(Int(max(0, count))).map { format($0) }.joined(separator: ", ")
+    }
+
     /// The machine, for the report.
     static func machine() -> String {
         var model = "unknown CPU"

@@ -6,12 +6,14 @@ import MetronomeKit
 // (default "20,10,5,3") the latencies tried; METRONOME_BENCH_SERVE_SECONDS (default 30) the length of the serve
 // part's load run (its idle runs last twice that); METRONOME_BENCH_SERVE_LATENCY (default: serve's 20) the serve
 // part's --latency in milliseconds; METRONOME_BENCH_ONLY (default
-// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve") which parts run.
+// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer") which parts run;
+// METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none,
+// only the voices per core).
 
 let runs = 7
 let parts = Set(
     (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) }
-        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve")
+        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer")
         .split(
             separator: ","
         )
@@ -238,4 +240,43 @@ if parts.contains("serve") {
     } else {
         print("(no PulseAudio daemon could be started, or serve did not answer.)")
     }
+}
+
+// 9. The sequencer: a dense 600 s General MIDI file against FluidSynth, and font voices per core.
+if parts.contains("sequencer") {
+    let sequencerRuns = getenv("METRONOME_BENCH_SEQUENCER_RUNS").flatMap { Int(String(cString: $0)) } ?? 3
+    print("\n## Sequencer: a dense 600 s General MIDI file, metronome play against fluidsynth -F\n")
+    print("Load average before: \(Measure.loadAverage()).\n")
+    let cache = executableDirectory + "/.."
+    if sequencerRuns == 0 {
+        print("(METRONOME_BENCH_SEQUENCER_RUNS=0: the file renders are skipped.)")
+    } else if let rows = SequencerBenchmark.renders(
+        metronome: metronome, scratch: scratch, cache: cache, runs: sequencerRuns)
+    {
+        print("| renderer (48 kHz stereo float WAV, reverb and chorus off) | font | wall s | CPU s | peak RSS MB |")
+        print("|---|---|---|---|---|")
+        for row in rows {
+            print(
+                "| \(row.renderer) | \(row.font) | \(Measure.format(row.wall)) | \(Measure.format(row.cpu)) | \(Measure.format(row.peakMegabytes, 1)) |"
+            )
+        }
+        print("\n| ratio metronome / fluidsynth (medians of \(sequencerRuns)) | CPU | peak RSS |")
+        print("|---|---|---|")
+        for pair in stride(from: 0, to: rows.count, by: 2) {
+            let ours = rows[pair]
+            let theirs = rows[pair + 1]
+            print(
+                "| \(ours.font) | \(Measure.format(ours.cpu / theirs.cpu)) | \(Measure.format(ours.peakMegabytes / theirs.peakMegabytes)) |"
+            )
+        }
+    } else {
+        print("(fluidsynth, python3 with mido or the GM fonts are missing: run .ci/install-packages fluidsynth.)")
+    }
+    let voices = try SequencerBenchmark.voicesPerCore()
+    print("\n| SoundFont voices, 48 kHz stereo, filter + envelope + vibrato, 256-frame blocks | value |")
+    print("|---|---|")
+    print("| largest N whose 1 s render takes ≤ 1 s of one core's CPU | \(voices.voices) |")
+    print("| CPU for 1 s of audio at that N (least of three seconds) | \(Measure.format(voices.secondsAtLimit, 3)) s |")
+    print("| allocations while rendering those three seconds | \(voices.allocations) |")
+    print("\nLoad average after: \(Measure.loadAverage()).")
 }
