@@ -103,3 +103,17 @@ let package = Package(
             ]),
     ]
 )
+
+// Fuzzing harnesses, built only by .ci/fuzz, which sets METRONOME_FUZZ to the names of the folders under Fuzz/ that
+// hold a main.swift (so the normal build and tests never see them, and a new harness needs no line here). Each
+// harness links every library module and FuzzSupport (Fuzz/Support: libFuzzer's driver and shared checks).
+if let harnesses = Context.environment["METRONOME_FUZZ"] {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["MetronomeKit"], path: "Fuzz/Support"))
+    for name in harnesses.split(separator: " ") {
+        package.targets.append(
+            .executableTarget(
+                name: "fuzz-\(name)",
+                dependencies: ["FuzzSupport", "MetronomeKit", "MetronomeFiles", "MetronomeOSC"],
+                path: "Fuzz/\(name)"))
+    }
+}

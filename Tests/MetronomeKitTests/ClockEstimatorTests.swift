@@ -127,7 +127,7 @@ struct ClockEstimatorTests {
         }
     }
 
-    @Test("observe allocates nothing once created")
+    @Test("observe allocates nothing once created", .countsAllocations)
     func observeAllocatesNothing() {
         let line = Line()
         var estimator = ClockEstimator(nominalRate: .standard)

@@ -89,7 +89,7 @@ struct NoteMixerTests {
         #expect(ring.freeCount == 0)
     }
 
-    @Test("Notes with loops and releases allocate nothing while rendering")
+    @Test("Notes with loops and releases allocate nothing while rendering", .countsAllocations)
     func notesAllocateNothing() throws {
         let tone = SampleBuffer(channels: [(0..<4800).map { sinf(Float($0) * 0.06) * 0.5 }], name: "sine")
         let ring = CommandRing(minimumCapacity: 4096)

@@ -10,7 +10,9 @@ import Testing
 
 @Suite("Real-time safety")
 struct RealTimeSafetyTests {
-    @Test("Rendering allocates nothing: voices starting, interpolating, stealing, fading and limiting")
+    @Test(
+        "Rendering allocates nothing: voices starting, interpolating, stealing, fading and limiting", .countsAllocations
+    )
     func renderAllocatesNothing() throws {
         let tone = SampleBuffer(channels: [(0..<9600).map { Float(($0 % 97)) / 50 - 0.97 }], name: "saw")
         let stereo = SampleBuffer(
@@ -43,7 +45,7 @@ struct RealTimeSafetyTests {
         #expect(allocations == 0)
     }
 
-    @Test("The counter sees allocations (so the zero above means something)")
+    @Test("The counter sees allocations (so the zero above means something)", .countsAllocations)
     func counterCountsAllocations() {
         let before = metronome_thread_allocation_count()
         let array = [Int](repeating: 1, count: Int.random(in: 100...200))

@@ -1,4 +1,6 @@
+import CAllocationCounter
 import Foundation
+import Testing
 
 @testable import MetronomeEngine
 @testable import MetronomeKit
@@ -74,4 +76,15 @@ extension BPM {
 
 extension Meter {
     static func of(_ beats: Int, _ unit: Int) -> Meter { try! Meter(beats: beats, unit: unit) }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test that asserts allocation counts only where the counter wraps malloc: in the normal suite, not
+    /// under ThreadSanitizer or AddressSanitizer (.ci/sanitize), whose runtimes own the allocator.
+    static var countsAllocations: Self {
+        .enabled(
+            if: metronome_allocation_counting() != 0,
+            "allocation counting is off under a sanitizer (its runtime owns malloc); this test runs in the normal suite"
+        )
+    }
 }
