@@ -67,9 +67,11 @@ struct MIDILiveTests {
         // The click's first frame is not zero: the render's frame 0 is the first sounding frame of the recording.
         #expect(offline[0] != 0)
         let start = try #require(onsets(recorded).first)
-        #expect(recorded.count >= start + offline.count)
-        if recorded.count >= start + offline.count {
-            #expect(Array(recorded[start..<(start + offline.count)]) == offline)
-        }
+        // Live playback ends once the last voice has died away; the render lasts a fixed 2 s past the file's end, so
+        // it may go on longer — in silence. Up to where the live run stopped, the two are the same samples.
+        let heard = min(recorded.count - start, offline.count)
+        #expect(heard > offline.count / 2)
+        #expect(Array(recorded[start..<(start + heard)]) == Array(offline[0..<heard]))
+        #expect(offline[heard...].allSatisfy { $0 == 0 })
     }
 }
