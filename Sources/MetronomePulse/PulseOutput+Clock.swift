@@ -78,14 +78,23 @@ extension PulseOutput {
         let origin = streamOrigin.load(ordering: .relaxed)
         guard origin != .min, info.read_index_corrupt == 0 else { return nil }
         let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
-        let frame =
-            Double(origin) + Double(info.read_index) / Double(4 * channels) - Double(info.sink_usec) * rate / 1e6
+        let heard = Double(info.read_index) / Double(4 * channels) - Double(info.sink_usec) * rate / 1e6
+        guard let frame = mixerFrame(ofStreamFrame: heard, origin: origin) else { return nil }
         guard info.synchronized_clocks != 0 else {
             return (HostTime(nanoseconds: sent.nanoseconds + (received.nanoseconds - sent.nanoseconds) / 2), frame)
         }
         let remote = Int64(info.timestamp.tv_sec) * 1_000_000_000 + Int64(info.timestamp.tv_usec) * 1000
         let stamped = remote - (realtime - received.nanoseconds)
         return (HostTime(nanoseconds: min(max(stamped, sent.nanoseconds), received.nanoseconds)), frame)
+    }
+
+    /// The mixer frame a (fractional) stream frame carries: the stream's origin plus, after an `advance(by:)`, the
+    /// frames skipped. Nil for a frame written before the last skip once something was skipped (its offset is not
+    /// kept; the fit restarts after each skip anyway).
+    func mixerFrame(ofStreamFrame frame: Double, origin: Int64) -> Double? {
+        guard skippedFrames > 0 else { return Double(origin) + frame }
+        guard frame >= Double(lastSkipStreamFrame) else { return nil }
+        return Double(origin + skippedFrames) + frame
     }
 
     /// PulseAudio's own answers to "which frame is being heard", for checking `mapping` against them. Asks the server
@@ -127,8 +136,9 @@ extension PulseOutput {
             let report = observation(info, sent: referenceSent, received: received, realtime: realtime)
         else { return }
         let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
+        guard let frame = mixerFrame(ofStreamFrame: Double(time) * rate / 1e6, origin: origin) else { return }
         reference = (
-            (received, Double(origin) + Double(time) * rate / 1e6), report,
+            (received, frame), report,
             .nanoseconds(received.nanoseconds - referenceSent.nanoseconds)
         )
     }

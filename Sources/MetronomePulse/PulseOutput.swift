@@ -72,19 +72,26 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     ///   - catchUp: for a stream that takes over a running mixer: called once, in the first write callback (the
     ///     render thread: it must not allocate, lock or block), with the time; the mixer is first rendered into
     ///     nothing up to the frame it returns, so the stream starts where the grid has got to by then.
+    ///   - skipLimit: for a stream that may be moved onto a beat grid with `advance(by:)`: called in a write callback
+    ///     (the render thread, same rules) while an advance is pending, with the frames about to be written; says
+    ///     how many frames the mixer may be rendered into nothing now (`Session.silentFramesAhead`). Without it
+    ///     `advance(by:)` does nothing.
     /// - Throws: `PulseError.cannotConnect`, `.timedOut`, `.cancelled`, `.noSuchSink` or `.streamFailed`.
     public init(
         mixer: Mixer, server: String? = nil, device: String? = nil, latency: Duration = .milliseconds(20),
         name: String = "metronome", timeout: Duration = .seconds(5),
         isCancelled: () -> Bool = { false }, beforeStreaming: () -> Void = {},
-        catchUp: (@Sendable (HostTime) -> SampleTime)? = nil
+        catchUp: (@Sendable (HostTime) -> SampleTime)? = nil, skipLimit: (@Sendable (Int) -> SampleTime)? = nil
     ) throws(PulseError) {
         self.mixer = mixer
         channels = mixer.configuration.channels
         estimator = ClockEstimator(nominalRate: mixer.configuration.sampleRate)
         self.latencyTarget = latency
         self.catchUp = catchUp
-        scratch = catchUp == nil ? nil : .allocate(capacity: mixer.configuration.maximumBlockFrames * channels)
+        self.skipLimit = skipLimit
+        scratch =
+            catchUp == nil && skipLimit == nil
+            ? nil : .allocate(capacity: mixer.configuration.maximumBlockFrames * channels)
         connection = try PulseConnection(server: server, name: name, timeout: timeout, isCancelled: isCancelled)
         beforeStreaming()
         try connectStream(device: device, latency: latency, timeout: timeout, isCancelled: isCancelled)
@@ -98,6 +105,29 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// `init`'s `catchUp`, and where it renders (allocated up front, freed in deinit).
     private let catchUp: (@Sendable (HostTime) -> SampleTime)?
     private let scratch: UnsafeMutablePointer<Float>?
+    /// `init`'s `skipLimit`.
+    private let skipLimit: (@Sendable (Int) -> SampleTime)?
+    /// Frames `advance(by:)` asked for and the write callback has not yet skipped.
+    private let pendingSkip = Atomic<Int64>(0)
+    /// Mainloop thread only: frames written to the stream so far; mixer frames skipped after the stream's first
+    /// write, in all; and the stream frame the last skip came before (the mixer is `origin + skipped` frames ahead
+    /// of the stream from there on).
+    var streamFramesWritten: Int64 = 0
+    var skippedFrames: Int64 = 0
+    var lastSkipStreamFrame: Int64 = 0
+
+    /// Moves the stream onto a beat grid it plays behind: the mixer is advanced by `frames` (rendered into nothing on
+    /// the render thread, before a write), in pieces while nothing sounds and as far as `skipLimit` allows, so no
+    /// sound is cut or bunched. The clock fit starts again after each piece, so `mapping` follows. Needs `init`'s
+    /// `skipLimit`. Any thread.
+    /// - Parameter frames: how far; 0 or less does nothing.
+    package func advance(by frames: SampleTime) {
+        guard frames > 0, skipLimit != nil else { return }
+        pendingSkip.add(frames, ordering: .relaxed)
+    }
+
+    /// Frames `advance(by:)` asked for that are not skipped yet. Any thread.
+    package var pendingAdvance: SampleTime { pendingSkip.load(ordering: .relaxed) }
 
     /// Server-reported underruns since the stream started.
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }
@@ -319,6 +349,22 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             firstWrite.store(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), ordering: .releasing)
         }
         let frameBytes = 4 * channels
+        let pending = pendingSkip.load(ordering: .relaxed)
+        if pending > 0, let skipLimit, let scratch {
+            let frames = min(pending, skipLimit(requested / frameBytes))
+            if frames > 0 {
+                let block = SampleTime(mixer.configuration.maximumBlockFrames)
+                let target = mixer.framePosition + frames
+                while mixer.framePosition < target {
+                    mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
+                }
+                pendingSkip.subtract(frames, ordering: .relaxed)
+                skippedFrames += frames
+                lastSkipStreamFrame = streamFramesWritten
+                // The stream's frames now map to mixer frames `frames` later: the old fit no longer holds.
+                estimator.reset()
+            }
+        }
         var remaining = requested - requested % frameBytes
         while remaining > 0 {
             var data: UnsafeMutableRawPointer?
@@ -327,6 +373,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             let frames = min(size, remaining) / frameBytes
             mixer.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames)
             pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            streamFramesWritten += Int64(frames)
             remaining -= frames * frameBytes
         }
     }
