@@ -81,8 +81,10 @@ public struct MixerCommand: @unchecked Sendable {
     /// note's tag and frame.
     /// - Parameters:
     ///   - zone: the zone; the `SoundFont` it belongs to must outlive the voice.
+    ///   - frame: the frame the voice starts on.
     ///   - channel: the mixer's SoundFont channel (clamped to its range).
-    ///   - key: MIDI key 0...127; velocity 1...127.
+    ///   - key: MIDI key 0...127.
+    ///   - velocity: MIDI velocity 1...127.
     ///   - gain: linear gain of the player (1: the font's own level).
     ///   - tag: the note's identity for `release(tag:at:)`.
     public static func startFontVoice(

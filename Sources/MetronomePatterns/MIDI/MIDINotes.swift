@@ -30,7 +30,8 @@ public struct MIDINotes: NoteSource {
     ///   - sequence: the file on its own map.
     ///   - map: the map played (the sequence's, scaled, with a count-in…); positions are the file's plus `offset`.
     ///   - offset: ticks the file's positions move by on `map` (a count-in's length).
-    ///   - muted: channels (0...15) whose notes are left out; `soloed`: when not empty, the only channels that play.
+    ///   - muted: channels (0...15) whose notes are left out.
+    ///   - soloed: when not empty, the only channels whose notes play.
     ///   - transpose: semitones added to every note outside the drum channel.
     public init(
         sequence: MIDISequence, map: TempoMap, offset: Int64 = 0, muted: Set<Int> = [], soloed: Set<Int> = [],
