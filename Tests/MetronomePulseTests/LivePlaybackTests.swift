@@ -165,17 +165,7 @@ struct LivePlaybackTests {
             "arp", "C Am", "--rate", "1/8", "--gate", "0.5", "--instrument", "organ", "--click", "--bars", "2",
             "--quiet",
         ]
-        let ((result, recorded), _) = try firstRunWithoutUnderruns {
-            let recording = try server.startRecording()
-            let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
-            return ((result, try recording.finish()), reportedUnderruns(result.standardError))
-        }
-        #expect(result.status == 0)
-        #expect(result.standardError.contains("metronome: late events: 0\n"))
-        #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
-        let rendered = scratch.file("offline.wav")
-        #expect(try CommandRunner.run(arguments + ["--output", rendered]).status == 0)
-        let offline = try AudioFileReader.read(path: rendered).channels[0]
+        let (recorded, offline) = try playLiveAndRender(arguments, server: server, scratch: scratch)
         let start = try #require(onsets(recorded).first)
         #expect(recorded.count >= start + offline.count)
         if recorded.count >= start + offline.count {

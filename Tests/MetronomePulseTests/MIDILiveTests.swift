@@ -53,17 +53,7 @@ struct MIDILiveTests {
         let path = scratch.file("song.mid")
         try Data(Self.song().bytes()).write(to: URL(fileURLWithPath: path))
         let arguments = ["play", path, "--soundfont", Self.font, "--click", "--quiet"]
-        let ((result, recorded), _) = try firstRunWithoutUnderruns {
-            let recording = try server.startRecording()
-            let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
-            return ((result, try recording.finish()), reportedUnderruns(result.standardError))
-        }
-        #expect(result.status == 0)
-        #expect(result.standardError.contains("metronome: late events: 0\n"))
-        #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
-        let rendered = scratch.file("offline.wav")
-        #expect(try CommandRunner.run(arguments + ["--output", rendered]).status == 0)
-        let offline = try AudioFileReader.read(path: rendered).channels[0]
+        let (recorded, offline) = try playLiveAndRender(arguments, server: server, scratch: scratch)
         // The click's first frame is not zero: the render's frame 0 is the first sounding frame of the recording.
         #expect(offline[0] != 0)
         let start = try #require(onsets(recorded).first)
