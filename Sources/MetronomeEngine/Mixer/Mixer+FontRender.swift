@@ -147,10 +147,7 @@ extension Mixer {
             let afterNextIndex = read + 2 >= wrapAt ? read + 2 - wrapBy : read + 2
             let next = Format.read(data, low, nextIndex)
             let afterNext = Format.read(data, low, afterNextIndex)
-            let c1 = 0.5 * (next - previous)
-            let c2 = previous - 2.5 * current + 2 * next - 0.5 * afterNext
-            let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
-            var value = ((c3 * t + c2) * t + c1) * t + current
+            var value = Mixer.catmullRom(previous, current, next, afterNext, t)
             if Filter.isActive {
                 // Everything but the last product is known before the previous output is.
                 let feed = b0 * (value + 2 * x1 + x2) - a2 * y2

@@ -23,7 +23,12 @@ struct FontChannel {
     /// What "reset all controllers" (CC 121) returns to, as General MIDI's recommended practice says: modulation,
     /// pedals and pressure off, expression full, pitch wheel centred; volume and pan are kept.
     mutating func resetControllers() {
-        for number in [1, 64, 65, 66, 67] { controllers[number] = 0 }
+        // Element by element, not through an array literal: this runs on the render thread (CC 121).
+        controllers[1] = 0
+        controllers[64] = 0
+        controllers[65] = 0
+        controllers[66] = 0
+        controllers[67] = 0
         controllers[11] = 127
         pitchWheel = 8192
         pressure = 0
