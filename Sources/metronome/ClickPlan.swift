@@ -1,7 +1,7 @@
 import MetronomeFiles
 import MetronomeKit
 
-/// Where a render goes: an audio file, or a Standard MIDI File (`.mid`, `.midi`).
+/// Where a render goes: an audio file, or a Standard MIDI File (`.mid`, `.midi`, `.smf`, `.kar`).
 struct OutputPlan {
     /// The container and sample type of an audio file.
     struct Audio {

@@ -127,10 +127,11 @@ struct OutputOptions: ParsableArguments {
         return OutputPlan(path: output, audio: .init(container: container, sampleType: type))
     }
 
-    /// Whether a path names a Standard MIDI File: its extension is `mid` or `midi` (any case).
+    /// Whether a path names a Standard MIDI File: its extension is `mid`, `midi`, `smf` or `kar` (any case). One list
+    /// for what `play` reads as MIDI and what `--output` writes as MIDI.
     static func namesMIDIFile(_ path: String) -> Bool {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
-        return ["mid", "midi"].contains(path[path.index(after: dot)...].lowercased())
+        return ["mid", "midi", "smf", "kar"].contains(path[path.index(after: dot)...].lowercased())
     }
 
     /// A MIDI file holds notes, not sound: the options that shape the audio (its sample type, rate, channels,

@@ -19,12 +19,7 @@ struct MIDIRequest {
 
     /// Whether a path names a Standard MIDI File: a .mid, .midi, .smf or .kar extension, or the "MThd" signature.
     static func isMIDI(path: String) -> Bool {
-        if let dot = path.lastIndex(of: "."), !path[dot...].contains("/"),
-            ["mid", "midi", "smf", "kar"].contains(path[path.index(after: dot)...].lowercased())
-        {
-            return true
-        }
-        return BinaryFile.starts(path: path, with: Array("MThd".utf8))
+        OutputOptions.namesMIDIFile(path) || BinaryFile.starts(path: path, with: Array("MThd".utf8))
     }
 
     /// Reads and places the file (missing 66; malformed 65 with the byte offset).
