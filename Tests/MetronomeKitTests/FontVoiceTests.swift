@@ -135,6 +135,26 @@ struct FontVoiceTests {
         #expect(result.mixer.activeVoiceCount == 0)
     }
 
+    @Test(
+        "A release ends at the first period under −100 dBFS: a quiet note stops well before the 96 dB",
+        arguments: [37, 512])
+    func inaudibleRelease(block: Int) throws {
+        let zone = TestZone(
+            samples: [Int16](repeating: 16384, count: 64), loop: 0..<64,
+            generators: [.sampleModes: 1, .releaseVolumeEnvelope: timecents(frames: 2000)])
+        let result = try renderFont(
+            [
+                .startFontVoice(zone.pointer, at: 0, channel: 0, key: 60, velocity: 100, gain: 0.001, tag: 7),
+                .release(tag: 7, at: 1000),
+            ], frames: 4000, block: block)
+        // Loudest possible frame: envelope × 0.001 × √½ (the centre) × 1.25 (the interpolator's overshoot), −61.07 dB
+        // at full envelope; the release falls 0.05 dB a frame. At the period starting on frame 1728 that is −97.5
+        // dBFS, at 1792 −100.7: the voice ends there (the envelope alone would sound until frame 2919).
+        #expect(result.left[1791] > 0)
+        #expect(result.left[1792...].allSatisfy { $0 == 0 })
+        #expect(result.mixer.activeVoiceCount == 0)
+    }
+
     @Test("Loop modes: none plays to the end, continuous loops through the release, until-release stops looping")
     func loopModes() throws {
         let samples: [Int16] = (0..<100).map { Int16($0 * 100 + 100) }
@@ -174,11 +194,17 @@ struct FontVoiceTests {
                 .sustainVolumeEnvelope: 100, .modLFOToPitch: 50, .vibratoLFOToPitch: 30, .delayVibratoLFO: -5000,
                 .modEnvelopeToFilterCutoff: 2000, .attackModEnvelope: -4000, .decayModEnvelope: -2000,
             ])
+        // A loop until release, released inside a period whose buffer already went past the loop's end: the
+        // period is rendered again from its start with the loop stopping on the release's frame.
+        let untilRelease = TestZone(
+            samples: samples, rate: 44100, key: 69, loop: 1000..<1100,
+            generators: [.sampleModes: 3, .releaseVolumeEnvelope: timecents(frames: 3000)])
         let commands: [MixerCommand] = [
             .startFontVoice(zone.pointer, at: 3, channel: 0, key: 64, velocity: 100, gain: 1, tag: 1),
+            .startFontVoice(untilRelease.pointer, at: 5, channel: 2, key: 69, velocity: 100, gain: 0.5, tag: 3),
             .startFontVoice(zone.pointer, at: 700, channel: 1, key: 71, velocity: 90, gain: 0.5, tag: 2),
             .channelControl(FontControl.pitchWheel, value: 12000, channel: 0, at: 1500),
-            .release(tag: 1, at: 2222), .channelControl(7, value: 40, channel: 1, at: 2500),
+            .release(tag: 3, at: 2062), .release(tag: 1, at: 2222), .channelControl(7, value: 40, channel: 1, at: 2500),
         ]
         let reference = try renderFont(commands, frames: 6000, block: 1024)
         for block in [1, 37, 64, 333] {

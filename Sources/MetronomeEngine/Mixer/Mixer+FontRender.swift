@@ -1,13 +1,37 @@
+/// Four frames' interpolator taps: the previous, current, next and after-next frames, each across the four.
+typealias Taps = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+
 /// How a font voice reads its sample: 16-bit frames, or 24-bit ones with the sm24 low bytes. Both give the value
 /// × 2¹⁵ (the voice's gains carry the 1/32768).
 protocol FontSampleFormat {
+    /// Frame `index`.
     static func read(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ index: Int) -> Float
+    /// The interpolator's four taps (frames `index - 1 ... index + 2`) of four frames at once: the frames before
+    /// `a`, `b`, `c`, `d`, those frames, the ones after and the ones after those, each exactly as `read` gives it.
+    static func taps(
+        _ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ a: Int, _ b: Int, _ c: Int, _ d: Int
+    ) -> Taps
 }
 
 enum Font16Bit: FontSampleFormat {
     @inline(__always)
     static func read(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ index: Int) -> Float {
         Float(data[index])
+    }
+    @inline(__always)
+    static func taps(
+        _ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ a: Int, _ b: Int, _ c: Int, _ d: Int
+    ) -> Taps {
+        // Two frames in one 32-bit load (little-endian: the earlier frame in the low half), so that four frames'
+        // taps are eight loads and shifts, with no 16-bit shuffling.
+        @inline(__always)
+        func pair(_ index: Int) -> Int32 { UnsafeRawPointer(data + index).loadUnaligned(as: Int32.self) }
+        let early = SIMD4<Int32>(pair(a - 1), pair(b - 1), pair(c - 1), pair(d - 1))
+        let late = SIMD4<Int32>(pair(a + 1), pair(b + 1), pair(c + 1), pair(d + 1))
+        return (
+            SIMD4<Float>((early &<< 16) &>> 16), SIMD4<Float>(early &>> 16), SIMD4<Float>((late &<< 16) &>> 16),
+            SIMD4<Float>(late &>> 16)
+        )
     }
 }
 
@@ -16,6 +40,22 @@ enum Font24Bit: FontSampleFormat {
     static func read(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ index: Int) -> Float {
         Float(Int32(data[index]) << 8 | Int32(low.unsafelyUnwrapped[index])) * (1 / 256)
     }
+    @inline(__always)
+    static func taps(
+        _ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ a: Int, _ b: Int, _ c: Int, _ d: Int
+    ) -> Taps {
+        @inline(__always)
+        func column(_ offset: Int) -> SIMD4<Float> {
+            let bytes = low.unsafelyUnwrapped
+            let high = SIMD4<Int32>(
+                Int32(data[a + offset]), Int32(data[b + offset]), Int32(data[c + offset]), Int32(data[d + offset]))
+            let lowBytes = SIMD4<Int32>(
+                Int32(bytes[a + offset]), Int32(bytes[b + offset]), Int32(bytes[c + offset]),
+                Int32(bytes[d + offset]))
+            return SIMD4<Float>(high &<< 8 | lowBytes) * (1 / 256)
+        }
+        return (column(-1), column(0), column(1), column(2))
+    }
 }
 
 /// Whether the voice's low-pass filter runs.
@@ -23,29 +63,56 @@ protocol FontFilterMode { static var isActive: Bool { get } }
 enum FontFilterOn: FontFilterMode { static var isActive: Bool { true } }
 enum FontFilterOff: FontFilterMode { static var isActive: Bool { false } }
 
-/// How the volume envelope moves in a run: held, rising linearly (attack), or falling exponentially (decay,
-/// release). Each keeps the per-frame dependency as short as the stage allows.
+/// How the volume envelope moves in a run, in closed form from its origin (`FontVoice.envelopeLevel`): held,
+/// rising linearly (attack), or falling by a constant number of dB a frame (decay, release) through the voice's
+/// power table. A frame's level depends only on its distance from the origin, so the vector and scalar forms
+/// agree exactly.
 protocol FontEnvelopeShape {
-    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float
+    /// The level `frame` frames after the origin; `powers` points at the table's entry for that frame.
+    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float
+    /// The levels of four frames from `frames` (their distances from the origin) on.
+    static func levels(
+        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
+    ) -> SIMD4<Float>
 }
 enum FontEnvelopeHeld: FontEnvelopeShape {
     @inline(__always)
-    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float { amplitude }
+    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float {
+        base
+    }
+    @inline(__always)
+    static func levels(
+        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
+    ) -> SIMD4<Float> { SIMD4(repeating: base) }
 }
 enum FontEnvelopeRising: FontEnvelopeShape {
     @inline(__always)
-    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float { amplitude + step }
+    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float {
+        base + frame * step
+    }
+    @inline(__always)
+    static func levels(
+        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
+    ) -> SIMD4<Float> { base + frames * step }
 }
 enum FontEnvelopeFalling: FontEnvelopeShape {
     @inline(__always)
-    static func next(_ amplitude: Float, multiplier: Float, step: Float) -> Float { amplitude * multiplier }
+    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float {
+        base * powers[0]
+    }
+    @inline(__always)
+    static func levels(
+        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
+    ) -> SIMD4<Float> { base * UnsafeRawPointer(powers).loadUnaligned(as: SIMD4<Float>.self) }
 }
 
 extension Mixer {
     /// Adds a font voice's frames `begin..<end` of the block to the mix. Returns false when the voice has ended.
     ///
-    /// Real-time safe. The span is cut where the volume envelope changes stage, where a control period ends and
-    /// where a fade ends, so every frame is computed the same way whatever the block boundaries.
+    /// Real-time safe. At each control period's first frame the period's 64 frames of interpolated, filtered
+    /// sample are rendered into the voice's period buffer (again, from the period's start, when a release stops a
+    /// loop inside it); the span is then mixed in runs cut where the volume envelope changes stage, where the
+    /// period ends and where a fade ends. Every frame is computed the same way whatever the block boundaries.
     @inline(__always)
     func renderFontVoice(_ voice: UnsafeMutablePointer<FontVoice>, from begin: Int, to end: Int) -> Bool {
         var frame = begin
@@ -56,124 +123,268 @@ extension Mixer {
             }
             if voice.pointee.controlFramesLeft == 0 {
                 voice.pointee.updateControls(channel: fontChannels + voice.pointee.channel)
+                if voice.pointee.isInaudible { return false }
+                voice.pointee.periodPosition = voice.pointee.position
+                voice.pointee.periodFilterState = SIMD4(
+                    voice.pointee.x1, voice.pointee.x2, voice.pointee.y1, voice.pointee.y2)
+                renderFontPeriod(voice, loopingUntil: voice.pointee.isLooping ? FontVoice.controlFrames : 0)
+            } else if voice.pointee.loopStopOffset >= 0 {
+                let state = voice.pointee.periodFilterState
+                voice.pointee.position = voice.pointee.periodPosition
+                (voice.pointee.x1, voice.pointee.x2, voice.pointee.y1, voice.pointee.y2) = (
+                    state[0], state[1], state[2], state[3]
+                )
+                renderFontPeriod(voice, loopingUntil: voice.pointee.loopStopOffset)
+                voice.pointee.loopStopOffset = -1
             }
-            var run = min(end - frame, voice.pointee.controlFramesLeft, voice.pointee.stageFramesLeft)
+            let offset = FontVoice.controlFrames - voice.pointee.controlFramesLeft
+            let available = voice.pointee.periodFrames - offset
+            // A sample without a loop ended inside the period.
+            guard available > 0 else { return false }
+            var run = min(end - frame, voice.pointee.controlFramesLeft, voice.pointee.stageFramesLeft, available)
             if voice.pointee.isFading { run = min(run, voice.pointee.fadeRemaining) }
-            var reachesEnd = false
-            if !voice.pointee.isLooping {
-                let last = UInt64(voice.pointee.end) << 32
-                let position = voice.pointee.position
-                guard position < last else { return false }
-                let left = (last - position + voice.pointee.increment - 1) / voice.pointee.increment
-                if left <= UInt64(run) {
-                    run = Int(left)
-                    reachesEnd = true
-                }
-            }
-            switch voice.pointee.stage {
-            case .attack: mixFontRun(voice, at: frame, count: run, FontEnvelopeRising.self)
-            case .decay, .release: mixFontRun(voice, at: frame, count: run, FontEnvelopeFalling.self)
-            default: mixFontRun(voice, at: frame, count: run, FontEnvelopeHeld.self)
+            let source = UnsafePointer(voice.pointee.periodBuffer + offset)
+            if voice.pointee.isFalling {
+                mixFontRun(voice, source, at: frame, count: run, FontEnvelopeFalling.self)
+            } else if voice.pointee.envelopeStep != 0 {
+                mixFontRun(voice, source, at: frame, count: run, FontEnvelopeRising.self)
+            } else {
+                mixFontRun(voice, source, at: frame, count: run, FontEnvelopeHeld.self)
             }
             frame += run
             voice.pointee.controlFramesLeft -= run
+            voice.pointee.envelopeFrame += run
+            voice.pointee.gainFrame += run
             if voice.pointee.stageFramesLeft != .max { voice.pointee.stageFramesLeft -= run }
             if voice.pointee.isFading {
                 voice.pointee.fadeRemaining -= run
                 if voice.pointee.fadeRemaining <= 0 { return false }
             }
-            if reachesEnd { return false }
         }
         return true
     }
 
+    /// The second pass: `count` frames of the period buffer from `source`, times the volume envelope and the
+    /// ramped gains, added to the mix from `frame` on; four frames at a time, then one at a time, each computed by
+    /// the same operations.
     @inline(__always)
     private func mixFontRun<Shape: FontEnvelopeShape>(
-        _ voice: UnsafeMutablePointer<FontVoice>, at frame: Int, count: Int, _ shape: Shape.Type
-    ) {
-        let filter = voice.pointee.filterActive
-        if voice.pointee.low == nil {
-            if filter {
-                mixFontRun(voice, at: frame, count: count, Font16Bit.self, FontFilterOn.self, shape)
-            } else {
-                mixFontRun(voice, at: frame, count: count, Font16Bit.self, FontFilterOff.self, shape)
-            }
-        } else if filter {
-            mixFontRun(voice, at: frame, count: count, Font24Bit.self, FontFilterOn.self, shape)
-        } else {
-            mixFontRun(voice, at: frame, count: count, Font24Bit.self, FontFilterOff.self, shape)
-        }
-    }
-
-    /// The inner loop: `count` frames of one voice with no stage, control period or loop-mode change inside —
-    /// 4-point interpolation of the sample, the filter, the volume envelope, the ramped gains.
-    @inline(__always)
-    private func mixFontRun<Format: FontSampleFormat, Filter: FontFilterMode, Shape: FontEnvelopeShape>(
-        _ voice: UnsafeMutablePointer<FontVoice>, at frame: Int, count: Int, _: Format.Type, _: Filter.Type,
+        _ voice: UnsafeMutablePointer<FontVoice>, _ source: UnsafePointer<Float>, at frame: Int, count: Int,
         _: Shape.Type
     ) {
         let left = mixLeft + frame
         let right = mixRight + frame
+        let base = voice.pointee.envelopeBase
+        let step = voice.pointee.envelopeStep
+        let envelopeFrame = voice.pointee.envelopeFrame
+        let powers = UnsafePointer(voice.pointee.powers + envelopeFrame)
+        let gainFrame = voice.pointee.gainFrame
+        let gainLeft = voice.pointee.gainLeft
+        let gainRight = voice.pointee.gainRight
+        let stepLeft = voice.pointee.stepLeft
+        let stepRight = voice.pointee.stepRight
+        let lanes = SIMD4<Float>(0, 1, 2, 3)
+        var index = 0
+        while index + 4 <= count {
+            let levels = Shape.levels(base, step, powers + index, Float(envelopeFrame + index) + lanes)
+            let value = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD4<Float>.self) * levels
+            let gainFrames = Float(gainFrame + index) + lanes
+            let leftGains = gainLeft + gainFrames * stepLeft
+            let rightGains = gainRight + gainFrames * stepRight
+            let leftMix = UnsafeMutableRawPointer(left + index)
+            let rightMix = UnsafeMutableRawPointer(right + index)
+            leftMix.storeBytes(
+                of: leftMix.loadUnaligned(as: SIMD4<Float>.self) + value * leftGains, as: SIMD4<Float>.self)
+            rightMix.storeBytes(
+                of: rightMix.loadUnaligned(as: SIMD4<Float>.self) + value * rightGains, as: SIMD4<Float>.self)
+            index += 4
+        }
+        while index < count {
+            let level = Shape.level(base, step, powers + index, Float(envelopeFrame + index))
+            let value = source[index] * level
+            let gainFrames = Float(gainFrame + index)
+            left[index] += value * (gainLeft + gainFrames * stepLeft)
+            right[index] += value * (gainRight + gainFrames * stepRight)
+            index += 1
+        }
+    }
+
+    /// The first pass: the voice's period, interpolated and filtered into its period buffer, looping (if the voice
+    /// loops at all) before frame `loopingUntil` and not from there on; sets how many frames the sample lasts.
+    @inline(__always)
+    private func renderFontPeriod(_ voice: UnsafeMutablePointer<FontVoice>, loopingUntil: Int) {
+        let filter = voice.pointee.filterActive
+        if voice.pointee.low == nil {
+            if filter {
+                renderFontPeriod(voice, loopingUntil: loopingUntil, Font16Bit.self, FontFilterOn.self)
+            } else {
+                renderFontPeriod(voice, loopingUntil: loopingUntil, Font16Bit.self, FontFilterOff.self)
+            }
+        } else if filter {
+            renderFontPeriod(voice, loopingUntil: loopingUntil, Font24Bit.self, FontFilterOn.self)
+        } else {
+            renderFontPeriod(voice, loopingUntil: loopingUntil, Font24Bit.self, FontFilterOff.self)
+        }
+    }
+
+    @inline(__always)
+    private func renderFontPeriod<Format: FontSampleFormat, Filter: FontFilterMode>(
+        _ voice: UnsafeMutablePointer<FontVoice>, loopingUntil: Int, _: Format.Type, _: Filter.Type
+    ) {
+        let last = UInt64(voice.pointee.end) << 32
+        let increment = voice.pointee.increment
+        var frame = 0
+        while frame < FontVoice.controlFrames {
+            let looping = frame < loopingUntil
+            var count = (looping ? loopingUntil : FontVoice.controlFrames) - frame
+            var ends = false
+            if !looping {
+                let position = voice.pointee.position
+                guard position < last else { break }
+                let left = (last - position + increment - 1) / increment
+                if left <= UInt64(count) {
+                    count = Int(left)
+                    ends = true
+                }
+            }
+            renderFontFrames(
+                voice, into: voice.pointee.periodBuffer + frame, count: count, looping: looping,
+                Format.self, Filter.self)
+            frame += count
+            if ends { break }
+        }
+        voice.pointee.periodFrames = frame
+        if Filter.isActive { filterFont(voice, voice.pointee.periodBuffer, count: frame) }
+    }
+
+    /// `count` frames of one voice with no change of loop mode inside: 4-point interpolation of the sample, then
+    /// the filter.
+    @inline(__always)
+    private func renderFontFrames<Format: FontSampleFormat, Filter: FontFilterMode>(
+        _ voice: UnsafeMutablePointer<FontVoice>, into output: UnsafeMutablePointer<Float>, count: Int, looping: Bool,
+        _: Format.Type, _: Filter.Type
+    ) {
         let data = voice.pointee.data
         let low = voice.pointee.low
         var position = voice.pointee.position
         let increment = voice.pointee.increment
-        var amplitude = voice.pointee.amplitude
-        let multiplier = voice.pointee.envelopeMultiplier
-        let step = voice.pointee.envelopeStep
-        var gainLeft = voice.pointee.gainLeft
-        var gainRight = voice.pointee.gainRight
-        let stepLeft = voice.pointee.stepLeft
-        let stepRight = voice.pointee.stepRight
-        let b0 = voice.pointee.b0
-        let a1 = voice.pointee.a1
-        let a2 = voice.pointee.a2
-        var x1 = voice.pointee.x1
-        var x2 = voice.pointee.x2
-        var y1 = voice.pointee.y1
-        var y2 = voice.pointee.y2
-        let looping = voice.pointee.isLooping
         let loopEnd = voice.pointee.loopEnd
         let loopLength = loopEnd &- voice.pointee.loopStart
         // While looping, the frames after the loop's end that the interpolator looks ahead to are the loop's first.
         let wrapAt = looping ? Int(truncatingIfNeeded: loopEnd >> 32) : Int.max
         let wrapBy = Int(truncatingIfNeeded: loopLength >> 32)
-        for index in 0..<count {
+        var index = 0
+        while index < count {
+            // Frames whose four taps lie in the data without wrapping go four at a time; the vector lanes compute
+            // exactly what the one-at-a-time path below would.
             let read = Int(truncatingIfNeeded: position >> 32)
-            let t = Float(UInt32(truncatingIfNeeded: position)) * 2.328_306_4e-10
+            if read >= 1, count - index >= 4 {
+                let clear = looping ? FontVoice.framesBefore(wrapAt - 2, from: position, by: increment) : Int.max
+                var chunks = min(count - index, clear) / 4
+                let vectorized = chunks > 0
+                while chunks > 0 {
+                    let p1 = position &+ increment
+                    let p2 = p1 &+ increment
+                    let p3 = p2 &+ increment
+                    let r0 = Int(truncatingIfNeeded: position >> 32)
+                    let r1 = Int(truncatingIfNeeded: p1 >> 32)
+                    let r2 = Int(truncatingIfNeeded: p2 >> 32)
+                    let r3 = Int(truncatingIfNeeded: p3 >> 32)
+                    let fractions = SIMD4<UInt32>(
+                        UInt32(truncatingIfNeeded: position), UInt32(truncatingIfNeeded: p1),
+                        UInt32(truncatingIfNeeded: p2), UInt32(truncatingIfNeeded: p3))
+                    let t = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: fractions &>> 8)) * FontVoice.fractionScale
+                    let taps = Format.taps(data, low, r0, r1, r2, r3)
+                    let values = Mixer.catmullRom(taps.0, taps.1, taps.2, taps.3, t)
+                    UnsafeMutableRawPointer(output + index).storeBytes(of: values, as: SIMD4<Float>.self)
+                    position = p3 &+ increment
+                    index += 4
+                    chunks -= 1
+                }
+                // Past the vectors, the next frame's taps are looked at afresh.
+                if vectorized { continue }
+            }
+            let t =
+                Float(Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: position) >> 8)) * FontVoice.fractionScale
             let previous = Format.read(data, low, max(0, read - 1))
             let current = Format.read(data, low, read)
             let nextIndex = read + 1 >= wrapAt ? read + 1 - wrapBy : read + 1
             let afterNextIndex = read + 2 >= wrapAt ? read + 2 - wrapBy : read + 2
             let next = Format.read(data, low, nextIndex)
             let afterNext = Format.read(data, low, afterNextIndex)
-            var value = Mixer.catmullRom(previous, current, next, afterNext, t)
-            if Filter.isActive {
-                // Everything but the last product is known before the previous output is.
-                let feed = b0 * (value + 2 * x1 + x2) - a2 * y2
-                let output = feed - a1 * y1
-                x2 = x1
-                x1 = value
-                y2 = y1
-                y1 = output
-                value = output
-            }
-            value *= amplitude
-            amplitude = Shape.next(amplitude, multiplier: multiplier, step: step)
-            left[index] += value * gainLeft
-            right[index] += value * gainRight
-            gainLeft += stepLeft
-            gainRight += stepRight
+            output[index] = Mixer.catmullRom(previous, current, next, afterNext, t)
+            index += 1
             position &+= increment
             if looping, position >= loopEnd { position -= loopLength * ((position - loopEnd) / loopLength + 1) }
         }
         voice.pointee.position = position
-        voice.pointee.amplitude = amplitude
-        voice.pointee.gainLeft = gainLeft
-        voice.pointee.gainRight = gainRight
+    }
+
+    /// The voice's low-pass biquad over the period's `count` frames in place: four at a time from the period's
+    /// start (`FontVoice.impulse`), then one at a time.
+    @inline(__always)
+    private func filterFont(
+        _ voice: UnsafeMutablePointer<FontVoice>, _ frames: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        let b0 = voice.pointee.b0
+        let a1 = voice.pointee.a1
+        let a2 = voice.pointee.a2
+        let impulse = voice.pointee.impulse
+        let fromLast = voice.pointee.fromLast
+        let fromSecondLast = voice.pointee.fromSecondLast
+        let shifted1 = SIMD4<Float>(0, impulse[0], impulse[1], impulse[2])
+        let shifted2 = SIMD4<Float>(0, 0, impulse[0], impulse[1])
+        let shifted3 = SIMD4<Float>(0, 0, 0, impulse[0])
+        var x1 = voice.pointee.x1
+        var x2 = voice.pointee.x2
+        var y1 = voice.pointee.y1
+        var y2 = voice.pointee.y2
+        var index = 0
+        while index + 4 <= count {
+            let raw = UnsafeMutableRawPointer(frames + index)
+            let x = raw.loadUnaligned(as: SIMD4<Float>.self)
+            let before1 = SIMD4(x1, x[0], x[1], x[2])
+            let before2 = SIMD4(x2, x1, x[0], x[1])
+            let feed = b0 * (x + 2 * before1 + before2)
+            let early: SIMD4<Float> = feed[0] * impulse + feed[1] * shifted1
+            let late: SIMD4<Float> = feed[2] * shifted2 + feed[3] * shifted3
+            let forced = early + late
+            let y = forced + (y1 * fromLast + y2 * fromSecondLast)
+            raw.storeBytes(of: y, as: SIMD4<Float>.self)
+            x2 = x[2]
+            x1 = x[3]
+            y2 = y[2]
+            y1 = y[3]
+            index += 4
+        }
+        while index < count {
+            let value = frames[index]
+            let filtered = b0 * (value + 2 * x1 + x2) - a2 * y2 - a1 * y1
+            x2 = x1
+            x1 = value
+            y2 = y1
+            y1 = filtered
+            frames[index] = filtered
+            index += 1
+        }
         voice.pointee.x1 = x1
         voice.pointee.x2 = x2
         voice.pointee.y1 = y1
         voice.pointee.y2 = y2
+    }
+}
+
+extension FontVoice {
+    /// The interpolation fraction's scale: its top 24 bits, converted exactly, times 2⁻²⁴.
+    static let fractionScale: Float = 1.0 / 16_777_216
+
+    /// How many frames, from read position `position` moving by `increment`, read a current frame before `frame`
+    /// (0 when it already does not).
+    @inline(__always)
+    static func framesBefore(_ frame: Int, from position: UInt64, by increment: UInt64) -> Int {
+        guard frame > 0 else { return 0 }
+        let limit = UInt64(frame) << 32
+        guard position < limit else { return 0 }
+        return Int(truncatingIfNeeded: min(UInt64(Int.max), (limit - position + increment - 1) / increment))
     }
 }

@@ -72,23 +72,26 @@ extension Mixer {
         let state = fontChannels[channel]
         if fontSoundingCount == configuration.fontPolyphony { stealFontVoice() }
         if fontFreeCount == 0 { dropQuietestFontFade() }
+        let slot = fontFree[fontFreeCount - 1]
         let voice = FontVoice(
             zone: zone, channel: channel, channelState: state, key: Int32(command.key),
             velocity: Int32(command.velocity), tag: command.tag, serial: nextFontSerial, gain: command.gain,
-            outputRate: configuration.sampleRate.framesPerSecond)
+            outputRate: configuration.sampleRate.framesPerSecond,
+            storage: fontStorage + slot * FontVoice.storageFloats)
         nextFontSerial &+= 1
         // An exclusive class chokes the channel's other voices of that class (a closing hi-hat cuts the open one);
         // the zones of the same note (the same tag) sound together.
         if voice.exclusiveClass != 0 {
             for index in 0..<fontActiveCount {
-                let other = fontVoices[fontActive[index]]
-                if other.channel == channel, other.exclusiveClass == voice.exclusiveClass, other.tag != command.tag {
+                let other = fontVoices + fontActive[index]
+                if other.pointee.channel == channel, other.pointee.exclusiveClass == voice.exclusiveClass,
+                    other.pointee.tag != command.tag
+                {
                     fadeFontVoice(at: index)
                 }
             }
         }
         fontFreeCount -= 1
-        let slot = fontFree[fontFreeCount]
         (fontVoices + slot).initialize(to: voice)
         fontActive[fontActiveCount] = slot
         fontActiveCount += 1
@@ -100,18 +103,18 @@ extension Mixer {
     private func stealFontVoice() {
         var chosen = -1
         for index in 0..<fontActiveCount {
-            let voice = fontVoices[fontActive[index]]
-            guard !voice.isFading else { continue }
+            let voice = fontVoices + fontActive[index]
+            guard !voice.pointee.isFading else { continue }
             guard chosen >= 0 else {
                 chosen = index
                 continue
             }
-            let best = fontVoices[fontActive[chosen]]
-            if voice.isReleased != best.isReleased {
-                if voice.isReleased { chosen = index }
-            } else if voice.loudness != best.loudness {
-                if voice.loudness < best.loudness { chosen = index }
-            } else if voice.serial < best.serial {
+            let best = fontVoices + fontActive[chosen]
+            if voice.pointee.isReleased != best.pointee.isReleased {
+                if voice.pointee.isReleased { chosen = index }
+            } else if voice.pointee.loudness != best.pointee.loudness {
+                if voice.pointee.loudness < best.pointee.loudness { chosen = index }
+            } else if voice.pointee.serial < best.pointee.serial {
                 chosen = index
             }
         }

@@ -136,4 +136,16 @@ extension Mixer {
         let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
         return ((c3 * t + c2) * t + c1) * t + current
     }
+
+    /// `catmullRom` for four frames at once, each lane computed by exactly the scalar function's operations.
+    @inline(__always)
+    static func catmullRom(
+        _ previous: SIMD4<Float>, _ current: SIMD4<Float>, _ next: SIMD4<Float>, _ afterNext: SIMD4<Float>,
+        _ t: SIMD4<Float>
+    ) -> SIMD4<Float> {
+        let c1 = 0.5 * (next - previous)
+        let c2 = previous - 2.5 * current + 2 * next - 0.5 * afterNext
+        let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
+        return ((c3 * t + c2) * t + c1) * t + current
+    }
 }

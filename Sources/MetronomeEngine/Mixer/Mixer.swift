@@ -41,6 +41,8 @@ public final class Mixer: @unchecked Sendable {
     public static let fontChannelCount = 32
     let fontSlotCount: Int
     let fontVoices: UnsafeMutablePointer<FontVoice>
+    /// Each font slot's period buffer and envelope power table (`FontVoice.storageFloats` floats a slot).
+    let fontStorage: UnsafeMutablePointer<Float>
     let fontActive: UnsafeMutablePointer<Int>
     var fontActiveCount = 0
     let fontFree: UnsafeMutablePointer<Int>
@@ -80,6 +82,8 @@ public final class Mixer: @unchecked Sendable {
         limiter = Limiter(sampleRate: configuration.sampleRate.framesPerSecond)
         fontSlotCount = configuration.fontPolyphony * 2
         fontVoices = .allocate(capacity: fontSlotCount)
+        fontStorage = .allocate(capacity: fontSlotCount * FontVoice.storageFloats)
+        fontStorage.initialize(repeating: 0, count: fontSlotCount * FontVoice.storageFloats)
         fontActive = .allocate(capacity: fontSlotCount)
         fontFree = .allocate(capacity: fontSlotCount)
         for index in 0..<fontSlotCount { fontFree[index] = fontSlotCount - 1 - index }
@@ -97,6 +101,7 @@ public final class Mixer: @unchecked Sendable {
         mixLeft.deallocate()
         mixRight.deallocate()
         fontVoices.deallocate()
+        fontStorage.deallocate()
         fontActive.deallocate()
         fontFree.deallocate()
         fontChannels.deallocate()

@@ -10,21 +10,17 @@ extension FontVoice {
             case .delay:
                 stage = .attack
                 stageFramesLeft = attackFrames
-                amplitude = 0
-                envelopeStep = attackFrames > 0 ? 1 / Float(attackFrames) : 0
-                envelopeMultiplier = 1
+                startEnvelope(at: 0, step: attackFrames > 0 ? 1 / Float(attackFrames) : 0)
             case .attack:
                 stage = .hold
                 stageFramesLeft = holdFrames
-                amplitude = 1
-                envelopeStep = 0
+                startEnvelope(at: 1)
             case .hold:
                 stage = .decay
                 stageFramesLeft = decayFrames
-                envelopeMultiplier = decayMultiplier
+                startEnvelope(at: 1, falling: decayMultiplier)
             case .decay:
-                amplitude = sustainAmplitude
-                envelopeMultiplier = 1
+                startEnvelope(at: sustainAmplitude)
                 if decaysToSilence { return finish() }
                 stage = .sustain
                 stageFramesLeft = .max
@@ -39,27 +35,71 @@ extension FontVoice {
 
     private mutating func finish() -> Bool {
         stage = .finished
-        amplitude = 0
+        startEnvelope(at: 0)
         stageFramesLeft = 0
         return false
     }
 
+    /// The volume envelope's level on the frame about to be rendered.
+    @inline(__always)
+    var envelopeLevel: Float {
+        if isFalling { return envelopeBase * powers[envelopeFrame] }
+        return envelopeBase + Float(envelopeFrame) * envelopeStep
+    }
+
+    /// Starts a piece of the envelope at `level` on the frame about to be rendered: held, rising by `step` a frame,
+    /// or falling by the `falling` multiplier a frame (its powers are tabled here, once for the stage).
+    @inline(__always)
+    mutating func startEnvelope(at level: Float, step: Float = 0, falling multiplier: Float? = nil) {
+        envelopeBase = level
+        envelopeFrame = 0
+        envelopeStep = step
+        isFalling = multiplier != nil
+        if let multiplier {
+            var power: Float = 1
+            for index in 0...FontVoice.controlFrames {
+                powers[index] = power
+                power *= multiplier
+            }
+        }
+    }
+
+    /// Moves the envelope's and the gains' origins to the frame about to be rendered (a period's first), so that
+    /// no origin is ever more than a period back.
+    @inline(__always)
+    mutating func rebaseRamps() {
+        envelopeBase = envelopeLevel
+        envelopeFrame = 0
+        gainLeft = currentGainLeft
+        gainRight = currentGainRight
+        gainFrame = 0
+    }
+
+    /// The gains on the frame about to be rendered.
+    @inline(__always)
+    var currentGainLeft: Float { gainLeft + Float(gainFrame) * stepLeft }
+    @inline(__always)
+    var currentGainRight: Float { gainRight + Float(gainFrame) * stepRight }
+
     /// Begins the release of both envelopes from where they are (a note-off, or the sustain pedal lifting): the
     /// volume falls at the release rate from its present level to silence; a loop that lasts until release stops
-    /// looping and plays on to the sample's end. Real-time safe.
+    /// looping and plays on to the sample's end (from this very frame: if the period buffer already holds frames
+    /// past it, `loopStopOffset` has the period rendered again). Real-time safe.
     mutating func release() {
         guard !isReleased else { return }
         isReleased = true
         isSustained = false
-        if loopsUntilRelease { isLooping = false }
+        if loopsUntilRelease, isLooping {
+            isLooping = false
+            if controlFramesLeft > 0 { loopStopOffset = FontVoice.controlFrames - controlFramesLeft }
+        }
         modStage = .release
         modReleaseSlope = 1 / Float(modReleaseFrames)
         modFramesLeft = Int((modValue * Float(modReleaseFrames)).rounded(.up))
         guard stage != .finished else { return }
-        let level = SoundFontModulation.centibels(gain: amplitude)
+        let level = SoundFontModulation.centibels(gain: envelopeLevel)
         stage = .release
-        envelopeStep = 0
-        envelopeMultiplier = SoundFontModulation.gain(centibels: releaseCentibelsPerFrame)
+        startEnvelope(at: envelopeLevel, falling: SoundFontModulation.gain(centibels: releaseCentibelsPerFrame))
         stageFramesLeft =
             level >= FontVoice.silentCentibels
             ? 0 : Int(((FontVoice.silentCentibels - level) / releaseCentibelsPerFrame).rounded(.up))
@@ -70,16 +110,31 @@ extension FontVoice {
         guard !isFading else { return }
         isFading = true
         fadeRemaining = max(1, frames)
+        gainLeft = currentGainLeft
+        gainRight = currentGainRight
+        gainFrame = 0
         stepLeft = -gainLeft / Float(fadeRemaining)
         stepRight = -gainRight / Float(fadeRemaining)
     }
 
+    /// Whether the voice, falling to silence (released, or decaying to a sustain level of 96 dB or more), can no
+    /// longer make a frame louder than `inaudibleLevel`: its envelope level × its larger gain (at the period's start
+    /// or end) × the loudest the interpolator can make a full-scale sample (Catmull-Rom overshoots by at most
+    /// 1.25) × the filter's gain bound. Asked at each control period's start, so it ends the voice on the same frame
+    /// whatever the blocks; the rest of the release would only have added values under −100 dBFS.
+    var isInaudible: Bool {
+        guard stage == .release || (stage == .decay && decaysToSilence) else { return false }
+        let gain = max(max(gainLeft, gainRight), max(targetLeft, targetRight))
+        return envelopeLevel * gain * (32768 * 1.25) * filterGainBound < FontVoice.inaudibleLevel
+    }
+
     /// A rough loudness for choosing a voice to steal: envelope level × gains.
-    var loudness: Float { amplitude * (gainLeft + gainRight) }
+    var loudness: Float { envelopeLevel * (currentGainLeft + currentGainRight) }
 
     /// Evaluates pitch, filter and gains for the next control period from the channel, the modulation envelope and
     /// the LFOs, then advances those by the period. Real-time safe.
     mutating func updateControls(channel: UnsafePointer<FontChannel>) {
+        rebaseRamps()
         if channel.pointee.version != channelVersion {
             channelVersion = channel.pointee.version
             modulators.evaluate(
@@ -137,6 +192,7 @@ extension FontVoice {
                 targetLeft = level * (pan == 0 ? Float(0.5).squareRoot() : Float.cos(angle))
                 targetRight = level * (pan == 0 ? Float(0.5).squareRoot() : Float.sin(angle))
             }
+            gainFrame = 0
             if isFirstControl {
                 gainLeft = targetLeft
                 gainRight = targetRight
@@ -170,9 +226,23 @@ extension FontVoice {
         let cosine = Float.cos(omega)
         let alpha = Float.sin(omega) / (2 * q)
         let norm = 1 / (1 + alpha)
+        // The resonance peak is q/√(1 − 1/4q²) for q above √½; 2q + 1 bounds it and the ringing's overshoot.
+        filterGainBound = 2 * q + 1
         b0 = (1 - cosine) * 0.5 * norm
         a1 = -2 * cosine * norm
         a2 = (1 - alpha) * norm
+        // y[n] = f[n] − a1·y[n−1] − a2·y[n−2], unrolled four frames from the two outputs before them.
+        let h1 = -a1
+        let h2 = -a1 * h1 - a2
+        impulse = SIMD4(1, h1, h2, -a1 * h2 - a2 * h1)
+        let last1 = -a1
+        let last2 = -a1 * last1 - a2
+        let last3 = -a1 * last2 - a2 * last1
+        fromLast = SIMD4(last1, last2, last3, -a1 * last3 - a2 * last2)
+        let second1 = -a2
+        let second2 = -a1 * second1
+        let second3 = -a1 * second2 - a2 * second1
+        fromSecondLast = SIMD4(second1, second2, second3, -a1 * second3 - a2 * second2)
     }
 
     /// Advances the modulation envelope and the LFOs by `frames`.

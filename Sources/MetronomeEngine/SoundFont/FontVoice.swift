@@ -6,14 +6,26 @@ import RealModule
 /// evaluated once per control period of `controlFrames` frames counted from the voice's own start (so where blocks
 /// begin and end never changes a sample: live and offline renders stay bit-identical).
 ///
+/// Rendering is in two passes (`Mixer+FontRender`). Once per control period the voice's sample is interpolated and
+/// filtered into the slot's 64-frame period buffer; then each run of frames (cut where the block, the envelope's
+/// stage or a fade ends) multiplies those frames by the volume envelope and the gains and adds them to the mix.
+/// The envelope and the gains are in closed form from their origin (the period's start, or a stage's or a fade's
+/// first frame), so a frame's value never depends on where a block began.
+///
 /// Plain data: the zone, the sample data and the modulators are pointers into an immutable `SoundFont` that
-/// outlives the voice. Set up on the render thread at the voice's exact start frame (`init`), rendered by
-/// `Mixer+FontVoices`.
+/// outlives the voice; the period buffer and the envelope's power table are the mixer's, one pair per slot. Set up
+/// on the render thread at the voice's exact start frame (`init`), rendered by `Mixer+FontVoices`.
 struct FontVoice {
-    /// Frames between evaluations of pitch, filter and gain.
+    /// Frames between evaluations of pitch, filter and gain: the length of the period buffer.
     static let controlFrames = 64
+    /// Floats of slot storage a voice uses: the period buffer, then the power table (`controlFrames + 1` entries,
+    /// padded for vector loads).
+    static let storageFloats = 2 * controlFrames + 8
     /// Attenuation at which a voice counts as silent and ends (the 96 dB of §9.1.7).
     static let silentCentibels: Float = 960
+    /// The output level under which a voice falling to silence ends early: −100 dBFS, 10 dB below a 16-bit
+    /// output's least significant bit (`isInaudible`).
+    static let inaudibleLevel: Float = 1e-5
 
     /// The modulator-only destination "initial pitch" (59, §8.4.10: the pitch wheel's), in cents.
     static let initialPitch = 59
@@ -29,6 +41,21 @@ struct FontVoice {
     let exclusiveClass: Int32
     /// The player's linear gain for this note.
     let gain: Float
+
+    /// The slot's period buffer: the sample interpolated and filtered, frames 0..<`periodFrames` of this period.
+    let periodBuffer: UnsafeMutablePointer<Float>
+    /// The slot's power table: the falling envelope's multiplier to the powers 0...`controlFrames`.
+    let powers: UnsafeMutablePointer<Float>
+    /// How many frames of this period the sample lasts (fewer than `controlFrames` where a sample without a loop
+    /// ends: the voice ends there).
+    var periodFrames = 0
+    /// Where the period began: the read position and the filter's state, to render it again when a release stops
+    /// a loop inside it.
+    var periodPosition: UInt64 = 0
+    var periodFilterState = SIMD4<Float>()
+    /// The frame of this period from which a release stopped the loop, when the period must be rendered again
+    /// (−1: none).
+    var loopStopOffset = -1
 
     // The sample.
     let data: UnsafePointer<Int16>
@@ -48,12 +75,15 @@ struct FontVoice {
     let basePitchCents: Float
     let rateRatio: Double
 
-    // The volume envelope, per frame: amp ← amp × multiplier + step.
+    // The volume envelope, per frame, in closed form from its origin `envelopeFrame` frames ago (never more than a
+    // period): held at `envelopeBase`, rising by `envelopeStep` a frame (attack), or falling as `envelopeBase` ×
+    // `powers[envelopeFrame]` (decay, release: a constant number of dB a frame).
     var stage: Stage = .delay
     var stageFramesLeft: Int = 0
-    var amplitude: Float = 0
+    var envelopeBase: Float = 0
+    var envelopeFrame = 0
     var envelopeStep: Float = 0
-    var envelopeMultiplier: Float = 1
+    var isFalling = false
     let attackFrames: Int
     let holdFrames: Int
     let decayFrames: Int
@@ -83,12 +113,19 @@ struct FontVoice {
     var vibratoLFOPhase: Float = 0
     let vibratoLFOIncrement: Float
 
-    // The filter: a low-pass biquad in direct form I (b1 = 2·b0, b2 = b0), whose feedback path is one multiply and
-    // one subtraction long — the render loop's longest dependency.
+    // The filter: a low-pass biquad in direct form I (b1 = 2·b0, b2 = b0). It runs four frames at a time from
+    // each period's start: the four outputs are the filter's response to the four feeds `b0·(x + 2x₁ + x₂)`
+    // (the impulse response `impulse`, the triangular sum) plus its responses to the last two outputs
+    // (`fromLast`, `fromSecondLast`), so the feedback path is one multiply and two additions long for four frames.
     var filterActive: Bool
     var b0: Float = 1
     var a1: Float = 0
     var a2: Float = 0
+    /// More than the filter's largest gain from its input's peak to its output's (1 while it does not run).
+    var filterGainBound: Float = 1
+    var impulse = SIMD4<Float>(1, 0, 0, 0)
+    var fromLast = SIMD4<Float>()
+    var fromSecondLast = SIMD4<Float>()
     var x1: Float = 0
     var x2: Float = 0
     var y1: Float = 0
@@ -104,11 +141,12 @@ struct FontVoice {
     var targetLeft: Float = 0
     var targetRight: Float = 0
 
-    // Gains toward the mix, ramped across each control period.
+    // Gains toward the mix, ramped across each control period (or a fade): `gainLeft + gainFrame × stepLeft`.
     var gainLeft: Float = 0
     var gainRight: Float = 0
     var stepLeft: Float = 0
     var stepRight: Float = 0
+    var gainFrame = 0
     var controlFramesLeft = 0
     var isFirstControl = true
 
@@ -125,13 +163,16 @@ struct FontVoice {
     var isFading = false
     var fadeRemaining = 0
 
-    /// Sets a voice up for a note on `channel`.
+    /// Sets a voice up for a note on `channel`, in the slot whose `storage` (`storageFloats` floats) it is given.
     init(
         zone: UnsafePointer<SoundFontVoiceZone>, channel: Int, channelState: FontChannel, key noteKey: Int32,
-        velocity noteVelocity: Int32, tag: UInt32, serial: UInt64, gain: Float, outputRate: Int
+        velocity noteVelocity: Int32, tag: UInt32, serial: UInt64, gain: Float, outputRate: Int,
+        storage: UnsafeMutablePointer<Float>
     ) {
         let z = zone.pointee
         let g = z.generators
+        periodBuffer = storage
+        powers = storage + FontVoice.controlFrames
         self.zone = zone
         self.channel = channel
         self.tag = tag
