@@ -183,12 +183,14 @@ extension Mixer {
         let gainRight = voice.pointee.gainRight
         let stepLeft = voice.pointee.stepLeft
         let stepRight = voice.pointee.stepRight
+        // Frame counts as floats, whole numbers far below 2²⁴: counting them up by 4 is exact.
         let lanes = SIMD4<Float>(0, 1, 2, 3)
+        var envelopeFrames = Float(envelopeFrame) + lanes
+        var gainFrames = Float(gainFrame) + lanes
         var index = 0
         while index + 4 <= count {
-            let levels = Shape.levels(base, step, powers + index, Float(envelopeFrame + index) + lanes)
+            let levels = Shape.levels(base, step, powers + index, envelopeFrames)
             let value = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD4<Float>.self) * levels
-            let gainFrames = Float(gainFrame + index) + lanes
             let leftGains = gainLeft + gainFrames * stepLeft
             let rightGains = gainRight + gainFrames * stepRight
             let leftMix = UnsafeMutableRawPointer(left + index)
@@ -197,6 +199,8 @@ extension Mixer {
                 of: leftMix.loadUnaligned(as: SIMD4<Float>.self) + value * leftGains, as: SIMD4<Float>.self)
             rightMix.storeBytes(
                 of: rightMix.loadUnaligned(as: SIMD4<Float>.self) + value * rightGains, as: SIMD4<Float>.self)
+            envelopeFrames += 4
+            gainFrames += 4
             index += 4
         }
         while index < count {
@@ -321,7 +325,7 @@ extension Mixer {
     }
 
     /// The voice's low-pass biquad over the period's `count` frames in place: four at a time from the period's
-    /// start (`FontVoice.impulse`), then one at a time.
+    /// start (`FontVoice.fromInput`), then one at a time.
     @inline(__always)
     private func filterFont(
         _ voice: UnsafeMutablePointer<FontVoice>, _ frames: UnsafeMutablePointer<Float>, count: Int
@@ -329,12 +333,14 @@ extension Mixer {
         let b0 = voice.pointee.b0
         let a1 = voice.pointee.a1
         let a2 = voice.pointee.a2
-        let impulse = voice.pointee.impulse
-        let fromLast = voice.pointee.fromLast
-        let fromSecondLast = voice.pointee.fromSecondLast
-        let shifted1 = SIMD4<Float>(0, impulse[0], impulse[1], impulse[2])
-        let shifted2 = SIMD4<Float>(0, 0, impulse[0], impulse[1])
-        let shifted3 = SIMD4<Float>(0, 0, 0, impulse[0])
+        let input0 = voice.pointee.fromInput
+        let input1 = SIMD4<Float>(0, input0[0], input0[1], input0[2])
+        let input2 = SIMD4<Float>(0, 0, input0[0], input0[1])
+        let input3 = SIMD4<Float>(0, 0, 0, input0[0])
+        let before = voice.pointee.fromInputBefore
+        let secondBefore = voice.pointee.fromInputSecondBefore
+        let last = voice.pointee.fromLast
+        let secondLast = voice.pointee.fromSecondLast
         var x1 = voice.pointee.x1
         var x2 = voice.pointee.x2
         var y1 = voice.pointee.y1
@@ -343,13 +349,11 @@ extension Mixer {
         while index + 4 <= count {
             let raw = UnsafeMutableRawPointer(frames + index)
             let x = raw.loadUnaligned(as: SIMD4<Float>.self)
-            let before1 = SIMD4(x1, x[0], x[1], x[2])
-            let before2 = SIMD4(x2, x1, x[0], x[1])
-            let feed = b0 * (x + 2 * before1 + before2)
-            let early: SIMD4<Float> = feed[0] * impulse + feed[1] * shifted1
-            let late: SIMD4<Float> = feed[2] * shifted2 + feed[3] * shifted3
-            let forced = early + late
-            let y = forced + (y1 * fromLast + y2 * fromSecondLast)
+            let early: SIMD4<Float> = x[0] * input0 + x[1] * input1
+            let late: SIMD4<Float> = x[2] * input2 + x[3] * input3
+            let earlier: SIMD4<Float> = x1 * before + x2 * secondBefore
+            let fed = (early + late) + earlier
+            let y = fed + (y1 * last + y2 * secondLast)
             raw.storeBytes(of: y, as: SIMD4<Float>.self)
             x2 = x[2]
             x1 = x[3]

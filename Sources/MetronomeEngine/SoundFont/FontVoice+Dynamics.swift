@@ -122,6 +122,7 @@ extension FontVoice {
     /// or end) × the loudest the interpolator can make a full-scale sample (Catmull-Rom overshoots by at most
     /// 1.25) × the filter's gain bound. Asked at each control period's start, so it ends the voice on the same frame
     /// whatever the blocks; the rest of the release would only have added values under −100 dBFS.
+    @inline(__always)
     var isInaudible: Bool {
         guard stage == .release || (stage == .decay && decaysToSilence) else { return false }
         let gain = max(max(gainLeft, gainRight), max(targetLeft, targetRight))
@@ -231,10 +232,14 @@ extension FontVoice {
         b0 = (1 - cosine) * 0.5 * norm
         a1 = -2 * cosine * norm
         a2 = (1 - alpha) * norm
-        // y[n] = f[n] − a1·y[n−1] − a2·y[n−2], unrolled four frames from the two outputs before them.
+        // y[n] = b0·(x[n] + 2x[n−1] + x[n−2]) − a1·y[n−1] − a2·y[n−2], unrolled over four frames: h is the
+        // response to one feed, the columns are what each input and each earlier output adds to the four outputs.
         let h1 = -a1
         let h2 = -a1 * h1 - a2
-        impulse = SIMD4(1, h1, h2, -a1 * h2 - a2 * h1)
+        let h3 = -a1 * h2 - a2 * h1
+        fromInput = b0 * SIMD4(1, h1 + 2, h2 + 2 * h1 + 1, h3 + 2 * h2 + h1)
+        fromInputBefore = b0 * SIMD4(2, 2 * h1 + 1, 2 * h2 + h1, 2 * h3 + h2)
+        fromInputSecondBefore = b0 * SIMD4(1, h1, h2, h3)
         let last1 = -a1
         let last2 = -a1 * last1 - a2
         let last3 = -a1 * last2 - a2 * last1

@@ -114,16 +114,18 @@ struct FontVoice {
     let vibratoLFOIncrement: Float
 
     // The filter: a low-pass biquad in direct form I (b1 = 2·b0, b2 = b0). It runs four frames at a time from
-    // each period's start: the four outputs are the filter's response to the four feeds `b0·(x + 2x₁ + x₂)`
-    // (the impulse response `impulse`, the triangular sum) plus its responses to the last two outputs
-    // (`fromLast`, `fromSecondLast`), so the feedback path is one multiply and two additions long for four frames.
+    // each period's start, the four outputs in closed form from the four inputs, the two inputs and the two outputs
+    // before them: input k adds `fromInput` moved k lanes up, the others add their columns. Its feedback path is
+    // one multiply and two additions for four frames.
     var filterActive: Bool
     var b0: Float = 1
     var a1: Float = 0
     var a2: Float = 0
     /// More than the filter's largest gain from its input's peak to its output's (1 while it does not run).
     var filterGainBound: Float = 1
-    var impulse = SIMD4<Float>(1, 0, 0, 0)
+    var fromInput = SIMD4<Float>(1, 0, 0, 0)
+    var fromInputBefore = SIMD4<Float>()
+    var fromInputSecondBefore = SIMD4<Float>()
     var fromLast = SIMD4<Float>()
     var fromSecondLast = SIMD4<Float>()
     var x1: Float = 0
