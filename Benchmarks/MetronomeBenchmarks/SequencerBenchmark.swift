@@ -20,16 +20,10 @@ enum SequencerBenchmark {
     /// Renders the dense file `runs` times with each font by both players, alternating them; returns the rows, or
     /// nil when fluidsynth, python3 with mido or the fonts are missing.
     static func renders(metronome: String, scratch: String, cache: String, runs: Int) -> [Row]? {
-        guard let fluidsynth = Measure.which("fluidsynth"), fonts.allSatisfy({ access($0, R_OK) == 0 }) else {
+        guard let fluidsynth = Measure.which("fluidsynth"), fonts.allSatisfy({ access($0, R_OK) == 0 }),
+            let midi = denseFile(cache: cache)
+        else {
             return nil
-        }
-        let midi = cache + "/sequencer-bench-dense-600s.mid"
-        if access(midi, R_OK) != 0 {
-            let script = cache + "/sequencer-bench-dense.py"
-            guard let file = fopen(script, "w") else { return nil }
-            fputs(denseSongScript, file)
-            fclose(file)
-            guard Measure.spawn("python3", [script, midi]).status == 0 else { return nil }
         }
         var rows: [Row] = []
         for font in fonts {
@@ -53,6 +47,47 @@ enum SequencerBenchmark {
             rows += [ours, theirs]
         }
         return rows
+    }
+
+    /// The dense file, written by python3 with mido into `cache` the first time; nil when that fails.
+    static func denseFile(cache: String) -> String? {
+        let midi = cache + "/sequencer-bench-dense-600s.mid"
+        if access(midi, R_OK) != 0 {
+            let script = cache + "/sequencer-bench-dense.py"
+            guard let file = fopen(script, "w") else { return nil }
+            fputs(denseSongScript, file)
+            fclose(file)
+            guard Measure.spawn("python3", [script, midi]).status == 0 else { return nil }
+        }
+        return midi
+    }
+
+    /// The dense file played live with the click along (`--click`) through a private PulseAudio daemon at 20 ms
+    /// latency for `seconds`: late events and server underruns from `--verbose`, the process's CPU; nil without a
+    /// daemon, the file or the font.
+    static func live(
+        metronome: String, scratch: String, cache: String, font: String, seconds: Int
+    ) -> (late: Int, underruns: Int, cpuPercent: Double)? {
+        guard access(font, R_OK) == 0, let midi = denseFile(cache: cache),
+            let server = PrivateServer(directory: scratch + "/pulse-sequencer")
+        else { return nil }
+        defer { server.stop() }
+        let log = scratch + "/sequencer-live.log"
+        let player = Spawned(
+            metronome,
+            [
+                "play", midi, "--soundfont", font, "--click", "--duration", String(seconds), "--latency", "20",
+                "--quiet", "--verbose",
+            ], environment: server.environment, errorFile: log)
+        let cost = player.finish()
+        let text = LiveBenchmarks.read(log)
+        unlink(log)
+        guard cost.status == 0 else { return nil }
+        return (
+            LiveBenchmarks.value(after: "late events: ", in: text) ?? -1,
+            LiveBenchmarks.value(after: "underruns reported by the server: ", in: text) ?? -1,
+            cost.cpuSeconds / cost.wallSeconds * 100
+        )
     }
 
     /// The largest number of font voices whose 1 s render at 48 kHz (256-frame blocks) takes at most 1 s of this

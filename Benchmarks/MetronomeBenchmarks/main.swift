@@ -7,8 +7,8 @@ import MetronomeKit
 // part's load run (its idle runs last twice that); METRONOME_BENCH_SERVE_LATENCY (default: serve's 20) the serve
 // part's --latency in milliseconds; METRONOME_BENCH_ONLY (default
 // "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer") which parts run;
-// METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none,
-// only the voices per core).
+// METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none);
+// METRONOME_BENCH_SEQUENCER_LIVE_SECONDS (default 60) how long it plays the file live with each font (0: not at all).
 
 let runs = 7
 let parts = Set(
@@ -271,6 +271,25 @@ if parts.contains("sequencer") {
         }
     } else {
         print("(fluidsynth, python3 with mido or the GM fonts are missing: run .ci/install-packages fluidsynth.)")
+    }
+    let liveSeconds = getenv("METRONOME_BENCH_SEQUENCER_LIVE_SECONDS").flatMap { Int(String(cString: $0)) } ?? 60
+    if liveSeconds > 0 {
+        print(
+            "\n| live: the dense file with `--click` through PulseAudio (private daemon, null sink), 20 ms latency, \(liveSeconds) s | late events | server underruns | CPU, whole process |"
+        )
+        print("|---|---|---|---|")
+        for font in SequencerBenchmark.fonts {
+            let name = String(font.split(separator: "/").last!.dropLast(4))
+            if let live = SequencerBenchmark.live(
+                metronome: metronome, scratch: scratch, cache: cache, font: font, seconds: liveSeconds)
+            {
+                print(
+                    "| \(name) | \(live.late) | \(live.underruns) | \(Measure.format(live.cpuPercent, 1)) % of one core |"
+                )
+            } else {
+                print("| \(name) | (no PulseAudio daemon, file or font) | | |")
+            }
+        }
     }
     let voices = try SequencerBenchmark.voicesPerCore()
     print("\n| SoundFont voices, 48 kHz stereo, filter + envelope + vibrato, 256-frame blocks | value |")

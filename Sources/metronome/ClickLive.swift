@@ -67,8 +67,11 @@ struct ClickLive {
         defer { keys?.restore() }
 
         var failure: CommandLineError?
+        // Over at the end frame (--duration, --bars) even with notes held across it (they fade out below, as a
+        // render's last frames do), or when a finite map has played out and every voice has ended.
+        var reachedEnd = false
         while stop.signalReceived == nil, !controls.quitRequested, !(service?.quitRequested ?? false),
-            service != nil || !engine.isFinished || controls.userStopped
+            service != nil || controls.userStopped || !(engine.isFinished || reachedEnd)
         {
             switch stream.poll(isCancelled: { StopSignals.wasReceived }) {
             case .none: break
@@ -91,6 +94,7 @@ struct ClickLive {
             }
             if failure != nil { break }
             usleep(service == nil ? 50_000 : 10_000)
+            reachedEnd = service == nil && engine.hasReachedEnd
         }
         osc?.server.stop()
         let playing = stream.isPlaying
@@ -103,7 +107,8 @@ struct ClickLive {
             // pulling (stopped with SIGSTOP, say) gets neither the wait nor the drain: it would never answer. The
             // server asks for frames at least every half of the target latency.
             let stall = live.latency / 2 + .milliseconds(40)
-            var silence = waitUntilSilent(engine.mixer, output: output, for: .milliseconds(150), stall: stall)
+            var silence = waitUntilSilent(
+                engine.mixer, output: output, for: reachedEnd ? .zero : .milliseconds(150), stall: stall)
             if silence == .sounding {
                 engine.mixer.commands.push(MixerCommand.fadeOutAll(at: engine.mixer.framePosition))
                 silence = waitUntilSilent(engine.mixer, output: output, for: .milliseconds(50), stall: stall)

@@ -64,4 +64,39 @@ struct MIDILiveTests {
         #expect(Array(recorded[start..<(start + heard)]) == Array(offline[0..<heard]))
         #expect(offline[heard...].allSatisfy { $0 == 0 })
     }
+
+    @Test(
+        "--duration ends a live play on time even with a looped note held across the end (it used to play forever)",
+        .enabled(if: FileManager.default.fileExists(atPath: font), "timgm6mb-soundfont is not installed"))
+    func durationWithHeldNote() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let path = scratch.file("organ.mid")
+        // A church organ (program 19, a looped sample) holding C for 20 s.
+        let events = [
+            MIDITrackEvent(ticks: 0, .tempo(microsecondsPerQuarter: 500_000)),
+            MIDITrackEvent(ticks: 0, .programChange(channel: 0, program: 19)),
+            MIDITrackEvent(ticks: 0, .noteOn(channel: 0, key: 60, velocity: 100)),
+            MIDITrackEvent(ticks: 19_200, .noteOff(channel: 0, key: 60, velocity: 64)),
+            MIDITrackEvent(ticks: 19_200, .endOfTrack),
+        ]
+        let file = MIDIFile(
+            format: .singleTrack, division: .ticksPerQuarter(480), tracks: [MIDITrack(events: events)])
+        try Data(file.bytes()).write(to: URL(fileURLWithPath: path))
+        let child = try CommandRunner.start(
+            ["play", path, "--soundfont", Self.font, "--duration", "1", "--quiet", "--verbose"],
+            environment: server.clientEnvironment)
+        // One second of music, the stream's start and a 5 ms fade: 15 s is only there to end a hang.
+        var waited = 0
+        while !child.hasExited, waited < 150 {
+            usleep(100_000)
+            waited += 1
+        }
+        let ended = child.hasExited
+        if !ended { child.send(SIGKILL) }
+        let result = child.wait()
+        #expect(ended)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("metronome: late events: 0\n"))
+    }
 }

@@ -195,7 +195,8 @@ public final class Mixer: @unchecked Sendable {
             if command.kind == .startVoice || command.kind == .startFontVoice, command.frame >= cutoff { continue }
             let offset: Int
             if command.frame < blockStart {
-                lateEvents.add(1, ordering: .relaxed)
+                // A fade-out is asked for "now" (a stop, Ctrl-C) at the position last read: never late.
+                if command.kind != .fadeOutAll { lateEvents.add(1, ordering: .relaxed) }
                 offset = 0
             } else {
                 offset = Int(command.frame - blockStart)

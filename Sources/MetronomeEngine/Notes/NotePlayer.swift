@@ -134,10 +134,12 @@ public final class NotePlayer: @unchecked Sendable {
         if moved { releases.sort { $0.frame < $1.frame } }
     }
 
-    /// Moves every note-off still to come before `frame` forward to `frame`: a pause, a stop or a jump releases
-    /// what sounds. Scheduling thread.
+    /// Puts every note-off not yet pushed at `frame`: a pause, a stop or a jump releases what sounds. Those due
+    /// later come forward; those due earlier were held back by an end frame (a note-off on the end frame itself is
+    /// never pushed while playing) and go at `frame` too, so that none reaches the mixer behind its position.
+    /// Scheduling thread.
     public func releaseAll(at frame: SampleTime) {
-        for index in releases.indices where releases[index].frame > frame { releases[index].frame = frame }
+        for index in releases.indices { releases[index].frame = frame }
         if fontStates.contains(where: { $0 != nil }) { insertRelease(at: frame, tag: 0) }
         // Live notes held without a note-off yet go too.
         for tags in liveTags.values { for tag in tags { insertRelease(at: frame, tag: tag) } }

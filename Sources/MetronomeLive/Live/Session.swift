@@ -369,6 +369,17 @@ public final class Session: @unchecked Sendable {
         beatPublisher.finish()
     }
 
+    /// Whether the mixer has rendered up to the end frame (`endFrame`) and everything before it is scheduled: past
+    /// it nothing starts, but notes held across it would sound on, so a player stops here (fading them out) rather
+    /// than wait for `isFinished`. False without an end frame. Cheap enough to poll every few tens of milliseconds.
+    public var hasReachedEnd: Bool {
+        let position = mixer.framePosition
+        return queue.sync {
+            guard let end = scheduler.endFrame else { return false }
+            return position >= end && scheduler.scheduledUntil >= end
+        }
+    }
+
     /// Whether playback is over: the end frame or the end of a finite map has been reached (nothing is queued and
     /// the transport has stopped there), every note has been released, the mixer has rendered past the last
     /// command and nothing sounds. Cheap enough to poll every few tens of milliseconds.
