@@ -373,8 +373,9 @@ struct ReconnectGridTests {
             #expect(beats.map(\.frame) == beats.indices.map { SampleTime($0) * 24000 })
             #expect(session.mixer.lateEventCount == 0)
             // Heard on the new stream's clock, against where the lost stream's clock put the same frame: before the
-            // correction later by the new stream's start latency (where the null sink is in its cycle, 4–46 ms), after it
-            // on the line. Beats from half a second after the correction: the clock fit has started again by then.
+            // correction later by the new stream's start latency (where the null sink is in its cycle, 4–46 ms),
+            // after it on the line. Beats from half a second after the correction: the clock fit has started again by
+            // then.
             let offsets = { (beats: [BeatEvent]) in
                 beats.compactMap { beat in
                     beat.hostNanoseconds.map { Double($0 - line.hostTime(ofFrame: beat.frame).nanoseconds) / 1e6 }
@@ -384,18 +385,19 @@ struct ReconnectGridTests {
             let after = beats.filter { $0.frame >= correctedAt + 24000 }
             #expect(after.count >= 2)
             let residue = offsets(after)
+            let lostLineOffset = abs(line.hostTime.nanoseconds - lostLine.hostTime(ofFrame: line.frame).nanoseconds)
             print(
                 "returned after \(Int(returned * 1000)) ms, corrected after \(Int(corrected * 1000)) ms: late by "
                     + String(format: "%.2f", correction.late * 1000) + " ms, advanced \(correction.frames) frames; "
-                    + "lost line \(abs(line.hostTime.nanoseconds - lostLine.hostTime(ofFrame: line.frame).nanoseconds)) ns "
+                    + "lost line \(lostLineOffset) ns "
                     + "from the one read before the kill; beats heard vs the lost clock (ms) before the correction: "
                     + before.map { String(format: "%.2f", $0) }.joined(separator: " ") + "; after: "
                     + residue.map { String(format: "%.3f", $0) }.joined(separator: " ") + "; PulseAudio's own time: "
                     + pulseSays.map { String(format: "%.3f", $0) }.joined(separator: " "))
             #expect(residue.count == after.count)
             #expect((0..<0.06).contains(correction.late))
-            // On the line to within the clock fit's accuracy: measured within 0.021 ms by the fit, 0.06–0.36 ms early by
-            // PulseAudio's own clock (5 runs on a loaded machine), never more than a millisecond either way.
+            // On the line to within the clock fit's accuracy: measured within 0.021 ms by the fit, 0.06–0.36 ms early
+            // by PulseAudio's own clock (5 runs on a loaded machine), never more than a millisecond either way.
             #expect(residue.allSatisfy { abs($0) <= 1 })
             #expect(pulseSays.count == 5)
             #expect(pulseSays.allSatisfy { abs($0) <= 1 })
