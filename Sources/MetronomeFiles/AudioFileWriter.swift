@@ -72,6 +72,14 @@ public final class AudioFileWriter: AudioSink {
             if failure != 0 { throw .writeFailed(path: path, errno: failure) }
             throw .cannotCreate(path: path, reason: reason)
         }
+        // A header that found the disk full: libsndfile was not told (see SoundFileDescriptor), so the handle is open
+        // and is closed here, freeing what it holds.
+        guard output.failure == 0 else {
+            sf_close(handle)
+            output.close()
+            unlink(temporaryPath)
+            throw .writeFailed(path: path, errno: output.failure)
+        }
         self.output = output
         if container == .wav {
             // Plain WAV unless the data outgrows its 32-bit sizes; then RF64 (read by libsndfile, sox, ffmpeg, DAWs).

@@ -74,7 +74,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     ///     nothing up to the frame it returns, so the stream starts where the grid has got to by then.
     ///   - skipLimit: for a stream that may be moved onto a beat grid with `advance(by:)`: called in a write callback
     ///     (the render thread, same rules) while an advance is pending, with the frames about to be written; says
-    ///     how many frames the mixer may be rendered into nothing now (`Session.silentFramesAhead`). Without it
+    ///     how many frames the mixer may be rendered into nothing now (`SkipAllowance.framesAhead`). Without it
     ///     `advance(by:)` does nothing.
     /// - Throws: `PulseError.cannotConnect`, `.timedOut`, `.cancelled`, `.noSuchSink` or `.streamFailed`.
     public init(
@@ -89,10 +89,12 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         self.latencyTarget = latency
         self.catchUp = catchUp
         self.skipLimit = skipLimit
+        connection = try PulseConnection(server: server, name: name, timeout: timeout, isCancelled: isCancelled)
+        // Allocated last: a throw before every stored property is set skips deinit, and would leak it (every refused
+        // reconnect try did). From here on a throw runs deinit, which frees it.
         scratch =
             catchUp == nil && skipLimit == nil
             ? nil : .allocate(capacity: mixer.configuration.maximumBlockFrames * channels)
-        connection = try PulseConnection(server: server, name: name, timeout: timeout, isCancelled: isCancelled)
         beforeStreaming()
         try connectStream(device: device, latency: latency, timeout: timeout, isCancelled: isCancelled)
     }

@@ -14,7 +14,7 @@ import MetronomeKit
 /// (4–46 ms measured on a null sink). Once the new stream has played `alignAfter` (250 ms) and its own clock fit
 /// (`PulseOutput.mapping`) is known, the next `poll` compares it with the line and advances the mixer by the frames it
 /// plays late (`PulseOutput.advance(by:)`): the render thread renders them into nothing in pieces, only while nothing
-/// sounds and never past what the scheduler has reached (`Session.silentFramesAhead`), so no click is cut, bunched or
+/// sounds and never past what the scheduler has reached (`SkipAllowance`), so no click is cut, bunched or
 /// late (measured: all done some 50 ms after the comparison). From then on the clicks are on the lost stream's line
 /// to within the clock fit's accuracy: within 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own
 /// `pa_stream_get_time`, measured on a null sink. A stream that plays early is left as it is (never seen: it cannot
@@ -120,7 +120,7 @@ public struct PulseReconnector {
                 mixer: session.mixer, server: server, device: device, latency: latency,
                 timeout: min(tryTimeout, .nanoseconds(deadline - now.nanoseconds)), isCancelled: isCancelled,
                 beforeStreaming: { standIn.stop() }, catchUp: { [line = standIn.line] in line.frame(at: $0) },
-                skipLimit: { [session] in session.silentFramesAhead(blockFrames: $0) })
+                skipLimit: { [allowance = session.skipAllowance] in allowance.framesAhead(blockFrames: $0) })
             output = fresh
             session.attach(output: fresh)
             self.gap = nil

@@ -16,6 +16,10 @@ import Testing
         return try #require(Int(fields[1])) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// Whether a sanitizer's runtime is linked in (its entry point is found): there the resident set also holds its
+    /// shadow of every byte touched and, under AddressSanitizer, its quarantine of freed blocks.
+    static let underSanitizer = dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
+
     @Test func aMissingFileIsMissing() throws {
         let scratch = try ScratchDirectory()
         #expect(throws: SoundFontFileError.notFound(path: scratch.file("none.sf2"))) {
@@ -116,10 +120,14 @@ import Testing
         #expect(font.preset(bank: 0, program: 0)?.name == "Yamaha Grand Piano")
         #expect(font.preset(bank: 128, program: 0)?.name == "Standard")
         // Only the hydra's pages are read (about 270 KiB of 148 MB); the process grows by the zone table
-        // (16,912 × 328 bytes, 5.5 MB) and little else. Tests running beside this one may add a few MB.
+        // (16,912 × 328 bytes, 5.5 MB) and little else. Tests running beside this one may add a few MB. Under a
+        // sanitizer the set also grows by the sanitizer's own memory (17.8 MB under TSan, 18.0 MB under ASan, measured
+        // by .ci/sanitize), so the growth is checked in the normal suite; the font's own pages are checked everywhere.
         #expect(mapped < 2 << 20, "\(mapped) bytes of the font's mapping are resident")
         let table = font.zoneCount * MemoryLayout<SoundFontVoiceZone>.stride
-        #expect(grown < table + 8 << 20, "loading grew the resident set by \(grown) bytes")
+        if !Self.underSanitizer {
+            #expect(grown < table + 8 << 20, "loading grew the resident set by \(grown) bytes")
+        }
         #expect(elapsed < .seconds(2))
     }
 

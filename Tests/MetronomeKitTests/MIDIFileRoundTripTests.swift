@@ -87,37 +87,44 @@ struct MIDIFileRoundTripTests {
         return child.wait().status == 0
     }()
 
-    /// The file the mido script builds, as our model holds it.
-    static let midoSong = MIDIFile(
-        format: .simultaneousTracks, division: .ticksPerQuarter(480),
-        tracks: [
-            MIDITrack(events: [
-                MIDITrackEvent(ticks: 0, .text(.trackName, Array("Conductor".utf8))),
-                MIDITrackEvent(ticks: 0, .tempo(microsecondsPerQuarter: 461_538)),
-                MIDITrackEvent(
-                    ticks: 0,
-                    .timeSignature(numerator: 6, denominatorPower: 3, clocksPerClick: 36, thirtySecondsPerQuarter: 8)),
-                MIDITrackEvent(ticks: 0, .keySignature(sharps: -2, minor: true)),
-                MIDITrackEvent(ticks: 1441, .text(.marker, Array("Chorus".utf8))),
-                MIDITrackEvent(ticks: 1441, .tempo(microsecondsPerQuarter: 600_000)),
-                MIDITrackEvent(ticks: 2000, .endOfTrack),
-            ]),
-            MIDITrack(events: [
-                MIDITrackEvent(ticks: 0, .text(.trackName, Array("Piano".utf8))),
-                MIDITrackEvent(ticks: 0, .programChange(channel: 0, program: 5)),
-                MIDITrackEvent(ticks: 0, .controlChange(channel: 0, controller: 7, value: 100)),
-                MIDITrackEvent(ticks: 3, .noteOn(channel: 0, key: 60, velocity: 90)),
-                MIDITrackEvent(ticks: 3, .noteOn(channel: 0, key: 64, velocity: 91)),
-                MIDITrackEvent(ticks: 500, .pitchBend(channel: 0, value: 0)),
-                MIDITrackEvent(ticks: 501, .pitchBend(channel: 0, value: 16383)),
-                MIDITrackEvent(ticks: 700, .noteOn(channel: 0, key: 60, velocity: 0)),
-                MIDITrackEvent(ticks: 701, .noteOff(channel: 0, key: 64, velocity: 40)),
-                MIDITrackEvent(ticks: 800, .channelPressure(channel: 0, pressure: 33)),
-                MIDITrackEvent(ticks: 801, .polyPressure(channel: 0, key: 60, pressure: 34)),
-                MIDITrackEvent(ticks: 1441, .noteOn(channel: 9, key: 36, velocity: 127)),
-                MIDITrackEvent(ticks: 1500, .endOfTrack),
-            ]),
-        ])
+    /// The file the mido script builds, as our model holds it. Built on each use rather than kept in a static: Swift
+    /// stores the array of a `.text` event with the enum's case in its pointer's spare high bits, a word
+    /// LeakSanitizer's scan does not take for a pointer, so a static holding one is reported as leaked at exit (a
+    /// 12-line program holding `[.text(_, Array("Conductor".utf8))]` in a static reports its 41 bytes; the stored
+    /// word was 0x6000_5638_18d6_1a30).
+    static var midoSong: MIDIFile {
+        MIDIFile(
+            format: .simultaneousTracks, division: .ticksPerQuarter(480),
+            tracks: [
+                MIDITrack(events: [
+                    MIDITrackEvent(ticks: 0, .text(.trackName, Array("Conductor".utf8))),
+                    MIDITrackEvent(ticks: 0, .tempo(microsecondsPerQuarter: 461_538)),
+                    MIDITrackEvent(
+                        ticks: 0,
+                        .timeSignature(
+                            numerator: 6, denominatorPower: 3, clocksPerClick: 36, thirtySecondsPerQuarter: 8)),
+                    MIDITrackEvent(ticks: 0, .keySignature(sharps: -2, minor: true)),
+                    MIDITrackEvent(ticks: 1441, .text(.marker, Array("Chorus".utf8))),
+                    MIDITrackEvent(ticks: 1441, .tempo(microsecondsPerQuarter: 600_000)),
+                    MIDITrackEvent(ticks: 2000, .endOfTrack),
+                ]),
+                MIDITrack(events: [
+                    MIDITrackEvent(ticks: 0, .text(.trackName, Array("Piano".utf8))),
+                    MIDITrackEvent(ticks: 0, .programChange(channel: 0, program: 5)),
+                    MIDITrackEvent(ticks: 0, .controlChange(channel: 0, controller: 7, value: 100)),
+                    MIDITrackEvent(ticks: 3, .noteOn(channel: 0, key: 60, velocity: 90)),
+                    MIDITrackEvent(ticks: 3, .noteOn(channel: 0, key: 64, velocity: 91)),
+                    MIDITrackEvent(ticks: 500, .pitchBend(channel: 0, value: 0)),
+                    MIDITrackEvent(ticks: 501, .pitchBend(channel: 0, value: 16383)),
+                    MIDITrackEvent(ticks: 700, .noteOn(channel: 0, key: 60, velocity: 0)),
+                    MIDITrackEvent(ticks: 701, .noteOff(channel: 0, key: 64, velocity: 40)),
+                    MIDITrackEvent(ticks: 800, .channelPressure(channel: 0, pressure: 33)),
+                    MIDITrackEvent(ticks: 801, .polyPressure(channel: 0, key: 60, pressure: 34)),
+                    MIDITrackEvent(ticks: 1441, .noteOn(channel: 9, key: 36, velocity: 127)),
+                    MIDITrackEvent(ticks: 1500, .endOfTrack),
+                ]),
+            ])
+    }
 
     /// Builds `midoSong` with mido, except for a sysex it adds (which we skip), and prints its bytes in hex; or,
     /// given a path, reads that file with mido and prints every message as mido sees it.

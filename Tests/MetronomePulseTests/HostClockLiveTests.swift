@@ -54,23 +54,35 @@ struct HostClockLiveTests {
     )
     func mappingAgreesWithPulseAudio() throws {
         let server = try PulseServer()
-        let output = try silentOutput(server)
-        defer { output.close() }
-        #expect(wait(atMost: 0.1) { output.mapping != nil })
-        var againstTime: [Double] = []
-        var againstReports: [Double] = []
-        let deadline = Date().addingTimeInterval(6)
-        while Date() < deadline {
-            usleep(50_000)
-            guard let reference = output.pulseAudioPlayingFrame(), let mapping = output.mapping else { continue }
-            againstTime.append(error(of: mapping, at: reference.now))
-            againstReports.append(error(of: mapping, at: reference.report))
+        // An underrun restarts the fit, so the rate would not be measured over 5 s: a run with one (the stream's 20 ms
+        // buffer ran dry on a machine shared with other builds — a deadline of the render thread and the server, not
+        // of the clock) is repeated, as the other live tests that assert no underrun do (LiveAttempts.swift), and
+        // the checks apply to the first run without one.
+        let (run, underruns) = try firstRunWithoutUnderruns {
+            let output = try silentOutput(server)
+            defer { output.close() }
+            let appeared = wait(atMost: 0.1) { output.mapping != nil }
+            var againstTime: [Double] = []
+            var againstReports: [Double] = []
+            let deadline = Date().addingTimeInterval(6)
+            while Date() < deadline {
+                usleep(50_000)
+                guard let reference = output.pulseAudioPlayingFrame(), let mapping = output.mapping else { continue }
+                againstTime.append(error(of: mapping, at: reference.now))
+                againstReports.append(error(of: mapping, at: reference.report))
+            }
+            let run = (
+                appeared: appeared, againstTime: againstTime, againstReports: againstReports,
+                rate: output.mapping?.framesPerSecond
+            )
+            return (run, output.underrunCount)
         }
-        #expect(againstTime.count > 80)
-        #expect(median(againstReports) < 100)
-        #expect(median(againstTime) < 400)
-        let rate = try #require(output.mapping).framesPerSecond
+        #expect(run.appeared)
+        #expect(run.againstTime.count > 80)
+        #expect(median(run.againstReports) < 100)
+        #expect(median(run.againstTime) < 400)
+        let rate = try #require(run.rate)
         #expect(abs(rate / 48000 - 1) < 50e-6)
-        #expect(output.underrunCount == 0)
+        #expect(underruns == 0)
     }
 }

@@ -44,8 +44,9 @@ public final class Session: @unchecked Sendable {
     private let taps = Mutex(TapTempo())
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
-    /// The scheduler's `scheduledUntil` after its latest live pass, for the render thread (`silentFramesAhead`).
-    private let scheduledThrough = Atomic<SampleTime>(0)
+    /// What a live output that moves the mixer onto a beat grid may skip now; the scheduler publishes its progress
+    /// to it after each live pass. An output keeps this, never the session (the session holds its output).
+    package let skipAllowance: SkipAllowance
 
     /// Builds the chain for a map.
     /// - Parameters:
@@ -87,6 +88,7 @@ public final class Session: @unchecked Sendable {
                 timerInterval: timerInterval, outputLatency: .milliseconds(20), sampleRate: configuration.sampleRate)
         period = .nanoseconds(Int((timerInterval.inSeconds * 1e9).rounded()))
         periodFrames = configuration.sampleRate.frames(in: timerInterval)
+        skipAllowance = SkipAllowance(mixer: mixer, periodFrames: periodFrames)
     }
 
     /// The default lookahead: one timer period, plus the output's target latency (the largest block it can request),
@@ -322,29 +324,13 @@ public final class Session: @unchecked Sendable {
             self.onBeat = onBeat
             scheduler.collectsBeats = true
             scheduler.schedule(until: mixer.framePosition + lookahead)
-            scheduledThrough.store(scheduler.scheduledUntil, ordering: .releasing)
+            skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
             let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
             timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(1))
             timer.setEventHandler { [weak self] in self?.tick() }
             self.timer = timer
             timer.resume()
         }
-    }
-
-    /// How many frames the mixer may be rendered into nothing right now, before its next block of at most
-    /// `blockFrames`, without cutting a sound or losing one: 0 while a voice sounds; otherwise up to the next queued
-    /// command, and short of the frames the scheduler has reached by two blocks and one timer period, so that whatever
-    /// it schedules next is still in time. Used by a live output that moves the mixer onto a beat grid (a reconnect).
-    ///
-    /// Threads: the render thread only (it reads the command ring as its consumer); real-time safe: atomics and one
-    /// peek, no allocation, no lock.
-    package func silentFramesAhead(blockFrames: Int) -> SampleTime {
-        guard mixer.isSilent else { return 0 }
-        let position = mixer.framePosition
-        var limit =
-            scheduledThrough.load(ordering: .acquiring) - position - 2 * SampleTime(blockFrames) - periodFrames
-        if let next = mixer.commands.peek() { limit = min(limit, next.frame - position) }
-        return max(0, limit)
     }
 
     /// Attaches a (new) output, for instance once the stream exists.
@@ -404,7 +390,7 @@ public final class Session: @unchecked Sendable {
             slept = false
         }
         scheduler.schedule(until: position + lookahead)
-        scheduledThrough.store(scheduler.scheduledUntil, ordering: .releasing)
+        skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
         let latency = output?.latencyFrames ?? 0
         // A beat is published once heard, with its host time: until the output exists and maps its frames to the
         // host clock, beats wait (a quarter of a second at most, then they go without a host time).
