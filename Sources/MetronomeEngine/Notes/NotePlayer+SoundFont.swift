@@ -47,6 +47,7 @@ extension NotePlayer {
             let tag = takeTag()
             let gain = tracks[index].gain * (event.chordSize > 1 ? NoteEvent.chordScale(size: event.chordSize) : 1)
             for zone in zones {
+                touchedSampleBytes &+= zone.pointee.touchSamplePages()
                 commands.append(
                     .startFontVoice(
                         zone, at: frame, channel: channel, key: event.note, velocity: event.velocity, gain: gain,

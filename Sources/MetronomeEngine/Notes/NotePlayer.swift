@@ -83,6 +83,9 @@ public final class NotePlayer: @unchecked Sendable {
     var fontStates: [FontTrackState?]
     /// Commands of the last batch that did not fit in the ring, pushed before anything else.
     private var stash: [MixerCommand] = []
+    /// The sum of the sample bytes read to map a note's pages before the mixer plays them (kept only so that those
+    /// reads happen: `SoundFontVoiceZone.touchSamplePages`).
+    var touchedSampleBytes: UInt8 = 0
 
     private func load() {
         guard pending == nil, !sourceDone else { return }

@@ -35,3 +35,28 @@ extension SoundFont {
         return all.indices.filter { all[$0].plays(key: key, velocity: velocity) }.map { base + $0 }
     }
 }
+
+extension SoundFontVoiceZone {
+    /// Reads a byte of every memory page of the frames a voice of this zone plays (its start to its end, the loop
+    /// inside), so that the render thread never takes the page fault — or waits for the disk — of a mapped font's
+    /// sample it touches first. Scheduling thread, before the voice's command is pushed (the lookahead ahead of the
+    /// mixer). Returns the bytes' sum, for the caller to keep, so that the reads are not optimised away.
+    func touchSamplePages() -> UInt8 {
+        let first = max(0, start - 1)
+        let last = min(dataFrameCount, end + 2)
+        guard last > first else { return 0 }
+        var sum: UInt8 = 0
+        func touch(_ base: UnsafeRawPointer, bytes: Int) {
+            for offset in stride(from: 0, to: bytes, by: SoundFontVoiceZone.pageBytes) {
+                sum &+= base.load(fromByteOffset: offset, as: UInt8.self)
+            }
+            sum &+= base.load(fromByteOffset: bytes - 1, as: UInt8.self)
+        }
+        touch(UnsafeRawPointer(data + first), bytes: (last - first) * 2)
+        if let low { touch(UnsafeRawPointer(low + first), bytes: last - first) }
+        return sum
+    }
+
+    /// The smallest memory page Linux uses; touching at this stride reaches every page of larger ones too.
+    static let pageBytes = 4096
+}
