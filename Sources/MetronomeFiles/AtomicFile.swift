@@ -5,21 +5,16 @@ import Glibc
 /// temporary file is removed and the destination is left as it was. A destination that is a symbolic link is written
 /// through (the file the chain of links leads to is replaced; the link stays a link).
 public enum AtomicFile {
-    /// Writes `bytes` to `path`.
+    /// Writes `bytes` to `path`, through a `Destination`.
+    /// - Parameters:
+    ///   - bytes: the file's whole content.
+    ///   - path: the destination; a symbolic link is written through.
     /// - Throws: `AudioFileError.cannotCreate` when the destination is a directory or its folder is missing or not
     ///   writable; `AudioFileError.diskFull` when the disk is full; `AudioFileError.writeFailed` when a write, the
     ///   close or the rename fails otherwise.
     public static func write(_ bytes: [UInt8], to path: String) throws(AudioFileError) {
-        let target = try AudioFileWriter.followingLinks(path)
-        let slash = target.lastIndex(of: "/")
-        let directory = slash.map { String(target[...$0]) } ?? ""
-        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        let temporaryPath = "\(directory).\(name).partial-\(getpid())"
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw .cannotCreate(path: path, reason: "it is a directory")
-        }
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let destination = try Destination(path: path)
+        let descriptor = open(destination.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
@@ -35,10 +30,10 @@ public enum AtomicFile {
             }
         }
         if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporaryPath, target) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporaryPath)
+        guard failure == 0 else {
+            destination.discard()
             throw .writeFailed(path: path, errno: failure)
         }
+        try destination.commit()
     }
 }

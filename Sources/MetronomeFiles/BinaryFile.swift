@@ -9,24 +9,27 @@ public enum BinaryFile {
     /// - Throws: `BinaryFileError.notFound` or `.unreadable` (exit 66 on the command line), `.tooLarge` (exit 65).
     /// - Complexity: O(n) in the file's size, reading at most `maximumBytes` + 1 bytes.
     public static func read(path: String, maximumBytes: Int) throws(BinaryFileError) -> [UInt8] {
-        do {
-            return try chunks(path: path, maximumBytes: maximumBytes) { _, _ in }
-        } catch let error as BinaryFileError {
-            throw error
-        } catch {
-            preconditionFailure("no other error is thrown: \(error)")
-        }
+        try chunks(path: path, maximumBytes: maximumBytes, failure: { $0 }) { (_, _) throws(BinaryFileError) in }
     }
 
     /// Reads the file in chunks of up to 64 KiB, handing each to `inspect` (with its offset in the file) before
     /// keeping it, so that a reader can refuse a file at its first bad byte. Shared by `read` and `TextFile`.
-    static func chunks(
-        path: String, maximumBytes: Int, inspect: (ArraySlice<UInt8>, Int) throws -> Void
-    ) throws -> [UInt8] {
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - maximumBytes: the most it may hold.
+    ///   - failure: the reader's error for a file that cannot be read or is too large.
+    ///   - inspect: checks a chunk and its offset; what it throws ends the read.
+    /// - Returns: the file's bytes.
+    /// - Throws: `failure` of `BinaryFileError.notFound`, `.unreadable` or `.tooLarge`; or what `inspect` throws.
+    /// - Complexity: O(n) in the file's size, reading at most `maximumBytes` + 1 bytes.
+    static func chunks<Failure: Error>(
+        path: String, maximumBytes: Int, failure: (BinaryFileError) -> Failure,
+        inspect: (ArraySlice<UInt8>, Int) throws(Failure) -> Void
+    ) throws(Failure) -> [UInt8] {
         guard let file = fopen(path, "r") else {
             let reason = String(cString: strerror(errno))
-            throw errno == ENOENT || errno == ENOTDIR
-                ? BinaryFileError.notFound(path: path) : BinaryFileError.unreadable(path: path, reason: reason)
+            throw failure(
+                errno == ENOENT || errno == ENOTDIR ? .notFound(path: path) : .unreadable(path: path, reason: reason))
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -36,11 +39,11 @@ public enum BinaryFile {
             if count <= 0 { break }
             try inspect(buffer[0..<count], bytes.count)
             guard bytes.count + count <= maximumBytes else {
-                throw BinaryFileError.tooLarge(path: path, limit: maximumBytes)
+                throw failure(.tooLarge(path: path, limit: maximumBytes))
             }
             bytes += buffer[0..<count]
         }
-        if ferror(file) != 0 { throw BinaryFileError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+        if ferror(file) != 0 { throw failure(.unreadable(path: path, reason: String(cString: strerror(errno)))) }
         return bytes
     }
 

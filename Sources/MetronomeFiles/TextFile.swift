@@ -17,23 +17,11 @@ public enum TextFile {
     ///   (exit 65).
     /// - Complexity: O(n) in the file's size, reading at most `maximumBytes` + 1 bytes.
     public static func read(path: String) throws(TextFileError) -> String {
-        let bytes: [UInt8]
-        do {
-            bytes = try BinaryFile.chunks(path: path, maximumBytes: maximumBytes) { chunk, offset in
-                if let index = chunk.firstIndex(where: isControl) {
-                    throw TextFileError.notText(path: path, offset: offset + index, byte: chunk[index])
-                }
+        let bytes = try BinaryFile.chunks(path: path, maximumBytes: maximumBytes, failure: TextFileError.init) {
+            chunk, offset throws(TextFileError) in
+            if let index = chunk.firstIndex(where: isControl) {
+                throw .notText(path: path, offset: offset + index, byte: chunk[index])
             }
-        } catch let error as TextFileError {
-            throw error
-        } catch let error as BinaryFileError {
-            switch error {
-            case .notFound(let path): throw .notFound(path: path)
-            case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
-            case .tooLarge(let path, _): throw .tooLarge(path: path)
-            }
-        } catch {
-            preconditionFailure("no other error is thrown: \(error)")
         }
         if let offset = firstInvalidUTF8(in: bytes) { throw .notText(path: path, offset: offset, byte: bytes[offset]) }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

@@ -11,6 +11,16 @@ public enum TextFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file is larger than `TextFile.maximumBytes`.
     case tooLarge(path: String)
 
+    /// The text reader's error for a file the binary reader could not read: the same path and reason.
+    /// - Parameter error: what `BinaryFile` found.
+    init(_ error: BinaryFileError) {
+        switch error {
+        case .notFound(let path): self = .notFound(path: path)
+        case .unreadable(let path, let reason): self = .unreadable(path: path, reason: reason)
+        case .tooLarge(let path, _): self = .tooLarge(path: path)
+        }
+    }
+
     /// Whether the file is missing or cannot be opened (exit 66), rather than holding the wrong content (exit 65).
     public var isMissing: Bool {
         switch self {

@@ -28,13 +28,18 @@ struct LiveOptions: ParsableArguments {
             """)
     var reconnectTimeout: String?
 
-    /// The names of the options given.
-    var given: [String] {
+    /// Every option, in the order of the help: its name, whether it was given, and whether a render (`--output`)
+    /// refuses it (all but `--verbose`).
+    private var options: [(name: String, isGiven: Bool, isLiveOnly: Bool)] {
         [
-            ("--latency", latency != nil), ("--lookahead", lookahead != nil), ("--device", device != nil),
-            ("--verbose", verbose), ("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout != nil),
-        ].filter(\.1).map(\.0)
+            ("--latency", latency != nil, true), ("--lookahead", lookahead != nil, true),
+            ("--device", device != nil, true), ("--verbose", verbose, false), ("--no-reconnect", noReconnect, true),
+            ("--reconnect-timeout", reconnectTimeout != nil, true),
+        ]
     }
+
+    /// The names of the options given.
+    var given: [String] { options.filter(\.isGiven).map(\.name) }
 
     /// Checked values.
     struct Checked {
@@ -46,16 +51,13 @@ struct LiveOptions: ParsableArguments {
         var reconnectTimeout: Duration?
     }
 
-    /// Checks the values; with `--output` none of them may be given.
+    /// Checks the values; with `--output` none but `--verbose` may be given.
+    /// - Parameter rendering: whether the command renders to a file (`--output`) instead of playing.
+    /// - Returns: the values, defaults filled in.
+    /// - Throws: `CommandLineError` (64) for a live-only option given to a render, or a value out of range.
     func checked(rendering: Bool) throws(CommandLineError) -> Checked {
-        if rendering {
-            for (name, given) in [
-                ("--latency", latency != nil), ("--lookahead", lookahead != nil), ("--device", device != nil),
-                ("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout != nil),
-            ]
-            where given {
-                throw CommandLineError(.usage, "\(name) applies only to live playback, not with --output")
-            }
+        if rendering, let option = options.first(where: { $0.isGiven && $0.isLiveOnly }) {
+            throw CommandLineError(.usage, "\(option.name) applies only to live playback, not with --output")
         }
         let latency = try latency.map { text throws(CommandLineError) -> Duration in
             guard let value = Double(text), value.isFinite, (2...2000).contains(value) else {

@@ -62,6 +62,18 @@ struct CommandLineErrorTests {
             "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file"
         ),
         (
+            ["--bars", "1", "--latency", "40", "--output", "OUT.wav"],
+            "--latency applies only to live playback, not with --output"
+        ),
+        (
+            ["--bars", "1", "--lookahead", "50", "--output", "OUT.wav"],
+            "--lookahead applies only to live playback, not with --output"
+        ),
+        (
+            ["--bars", "1", "--device", "null", "--output", "OUT.mid"],
+            "--device applies only to live playback, not with --output"
+        ),
+        (
             ["--sound-file", "a.wav,,b.wav"],
             "--sound-file a.wav,,b.wav: give one to three files separated by commas: ACCENT[,NORMAL[,SUB]]"
         ),

@@ -40,6 +40,12 @@ struct HelpTests {
                 entries[entries.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
             }
         }
+        // The loop below must not pass on nothing: every help lists options, and all but check's give defaults.
+        try #require(!entries.isEmpty, "no option entries in:\n\(result.standardOutput)")
+        if command != ["check"] {
+            try #require(
+                entries.contains { $0.contains("(default") }, "no option gives a default in:\n\(result.standardOutput)")
+        }
         for entry in entries {
             #expect(entry.components(separatedBy: "(default").count <= 2, "\(entry)")
         }

@@ -180,6 +180,22 @@ struct ProgressTests {
         #expect(!result.standardOutput.contains("\u{1B}"))
         #expect(!result.standardOutput.contains("\r"))
     }
+
+    @Test("--verbose, the one live-playback option a render takes, changes nothing in it")
+    func verboseRender() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("a.wav")
+        let plain = try CommandRunner.run(["--bars", "1", "--output", path])
+        let bytes = FileManager.default.contents(atPath: path)
+        let verbose = try CommandRunner.run(["--bars", "1", "--verbose", "--output", path])
+        #expect(plain.status == 0)
+        #expect(verbose.status == 0)
+        #expect(verbose.standardError == "")
+        #expect(verbose.standardOutput == plain.standardOutput)
+        #expect(bytes != nil)
+        #expect(FileManager.default.contents(atPath: path) == bytes)
+        #expect(scratch.contents == ["a.wav"])
+    }
 }
 
 @Suite("Count-in")

@@ -85,6 +85,32 @@ struct MIDIExportTests {
         }
     }
 
+    @Test("A soft count-in click keeps the count-in's 106, as the mixer plays it; soft clicks elsewhere are 71")
+    func countInAndSoftVelocities() throws {
+        let levels = try AccentPattern(parsing: "Xoxo", for: .fourFour)
+        let countIn = try TempoSection(
+            label: "count-in", bars: 1, tempo: BPM(120), accents: levels, subdivision: 2, subdivisionLevels: [.soft],
+            isCountIn: true)
+        let music = try TempoSection(
+            bars: 1, tempo: BPM(120), accents: levels, subdivision: 2, subdivisionLevels: [.soft])
+        var timeline = ClickTimeline(map: try TempoMap(sections: [countIn, music]))
+        var events: [ClickEvent] = []
+        while let event = timeline.next() { events.append(event) }
+        #expect(events.map(\.isCountIn) == Array(repeating: true, count: 8) + Array(repeating: false, count: 8))
+        let bar: [BeatLevel] = [.accent, .soft, .soft, .soft, .normal, .soft, .soft, .soft]
+        #expect(events.map(\.level) == bar + bar)
+        let velocities = events.map { MIDIClickNotes.generalMIDI.note(for: $0)?.velocity }
+        #expect(
+            velocities == [127, 106, 106, 106, 106, 106, 106, 106] + [127, 71, 71, 71, 100, 71, 71, 71])
+        // The velocity is the mixer's gain under the MIDI curve gain = (v/127)², relative to the count-in's accent.
+        let clicks = Impulses.clickSet()
+        let gains = events.prefix(8).map { clicks.sound(for: $0)?.gain }
+        #expect(gains == [1] + Array(repeating: ClickSet.countInOffBeatGain, count: 7))
+        #expect(
+            Array(velocities.prefix(8))
+                == gains.map { $0.map { UInt8((127 * Double($0).squareRoot()).rounded()) } })
+    }
+
     @Test("An arpeggio part: its own channel and program, every note-on and note-off at its position")
     func arpeggioPart() throws {
         let map = try TempoMap.steady(tempo: BPM(100), bars: 4)

@@ -6,19 +6,20 @@ import MetronomeModel
 ///
 /// The General MIDI mapping (`generalMIDI`):
 ///
-/// | click                                   | key                  | velocity |
-/// |-----------------------------------------|----------------------|----------|
-/// | accented beat                           | 76 Hi Wood Block     | 127      |
-/// | normal beat, accented subdivision       | 77 Low Wood Block    | 100      |
-/// | normal subdivision                      | 42 Closed Hi-Hat     | 100      |
-/// | count-in beat one / other count-in beats | 37 Side Stick       | 127 / 106 |
-/// | polyrhythm layer: accent / others       | 67 High Agogo / 68 Low Agogo | 127 / 100 |
-/// | soft (any of the above)                 | the same key         | 71       |
-/// | silent                                  | no note              |          |
+/// | click                                                | key                          | velocity  |
+/// |------------------------------------------------------|------------------------------|-----------|
+/// | accented beat                                        | 76 Hi Wood Block             | 127       |
+/// | normal beat, accented subdivision                    | 77 Low Wood Block            | 100       |
+/// | normal subdivision                                   | 42 Closed Hi-Hat             | 100       |
+/// | count-in: accented (beat one) / normal or soft       | 37 Side Stick                | 127 / 106 |
+/// | polyrhythm layer: accent / others                    | 67 High Agogo / 68 Low Agogo | 127 / 100 |
+/// | soft beat, subdivision or layer click (not count-in) | the same key                 | 71        |
+/// | silent                                               | no note                      |           |
 ///
 /// Velocities follow the mixer's gains under the MIDI curve gain = (v/127)²: soft plays at half the normal
-/// amplitude (100/√2 ≈ 71), count-in beats after beat one at 0.7 of the accent's (127·√0.7 ≈ 106). A section's
-/// volume v scales every velocity by √v (at least 1); a section of volume 0 exports no clicks, as it sounds none.
+/// amplitude (100/√2 ≈ 71); count-in clicks other than accented ones — soft ones included, as the mixer plays every
+/// one of them at `ClickSet.countInOffBeatGain` — at 0.7 of the accent's (127·√0.7 ≈ 106). A section's volume v
+/// scales every velocity by √v (at least 1); a section of volume 0 exports no clicks, as it sounds none.
 public struct MIDIClickNotes: Sendable, Hashable {
     /// A key and a velocity.
     public struct Note: Sendable, Hashable {
@@ -28,6 +29,9 @@ public struct MIDIClickNotes: Sendable, Hashable {
         public var velocity: UInt8
 
         /// Creates a note.
+        /// - Parameters:
+        ///   - key: the General MIDI percussion key, 0...127.
+        ///   - velocity: the velocity at full section volume, 1...127.
         public init(key: UInt8, velocity: UInt8) {
             self.key = key
             self.velocity = velocity
@@ -40,18 +44,27 @@ public struct MIDIClickNotes: Sendable, Hashable {
     public var normal: Note
     /// Normal subdivisions between beats.
     public var subdivision: Note
-    /// Count-in beat one; other count-in beats use the same key at `countInOffBeatVelocity`.
+    /// Accented count-in clicks (beat one); the other count-in clicks use the same key at `countInOffBeatVelocity`.
     public var countIn: Note
-    /// Velocity of count-in beats after beat one.
+    /// Velocity of count-in clicks that are not accented, soft ones included.
     public var countInOffBeatVelocity: UInt8
     /// Accented polyrhythm-layer clicks.
     public var layerAccent: Note
     /// Other polyrhythm-layer clicks.
     public var layerNormal: Note
-    /// Velocity of soft clicks of every kind.
+    /// Velocity of soft clicks outside the count-in (beats, subdivisions and layer clicks).
     public var softVelocity: UInt8
 
     /// Creates a mapping.
+    /// - Parameters:
+    ///   - accent: accented beats.
+    ///   - normal: normal beats and accented subdivisions.
+    ///   - subdivision: normal subdivisions.
+    ///   - countIn: accented count-in clicks; the others take its key.
+    ///   - countInOffBeatVelocity: the velocity of count-in clicks that are not accented.
+    ///   - layerAccent: accented polyrhythm-layer clicks.
+    ///   - layerNormal: other polyrhythm-layer clicks.
+    ///   - softVelocity: the velocity of soft clicks outside the count-in.
     public init(
         accent: Note, normal: Note, subdivision: Note, countIn: Note, countInOffBeatVelocity: UInt8,
         layerAccent: Note, layerNormal: Note, softVelocity: UInt8
@@ -73,6 +86,8 @@ public struct MIDIClickNotes: Sendable, Hashable {
         layerAccent: Note(key: 67, velocity: 127), layerNormal: Note(key: 68, velocity: 100), softVelocity: 71)
 
     /// The note a click plays, or nil for a silent click or one in a section of volume 0.
+    /// - Parameter event: a click of the timeline.
+    /// - Returns: its key and velocity, scaled by the section's volume.
     /// - Complexity: O(1).
     public func note(for event: ClickEvent) -> Note? {
         guard event.level != .silent, event.volume > 0 else { return nil }

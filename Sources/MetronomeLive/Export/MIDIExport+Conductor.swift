@@ -8,16 +8,24 @@ extension MIDIExport {
     static let fastestMicroseconds: Double = 60_000
 
     /// Track 0: the name, time signatures, tempo steps and markers.
+    /// - Parameters:
+    ///   - scale: map ticks ↔ file ticks.
+    ///   - endTick: the file tick the export ends at.
+    ///   - rampOnsets: every click and note-on, in map ticks.
+    /// - Returns: the track, ending at `endTick` (or its last event).
     /// - Throws: `InvalidValue` for a tempo below 3.58 BPM.
     func conductor(scale: MIDIExportScale, endTick: Int64, rampOnsets: [Int64]) throws(InvalidValue) -> MIDITrack {
-        var timed: [(tick: Int64, event: MIDIEvent)] = [(0, .text(.trackName, Array(name.utf8)))]
+        // One walk over the sections that start before the end (the first always): a time signature where the meter
+        // changes, a marker where a section has a label. Markers follow the tempo events of their tick.
+        var signatures: [(tick: Int64, event: MIDIEvent)] = []
+        var markers: [(tick: Int64, event: MIDIEvent)] = []
         var meter: Meter?
         for (index, section) in map.sections.enumerated() {
             let tick = scale.tick(map.startTicks[index].ticks)
             guard tick < endTick || index == 0 else { break }
             if section.meter != meter {
                 let power = UInt8(section.meter.unit.trailingZeroBitCount)
-                timed.append(
+                signatures.append(
                     (
                         tick,
                         .timeSignature(
@@ -26,13 +34,11 @@ extension MIDIExport {
                     ))
                 meter = section.meter
             }
+            if let label = section.label { markers.append((tick, .text(.marker, Array(label.utf8)))) }
         }
-        timed += try tempoEvents(scale: scale, endTick: endTick, onsets: rampOnsets.map(scale.tick))
-        for (index, section) in map.sections.enumerated() {
-            let tick = scale.tick(map.startTicks[index].ticks)
-            guard tick < endTick || index == 0 else { break }
-            if let label = section.label { timed.append((tick, .text(.marker, Array(label.utf8)))) }
-        }
+        let tempos = try tempoEvents(scale: scale, endTick: endTick, onsets: rampOnsets.map(scale.tick))
+        let timed: [(tick: Int64, event: MIDIEvent)] =
+            [(0, .text(.trackName, Array(name.utf8)))] + signatures + tempos + markers
         let ordered = timed.enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }
         var events = ordered.map { MIDITrackEvent(ticks: $0.element.tick, $0.element.event) }
         events.append(MIDITrackEvent(ticks: max(endTick, events.last?.ticks ?? 0), .endOfTrack))
@@ -40,7 +46,12 @@ extension MIDIExport {
     }
 
     /// The tempo events: steps whose boundaries land nearest to the map's exact times (see the type's doc).
-    /// - Parameter onsets: every click and note-on, in file ticks; those inside a ramp become step boundaries.
+    /// - Parameters:
+    ///   - scale: map ticks ↔ file ticks.
+    ///   - endTick: the file tick the export ends at.
+    ///   - onsets: every click and note-on, in file ticks; those inside a ramp become step boundaries.
+    /// - Returns: the tempo events in tick order.
+    /// - Throws: `InvalidValue` for a tempo below 3.58 BPM.
     private func tempoEvents(scale: MIDIExportScale, endTick: Int64, onsets: [Int64]) throws(InvalidValue) -> [(
         tick: Int64, event: MIDIEvent
     )] {

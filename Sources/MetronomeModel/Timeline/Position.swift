@@ -32,10 +32,15 @@ public struct Position: Sendable, Hashable, Comparable, CustomStringConvertible 
 }
 
 /// A whole-number ratio `numerator / denominator` reduced by their greatest common divisor, for closed forms that
-/// must divide exactly.
-enum Ratio {
-    /// Greatest common divisor of two non-negative numbers.
-    static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
+/// must divide exactly (the timeline's, and the MIDI layer's tick scales).
+package enum Ratio {
+    /// Greatest common divisor of two numbers' magnitudes (0 when both are 0).
+    /// - Parameters:
+    ///   - a: one number.
+    ///   - b: the other.
+    /// - Returns: the largest number that divides both.
+    /// - Complexity: O(log min(|a|, |b|)).
+    package static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
         var (x, y) = (a.magnitude, b.magnitude)
         while y != 0 { (x, y) = (y, x % y) }
         return Int64(x)

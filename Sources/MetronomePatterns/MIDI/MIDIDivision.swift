@@ -1,3 +1,5 @@
+import MetronomeModel
+
 /// What a tick of a Standard MIDI File means (the header's division field).
 ///
 /// Valid values, the only ones a file can carry and the reader produces: `ticksPerQuarter` 1...32767;
@@ -19,14 +21,7 @@ public enum MIDIDivision: Sendable, Hashable {
         guard case .smpte(let frames, let ticks) = self else { return nil }
         guard frames == 29 else { return (Int64(frames) * Int64(ticks), 1) }
         let numerator = 30_000 * Int64(ticks)
-        let common = MIDIDivision.gcd(numerator, 1001)
+        let common = Ratio.gcd(numerator, 1001)
         return (numerator / common, 1001 / common)
-    }
-
-    /// Greatest common divisor of two positive numbers.
-    static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
-        var (x, y) = (a, b)
-        while y != 0 { (x, y) = (y, x % y) }
-        return x
     }
 }

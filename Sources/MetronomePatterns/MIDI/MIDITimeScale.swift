@@ -31,7 +31,7 @@ struct MIDITimeScale {
                 throw InvalidValue(
                     value: "\(ticks) ticks per quarter note", reason: "a division must be from 1 to 32767 ticks")
             }
-            let common = MIDIDivision.gcd(perQuarter, Int64(ticks))
+            let common = Ratio.gcd(perQuarter, Int64(ticks))
             numerator = perQuarter / common
             denominator = Int64(ticks) / common
             maximumTicks = TempoMap.maximumQuarterNotes * Int64(ticks)
