@@ -94,7 +94,8 @@ let package = Package(
             name: "MetronomeServiceTests",
             dependencies: ["MetronomeService", "MetronomeKit", "MetronomeOSC", "MetronomeTestSupport"]),
         .testTarget(
-            name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
+            name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"],
+            exclude: ["Fingerprints"]),
         .testTarget(
             name: "MetronomePulseTests",
             dependencies: [
