@@ -52,8 +52,8 @@ struct Metronome: ParsableCommand {
         }
     }
 
-    /// The version `metronome --version` prints: the next release's number, `-dev` until it is tagged.
-    static let version = "0.1.0-dev"
+    /// The version `metronome --version` prints: the release's number (the next one's with `-dev` between releases).
+    static let version = "0.1.0"
 
     /// Parses, runs, and maps every failure to one line on stderr and a sysexits status.
     static func main() {

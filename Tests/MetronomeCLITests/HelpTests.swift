@@ -8,7 +8,7 @@ struct HelpTests {
     func version() throws {
         let result = try CommandRunner.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.standardOutput == "0.1.0-dev\n")
+        #expect(result.standardOutput == "0.1.0\n")
     }
 
     @Test("help NAME for a NAME that is no command: one line, exit 64; a real one prints its help")
