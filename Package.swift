@@ -30,33 +30,50 @@ let package = Package(
             pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]
         ),
-        // The library in layers, imports pointing down (no C module, no file I/O):
-        // units, positions, sections and the timeline; chord symbols and arpeggio orders as plain values.
+        // The library in layers, imports pointing down (no C module, no file I/O). docs/layout.md draws the graph.
+        // Units, positions, meters, sections and the timeline (closed form both ways); chord symbols and arpeggio
+        // orders as plain values.
         .target(name: "MetronomeModel", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
-        // Notes over a timeline: arpeggios, pattern note tracks, note events and sources.
+        // Over a timeline: its clicks (ClickTimeline), arpeggios, pattern note tracks, note events and sources.
         .target(name: "MetronomeMusic", dependencies: ["MetronomeModel"]),
-        // The .metro language and klick tempo maps → a score; Standard MIDI Files ↔ the timeline and notes.
+        // The .metro language, klick tempo maps and bank files → a score.
         .target(name: "MetronomePatterns", dependencies: ["MetronomeModel", "MetronomeMusic"]),
-        // The real-time mixer, the command ring, generated sounds, the transport and the scheduler.
+        // Standard MIDI Files read and written; the export of clicks and notes to one.
+        .target(name: "MetronomeMIDI", dependencies: ["MetronomeModel", "MetronomeMusic"]),
+        // SoundFont 2/3 data: the RIFF reader, presets, zones, generators and modulators (not the voices).
+        .target(name: "MetronomeSoundFont", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        // The real-time mixer and its input (commands, the ring), voices, generated sounds and note players, the
+        // transport and the scheduler.
         .target(
             name: "MetronomeEngine",
-            dependencies: ["MetronomeModel", "MetronomeMusic", .product(name: "RealModule", package: "swift-numerics")]),
-        // Sessions (the one place the chain is built, live and offline), host clocks, the beat publisher; the MIDI
-        // export (the engine's click timeline and the notes → the patterns layer's Standard MIDI File model).
-        .target(
-            name: "MetronomeLive",
-            dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomePatterns"]),
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomeSoundFont",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ]),
+        // Sessions (the one place the chain is built, live and offline), host clocks, the output backend seam, the
+        // beat publisher, keys and tap tempo.
+        .target(name: "MetronomeLive", dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomeEngine"]),
         // Every layer behind one `import MetronomeKit`.
         .target(
             name: "MetronomeKit",
-            dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive"]),
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeSoundFont",
+                "MetronomeEngine", "MetronomeLive",
+            ]),
         // Audio files in and out through libsndfile.
-        .target(name: "MetronomeFiles", dependencies: ["MetronomeKit", "CSndFile"]),
+        .target(
+            name: "MetronomeFiles",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeSoundFont", "MetronomeEngine",
+                "MetronomeLive", "CSndFile",
+            ]),
         // Open Sound Control 1.0 packets as values: encoding, bounded decoding, address patterns; and a UDP socket
         // (no Foundation).
         .target(name: "MetronomeOSC"),
         // Live playback through a PulseAudio server.
-        .target(name: "MetronomePulse", dependencies: ["MetronomeKit", "CPulseAudio"]),
+        .target(
+            name: "MetronomePulse",
+            dependencies: ["MetronomeModel", "MetronomeEngine", "MetronomeLive", "CPulseAudio"]),
         // The OSC service of `metronome serve`: the address space over a session, and the UDP server.
         .target(name: "MetronomeService", dependencies: ["MetronomeKit", "MetronomeOSC"]),
         .executableTarget(
@@ -80,15 +97,15 @@ let package = Package(
         .testTarget(
             name: "MetronomeKitTests",
             dependencies: [
-                "MetronomeKit", "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine",
-                "MetronomeLive", "CAllocationCounter", "MetronomeTestSupport",
+                "MetronomeKit", "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI",
+                "MetronomeSoundFont", "MetronomeEngine", "MetronomeLive", "CAllocationCounter", "MetronomeTestSupport",
             ]),
         .testTarget(
             name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
         // Test helpers: OSC traffic, child processes, seeded generators, SoundFonts built in memory.
         .target(
-            name: "MetronomeTestSupport", dependencies: ["MetronomeOSC", "MetronomeEngine"],
+            name: "MetronomeTestSupport", dependencies: ["MetronomeOSC", "MetronomeSoundFont", "MetronomeEngine"],
             path: "Tests/MetronomeTestSupport"),
         .testTarget(
             name: "MetronomeServiceTests",

@@ -1,6 +1,7 @@
 import CSndFile
 import Glibc
-import MetronomeKit
+import MetronomeEngine
+import MetronomeModel
 
 /// Decoded audio: one Float array per channel, at the file's own rate.
 public struct DecodedAudio: Sendable {

@@ -1,6 +1,7 @@
 import CSndFile
 import Glibc
-import MetronomeKit
+import MetronomeEngine
+import MetronomeModel
 
 /// Writes interleaved Float32 frames to an audio file through libsndfile, atomically: frames go to a hidden temporary
 /// file beside the destination, renamed into place by `finish()` only; `abandon()` (or deinit without `finish()`)

@@ -1,5 +1,5 @@
 import CSndFile
-import MetronomeKit
+import MetronomeSoundFont
 
 /// Decodes SF3's compressed samples: one Ogg Vorbis stream in memory, read through libsndfile's virtual I/O
 /// (sf_open_virtual), to mono 16-bit frames.

@@ -1,5 +1,6 @@
 import Glibc
-import MetronomeKit
+import MetronomeEngine
+import MetronomePatterns
 
 /// Loads a sound bank from disk: our own bank file (`.bank`) or SoundBankPlayer's plist (`.plist`), with the
 /// samples beside it read through libsndfile at their own rate (the zone's rate accounts for it; nothing is

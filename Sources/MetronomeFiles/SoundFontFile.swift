@@ -1,5 +1,5 @@
 import Glibc
-import MetronomeKit
+import MetronomeSoundFont
 
 /// Loads SoundFont files (.sf2, and .sf3 with Ogg Vorbis samples decoded through libsndfile): the file is mapped
 /// read-only and its samples are played in place, so loading reads only the hydra (a few hundred kilobytes even for

@@ -1,4 +1,4 @@
-import MetronomeKit
+import MetronomeSoundFont
 
 /// What can go wrong loading a SoundFont file. Each case carries the path, so the command line can print one line
 /// a person can act on.

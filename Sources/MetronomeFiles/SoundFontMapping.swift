@@ -1,4 +1,5 @@
 import Glibc
+import MetronomeSoundFont
 
 /// A file mapped read-only into memory, unmapped when the last `SoundFont` using it goes: the pages a voice never
 /// touches are never read.

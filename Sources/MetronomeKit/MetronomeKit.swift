@@ -1,12 +1,17 @@
-// MetronomeKit: the whole library behind one import. Each layer is a module of its own, imports pointing down:
+// MetronomeKit: the whole library behind one import. Each layer is a module of its own, imports pointing down
+// (docs/layout.md draws the graph):
 //
-//   MetronomeModel     units, meters, sections, positions, the tempo and meter tracks (TempoMap), chord symbols
-//   MetronomeMusic     notes over a timeline: arpeggios, pattern note tracks, note events and sources
-//   MetronomePatterns  the .metro language and klick maps → a score
-//   MetronomeEngine    the mixer, the command ring, sounds, the transport and the scheduler
-//   MetronomeLive      sessions (live and offline), clocks, the beat publisher
+//   MetronomeModel      units, meters, sections, positions, the tempo and meter tracks (TempoMap), chord symbols
+//   MetronomeMusic      over a timeline: its clicks, arpeggios, pattern note tracks, note events and sources
+//   MetronomePatterns   the .metro language, klick maps and bank files → a score
+//   MetronomeMIDI       Standard MIDI Files read and written; the export of clicks and notes
+//   MetronomeSoundFont  SoundFont 2/3 data: presets, zones, generators, modulators
+//   MetronomeEngine     the mixer and its input (commands, the ring), sounds, the transport and the scheduler
+//   MetronomeLive       sessions (live and offline), clocks, the output backend seam, the beat publisher
 @_exported import MetronomeEngine
 @_exported import MetronomeLive
+@_exported import MetronomeMIDI
 @_exported import MetronomeModel
 @_exported import MetronomeMusic
 @_exported import MetronomePatterns
+@_exported import MetronomeSoundFont

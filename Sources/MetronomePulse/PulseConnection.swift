@@ -1,6 +1,6 @@
 import CPulseAudio
 import Glibc
-import MetronomeKit
+import MetronomeLive
 import Synchronization
 
 /// A connected PulseAudio context on its own `pa_threaded_mainloop` thread.

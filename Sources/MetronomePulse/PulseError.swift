@@ -1,4 +1,3 @@
-import MetronomeKit
 
 /// Why the sound server could not be used. Each case names the server that was tried, so the command line can say
 /// where it looked.

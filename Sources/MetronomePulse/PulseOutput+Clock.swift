@@ -1,6 +1,6 @@
 import CPulseAudio
 import Glibc
-import MetronomeKit
+import MetronomeLive
 
 /// The host clock of a PulseAudio stream: a mainloop timer asks the server for timing information, each reply becomes
 /// an observation "this mixer frame was being heard at this `CLOCK_MONOTONIC` time", and the fit is published.

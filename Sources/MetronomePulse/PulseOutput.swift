@@ -1,6 +1,8 @@
 import CPulseAudio
 import Glibc
-import MetronomeKit
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
 import Synchronization
 
 /// Live output through a PulseAudio server: an asynchronous playback stream on a `pa_threaded_mainloop` whose write

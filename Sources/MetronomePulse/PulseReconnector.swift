@@ -1,4 +1,5 @@
-import MetronomeKit
+import MetronomeLive
+import MetronomeModel
 
 /// Keeps a live session playing through PulseAudio when the server or the sink goes away: the transport goes on on
 /// the host clock, and a new stream takes over on the same beat grid when the server (or a sink) is back.

@@ -5,6 +5,7 @@ import Testing
 @testable import MetronomeLive
 @testable import MetronomeModel
 @testable import MetronomeMusic
+@testable import MetronomeMIDI
 @testable import MetronomePatterns
 
 @Suite("Chord symbols and arpeggio orders")

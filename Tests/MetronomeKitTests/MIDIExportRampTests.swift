@@ -1,4 +1,5 @@
 import MetronomeKit
+@testable import MetronomeMIDI
 import Testing
 
 /// Ramps, tempo lists and tempos that are no whole number of microseconds, exported and imported again: every

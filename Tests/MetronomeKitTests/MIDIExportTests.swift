@@ -1,4 +1,5 @@
 import MetronomeKit
+@testable import MetronomeMIDI
 import Testing
 
 @Suite("MIDI export: clicks, meters, markers and notes read back exactly")

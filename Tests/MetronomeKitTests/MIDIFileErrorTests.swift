@@ -2,6 +2,7 @@ import MetronomeModel
 import MetronomeTestSupport
 import Testing
 
+@testable import MetronomeMIDI
 @testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: malformed input")

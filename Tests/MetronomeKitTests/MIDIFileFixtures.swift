@@ -1,3 +1,4 @@
+@testable import MetronomeMIDI
 import MetronomePatterns
 
 /// Bytes of small Standard MIDI Files, and the conversions the MIDI file tests share.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import MetronomeMIDI
 @testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: reading")

@@ -2,6 +2,7 @@ import Foundation
 import MetronomeTestSupport
 import Testing
 
+@testable import MetronomeMIDI
 @testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: writing and round trips")

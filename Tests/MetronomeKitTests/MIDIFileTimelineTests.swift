@@ -1,6 +1,7 @@
 import MetronomeModel
 import Testing
 
+@testable import MetronomeMIDI
 @testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: the timeline")

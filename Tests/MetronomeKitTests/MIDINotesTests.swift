@@ -2,6 +2,7 @@ import Testing
 
 @testable import MetronomeModel
 @testable import MetronomeMusic
+@testable import MetronomeMIDI
 @testable import MetronomePatterns
 
 /// A MIDI file's events as the note source plays them: pairing, channels, chase on seek.

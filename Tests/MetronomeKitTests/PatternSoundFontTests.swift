@@ -1,7 +1,7 @@
-import Testing
-
 @testable import MetronomeModel
 @testable import MetronomePatterns
+@testable import MetronomeSoundFont
+import Testing
 
 @Suite("Pattern language: instrument soundfont")
 struct PatternSoundFontTests {

@@ -1,4 +1,6 @@
 import MetronomeEngine
+@testable import MetronomeMIDI
+@testable import MetronomeSoundFont
 import MetronomeTestSupport
 import Testing
 

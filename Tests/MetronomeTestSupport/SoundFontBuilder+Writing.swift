@@ -1,4 +1,5 @@
 import MetronomeEngine
+import MetronomeSoundFont
 
 extension SoundFontBuilder {
     /// The font as the bytes of an .sf2 (or .sf3) file.

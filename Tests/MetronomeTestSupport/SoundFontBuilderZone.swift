@@ -1,4 +1,5 @@
 import MetronomeEngine
+import MetronomeSoundFont
 
 /// A zone for `SoundFontBuilder`: an instrument zone playing a sample, a preset zone playing an instrument, or a
 /// global zone (no sample or instrument) whose values the list's other zones start from.

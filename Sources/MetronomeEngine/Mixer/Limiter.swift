@@ -1,5 +1,3 @@
-import MetronomeModel
-import MetronomeMusic
 import RealModule
 
 /// The final stage of the mixer: a stereo-linked soft-knee peak limiter that guarantees no sample leaves ±`ceiling`.

@@ -1,4 +1,3 @@
-import MetronomeModel
 
 extension Mixer {
     /// Keeps a font command (or a release or fade that concerns font voices too) until its frame inside the block.

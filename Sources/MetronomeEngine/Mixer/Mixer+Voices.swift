@@ -1,5 +1,4 @@
-import MetronomeModel
-import MetronomeMusic
+import MetronomeSoundFont
 
 extension Mixer {
     /// Adds one voice's contribution to the block. Returns false when the voice has finished.

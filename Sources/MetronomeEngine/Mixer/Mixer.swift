@@ -1,5 +1,5 @@
 import MetronomeModel
-import MetronomeMusic
+import MetronomeSoundFont
 import Synchronization
 
 /// The real-time mixer: plays frame-stamped commands from a `CommandRing` through a preallocated voice pool, applies

@@ -1,5 +1,5 @@
 import MetronomeModel
-import MetronomeMusic
+import MetronomeSoundFont
 
 /// Fixed properties of a mixer, chosen before it starts.
 public struct MixerConfiguration: Sendable, Hashable {

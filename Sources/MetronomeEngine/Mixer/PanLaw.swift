@@ -1,5 +1,3 @@
-import MetronomeModel
-import MetronomeMusic
 import RealModule
 
 /// Equal-power panning normalised to unity at the centre.

@@ -1,5 +1,3 @@
-import MetronomeModel
-import MetronomeMusic
 
 /// One playing sample inside the mixer's preallocated pool. Plain data: no references, so the render thread never
 /// retains or releases anything.

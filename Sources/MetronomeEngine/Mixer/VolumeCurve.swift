@@ -1,5 +1,3 @@
-import MetronomeModel
-import MetronomeMusic
 import RealModule
 
 /// Maps the perceptual `--volume` control (0…1) to a linear gain, and decibels to gain.

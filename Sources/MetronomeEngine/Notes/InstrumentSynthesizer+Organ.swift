@@ -1,4 +1,3 @@
-import MetronomeModel
 import RealModule
 
 extension InstrumentSynthesizer {

@@ -1,5 +1,6 @@
 import MetronomeModel
 import MetronomeMusic
+import MetronomeSoundFont
 
 extension NotePlayer {
     /// The mixer font channels of the player's SoundFont tracks.

@@ -1,5 +1,4 @@
 import MetronomeModel
-import MetronomeMusic
 import RealModule
 
 /// One sample of a bank and the notes it covers.

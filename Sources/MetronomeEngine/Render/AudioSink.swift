@@ -1,5 +1,3 @@
-import MetronomeModel
-import MetronomeMusic
 
 /// Where an offline render's frames go (a file writer, a test's buffer). Called on the rendering thread only.
 public protocol AudioSink: AnyObject {

@@ -1,5 +1,4 @@
 import MetronomeModel
-import MetronomeMusic
 import RealModule
 
 /// Generates the built-in click sets. Deterministic: the same style and rate always give the same samples.

@@ -1,5 +1,3 @@
-import MetronomeModel
-import MetronomeMusic
 import RealModule
 
 /// Converts audio between sample rates once, at load time (never on the render path), with a Kaiser-windowed sinc

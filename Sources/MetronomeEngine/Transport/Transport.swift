@@ -1,5 +1,4 @@
 import MetronomeModel
-import MetronomeMusic
 
 /// The transport: which musical position sounds at which output frame, and how commands change that. A pure state
 /// machine — no threads, no clock of its own: the scheduler tells it the first frame not yet scheduled (`now`), and

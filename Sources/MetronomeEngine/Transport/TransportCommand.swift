@@ -1,5 +1,4 @@
 import MetronomeModel
-import MetronomeMusic
 
 /// When a transport command takes effect.
 public enum Quantization: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import MetronomeModel
+import MetronomeSoundFont
 
 /// Reads a `.metro` file line by line into `MetroPattern`'s tree, keeping the sticky settings and the open groups.
 struct MetroParser {

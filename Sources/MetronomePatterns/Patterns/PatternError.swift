@@ -1,4 +1,3 @@
-import MetronomeModel
 
 /// A malformed pattern or tempo-map file, with the position a person needs to fix it.
 public struct PatternError: Error, Equatable, Sendable, CustomStringConvertible {

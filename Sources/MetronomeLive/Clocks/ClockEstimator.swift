@@ -1,0 +1,138 @@
+import MetronomeModel
+
+/// Fits a `ClockMapping` to a live output's timing observations ("frame f was being heard at host time t"), each of
+/// which carries some jitter from the sound server's reports.
+///
+/// The fit is a least-squares line through the last `window` accepted observations. Until they span `minimumSpan`
+/// of host time the slope is held at the nominal rate (a short baseline would turn a few microseconds of jitter into
+/// hundreds of ppm) and only the offset is averaged; a measured slope more than 1 % off nominal is not believed
+/// either. The published anchor is the newest observation's frame, placed on the fitted line.
+///
+/// An observation farther from the current mapping than the tolerance — `minimumTolerance`, or four times the fit's
+/// RMS residual if that is larger — is left out of the fit (a report the server stamped late). `jumpAfter` of them
+/// in a row mean the output really moved (an underrun inserted silence, the stream changed sink), and the fit starts
+/// again from the latest.
+///
+/// Memory is allocated in `init`; `observe` and `reset` allocate nothing.
+///
+/// Threads: a value type; confine each instance to one thread (a live output's mainloop thread).
+package struct ClockEstimator {
+    private let nominalRate: Double
+    private let minimumSpan: Int64
+    private let minimumTolerance: Double
+    private let jumpAfter: Int
+    private var hosts: [Int64]
+    private var frames: [Double]
+    private var count = 0
+    private var next = 0
+    private var rejectedInARow = 0
+    /// The tolerance in seconds for the next observation.
+    private var tolerance: Double
+    /// The current fit, or nil before the first observation. `reset` keeps it until the next observation.
+    package private(set) var mapping: ClockMapping?
+
+    /// An estimator with nothing observed yet.
+    /// - Parameters:
+    ///   - nominalRate: the output's rate, used as the slope until the observations span `minimumSpan`.
+    ///   - window: how many of the latest accepted observations the fit uses (at least 2).
+    ///   - minimumSpan: the host-time span from which the slope is measured rather than assumed.
+    ///   - minimumTolerance: the least distance from the mapping at which an observation is left out.
+    ///   - jumpAfter: how many observations left out in a row restart the fit (at least 1).
+    package init(
+        nominalRate: SampleRate, window: Int = 128, minimumSpan: Duration = .seconds(5),
+        minimumTolerance: Duration = .microseconds(250), jumpAfter: Int = 3
+    ) {
+        precondition(window >= 2 && jumpAfter >= 1, "a clock fit needs a window of two and a jump count of one")
+        self.nominalRate = Double(nominalRate.framesPerSecond)
+        self.minimumSpan = ClockEstimator.nanoseconds(minimumSpan)
+        self.minimumTolerance = Double(ClockEstimator.nanoseconds(minimumTolerance)) / 1e9
+        self.jumpAfter = jumpAfter
+        tolerance = self.minimumTolerance
+        hosts = Array(repeating: 0, count: window)
+        frames = Array(repeating: 0, count: window)
+    }
+
+    /// Forgets every observation (after an underrun or a pause): the next one starts a new fit. `mapping` keeps its
+    /// value until then.
+    package mutating func reset() {
+        count = 0
+        next = 0
+        rejectedInARow = 0
+        tolerance = minimumTolerance
+    }
+
+    /// Adds an observation and refits.
+    /// - Parameters:
+    ///   - frame: the frame being heard, with its fraction (servers report time in microseconds, not frames).
+    ///   - hostTime: when it was being heard.
+    /// - Returns: the mapping after this observation.
+    /// - Complexity: O(`window`).
+    @discardableResult
+    package mutating func observe(frame: Double, at hostTime: HostTime) -> ClockMapping {
+        if count > 0, let mapping {
+            if abs(ClockEstimator.residual(frame, hostTime.nanoseconds, mapping)) > tolerance {
+                rejectedInARow += 1
+                if rejectedInARow < jumpAfter { return mapping }
+                reset()
+            }
+        }
+        rejectedInARow = 0
+        hosts[next] = hostTime.nanoseconds
+        frames[next] = frame
+        next = (next + 1) % hosts.count
+        count = min(count + 1, hosts.count)
+        let fitted = fit(newestFrame: frame, newestHost: hostTime.nanoseconds)
+        mapping = fitted
+        var squares = 0.0
+        for index in 0..<count {
+            let residual = ClockEstimator.residual(frames[index], hosts[index], fitted)
+            squares += residual * residual
+        }
+        tolerance = max(minimumTolerance, 4 * (squares / Double(count)).squareRoot())
+        return fitted
+    }
+
+    /// How far an observation lies from a mapping, in seconds (positive: heard later than the mapping says).
+    private static func residual(_ frame: Double, _ host: Int64, _ mapping: ClockMapping) -> Double {
+        let predicted =
+            Double(mapping.frame) + Double(host - mapping.hostTime.nanoseconds) * mapping.framesPerSecond / 1e9
+        return (predicted - frame) / mapping.framesPerSecond
+    }
+
+    /// The least-squares line through the stored observations, anchored at the newest one's frame.
+    private func fit(newestFrame: Double, newestHost: Int64) -> ClockMapping {
+        // Work relative to the newest observation so that the sums keep their precision.
+        var meanX = 0.0
+        var meanY = 0.0
+        var oldestHost = newestHost
+        for index in 0..<count {
+            meanX += Double(hosts[index] - newestHost) / 1e9
+            meanY += frames[index] - newestFrame
+            oldestHost = min(oldestHost, hosts[index])
+        }
+        meanX /= Double(count)
+        meanY /= Double(count)
+        var rate = nominalRate
+        if newestHost - oldestHost >= minimumSpan {
+            var sumXX = 0.0
+            var sumXY = 0.0
+            for index in 0..<count {
+                let x = Double(hosts[index] - newestHost) / 1e9 - meanX
+                sumXX += x * x
+                sumXY += x * (frames[index] - newestFrame - meanY)
+            }
+            // A slope more than 1 % off nominal is no sound card's crystal: keep the nominal rate rather than trust it.
+            let slope = sumXY / sumXX
+            if abs(slope - nominalRate) <= nominalRate / 100 { rate = slope }
+        }
+        let anchor = SampleTime(newestFrame.rounded())
+        let seconds = meanX + (Double(anchor) - newestFrame - meanY) / rate
+        return ClockMapping(
+            frame: anchor, hostTime: HostTime(nanoseconds: newestHost + Int64((seconds * 1e9).rounded())),
+            framesPerSecond: rate)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}

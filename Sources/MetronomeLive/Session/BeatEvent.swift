@@ -1,0 +1,49 @@
+import MetronomeModel
+import MetronomeMusic
+
+/// A beat as a listener hears it, published to `Session.beats()` subscribers.
+public struct BeatEvent: Sendable, Hashable {
+    /// Bar as the status line shows it: 1 for the first bar of music; count-in bars are 0 and below.
+    public var bar: Int
+    /// Beat in the bar, from 1.
+    public var beat: Int
+    /// Whether it belongs to the count-in.
+    public var isCountIn: Bool
+    /// The output frame it sounds at.
+    public var frame: SampleTime
+    /// CLOCK_MONOTONIC nanoseconds at which it is heard, from the output's clock mapping (the virtual clock offline),
+    /// or nil while the output has no mapping yet.
+    public var hostNanoseconds: Int64?
+    /// The host time at which it is heard, when known.
+    public var hostTime: HostTime? { hostNanoseconds.map { HostTime(nanoseconds: $0) } }
+    /// Tempo at the beat, in quarter notes per minute.
+    public var tempo: Double
+    /// The meter in force.
+    public var meter: Meter
+    /// The beat's level (silent beats are published too).
+    public var level: BeatLevel
+    /// The label of the section it belongs to, if any.
+    public var section: String?
+    /// The chord the section's note track plays in this bar, if any.
+    public var chord: String?
+
+    /// The beat of a click event on a map.
+    public init(click: ClickEvent, map: TempoMap, hostNanoseconds: Int64?) {
+        bar = click.bar + 1
+        beat = click.beat + 1
+        isCountIn = click.isCountIn
+        frame = click.frame
+        self.hostNanoseconds = hostNanoseconds
+        tempo = click.tempo
+        meter = click.meter
+        level = click.level
+        let section = click.section < map.sections.count ? map.sections[click.section] : nil
+        self.section = section?.label
+        if let section, let track = section.noteTrack, !track.chords.isEmpty {
+            let barInSection = click.bar - map.startBars[click.section]
+            chord =
+                track.chords[((barInSection % track.chords.count) + track.chords.count) % track.chords.count]
+                .description
+        }
+    }
+}

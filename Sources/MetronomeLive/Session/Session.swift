@@ -1,0 +1,441 @@
+import Dispatch
+import MetronomeEngine
+import MetronomeModel
+import Synchronization
+
+/// The one place the playback chain is built — command ring, mixer, scheduler with its transport, note players,
+/// beat publisher — for live playback and offline rendering alike.
+///
+/// Offline, `render(frameCount:to:shouldContinue:)` runs the chain on a virtual clock: the writer loop advances the
+/// mixer's frame counter and schedules ahead of it, so a rendered file is an exact witness of what live playback
+/// sends. Live, `start(output:onBeat:)` starts a `DispatchSourceTimer` on the session's serial queue that wakes every
+/// `timerInterval`, reads the mixer's frame position and schedules every event in `[scheduledUntil, position +
+/// lookahead)`; between events it sleeps until one period before the next is due (about 10 wake-ups a second at
+/// 120 BPM). The mixer's frame counter is the clock: wall time only decides when to compute, never where a sound
+/// lands. Lookahead must cover the timer period plus the largest block the output requests; anything later is
+/// played at once by the mixer and counted in `mixer.lateEventCount`.
+///
+/// Threads: create, `send`, `add`, `remove`, `beats()`, `start`, `attach`, `stop` and the properties from any
+/// control thread; `render` from one thread, never while live. The scheduler runs only on the session's queue
+/// (checked in debug builds); `onBeat` and the beat streams are fed from it, never from the audio thread.
+public final class Session: @unchecked Sendable {
+    // @unchecked: `scheduler`, `output`, `onBeat`, `timer` and `ticks` are touched only on `queue`; the mixer is
+    // Sendable and its render side is driven by one thread at a time.
+
+    /// The mixer the output pulls from.
+    public let mixer: Mixer
+    /// How far ahead of the mixer's position events are scheduled, in frames.
+    public let lookahead: SampleTime
+    /// How often the live timer wakes.
+    public let timerInterval: Duration
+    /// Publishes every beat (main-grid beats, silent ones included) when it is heard.
+    public let beatPublisher = BeatPublisher()
+    let scheduler: Scheduler
+    private let queue = DispatchQueue(label: "metronome.scheduler", qos: .userInteractive)
+    private var timer: DispatchSourceTimer?
+    private let period: DispatchTimeInterval
+    private let periodFrames: SampleTime
+    private var ticks = 0
+    /// Whether the timer was last re-armed to skip an idle stretch (on `queue`).
+    private var slept = false
+    private var output: AudioOutput?
+    private var onBeat: (@Sendable (BeatEvent) -> Void)?
+    private let taps = Mutex(TapTempo())
+    /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
+    private let sleeping = Atomic<Bool>(false)
+    /// What a live output that moves the mixer onto a beat grid may skip now; the scheduler publishes its progress
+    /// to it after each live pass. An output keeps this, never the session (the session holds its output).
+    package let skipAllowance: SkipAllowance
+
+    /// Builds the chain for a map.
+    /// - Parameters:
+    ///   - map: what to play; its sample rate must be the mixer's.
+    ///   - clicks: the click sounds.
+    ///   - configuration: mixer settings.
+    ///   - endFrame: nothing at or after this frame is started (nil: play the map to its end, or forever).
+    ///   - gain: initial linear master gain.
+    ///   - clickGain: linear gain of every click (0 keeps the clicks silent, for notes alone).
+    ///   - layerClicks: the sounds of the map's polyrhythm layers (by default synthesized from their styles).
+    ///   - players: note players to start with (more can be added at any time with `add`).
+    ///   - lookahead: how far ahead to schedule, in frames (default: one timer period + 20 ms of output latency +
+    ///     10 ms; offline it does not matter).
+    ///   - timerInterval: the live scheduler's period (default 10 ms).
+    ///   - playing: whether the transport starts playing at frame 0 (default) or waits for `.play`.
+    /// - Throws: `SessionError` when the map's or a player's rate is not the mixer's.
+    public init(
+        map: TempoMap, clicks: ClickSet, configuration: MixerConfiguration, endFrame: SampleTime? = nil,
+        gain: Float = 1, clickGain: Float = 1, layerClicks: [ClickStyle: ClickSet]? = nil, players: [NotePlayer] = [],
+        lookahead: SampleTime? = nil, timerInterval: Duration = .milliseconds(10), playing: Bool = true
+    ) throws(SessionError) {
+        guard map.sampleRate == configuration.sampleRate else {
+            throw .mapRate(map: map.sampleRate, mixer: configuration.sampleRate)
+        }
+        if let player = players.first(where: { $0.outputRate != configuration.sampleRate.framesPerSecond }) {
+            throw .playerRate(player: player.outputRate, mixer: configuration.sampleRate)
+        }
+        let ring = CommandRing(minimumCapacity: 4096)
+        mixer = Mixer(configuration: configuration, commands: ring, masterGain: gain)
+        scheduler = Scheduler(
+            map: map, clicks: clicks, ring: ring, endFrame: endFrame, gain: clickGain, layerClicks: layerClicks)
+        scheduler.confinement = queue
+        for player in players { scheduler.add(player) }
+        if playing { scheduler.send(.play, at: .frame(0)) }
+        self.timerInterval = timerInterval
+        self.lookahead =
+            lookahead
+            ?? Session.defaultLookahead(
+                timerInterval: timerInterval, outputLatency: .milliseconds(20), sampleRate: configuration.sampleRate)
+        period = .nanoseconds(Int((timerInterval.inSeconds * 1e9).rounded()))
+        periodFrames = configuration.sampleRate.frames(in: timerInterval)
+        skipAllowance = SkipAllowance(mixer: mixer, periodFrames: periodFrames)
+    }
+
+    /// The default lookahead: one timer period, plus the output's target latency (the largest block it can request),
+    /// plus 10 ms of margin.
+    public static func defaultLookahead(timerInterval: Duration, outputLatency: Duration, sampleRate: SampleRate)
+        -> SampleTime
+    {
+        sampleRate.frames(in: timerInterval + outputLatency + .milliseconds(10))
+    }
+
+    // MARK: Control, from any thread
+
+    /// Sends a transport command; it takes effect at its quantization (the command's default when nil), at the
+    /// first frame not yet scheduled or later. Any thread.
+    public func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
+        scheduler.send(command, at: quantization)
+        wake()
+    }
+
+    /// Sends several transport commands that the scheduler takes in one pass, so they apply together. Any thread.
+    public func send(_ commands: [(TransportCommand, Quantization?)]) {
+        guard !commands.isEmpty else { return }
+        scheduler.send(commands)
+        wake()
+    }
+
+    /// Brings the live timer's next tick forward to now when it is sleeping through an idle stretch, so that what was
+    /// just sent or committed (a command, a live note) is scheduled within one timer period instead of when the next
+    /// beat is due — by then the frame it would take is already played, and it would sound late. `send` calls it;
+    /// call it after committing to a player's `NoteQueue`. Cheap when the timer is awake (one atomic exchange). Any
+    /// thread.
+    public func wake() {
+        guard sleeping.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        queue.async { [weak self] in
+            guard let self, let timer else { return }
+            timer.schedule(deadline: .now(), repeating: period, leeway: .milliseconds(1))
+        }
+    }
+
+    /// Adds a note player; it starts from the transport's position. Any thread.
+    /// - Throws: `SessionError.playerRate` when its banks were made for another rate than the mixer's.
+    public func add(_ player: NotePlayer) throws(SessionError) {
+        guard player.outputRate == mixer.configuration.sampleRate.framesPerSecond else {
+            throw .playerRate(player: player.outputRate, mixer: mixer.configuration.sampleRate)
+        }
+        scheduler.add(player)
+        wake()
+    }
+
+    /// Plays another map from the next bar (or `quantization`), its own count-in included. Any thread.
+    /// - Throws: `SessionError.mapRate` when the map is for another rate than the mixer's. (A `.load` sent through
+    ///   `send` with such a map is dropped when it falls due and counted in `rejectedCommandCount`.)
+    public func load(_ map: TempoMap, at quantization: Quantization? = nil) throws(SessionError) {
+        guard map.sampleRate == mixer.configuration.sampleRate else {
+            throw .mapRate(map: map.sampleRate, mixer: mixer.configuration.sampleRate)
+        }
+        scheduler.send(.load(map), at: quantization)
+        wake()
+    }
+
+    /// The tempo (quarter notes per minute) and meter where the transport plays next, or where it is held. Any
+    /// thread.
+    public var tempoAndMeter: (tempo: Double, meter: Meter) {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let position =
+                (transport.run == nil
+                    ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil))
+                ?? .zero
+            let index = transport.map.sectionIndex(at: position) ?? transport.map.sections.count - 1
+            return (transport.map.tempo(at: position), transport.map.sections[index].meter)
+        }
+    }
+
+    /// A tap of tap tempo (`TapTempo`): once two taps less than 2 s apart have come, the tempo of the last taps'
+    /// average interval (in beats of the meter playing) is sent as `.setTempo`, landing on the next beat. Any thread.
+    /// - Parameter time: when the tap happened (default: now).
+    /// - Returns: the tempo sent, or nil when none was.
+    @discardableResult
+    public func tap(at time: HostTime = .now()) -> BPM? {
+        let unit = tempoAndMeter.meter.unit
+        guard let tempo = taps.withLock({ $0.tap(at: time, unit: unit) }) else { return nil }
+        send(.setTempo(tempo))
+        return tempo
+    }
+
+    /// Plays the clicks with other sounds (made for the mixer's rate) from the first click not yet scheduled. Any
+    /// thread.
+    public func setClicks(_ clicks: ClickSet) {
+        scheduler.setClicks(clicks)
+        wake()
+    }
+
+    /// The bar of the first downbeat not yet scheduled, where a command quantized to `.nextBar` would land now, in
+    /// the map's numbering (`TempoMap.position(ofBar:)`; `BeatEvent.bar` shows it plus one); nil while stopped or
+    /// paused, or past the end of a finite map. Any thread.
+    /// - Parameter frame: look from this frame on, when it is later than the first one not yet scheduled.
+    public func nextBar(atOrAfter frame: SampleTime? = nil) -> Int? {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let from = max(scheduler.scheduledUntil, frame ?? scheduler.scheduledUntil)
+            guard transport.run != nil, let here = transport.firstPosition(atOrAfter: from),
+                let bar = transport.map.nextBar(atOrAfter: here),
+                let number = transport.map.barPosition(at: bar)?.bar
+            else { return nil }
+            return number
+        }
+    }
+
+    /// Where the transport is now: the bar and beat (numbered as `BeatEvent` numbers them) at the first frame not yet
+    /// scheduled, or where it is held while paused; nil before the map's first bar or past its end. Any thread.
+    public var barAndBeat: (bar: Int, beat: Int)? {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let position =
+                transport.run == nil
+                ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)
+            guard let position, let at = transport.map.barPosition(at: position) else { return nil }
+            return (at.bar + 1, at.beat + 1)
+        }
+    }
+
+    /// The label of the section playing next, or held, if it has one. Any thread.
+    public var sectionLabel: String? {
+        onQueue { scheduler in
+            let transport = scheduler.transport
+            let position =
+                (transport.run == nil
+                    ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)) ?? .zero
+            return transport.map.sectionIndex(at: position).flatMap { transport.map.sections[$0].label }
+        }
+    }
+
+    /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.
+    public var rejectedCommandCount: Int { onQueue { $0.rejectedCommandCount } }
+
+    /// Removes a note player; what it started sounds on. Any thread.
+    public func remove(_ player: NotePlayer) { scheduler.remove(player) }
+
+    /// A stream of every beat from now on, when it is heard. Any number of subscribers. Any thread.
+    public func beats() -> AsyncStream<BeatEvent> { beatPublisher.subscribe() }
+
+    /// The transport's state. Any thread.
+    public var state: Transport.State { onQueue { $0.transport.state } }
+
+    /// The map being played, with every live edit so far. Any thread.
+    public var map: TempoMap { onQueue { $0.transport.map } }
+
+    /// Transport commands applied so far, oldest first. Any thread.
+    public var appliedCommands: [Transport.Applied] { onQueue { $0.transport.applied } }
+
+    /// Every frame before this one has been scheduled. Any thread.
+    public var scheduledUntil: SampleTime { onQueue { $0.scheduledUntil } }
+
+    /// Clicks pushed to the mixer so far. Any thread.
+    public var scheduledClickCount: Int { onQueue { $0.scheduledClickCount } }
+
+    /// Timer wake-ups so far (for tests of the idle sleep). Any thread.
+    public var tickCount: Int { queue.sync { ticks } }
+
+    /// Runs `body` with the scheduler on its queue.
+    func onQueue<T>(_ body: (Scheduler) -> T) -> T { queue.sync { body(scheduler) } }
+
+    // MARK: Offline
+
+    /// Renders `frameCount` frames into `sink` as fast as possible, scheduling two blocks ahead of the mixer.
+    /// - Parameters:
+    ///   - frameCount: frames to produce.
+    ///   - sink: receives every block in order.
+    ///   - blockFrames: frames rendered per pass (default 4096).
+    ///   - hostNanosecondsAtFrameZero: the virtual clock's origin, for the beats' host times (default 0).
+    ///   - fadeOutFrames: the last this many frames of `frameCount` fade linearly to silence (the last frame is 0),
+    ///     so a render that ends while notes sound ends faded, never cut (default 0: no fade).
+    ///   - shouldContinue: called after each block with the frames done so far; return false to stop early.
+    /// - Returns: frames actually rendered.
+    /// - Throws: the sink's errors.
+    @discardableResult
+    public func render(
+        frameCount: SampleTime, to sink: AudioSink, blockFrames: Int = 4096, hostNanosecondsAtFrameZero: Int64 = 0,
+        fadeOutFrames: Int = 0, shouldContinue: (SampleTime) -> Bool = { _ in true }
+    ) throws -> SampleTime {
+        let channels = mixer.configuration.channels
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels)
+        defer { buffer.deallocate() }
+        let clock = VirtualClock(
+            start: HostTime(nanoseconds: hostNanosecondsAtFrameZero), sampleRate: mixer.configuration.sampleRate)
+        var done: SampleTime = 0
+        while done < frameCount {
+            let count = Int(min(SampleTime(blockFrames), frameCount - done))
+            let horizon = mixer.framePosition + SampleTime(2 * blockFrames)
+            // Beats are kept only while someone listens (a subscriber may come at any block).
+            let publishing = beatPublisher.subscriberCount > 0
+            queue.sync {
+                scheduler.collectsBeats = publishing
+                _ = scheduler.schedule(until: horizon)
+            }
+            mixer.render(into: buffer, frameCount: count)
+            let fade = SampleTime(max(0, fadeOutFrames))
+            let fadeStart = frameCount - fade
+            if fade > 0, done + SampleTime(count) > fadeStart {
+                for index in 0..<count where done + SampleTime(index) >= fadeStart {
+                    let gain = Float(frameCount - 1 - done - SampleTime(index)) / Float(fade)
+                    for channel in 0..<channels { buffer[index * channels + channel] *= gain }
+                }
+            }
+            try sink.write(buffer, frameCount: count)
+            done += SampleTime(count)
+            if publishing {
+                let heard = mixer.framePosition - 1
+                let beats = queue.sync { scheduler.takeBeatsWithMaps(upTo: heard) }
+                for (beat, map) in beats {
+                    let host = clock.mapping?.hostTime(ofFrame: beat.frame).nanoseconds
+                    beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: host))
+                }
+            }
+            if !shouldContinue(done) { break }
+        }
+        return done
+    }
+
+    // MARK: Live
+
+    /// Schedules the first window at once (so the first block the output pulls already holds the first click), then
+    /// starts the timer.
+    /// - Parameters:
+    ///   - output: the backend, asked for its latency when deciding which beats are heard (nil until attached).
+    ///   - onBeat: called on the scheduler queue for each beat once it is heard. It must not read the session's
+    ///     properties (they wait for that queue); use `beats()` for anything more than a display.
+    public func start(output: AudioOutput?, onBeat: (@Sendable (BeatEvent) -> Void)? = nil) {
+        queue.sync {
+            guard timer == nil else { return }
+            self.output = output
+            self.onBeat = onBeat
+            scheduler.collectsBeats = true
+            scheduler.schedule(until: mixer.framePosition + lookahead)
+            skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
+            let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+            timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(1))
+            timer.setEventHandler { [weak self] in self?.tick() }
+            self.timer = timer
+            timer.resume()
+        }
+    }
+
+    /// Attaches a (new) output, for instance once the stream exists.
+    public func attach(output: AudioOutput?) { queue.sync { self.output = output } }
+
+    /// Shuts the session down: scheduling stops, commands not yet rendered are dropped, held notes are released and
+    /// sounding voices finish; beat streams end. Returns at once. Final: a stopped transport is restarted with `.play`, not with this.
+    public func stop() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+            // Notes still held (looped organ notes, live notes) are released rather than left ringing.
+            scheduler.releaseEverything(
+                notBefore: mixer.framePosition + SampleTime(mixer.configuration.maximumBlockFrames))
+        }
+        mixer.discardCommands(from: mixer.framePosition)
+        beatPublisher.finish()
+    }
+
+    deinit {
+        timer?.cancel()
+        beatPublisher.finish()
+    }
+
+    /// Whether the mixer has rendered up to the end frame (`endFrame`) and everything before it is scheduled: past
+    /// it nothing starts, but notes held across it would sound on, so a player stops here (fading them out) rather
+    /// than wait for `isFinished`. False without an end frame. Cheap enough to poll every few tens of milliseconds.
+    public var hasReachedEnd: Bool {
+        let position = mixer.framePosition
+        return queue.sync {
+            guard let end = scheduler.endFrame else { return false }
+            return position >= end && scheduler.scheduledUntil >= end
+        }
+    }
+
+    /// Whether playback is over: the end frame or the end of a finite map has been reached (nothing is queued and
+    /// the transport has stopped there), every note has been released, the mixer has rendered past the last
+    /// command and nothing sounds. Cheap enough to poll every few tens of milliseconds.
+    public var isFinished: Bool {
+        let position = mixer.framePosition
+        guard mixer.isSilent, mixer.commands.count == 0 else { return false }
+        return queue.sync {
+            if let end = scheduler.endFrame, position >= end, scheduler.scheduledUntil >= end { return true }
+            return scheduler.isFinished && position >= (scheduler.lastCommandFrame ?? 0)
+                && scheduler.scheduledUntil > 0
+        }
+    }
+
+    private func tick() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        ticks += 1
+        sleeping.store(false, ordering: .relaxed)
+        let position = mixer.framePosition
+        if slept {
+            // What came during the sleep takes the frame a tick one period ago would have given it, not the stale one.
+            scheduler.skipIdle(to: position + max(0, lookahead - periodFrames))
+            slept = false
+        }
+        scheduler.schedule(until: position + lookahead)
+        skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
+        let latency = output?.latencyFrames ?? 0
+        // A beat is published once heard, with its host time: until the output exists and maps its frames to the
+        // host clock, beats wait (a quarter of a second at most, then they go without a host time).
+        let mapping = output?.mapping
+        let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
+        let beats = output == nil ? [] : scheduler.takeBeatsWithMaps(upTo: position - latency - patience)
+        if !beats.isEmpty {
+            for (beat, map) in beats {
+                let event = BeatEvent(
+                    click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
+                onBeat?(event)
+                beatPublisher.publish(event)
+            }
+        }
+        sleepUntilNextWork(position: position, latency: latency)
+    }
+
+    /// Re-arms the timer to skip an idle stretch (see the type's documentation).
+    private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
+        guard let timer, output != nil else { return }
+        // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
+        sleeping.store(true, ordering: .sequentiallyConsistent)
+        // Commands or notes waiting are due at the next unscheduled frame: keep ticking.
+        if scheduler.hasWaitingCommands {
+            sleeping.store(false, ordering: .relaxed)
+            return
+        }
+        let held = scheduler.transport.state == .stopped || scheduler.transport.state == .paused
+        if !held, scheduler.nextPendingFrame == nil {
+            sleeping.store(false, ordering: .relaxed)
+            return
+        }
+        var due = [
+            scheduler.nextPendingFrame.map { $0 - lookahead },
+            scheduler.nextBeatFrame.map { $0 + latency },
+        ].compactMap { $0 }
+        // Stopped or paused with nothing to come (`serve --wait`): nap a second at a time; `wake` ends the nap when a
+        // command or a note comes.
+        if held, due.isEmpty { due = [position + SampleTime(mixer.configuration.sampleRate.framesPerSecond)] }
+        guard let first = due.min(), first - position > 2 * periodFrames else {
+            sleeping.store(false, ordering: .relaxed)
+            return
+        }
+        let seconds = Double(first - position - periodFrames) / Double(mixer.configuration.sampleRate.framesPerSecond)
+        timer.schedule(
+            deadline: .now() + .nanoseconds(Int(seconds * 1e9)), repeating: period, leeway: .milliseconds(1))
+        slept = true
+    }
+}
