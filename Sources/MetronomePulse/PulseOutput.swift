@@ -125,13 +125,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// sound is cut or bunched. The clock fit starts again after each piece, so `mapping` follows. Needs `init`'s
     /// `skipLimit`. Any thread.
     /// - Parameter frames: how far; 0 or less does nothing.
-    package func advance(by frames: SampleTime) {
+    public func advance(by frames: SampleTime) {
         guard frames > 0, skipLimit != nil else { return }
         pendingSkip.add(frames, ordering: .relaxed)
     }
 
     /// Frames `advance(by:)` asked for that are not skipped yet. Any thread.
-    package var pendingAdvance: SampleTime { pendingSkip.load(ordering: .relaxed) }
+    public var pendingAdvance: SampleTime { pendingSkip.load(ordering: .relaxed) }
 
     /// Server-reported underruns since the stream started.
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }

@@ -1,73 +1,49 @@
+import MetronomeEngine
 import MetronomeLive
 import MetronomeModel
 
-/// Keeps a live session playing through PulseAudio when the server or the sink goes away: the transport goes on on
-/// the host clock, and a new stream takes over on the same beat grid when the server (or a sink) is back.
-///
-/// On a loss it closes the lost stream and attaches a `HostClockOutput` that pulls the mixer on the lost stream's own
-/// clock line (`PulseOutput.mapping`), at the frame heard now, so clicks that fall in the gap are rendered into nothing
-/// — skipped, never saved up. It then tries a new stream 100 ms later, doubling the pause up to 250 ms (a refused try
-/// costs well under a millisecond), each try bounded by the time left. The stand-in is stopped just before the new
-/// stream is created (`PulseOutput`'s `beforeStreaming`), and the new stream's first write callback brings the mixer up
-/// to the frame the line gives for that instant (`catchUp`), so the new stream starts from the frame the grid has
-/// reached. Its clicks are then heard later than the lost stream would have played them by the new stream's start
-/// latency: the time the server takes to play its first frame, which depends on where the sink is in its own cycle
-/// (4–46 ms measured on a null sink). Once the new stream has played `alignAfter` (250 ms) and its own clock fit
-/// (`PulseOutput.mapping`) is known, the next `poll` compares it with the line and advances the mixer by the frames it
-/// plays late (`PulseOutput.advance(by:)`): the render thread renders them into nothing in pieces, only while nothing
-/// sounds and never past what the scheduler has reached (`SkipAllowance`), so no click is cut, bunched or
-/// late (measured: all done some 50 ms after the comparison). From then on the clicks are on the lost stream's line
-/// to within the clock fit's accuracy: within 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own
-/// `pa_stream_get_time`, measured on a null sink. A stream that plays early is left as it is (never seen: it cannot
-/// play a frame before its first write). After `timeout` without a stream it gives up with the last reason.
-///
-/// Threads: one control thread (it owns the outputs it creates).
-public struct PulseReconnector {
-    /// The stream playing, or the lost one during a gap.
-    public private(set) var output: PulseOutput
-    /// The session the streams play.
-    public let session: Session
-    /// Where new streams go: the server address (nil: PULSE_SERVER or the default), the sink (nil: the server's
-    /// default), the target latency.
-    public let server: String?
-    public let device: String?
-    public let latency: Duration
-    /// How long to retry after a loss; nil: never (a loss gives up at once).
-    public let timeout: Duration?
-    /// How long one try may wait for the server to answer, and again for the stream.
-    public let tryTimeout: Duration
-    private var gap: Gap?
-    /// The line a new stream is still to be compared with (set by its return, cleared by the comparison).
-    private var pendingAlignment: ClockMapping?
-    /// The lost stream's clock line, which the last gap and the return kept to; nil before a loss.
-    package private(set) var line: ClockMapping?
-    /// How late the last new stream played against `line` when it was compared, in seconds, and by how many frames
-    /// its mixer was advanced for it (0: it was within half a frame, or early); nil until then.
-    package private(set) var gridCorrection: (late: Double, frames: SampleTime)?
-    /// How long a new stream plays before its clock is compared with the line: its fit has had some ten reports.
-    static let alignAfter: Int64 = 250_000_000
+/// Opens PulseAudio streams with fixed settings: where new streams go after a loss (`Reconnector`).
+public struct PulseDriver: OutputDriver, Sendable {
+    /// The server address (nil: PULSE_SERVER or the default server; never autospawned).
+    public var server: String?
+    /// The sink (nil: the server's default sink).
+    public var device: String?
+    /// The streams' target latency.
+    public var latency: Duration
 
-    /// A stretch without a stream.
-    private struct Gap {
-        var standIn: HostClockOutput
-        let since: HostTime
-        var pause: Duration = .milliseconds(100)
-        var nextTry: HostTime
-        var lastFailure: PulseError
+    /// Creates a driver.
+    /// - Parameters:
+    ///   - server: the server address (nil: PULSE_SERVER or the default server).
+    ///   - device: the sink (nil: the server's default sink).
+    ///   - latency: the target latency.
+    public init(server: String? = nil, device: String? = nil, latency: Duration = .milliseconds(20)) {
+        self.server = server
+        self.device = device
+        self.latency = latency
     }
 
-    /// What a `poll` found.
-    public enum Event: Sendable {
-        /// Nothing new: playing, or still retrying.
-        case none
-        /// The server or the sink went away (`PulseOutput.loss`); retrying for `timeout`.
-        case lost(PulseError)
-        /// A new stream plays (also `output` now).
-        case back(PulseOutput)
-        /// Lost, and not to be retried (`timeout` nil), or retried in vain for `timeout`: the last reason.
-        case gaveUp(PulseError)
+    /// Opens a stream on the server (`PulseOutput.init`).
+    /// - Parameters:
+    ///   - mixer: supplies every frame.
+    ///   - timeout: how long the server may take to answer, and again to accept the stream.
+    ///   - isCancelled: polled every 10 ms while waiting: true gives up (`PulseError.cancelled`).
+    ///   - takeover: for a stream that takes over a running mixer on a beat grid.
+    /// - Returns: the playing stream.
+    /// - Throws: `PulseError.cannotConnect`, `.timedOut`, `.cancelled`, `.noSuchSink` or `.streamFailed`.
+    public func open(mixer: Mixer, timeout: Duration, isCancelled: () -> Bool, takeover: OutputTakeover?)
+        throws(PulseError) -> PulseOutput
+    {
+        try PulseOutput(
+            mixer: mixer, server: server, device: device, latency: latency, timeout: timeout,
+            isCancelled: isCancelled, beforeStreaming: takeover?.beforeStreaming ?? {}, catchUp: takeover?.catchUp,
+            skipLimit: takeover?.skipLimit)
     }
+}
 
+/// Keeps a live session playing through PulseAudio when the server or the sink goes away (`Reconnector`).
+public typealias PulseReconnector = Reconnector<PulseDriver>
+
+extension Reconnector where Driver == PulseDriver {
     /// Watches a playing stream.
     /// - Parameters:
     ///   - output: the stream playing `session`'s mixer, attached to it.
@@ -81,105 +57,10 @@ public struct PulseReconnector {
         output: PulseOutput, session: Session, server: String? = nil, device: String?, latency: Duration,
         timeout: Duration?, tryTimeout: Duration = .seconds(5)
     ) {
-        self.output = output
-        self.session = session
-        self.server = server
-        self.device = device
-        self.latency = latency
-        self.timeout = timeout
-        self.tryTimeout = tryTimeout
-    }
-
-    /// Whether a stream plays (no loss, no gap).
-    public var isPlaying: Bool { gap == nil && !output.isLost }
-
-    /// Looks for a loss and, in a gap, tries a new stream when it is time. Call every few tens of milliseconds; a
-    /// try blocks until the server answers (a few milliseconds), refuses, or `tryTimeout` passes.
-    /// - Parameter isCancelled: polled every 10 ms while a try waits on the server: true gives the try up.
-    /// - Returns: what changed.
-    public mutating func poll(isCancelled: () -> Bool = { false }) -> Event {
-        guard var gap else {
-            guard let loss = output.loss else {
-                alignIfDue()
-                return .none
-            }
-            pendingAlignment = nil
-            guard timeout != nil else { return .gaveUp(loss) }
-            startGap(loss)
-            return .lost(loss)
-        }
-        let now = HostTime.now()
-        let deadline = gap.since.nanoseconds + Int64(((timeout ?? .zero).inSeconds * 1e9).rounded())
-        if now.nanoseconds >= deadline {
-            gap.standIn.stop()
-            return .gaveUp(gap.lastFailure)
-        }
-        guard now >= gap.nextTry else { return .none }
-        let standIn = gap.standIn
-        do throws(PulseError) {
-            let fresh = try PulseOutput(
-                mixer: session.mixer, server: server, device: device, latency: latency,
-                timeout: min(tryTimeout, .nanoseconds(deadline - now.nanoseconds)), isCancelled: isCancelled,
-                beforeStreaming: { standIn.stop() }, catchUp: { [line = standIn.line] in line.frame(at: $0) },
-                skipLimit: { [allowance = session.skipAllowance] in allowance.framesAhead(blockFrames: $0) })
-            output = fresh
-            session.attach(output: fresh)
-            self.gap = nil
-            pendingAlignment = standIn.line
-            return .back(fresh)
-        } catch {
-            // The stand-in may have been stopped for a stream that then failed: a new one goes on on the same line.
-            if standIn.isStopped {
-                gap.standIn = HostClockOutput(
-                    mixer: session.mixer, mapping: standIn.line, latencyFrames: standIn.lead)
-                session.attach(output: gap.standIn)
-            }
-            gap.lastFailure = error
-            gap.nextTry = HostTime(nanoseconds: HostTime.now().nanoseconds + Int64(gap.pause.inSeconds * 1e9))
-            gap.pause = min(gap.pause * 2, .milliseconds(250))
-            self.gap = gap
-            return .none
-        }
-    }
-
-    /// Once the new stream has played `alignAfter`, compares its clock with the line and advances its mixer by the
-    /// frames it plays late; while that advance is pending, keeps the scheduler awake so the stream may take it in
-    /// small pieces between clicks.
-    private mutating func alignIfDue() {
-        if output.pendingAdvance > 0 { session.wake() }
-        guard let line = pendingAlignment, let first = output.firstWriteNanoseconds,
-            HostTime.now().nanoseconds - first >= PulseReconnector.alignAfter, let mapping = output.mapping
-        else { return }
-        pendingAlignment = nil
-        let late = Double(mapping.hostTime.nanoseconds - line.hostTime(ofFrame: mapping.frame).nanoseconds) / 1e9
-        let frames = max(0, SampleTime((late * line.framesPerSecond).rounded()))
-        gridCorrection = (late, frames)
-        output.advance(by: frames)
-        session.wake()
-    }
-
-    /// Stops a gap's stand-in clock (playback is ending): nothing pulls the mixer any more.
-    public func stopStandIn() {
-        gap?.standIn.stop()
-    }
-
-    private mutating func startGap(_ loss: PulseError) {
-        let now = HostTime.now()
-        let rate = Double(session.mixer.configuration.sampleRate.framesPerSecond)
-        // The lost stream's line, if it had one; otherwise the frames written so far count as heard now. The stand-in
-        // keeps the mixer at the frame heard now: a new stream plays its first write at once (the sink's own latency
-        // later, some 4 ms on a null sink), while a lead as long as the lost stream's buffer put the return 16 ms
-        // early.
-        let mapping =
-            output.mapping ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
-        let lead: SampleTime = 0
-        // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
-        output.close()
-        line = mapping
-        let standIn = HostClockOutput(mixer: session.mixer, mapping: mapping, latencyFrames: lead)
-        session.attach(output: standIn)
-        gap = Gap(
-            standIn: standIn, since: now, nextTry: HostTime(nanoseconds: now.nanoseconds + 100_000_000),
-            lastFailure: loss)
+        self.init(
+            output: output, session: session, driver: PulseDriver(server: server, device: device, latency: latency),
+            timeout: timeout, tryTimeout: tryTimeout)
     }
 }
+
+extension PulseOutput: OutputBackend {}

@@ -234,13 +234,19 @@ public final class Scheduler: @unchecked Sendable {
         }
         let before = transport.run
         let mapBefore = transport.map
+        // The first position not yet scheduled on the run as it was: an alignment re-times what comes from there.
+        let unscheduled = transport.firstPosition(atOrAfter: due.frame)
         transport.applyNext(frame: due.frame, position: due.position)
         if case .setVolume = transport.applied.last?.command {
             // Everything before the frame is in the ring, so the change lands in order, on the block holding it.
             let command = MixerCommand.setMasterGain(VolumeCurve.gain(volume: Double(transport.volume)), at: due.frame)
             pendingGain = ring.push(command) ? nil : command
         }
-        let jumped = before.map { run in transport.run.map { $0 != run } ?? true } ?? (transport.run != nil)
+        // An alignment moves the run's anchor without a jump: it re-expands from here, as a map edit does.
+        var realigned = false
+        if case .align = transport.applied.last?.command { realigned = true }
+        let moved = before.map { run in transport.run.map { $0 != run } ?? true } ?? (transport.run != nil)
+        let jumped = moved && !realigned
         if jumped || transport.run == nil {
             for player in players { player.releaseAll(at: due.frame) }
         }
@@ -255,12 +261,14 @@ public final class Scheduler: @unchecked Sendable {
             skipClicksBefore = nil
             pendingClick = nil
             for player in players { player.seek(to: run.position, on: transport.map) }
-        } else if transport.map != mapBefore {
+        } else if transport.map != mapBefore || (realigned && moved) {
             // Re-expand from the downbeat of the bar holding the edit, skipping what is already scheduled: swing
             // warps inside a bar, so a click or step whose straight position is before the edit may sound after it.
             let position = due.position ?? run.position
             let bar = transport.map.barPosition(at: position).flatMap { transport.map.position(ofBar: $0.bar) }
-            let from = max(run.position, bar ?? position)
+            // An alignment moves the run's anchor: what was not yet scheduled before it (a subdivision before the
+            // anchored beat) is re-timed, not dropped, and what was scheduled is not played again.
+            let from = realigned ? max(unscheduled ?? position, bar ?? position) : max(run.position, bar ?? position)
             timeline = ClickTimeline(map: transport.map, from: from)
             skipClicksBefore = due.frame
             pendingClick = nil

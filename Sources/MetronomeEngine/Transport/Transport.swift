@@ -230,6 +230,9 @@ public struct Transport: Sendable {
             if let continuing { start(at: .zero, frame: continuing) }
         case .setVolume(let volume):
             self.volume = min(1, max(0, volume.isFinite ? volume : 1))
+        case .align(let position, let exactFrame):
+            guard running, exactFrame.isFinite else { return }
+            run = (exactFrame, position)
         }
     }
 

@@ -73,6 +73,11 @@ public enum TransportCommand: Sendable, Hashable {
     /// Master volume, perceptual 0...1 (gain = volume³), ramped across the mixer block holding its frame. It
     /// replaces the gain the session started with.
     case setVolume(Float)
+    /// Re-anchors a running transport so that `position` is heard at the exact output frame `frame`, leaving the
+    /// tempo map as it is: how an external tempo source (`TempoFollower`) brings the beat onto its phase. What is
+    /// already scheduled stays where it is and nothing is released; send it quantized to a frame not after either
+    /// the position's current frame or `frame`. Ignored while not running.
+    case align(Position, frame: Double)
 
     /// The quantization a command has when none is given: pause, tempo and ramps at the next beat; locate, click
     /// changes, trainers and load at the next bar; the rest now.
@@ -80,7 +85,7 @@ public enum TransportCommand: Sendable, Hashable {
         switch self {
         case .pause, .setTempo, .rampTempo: .nextBeat
         case .locateBar, .locateLabel, .changeClicks, .load, .stepTempo: .nextBar
-        case .play, .stop, .resume, .setVolume: .now
+        case .play, .stop, .resume, .setVolume, .align: .now
         }
     }
 }

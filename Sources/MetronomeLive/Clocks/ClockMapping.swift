@@ -48,4 +48,12 @@ public struct ClockMapping: Sendable, Hashable {
         let frames = (Double(hostTime.nanoseconds - self.hostTime.nanoseconds) * framesPerSecond / 1_000_000_000)
         return frame + SampleTime(frames.rounded())
     }
+
+    /// The exact (unrounded) frame heard at an instant: where an external clock's beat falls between frames.
+    /// - Parameter hostTime: any `CLOCK_MONOTONIC` instant.
+    /// - Returns: `frame + (hostTime − self.hostTime) · framesPerSecond`, unrounded.
+    /// - Complexity: O(1).
+    public func exactFrame(at hostTime: HostTime) -> Double {
+        Double(frame) + Double(hostTime.nanoseconds - self.hostTime.nanoseconds) * framesPerSecond / 1_000_000_000
+    }
 }

@@ -40,6 +40,8 @@ public final class Session: @unchecked Sendable {
     private var slept = false
     private var output: AudioOutput?
     private var onBeat: (@Sendable (BeatEvent) -> Void)?
+    /// The external clock followed (`follow(_:)`), on `queue`.
+    private var follower: TempoFollower?
     private let taps = Mutex(TapTempo())
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
@@ -224,6 +226,30 @@ public final class Session: @unchecked Sendable {
     /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.
     public var rejectedCommandCount: Int { onQueue { $0.rejectedCommandCount } }
 
+    /// Follows an external clock (`TempoSource`: Link, JACK transport, MIDI clock), or stops following (nil): from
+    /// the next beat not yet scheduled on, each beat takes the source's tempo and is heard where the source says
+    /// (`TempoFollower`), a bar's downbeat on a multiple of the source's quantum. Stopping keeps the tempo and phase
+    /// reached. Live it is checked every timer pass (the timer then never sleeps past a period); offline, every
+    /// block, on the render's virtual clock. Any thread.
+    /// - Parameter source: the clock to follow, or nil.
+    public func follow(_ source: TempoSource?) {
+        queue.sync { follower = source.map { TempoFollower(source: $0) } }
+        wake()
+    }
+
+    /// The source's beat minus our quarter notes, fixed when following starts (`TempoFollower.beatOffset`); nil
+    /// while not following or before the first alignment. Any thread.
+    public var followedBeatOffset: Double? { queue.sync { follower?.beatOffset } }
+
+    /// Asks the follower for the commands that keep the next beat on its source; on `queue`.
+    private func followSource(mapping: ClockMapping?, now: HostTime) {
+        guard var follower, let mapping else { return }
+        let commands = follower.commands(
+            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, mapping: mapping, now: now)
+        self.follower = follower
+        if !commands.isEmpty { scheduler.send(commands) }
+    }
+
     /// Removes a note player; what it started sounds on. Any thread.
     public func remove(_ player: NotePlayer) { scheduler.remove(player) }
 
@@ -282,6 +308,9 @@ public final class Session: @unchecked Sendable {
             let publishing = beatPublisher.subscriberCount > 0
             queue.sync {
                 scheduler.collectsBeats = publishing
+                if let mapping = clock.mapping {
+                    followSource(mapping: mapping, now: mapping.hostTime(ofFrame: mixer.framePosition))
+                }
                 _ = scheduler.schedule(until: horizon)
             }
             mixer.render(into: buffer, frameCount: count)
@@ -388,6 +417,7 @@ public final class Session: @unchecked Sendable {
             scheduler.skipIdle(to: position + max(0, lookahead - periodFrames))
             slept = false
         }
+        followSource(mapping: output?.mapping, now: .now())
         scheduler.schedule(until: position + lookahead)
         skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
         let latency = output?.latencyFrames ?? 0
@@ -409,7 +439,7 @@ public final class Session: @unchecked Sendable {
 
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
-        guard let timer, output != nil else { return }
+        guard let timer, output != nil, follower == nil else { return }
         // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
         sleeping.store(true, ordering: .sequentiallyConsistent)
         // Commands or notes waiting are due at the next unscheduled frame: keep ticking.

@@ -1,0 +1,93 @@
+import MetronomeEngine
+import MetronomeModel
+
+/// A live audio backend that a session plays through: it pulls frames from a mixer on its own real-time thread and
+/// moves them to a sound server or device. PulseAudio implements it (`MetronomePulse.PulseOutput`); a session, the
+/// reconnector and the OSC service name only this protocol.
+///
+/// What a backend must provide: the render callback (it calls `Mixer.render(into:frameCount:)` and nothing that
+/// allocates, locks, logs or calls Foundation), the frame clock and its host-time mapping (`FrameClock.mapping`),
+/// its latency (`AudioOutput.latencyFrames`), underruns, and loss (`loss`), so that `Reconnector` can keep the beat
+/// grid across a server that goes away. Opening one is an `OutputDriver`'s job.
+///
+/// Threads: the properties may be read from any thread; `advance(by:)`, `drain(timeout:)` and `close()` are called
+/// from the one control thread that owns the backend.
+public protocol OutputBackend: AudioOutput {
+    /// Why a backend could not be opened or stopped playing.
+    associatedtype Failure: Error & CustomStringConvertible
+
+    /// Underruns (xruns) the server or device has reported since the backend opened.
+    var underrunCount: Int { get }
+
+    /// Whether the server or the device has gone away: cheap, any thread (the render thread's own flags).
+    var isLost: Bool { get }
+
+    /// Why the backend stopped playing (its server or device went away), once `isLost`; nil while it plays.
+    var loss: Failure? { get }
+
+    /// When the first frames were handed to the server, in `CLOCK_MONOTONIC` nanoseconds; nil before.
+    var firstWriteNanoseconds: Int64? { get }
+
+    /// Frames `advance(by:)` asked for that the render callback has not yet skipped.
+    var pendingAdvance: SampleTime { get }
+
+    /// Moves the backend onto a beat grid it plays behind: the mixer is rendered into nothing for `frames` frames
+    /// on the render thread, in pieces while nothing sounds and as far as its `OutputTakeover.skipLimit` allows.
+    /// Does nothing for a backend opened without a takeover.
+    /// - Parameter frames: how far; 0 or less does nothing.
+    func advance(by frames: SampleTime)
+
+    /// Waits until what the mixer has rendered has been played.
+    /// - Parameter timeout: the longest wait; nil waits as long as the server keeps playing.
+    /// - Returns: false when the wait ended for the timeout or a loss.
+    func drain(timeout: Duration?) -> Bool
+
+    /// Stops pulling the mixer and lets go of the server or device; afterwards another backend may pull the mixer.
+    /// Safe to call more than once.
+    func close()
+}
+
+/// How a backend that takes over a running mixer joins its beat grid: what `Reconnector` passes to
+/// `OutputDriver.open` when a server comes back.
+public struct OutputTakeover: Sendable {
+    /// Called on the opening thread once the server has answered, just before the mixer is first pulled: the
+    /// stand-in clock stops here.
+    public var beforeStreaming: @Sendable () -> Void
+    /// Called once, on the render thread in the first callback, with the time: the mixer is first rendered into
+    /// nothing up to the frame it returns. Must not allocate, lock or block.
+    public var catchUp: @Sendable (HostTime) -> SampleTime
+    /// Called on the render thread while an `advance(by:)` is pending, with the frames about to be rendered: how many
+    /// frames the mixer may be skipped now (`SkipAllowance.framesAhead`). Must not allocate, lock or block.
+    public var skipLimit: @Sendable (Int) -> SampleTime
+
+    /// Creates a takeover.
+    /// - Parameters:
+    ///   - beforeStreaming: called just before the mixer is first pulled.
+    ///   - catchUp: the frame the mixer must have reached at an instant (render thread).
+    ///   - skipLimit: how far the mixer may be skipped now (render thread).
+    public init(
+        beforeStreaming: @escaping @Sendable () -> Void, catchUp: @escaping @Sendable (HostTime) -> SampleTime,
+        skipLimit: @escaping @Sendable (Int) -> SampleTime
+    ) {
+        self.beforeStreaming = beforeStreaming
+        self.catchUp = catchUp
+        self.skipLimit = skipLimit
+    }
+}
+
+/// Opens backends of one kind with fixed settings (server, device, latency): what a reconnect needs to try again.
+public protocol OutputDriver {
+    /// The backends it opens.
+    associatedtype Backend: OutputBackend
+
+    /// Opens a backend that starts pulling `mixer` at once.
+    /// - Parameters:
+    ///   - mixer: supplies every frame; nothing else may pull it while the backend is open.
+    ///   - timeout: how long the server may take to answer, and again to accept the stream.
+    ///   - isCancelled: polled at least every 10 ms on the calling thread while waiting: true gives up at once.
+    ///   - takeover: for a backend that takes over a running mixer on a beat grid; nil for a fresh start.
+    /// - Returns: the open backend.
+    /// - Throws: why the server refused or did not answer.
+    func open(mixer: Mixer, timeout: Duration, isCancelled: () -> Bool, takeover: OutputTakeover?)
+        throws(Backend.Failure) -> Backend
+}

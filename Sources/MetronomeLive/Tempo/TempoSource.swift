@@ -1,0 +1,55 @@
+import MetronomeModel
+
+/// Where an external clock says beats fall: its tempo, and the beat it hears at a host instant. Beats are the
+/// source's own (Link's session beats, JACK's BBT beats, MIDI clock's quarter notes), counted from its origin.
+public struct BeatTimeline: Sendable, Hashable {
+    /// The tempo, in the source's beats per minute.
+    public var tempo: BPM
+    /// The beat (fractional) heard at `hostTime`.
+    public var beat: Double
+    /// A `CLOCK_MONOTONIC` instant.
+    public var hostTime: HostTime
+    /// The beats of one phase cycle (Link's quantum): a bar's downbeat of ours falls on a multiple of it. At least 1.
+    public var quantum: Double
+
+    /// Creates a timeline.
+    /// - Parameters:
+    ///   - tempo: beats per minute.
+    ///   - beat: the beat heard at `hostTime`.
+    ///   - hostTime: a `CLOCK_MONOTONIC` instant.
+    ///   - quantum: the beats of one phase cycle (values below 1 count as 1).
+    public init(tempo: BPM, beat: Double, hostTime: HostTime, quantum: Double = 4) {
+        self.tempo = tempo
+        self.beat = beat
+        self.hostTime = hostTime
+        self.quantum = max(1, quantum.isFinite ? quantum : 1)
+    }
+
+    /// The beat heard at an instant. O(1).
+    /// - Parameter time: a `CLOCK_MONOTONIC` instant.
+    /// - Returns: the fractional beat.
+    public func beat(at time: HostTime) -> Double {
+        beat + Double(time.nanoseconds - hostTime.nanoseconds) / 1e9 * tempo.quarterNotesPerMinute / 60
+    }
+
+    /// The instant a beat is heard. O(1).
+    /// - Parameter beat: a fractional beat.
+    /// - Returns: the `CLOCK_MONOTONIC` instant, to the nanosecond.
+    public func hostTime(ofBeat beat: Double) -> HostTime {
+        HostTime(
+            nanoseconds: hostTime.nanoseconds
+                + Int64(((beat - self.beat) * 60 / tempo.quarterNotesPerMinute * 1e9).rounded()))
+    }
+}
+
+/// An external clock a session follows (`Session.follow(_:)`): Ableton Link's session timeline, JACK transport, MIDI
+/// clock. The session's `TempoFollower` asks it, every scheduler pass, where beats fall; the scheduler never knows
+/// which source it is.
+///
+/// Threads: `timeline(at:)` is called on the session's scheduling thread every pass (some 10 ms): it must be cheap and
+/// must not block (a capture of state the source's own thread keeps up to date).
+public protocol TempoSource: AnyObject, Sendable {
+    /// The source's beat timeline at an instant, or nil while it has none (not yet connected, stopped).
+    /// - Parameter time: the instant the scheduler plans from (now), `CLOCK_MONOTONIC`.
+    func timeline(at time: HostTime) -> BeatTimeline?
+}
