@@ -53,19 +53,27 @@ let package = Package(
         // Sessions (the one place the chain is built, live and offline), host clocks, the output backend seam, the
         // beat publisher, keys and tap tempo.
         .target(name: "MetronomeLive", dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomeEngine"]),
-        // Every layer behind one `import MetronomeKit`.
-        .target(
-            name: "MetronomeKit",
-            dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeSoundFont",
-                "MetronomeEngine", "MetronomeLive",
-            ]),
         // Audio files in and out through libsndfile.
         .target(
             name: "MetronomeFiles",
             dependencies: [
                 "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeSoundFont", "MetronomeEngine",
                 "MetronomeLive", "CSndFile",
+            ]),
+        // The application layer: typed settings → a plan → a session (click, pattern and MIDI file plans, pattern
+        // lookup, instruments and voicing); what the CLI, the OSC service and a library user share.
+        .target(
+            name: "MetronomeApp",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeSoundFont",
+                "MetronomeEngine", "MetronomeLive", "MetronomeFiles",
+            ]),
+        // Every library layer behind one `import MetronomeKit` (the adapters for sound servers and OSC apart).
+        .target(
+            name: "MetronomeKit",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeSoundFont",
+                "MetronomeEngine", "MetronomeLive", "MetronomeFiles", "MetronomeApp",
             ]),
         // Open Sound Control 1.0 packets as values: encoding, bounded decoding, address patterns; and a UDP socket
         // (no Foundation).
@@ -75,7 +83,12 @@ let package = Package(
             name: "MetronomePulse",
             dependencies: ["MetronomeModel", "MetronomeEngine", "MetronomeLive", "CPulseAudio"]),
         // The OSC service of `metronome serve`: the address space over a session, and the UDP server.
-        .target(name: "MetronomeService", dependencies: ["MetronomeKit", "MetronomeOSC"]),
+        .target(
+            name: "MetronomeService",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomePatterns", "MetronomeApp",
+                "MetronomeOSC",
+            ]),
         .executableTarget(
             name: "metronome",
             dependencies: [

@@ -7,8 +7,12 @@
 //   MetronomeMIDI       Standard MIDI Files read and written; the export of clicks and notes
 //   MetronomeSoundFont  SoundFont 2/3 data: presets, zones, generators, modulators
 //   MetronomeEngine     the mixer and its input (commands, the ring), sounds, the transport and the scheduler
-//   MetronomeLive       sessions (live and offline), clocks, the output backend seam, the beat publisher
+//   MetronomeLive       sessions (live and offline), clocks, the output-backend and tempo-source seams, beats
+//   MetronomeFiles      audio files, sample banks and SoundFont files read and written (libsndfile)
+//   MetronomeApp        typed settings → a plan → a session: click, pattern and MIDI file plans, instruments
+@_exported import MetronomeApp
 @_exported import MetronomeEngine
+@_exported import MetronomeFiles
 @_exported import MetronomeLive
 @_exported import MetronomeMIDI
 @_exported import MetronomeModel

@@ -1,6 +1,11 @@
 import Glibc
-import MetronomeKit
+import MetronomeApp
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
 import MetronomeOSC
+import MetronomePatterns
 import Synchronization
 
 /// klick's own addresses (its manual's "OSC Commands"), so scripts written for klick keep working. A return address

@@ -1,4 +1,8 @@
-import MetronomeKit
+import MetronomeApp
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
 import MetronomeOSC
 
 /// Reading arguments: every number accepts the integer and the float form (`OSCArgument.asFloat`, `asInt`).
@@ -275,9 +279,11 @@ extension OSCService {
     func loadPattern(_ name: String, into batch: inout Batch, state: inout State) throws(Rejection) {
         let map: TempoMap
         do {
-            map = try serviceSettings.loadPattern(name, state.multiplier == 1 ? nil : state.multiplier, state.preroll)
+            map = try serviceSettings.patterns.map(
+                named: name, tempoScale: state.multiplier == 1 ? nil : state.multiplier, countIn: state.preroll,
+                sampleRate: session.mixer.configuration.sampleRate)
         } catch {
-            throw Rejection("\(error)")
+            throw Rejection(error.description)
         }
         guard map.sampleRate == session.mixer.configuration.sampleRate else {
             throw Rejection(

@@ -1,6 +1,10 @@
 import Dispatch
 import Glibc
-import MetronomeKit
+import MetronomeApp
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
 import MetronomeOSC
 import Synchronization
 

@@ -1,4 +1,8 @@
-import MetronomeKit
+import MetronomeApp
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
 
 /// What a service needs besides its session: the notes' instrument and voicing, and how to load a pattern by name.
 public struct ServiceSettings: Sendable {
@@ -16,18 +20,17 @@ public struct ServiceSettings: Sendable {
     public var sound: String = ClickStyle.standard.rawValue
     /// The perceptual volume the session started with, 0...1.
     public var volume: Float = 1
-    /// Loads a pattern file or shipped pattern name into a map at the session's rate, with a tempo multiplier (klick's
-    /// `map/set_tempo_multiplier`) and a count-in in bars (klick's `map/set_preroll`; nil: the file's own); throws a
-    /// one-line reason.
-    public var loadPattern: @Sendable (_ name: String, _ tempoScale: Double?, _ countIn: Int?) throws -> TempoMap
+    /// Loads a pattern file or shipped pattern name (`/metronome/pattern`, klick's `map/load_file`) into a map at
+    /// the session's rate, with klick's tempo multiplier and preroll: `PatternLibrary` for files.
+    public var patterns: any PatternLoading
 
     /// Settings for a bank and a pattern loader; the rest takes its defaults.
-    public init(
-        bank: SoundBank,
-        loadPattern: @escaping @Sendable (_ name: String, _ tempoScale: Double?, _ countIn: Int?) throws -> TempoMap
-    ) {
+    /// - Parameters:
+    ///   - bank: what the notes play.
+    ///   - patterns: where patterns come from (default: the shipped ones and files, `PatternLibrary`).
+    public init(bank: SoundBank, patterns: any PatternLoading = PatternLibrary()) {
         self.bank = bank
-        self.loadPattern = loadPattern
+        self.patterns = patterns
     }
 }
 

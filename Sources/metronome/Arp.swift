@@ -59,24 +59,11 @@ struct Arp: ParsableCommand {
         let chords = try NoteOptions.chords(progression)
         let voicing = try notes.checked()
         var settings = ArpeggioSettings()
-        guard let order = ArpeggioOrder(rawValue: style) else {
-            let names = ArpeggioOrder.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CommandLineError.usage(option: "--style", "\(style): unknown style; choose one of \(names)")
-        }
-        settings.order = order
-        guard let stepRate = StepRate(rawValue: rate) else {
-            throw CommandLineError.usage(
-                option: "--rate", "\(rate): the rate must be 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32")
-        }
+        settings.order = try parseOption("--style", style, SettingText.arpeggioOrder)
+        let stepRate = try parseOption("--rate", rate, SettingText.stepRate)
         settings.rate = stepRate
-        guard let octaveCount = Int(octaves), (1...4).contains(octaveCount) else {
-            throw CommandLineError.usage(option: "--octaves", "\(octaves): octaves must be a whole number from 1 to 4")
-        }
-        settings.octaves = octaveCount
-        guard let gateValue = Double(gate), ArpeggioSettings.gateRange.contains(gateValue) else {
-            throw CommandLineError.usage(option: "--gate", "\(gate): the gate must be a number from 0.05 to 1")
-        }
-        settings.gate = gateValue
+        settings.octaves = try parseOption("--octaves", octaves, SettingText.arpeggioOctaves)
+        settings.gate = try parseOption("--gate", gate, SettingText.gate)
         if let swing = section.swing {
             guard stepRate != .eighthTriplet, stepRate != .sixteenthTriplet else {
                 throw CommandLineError.usage(
@@ -85,34 +72,16 @@ struct Arp: ParsableCommand {
             settings.swing = try section.checkedSwing(
                 defaultNote: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8)
         }
-        if let beatsPerChord {
-            guard let beats = Int(beatsPerChord), (1...64).contains(beats) else {
-                throw CommandLineError.usage(
-                    option: "--beats-per-chord", "\(beatsPerChord): beats per chord must be a whole number from 1 to 64"
-                )
-            }
+        if let beats = try parseOption("--beats-per-chord", beatsPerChord, SettingText.beatsPerChord) {
             settings.chordBeats = beats
         }
-        guard let seedValue = UInt64(seed) else {
-            throw CommandLineError.usage(option: "--seed", "\(seed): the seed must be a whole number from 0")
-        }
-        settings.seed = seedValue
+        settings.seed = try parseOption("--seed", seed, SettingText.seed)
         settings.octave = voicing.octave
         settings.velocity = voicing.velocity
         settings.inversion = voicing.inversion
-        var plan = try clickOptions.plan(output, silentClick: !click)
-        let map = plan.map
-        let track = try voicing.track(sampleRate: plan.sampleRate)
-        plan.polyphony = voicing.polyphony
-        let fixed = settings
-        plan.notes = {
-            NotePlayer(
-                tracks: [track],
-                source: ArpeggioSequence(chords: chords, settings: fixed, map: map),
-                sampleRate: map.sampleRate)
-        }
-        let source = ArpeggioSequence(chords: chords, settings: fixed, map: map)
-        plan.parts = [MIDIExportPart(name: "Arpeggio", program: voicing.midiProgram, source: source)]
-        try Metronome.perform(plan, live: live)
+        var job = try clickOptions.job(output, silentClick: !click)
+        let track = try voicing.checkedTrack(sampleRate: job.plan.sampleRate)
+        job.plan.playArpeggio(chords, settings: settings, track: track, voicing: voicing)
+        try Metronome.perform(job, live: live)
     }
 }

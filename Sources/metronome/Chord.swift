@@ -34,10 +34,7 @@ struct Chord: ParsableCommand {
         }
         try section.refuse("does not apply to 'chord': a held chord has no beats to shape")
         let voicing = try notes.checked()
-        guard let strumMilliseconds = Double(strum), strumMilliseconds.isFinite, (0...1000).contains(strumMilliseconds)
-        else {
-            throw CommandLineError.usage(option: "--strum", "\(strum): the strum must be 0 to 1000 milliseconds")
-        }
+        let strumMilliseconds = try parseOption("--strum", strum, SettingText.strum)
         if let name = clickOptions.given.first {
             throw CommandLineError(
                 .usage, "\(name) does not apply to 'chord': a held chord has no beat; it lasts --duration seconds")
@@ -48,25 +45,13 @@ struct Chord: ParsableCommand {
             throw CommandLineError.usage(
                 option: "--duration", "\(output.duration!): the chord is held from 0 to 3600 seconds")
         }
-        let track = try voicing.track(sampleRate: try output.checkedSampleRate())
+        let track = try voicing.checkedTrack(sampleRate: try output.checkedSampleRate())
         // A bank's longest release; a font's releases are its own: 2 s of tail, faded in its last 5 ms.
-        let release = track.bank.map { $0.zones.map(\.release).max() ?? 0 } ?? MIDIRequest.tailSeconds
+        let release = track.bank.map { $0.zones.map(\.release).max() ?? 0 } ?? MIDIPlayback.tailSeconds
         options.duration = String(held + release + 0.05)
-        var plan = try clickOptions.plan(options, silentClick: true)
-        plan.polyphony = voicing.polyphony
-        let rate = plan.sampleRate
-        let notes = chords[0].notes(octave: voicing.octave, inversion: voicing.inversion)
-        let offFrame = rate.frame(at: held)
-        let strumFrames = strumMilliseconds * Double(rate.framesPerSecond) / 1000
-        let events = notes.sorted().enumerated().map { index, note in
-            NoteEvent(
-                frame: SampleTime((Double(index) * strumFrames).rounded()), offFrame: offFrame, note: note,
-                velocity: voicing.velocity, chordSize: notes.count)
-        }
-        // Unstrummed: one batch, one publication. Strummed: a batch per note, each on its own frame.
-        let batches = strumFrames == 0 ? (events.isEmpty ? [] : [events]) : events.map { [$0] }
-        plan.notes = { NotePlayer(tracks: [track], source: NoteBatches(batches), sampleRate: rate) }
-        plan.parts = [MIDIExportPart(name: "Chord", program: voicing.midiProgram, source: NoteBatches(batches))]
-        try Metronome.perform(plan, live: live)
+        var job = try clickOptions.job(options, silentClick: true)
+        job.plan.playChord(
+            chords[0], held: held, strumMilliseconds: strumMilliseconds, track: track, voicing: voicing)
+        try Metronome.perform(job, live: live)
     }
 }

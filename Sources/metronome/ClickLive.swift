@@ -15,20 +15,21 @@ import MetronomeService
 /// is exit 69), every beat goes to the service's subscribers, and it runs until a quit (OSC, keys, a signal), not
 /// until the map ends.
 struct ClickLive {
-    let plan: ClickPlan
+    let job: Job
+    var plan: ClickPlan { job.plan }
     let live: LiveOptions.Checked
     var serving: ServeSetup? = nil
 
     func run() throws(CommandLineError) {
-        let configuration = try plan.mixerConfiguration()
+        let configuration = try mixerConfiguration(job.plan)
         let lookahead =
             live.lookahead.map { plan.sampleRate.frames(in: $0) }
             ?? Session.defaultLookahead(
                 timerInterval: .milliseconds(10), outputLatency: live.latency, sampleRate: plan.sampleRate)
-        let engine = try plan.session(configuration: configuration, lookahead: lookahead)
-        let osc = try serving.map { setup throws(CommandLineError) in try OSCService.Running(setup, session: engine) }
+        let engine = try session(job.plan, configuration: configuration, lookahead: lookahead)
+        let osc = try serving.map { setup throws(CommandLineError) in try OSCServiceHost.start(setup, session: engine) }
         let stop = StopSignals()
-        let status = FileOutput.standardOutput.isTerminal && !plan.quiet ? StatusLine() : nil
+        let status = FileOutput.standardOutput.isTerminal && !job.quiet ? StatusLine() : nil
         let service = osc?.service
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if status != nil || service != nil {
@@ -39,11 +40,12 @@ struct ClickLive {
         } else {
             engine.start(output: nil)
         }
-        let first: PulseOutput
+        let driver = PulseDriver(device: live.device, latency: live.latency)
+        var stream: PulseReconnector
         do throws(PulseError) {
-            first = try PulseOutput(
-                mixer: engine.mixer, device: live.device, latency: live.latency, timeout: ClickLive.serverTimeout,
-                isCancelled: { StopSignals.wasReceived })
+            stream = try .start(
+                session: engine, driver: driver, timeout: ClickLive.serverTimeout,
+                reconnectTimeout: live.reconnectTimeout, isCancelled: { StopSignals.wasReceived })
         } catch {
             osc?.server.stop()
             engine.stop()
@@ -55,12 +57,8 @@ struct ClickLive {
                 throw CommandLineError(.unavailable, "\(error.description)\(hint)")
             }
         }
-        engine.attach(output: first)
-        service?.attach(output: first)
-        let buffer = first.bufferFrames
-        var stream = PulseReconnector(
-            output: first, session: engine, device: live.device, latency: live.latency, timeout: live.reconnectTimeout,
-            tryTimeout: ClickLive.serverTimeout)
+        service?.attach(output: stream.output)
+        let buffer = stream.output.bufferFrames
         // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
         let controls = KeyControls(session: engine, volume: min(1, Float(cbrt(Double(plan.gain)))))
         let keys = TerminalKeys.start { controls.handle($0) }
@@ -97,25 +95,10 @@ struct ClickLive {
             reachedEnd = service == nil && engine.hasReachedEnd
         }
         osc?.server.stop()
-        let playing = stream.isPlaying
         let output = stream.output
-        if live.verbose, playing { output.measureLatency() }
-        engine.stop()
-        stream.stopStandIn()
-        if playing {
-            // The scheduler's timer is cancelled, so this thread may now push to the ring. A server that stopped
-            // pulling (stopped with SIGSTOP, say) gets neither the wait nor the drain: it would never answer. The
-            // server asks for frames at least every half of the target latency.
-            let stall = live.latency / 2 + .milliseconds(40)
-            var silence = waitUntilSilent(
-                engine.mixer, output: output, for: reachedEnd ? .zero : .milliseconds(150), stall: stall)
-            if silence == .sounding {
-                engine.mixer.commands.push(MixerCommand.fadeOutAll(at: engine.mixer.framePosition))
-                silence = waitUntilSilent(engine.mixer, output: output, for: .milliseconds(50), stall: stall)
-            }
-            if silence != .stalled, isPulled(engine.mixer, output: output, within: stall) { output.drain() }
-        }
-        output.close()
+        if live.verbose, stream.isPlaying { output.measureLatency() }
+        // Over at the end: the last sounds are faded at once; stopped early, the sounding click may finish first.
+        stream.finish(ringOut: reachedEnd ? .zero : .milliseconds(150), latency: live.latency)
         status?.finish()
         if live.verbose { report(engine: engine, output: output, buffer: buffer, service: service) }
         if let failure { throw failure }
@@ -156,54 +139,4 @@ struct ClickLive {
         }
         FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
     }
-}
-
-/// How a wait for silence ended.
-private enum Silence {
-    /// No voice sounds.
-    case silent
-    /// Still sounding when the time was up.
-    case sounding
-    /// The output stopped pulling the mixer (a server that is stopped or gone): waiting longer is pointless.
-    case stalled
-}
-
-/// Waits until no voice sounds, the time is up, or the output stops pulling: the mixer's position has not moved for
-/// `stall`, or the server is lost.
-private func waitUntilSilent(_ mixer: Mixer, output: PulseOutput, for time: Duration, stall: Duration) -> Silence {
-    let start = monotonicNanoseconds()
-    var moved = (position: mixer.framePosition, at: start)
-    while !mixer.isSilent {
-        let now = monotonicNanoseconds()
-        if output.isLost { return .stalled }
-        if mixer.framePosition != moved.position {
-            moved = (mixer.framePosition, now)
-        } else if now - moved.at > stall.nanoseconds {
-            return .stalled
-        }
-        if now - start >= time.nanoseconds { return .sounding }
-        usleep(2_000)
-    }
-    return .silent
-}
-
-/// Whether the output pulls the mixer (its position moves) within `time`.
-private func isPulled(_ mixer: Mixer, output: PulseOutput, within time: Duration) -> Bool {
-    let start = (position: mixer.framePosition, at: monotonicNanoseconds())
-    while !output.isLost, monotonicNanoseconds() - start.at <= time.nanoseconds {
-        if mixer.framePosition != start.position { return true }
-        usleep(2_000)
-    }
-    return false
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds.
-    fileprivate var nanoseconds: Int64 { Int64((inSeconds * 1e9).rounded()) }
-}
-
-func monotonicNanoseconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
 }

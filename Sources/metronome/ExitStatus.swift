@@ -1,3 +1,5 @@
+import MetronomeKit
+
 /// The process exit codes (sysexits.h), in one place.
 enum ExitStatus: Int32 {
     case success = 0
@@ -34,4 +36,20 @@ struct CommandLineError: Error {
     static func usage(option: String, _ problem: String) -> CommandLineError {
         CommandLineError(.usage, "\(option) \(problem)")
     }
+}
+
+/// Reads an option's value with a library parser (`SettingText`, `BPM(parsing:)`…): its `InvalidValue` becomes
+/// `OPTION TEXT: REASON` (the whole text given, even when the parser named a part of it), exit 64.
+func parseOption<Value>(_ option: String, _ text: String, _ parser: (String) throws(InvalidValue) -> Value)
+    throws(CommandLineError) -> Value
+{
+    do { return try parser(text) } catch { throw .usage(option: option, "\(text): \(error.reason)") }
+}
+
+/// As `parseOption`, for an option that may be absent.
+func parseOption<Value>(_ option: String, _ text: String?, _ parser: (String) throws(InvalidValue) -> Value)
+    throws(CommandLineError) -> Value?
+{
+    guard let text else { return nil }
+    do { return try parser(text) } catch { throw .usage(option: option, "\(text): \(error.reason)") }
 }

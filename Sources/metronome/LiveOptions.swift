@@ -59,26 +59,9 @@ struct LiveOptions: ParsableArguments {
         if rendering, let option = options.first(where: { $0.isGiven && $0.isLiveOnly }) {
             throw CommandLineError(.usage, "\(option.name) applies only to live playback, not with --output")
         }
-        let latency = try latency.map { text throws(CommandLineError) -> Duration in
-            guard let value = Double(text), value.isFinite, (2...2000).contains(value) else {
-                throw .usage(option: "--latency", "\(text): latency must be a number of milliseconds from 2 to 2000")
-            }
-            return .microseconds(Int64((value * 1000).rounded()))
-        }
-        let lookahead = try lookahead.map { text throws(CommandLineError) -> Duration in
-            guard let value = Double(text), value.isFinite, (5...2000).contains(value) else {
-                throw .usage(
-                    option: "--lookahead", "\(text): lookahead must be a number of milliseconds from 5 to 2000")
-            }
-            return .microseconds(Int64((value * 1000).rounded()))
-        }
-        let reconnect = try reconnectTimeout.map { text throws(CommandLineError) -> Duration in
-            guard let value = Double(text), value.isFinite, (1...86400).contains(value) else {
-                throw .usage(
-                    option: "--reconnect-timeout", "\(text): the timeout must be a number of seconds from 1 to 86400")
-            }
-            return .milliseconds(Int64((value * 1000).rounded()))
-        }
+        let latency = try parseOption("--latency", latency, SettingText.latency)
+        let lookahead = try parseOption("--lookahead", lookahead, SettingText.lookahead)
+        let reconnect = try parseOption("--reconnect-timeout", reconnectTimeout, SettingText.reconnectTimeout)
         if noReconnect, reconnectTimeout != nil {
             throw CommandLineError(.usage, "--reconnect-timeout does not apply with --no-reconnect")
         }

@@ -4,7 +4,8 @@ import MetronomeKit
 /// `metronome … --output FILE.mid`: exports the plan — its tempo map, its click and its notes — as a Standard MIDI
 /// File (`MIDIExport`), written atomically like an audio render (a temporary file renamed into place).
 struct MIDIRender {
-    let plan: ClickPlan
+    let job: Job
+    var plan: ClickPlan { job.plan }
     let path: String
 
     func run() throws(CommandLineError) {
@@ -18,7 +19,7 @@ struct MIDIRender {
         do { try AtomicFile.write(file.bytes(), to: path) } catch {
             throw CommandLineError(error.isCreation ? .cannotCreate : .ioError, error.description)
         }
-        guard !plan.quiet else { return }
+        guard !job.quiet else { return }
         let length = plan.bars.map { "\($0) bar\($0 == 1 ? "" : "s"), " } ?? ""
         let milliseconds = Int((Double(frameCount) * 1000 / Double(plan.sampleRate.framesPerSecond)).rounded())
         let time = "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"

@@ -37,18 +37,18 @@ struct Metronome: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        try Metronome.perform(try click.plan(output, section: section), live: live)
+        try Metronome.perform(try click.job(output, section: section), live: live)
     }
 
     /// Renders the plan when it names an output, plays it live otherwise.
-    static func perform(_ plan: ClickPlan, live: LiveOptions) throws(CommandLineError) {
-        let liveOptions = try live.checked(rendering: plan.output != nil)
-        if let output = plan.output, let audio = output.audio {
-            try ClickRender(plan: plan, output: output, audio: audio).run()
-        } else if let output = plan.output {
-            try MIDIRender(plan: plan, path: output.path).run()
+    static func perform(_ job: Job, live: LiveOptions) throws(CommandLineError) {
+        let liveOptions = try live.checked(rendering: job.output != nil)
+        if let output = job.output, let audio = output.audio {
+            try ClickRender(job: job, output: output, audio: audio).run()
+        } else if let output = job.output {
+            try MIDIRender(job: job, path: output.path).run()
         } else {
-            try ClickLive(plan: plan, live: liveOptions).run()
+            try ClickLive(job: job, live: liveOptions).run()
         }
     }
 

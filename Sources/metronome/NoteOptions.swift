@@ -36,19 +36,8 @@ struct NoteOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Pan of the notes, -1 (left) to 1 (right); default: by pitch.")
     var pan: String?
 
-    struct Checked {
-        var instrument: InstrumentSynthesizer.Instrument
-        var bankPath: String?
-        /// `--soundfont` with its preset, when given.
-        var font: FontChoice?
-        var polyphony: Int
-        var octave: Int
-        var inversion: Int
-        var velocity: Int
-        var pan: Float?
-    }
-
-    func checked(fileInstrument: InstrumentSynthesizer.Instrument? = nil) throws(CommandLineError) -> Checked {
+    /// Checks every value: the instrument (a pattern file's when none is given), the font's preset, the voicing.
+    func checked(fileInstrument: BuiltInInstrument? = nil) throws(CommandLineError) -> Voicing {
         if instrument != nil, bank != nil, soundfont == nil {
             throw CommandLineError(.usage, "--instrument and --bank cannot be used together; choose one")
         }
@@ -59,38 +48,34 @@ struct NoteOptions: ParsableArguments {
             throw CommandLineError(.usage, "--program \(program) needs --soundfont: it chooses a SoundFont preset")
         }
         let font = try soundfont.map { path throws(CommandLineError) in
-            try FontChoice(path: path, bank: bank, program: program)
+            FontChoice(
+                path: path,
+                bank: try bank.map { text throws(CommandLineError) -> Int in
+                    guard let value = Int(text), (0...128).contains(value) else {
+                        throw .usage(
+                            option: "--bank",
+                            "\(text): with --soundfont, the bank must be a whole number from 0 to 128")
+                    }
+                    return value
+                } ?? 0,
+                program: try parseOption("--program", program, SettingText.program) ?? 0)
         }
-        let polyphony =
-            try self.polyphony.map { text throws(CommandLineError) -> Int in
-                guard let value = Int(text), MixerConfiguration.voiceCapacityRange.contains(value) else {
-                    throw .usage(option: "--polyphony", "\(text): polyphony must be a whole number from 1 to 4096")
-                }
-                return value
-            } ?? 256
+        let polyphony = try parseOption("--polyphony", self.polyphony, SettingText.polyphony) ?? 256
         let requested = self.instrument ?? fileInstrument?.rawValue ?? "piano"
-        guard let instrument = InstrumentSynthesizer.Instrument(rawValue: requested) else {
-            let names = InstrumentSynthesizer.Instrument.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let instrument = BuiltInInstrument(rawValue: requested) else {
+            let names = BuiltInInstrument.allCases.map(\.rawValue).joined(separator: ", ")
             throw .usage(option: "--instrument", "\(requested): unknown instrument; choose one of \(names)")
         }
-        guard let octave = Int(self.octave), (0...8).contains(octave) else {
-            throw .usage(option: "--octave", "\(self.octave): the octave must be a whole number from 0 to 8")
-        }
-        guard let inversion = Int(self.inversion), (0...6).contains(inversion) else {
-            throw .usage(option: "--inversion", "\(self.inversion): the inversion must be a whole number from 0 to 6")
-        }
-        guard let velocity = Int(self.velocity), (1...127).contains(velocity) else {
-            throw .usage(option: "--velocity", "\(self.velocity): the velocity must be a whole number from 1 to 127")
-        }
-        let pan = try self.pan.map { text throws(CommandLineError) -> Float in
-            guard let value = Float(text), value.isFinite, (-1...1).contains(value) else {
-                throw .usage(option: "--pan", "\(text): the pan must be a number from -1 to 1")
-            }
-            return value
-        }
-        return Checked(
-            instrument: instrument, bankPath: font == nil ? bank : nil, font: font, polyphony: polyphony,
-            octave: octave, inversion: inversion, velocity: velocity, pan: pan)
+        var voicing = Voicing()
+        voicing.octave = try parseOption("--octave", octave, SettingText.octave)
+        voicing.inversion = try parseOption("--inversion", inversion, SettingText.inversion)
+        voicing.velocity = try parseOption("--velocity", velocity, SettingText.velocity)
+        voicing.pan = try parseOption("--pan", pan, SettingText.pan)
+        voicing.instrument = instrument
+        voicing.bankPath = font == nil ? bank : nil
+        voicing.font = font
+        voicing.polyphony = polyphony
+        return voicing
     }
 
     /// Parses chords given on the command line (exit 64 naming the chord and its position).
@@ -99,36 +84,15 @@ struct NoteOptions: ParsableArguments {
     }
 }
 
-extension NoteOptions.Checked {
-    /// The note player's track: the `--soundfont` preset on font channel 16 (the MIDI file channels are 0–15), or
-    /// the bank (`--bank` file or built-in instrument) with the voicing's pan.
-    func track(sampleRate: SampleRate) throws(CommandLineError) -> NotePlayer.Track {
-        if let font {
-            return .init(
-                font: FontInstrument(font: try font.load(), bank: font.bank, program: font.program, channel: 16),
-                gain: FontChoice.noteGain)
-        }
-        return .init(bank: try loadBank(sampleRate: sampleRate), pan: pan)
+extension Voicing {
+    /// The note player's track (`Voicing.track`): a font missing 66 or malformed 65, a bank file likewise.
+    func checkedTrack(sampleRate: SampleRate) throws(CommandLineError) -> NotePlayer.Track {
+        do { return try track(sampleRate: sampleRate) } catch { throw CommandLineError(error) }
     }
 
-    /// The General MIDI program a MIDI export gives the notes: the `--soundfont` preset's program, the built-in
-    /// instrument's, 0 for a `--bank` file.
-    var midiProgram: UInt8 {
-        if let font { return UInt8(font.program) }
-        return bankPath == nil ? MIDIExportPart.program(for: instrument) : 0
-    }
-
-    /// The bank the notes play: the `--bank` file (malformed 65, missing 66) or the built-in instrument.
-    func loadBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {
-        guard let bankPath else { return InstrumentSynthesizer.bank(instrument, sampleRate: sampleRate) }
-        do {
-            return try SoundBankLoader.load(path: bankPath)
-        } catch {
-            switch error {
-            case .malformed(let message): throw CommandLineError(.dataError, "--bank " + message)
-            case .positioned(let message): throw CommandLineError(.dataError, message, prefixed: false)
-            case .missing(let message): throw CommandLineError(.noInput, "--bank " + message)
-            }
-        }
+    /// The bank the notes play (`Voicing.bank`): the `--bank` file (malformed 65, missing 66) or the built-in
+    /// instrument.
+    func checkedBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {
+        do { return try bank(sampleRate: sampleRate) } catch { throw CommandLineError(error) }
     }
 }

@@ -62,16 +62,10 @@ struct OutputOptions: ParsableArguments {
 
     /// `--channels` and `--voices`, checked.
     func checkedMix() throws(CommandLineError) -> (channels: Int, voices: Int) {
-        let channelText = channels ?? "2"
-        let channelCount = Int(channelText) ?? 0
-        guard channelCount == 1 || channelCount == 2 else {
-            throw .usage(option: "--channels", "\(channelText): channels must be 1 or 2")
-        }
-        let voiceText = voices ?? "64"
-        guard let voiceCount = Int(voiceText), MixerConfiguration.voiceCapacityRange.contains(voiceCount) else {
-            throw .usage(option: "--voices", "\(voiceText): the voice pool must hold from 1 to 4096 voices")
-        }
-        return (channelCount, voiceCount)
+        (
+            try parseOption("--channels", channels ?? "2", SettingText.channels),
+            try parseOption("--voices", voices ?? "64", SettingText.voices)
+        )
     }
 
     /// `--volume` or `--gain-db` as a linear gain (1 when neither is given).
@@ -79,19 +73,8 @@ struct OutputOptions: ParsableArguments {
         if volume != nil, gainDecibels != nil {
             throw CommandLineError(.usage, "--volume and --gain-db cannot be used together; choose one")
         }
-        if let volume {
-            guard let value = Double(volume), value.isFinite, (0...1).contains(value) else {
-                throw .usage(option: "--volume", "\(volume): volume must be a number from 0 to 1")
-            }
-            return VolumeCurve.gain(volume: value)
-        }
-        if let gainDecibels {
-            guard let value = Double(gainDecibels), value.isFinite, VolumeCurve.decibelRange.contains(value) else {
-                throw .usage(option: "--gain-db", "\(gainDecibels): gain must be a number of dB from -96 to 12")
-            }
-            return VolumeCurve.gain(decibels: value)
-        }
-        return 1
+        if let gain = try parseOption("--volume", volume, SettingText.volumeGain) { return gain }
+        return try parseOption("--gain-db", gainDecibels, SettingText.decibelGain) ?? 1
     }
 
     /// The file to render to, with its container and sample type, or nil to play live.
@@ -129,10 +112,7 @@ struct OutputOptions: ParsableArguments {
 
     /// Whether a path names a Standard MIDI File: its extension is `mid`, `midi`, `smf` or `kar` (any case). One list
     /// for what `play` reads as MIDI and what `--output` writes as MIDI.
-    static func namesMIDIFile(_ path: String) -> Bool {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
-        return ["mid", "midi", "smf", "kar"].contains(path[path.index(after: dot)...].lowercased())
-    }
+    static func namesMIDIFile(_ path: String) -> Bool { MIDIPlayback.namesMIDIFile(path) }
 
     /// A MIDI file holds notes, not sound: the options that shape the audio (its sample type, rate, channels,
     /// voices and level) would change nothing in it, so they are refused rather than ignored.

@@ -16,22 +16,14 @@ struct Patterns: ParsableCommand {
 
     func run() throws {
         try root.refuse(in: "patterns", note: "it takes no options")
-        guard let folder = PatternFile.shippedFolder(), let directory = opendir(folder) else {
+        guard let patterns = PatternLibrary().shippedPatterns() else {
             throw CommandLineError(
                 .noInput, "cannot find the shipped patterns; set METRONOME_PATTERNS to the Patterns folder")
         }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasSuffix(".metro") { names.append(String(name.dropLast(".metro".count))) }
-        }
-        closedir(directory)
-        let width = names.map(\.count).max() ?? 0
-        for name in names.sorted() {
-            let file = PatternFile(path: folder + "/" + name + ".metro")
-            let summary = try file.score().summary ?? ""
+        let width = patterns.map(\.name.count).max() ?? 0
+        for (name, document) in patterns {
+            let summary: String
+            do { summary = try document.score().summary ?? "" } catch { throw CommandLineError(error) }
             print(name + String(repeating: " ", count: width - name.count) + "  " + summary)
         }
     }

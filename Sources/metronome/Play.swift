@@ -48,37 +48,25 @@ struct Play: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        if MIDIRequest.isMIDI(path: file) { return try runMIDI() }
+        if MIDIPlayback.isMIDI(path: file) { return try runMIDI() }
         for (name, value) in [("--mute", mute), ("--solo", solo), ("--transpose", transpose)] where value != nil {
             throw CommandLineError(.usage, "\(name) applies to MIDI files; a pattern's notes are its chords")
         }
         if withClick {
             throw CommandLineError(.usage, "--click applies to MIDI files; a pattern always plays its click")
         }
-        let request = PatternRequest(file: PatternFile(resolving: file), startAt: startAt, tempoScale: tempoScale)
-        var plan = try click.plan(output, pattern: request, section: section)
-        if PatternNotes.hasNotes(plan.map) {
-            var voicing = try notes.checked(fileInstrument: plan.instrument)
+        let request = PatternRequest(named: file, startAt: startAt, tempoScale: tempoScale)
+        var job = try click.job(output, pattern: request, section: section)
+        if PatternNotes.hasNotes(job.plan.map) {
+            var voicing = try notes.checked(fileInstrument: job.plan.instrument)
             // The file's `instrument soundfont` unless the command line chooses an instrument.
-            if voicing.font == nil, notes.instrument == nil, notes.bank == nil, let reference = plan.soundFont {
+            if voicing.font == nil, notes.instrument == nil, notes.bank == nil, let reference = job.plan.soundFont {
                 voicing.font = FontChoice(reference)
             }
-            let track = try voicing.track(sampleRate: plan.sampleRate)
-            plan.polyphony = voicing.polyphony
-            var defaults = ArpeggioSettings()
-            defaults.octave = voicing.octave
-            defaults.inversion = voicing.inversion
-            defaults.velocity = voicing.velocity
-            let (map, settings) = (plan.map, defaults)
-            plan.notes = {
-                NotePlayer(
-                    tracks: [track],
-                    source: PatternNotes(map: map, defaults: settings), sampleRate: map.sampleRate)
-            }
-            let source = PatternNotes(map: map, defaults: settings)
-            plan.parts = [MIDIExportPart(name: "Notes", program: voicing.midiProgram, source: source)]
+            let track = try voicing.checkedTrack(sampleRate: job.plan.sampleRate)
+            job.plan.playPatternNotes(track: track, voicing: voicing)
         }
-        try Metronome.perform(plan, live: live)
+        try Metronome.perform(job, live: live)
     }
 
     /// `play FILE.mid`: the file through a SoundFont (`--soundfont`, `$METRONOME_SOUNDFONT`, the system's General
@@ -91,38 +79,19 @@ struct Play: ParsableCommand {
                 .usage,
                 "--instrument, --bank and --program do not apply to a MIDI file: its channels choose their programs")
         }
-        let request = try MIDIRequest(
-            path: file, startAt: startAt, tempoScale: tempoScale, click: withClick, mute: mute, solo: solo,
-            transpose: transpose, sampleRate: try output.checkedSampleRate())
-        var plan = try click.plan(output, midi: request, section: section)
-        if let target = plan.output, target.audio == nil {
+        let playback = try MIDIPlayback.checked(
+            path: file, startAt: startAt, click: withClick, mute: mute, solo: solo, transpose: transpose,
+            sampleRate: try output.checkedSampleRate())
+        let request = PatternRequest(named: file, startAt: startAt, tempoScale: tempoScale)
+        var job = try click.job(output, pattern: request, midi: playback, section: section)
+        if let target = job.output, target.audio == nil {
             throw CommandLineError(
                 .usage,
                 "--output \(target.path): \(file) is already a MIDI file; render it to audio (.wav, .flac, .ogg, "
                     + ".aiff), or export a pattern, an arpeggio or the click to MIDI")
         }
-        plan.polyphony = voicing.polyphony
-        plan.notes = try request.notes(on: plan.map, soundfont: notes.soundfont)
-        try Metronome.perform(plan, live: live)
-    }
-}
-
-/// What `play` asks of a pattern file besides the click options.
-struct PatternRequest {
-    var file: PatternFile
-    var startAt: String?
-    var tempoScale: String?
-
-    /// The tempo override from `--bpm` (already checked) or `--tempo-scale`.
-    func tempoOverride(bpm: BPM?) throws(CommandLineError) -> TempoOverride {
-        if bpm != nil, tempoScale != nil {
-            throw CommandLineError(.usage, "--bpm and --tempo-scale cannot be used together; choose one")
-        }
-        if let bpm { return .bpm(bpm) }
-        guard let tempoScale else { return .none }
-        guard let factor = Double(tempoScale), factor.isFinite, TempoOverride.scaleRange.contains(factor) else {
-            throw .usage(option: "--tempo-scale", "\(tempoScale): the factor must be a number from 0.1 to 10")
-        }
-        return .scale(factor)
+        job.plan.polyphony = voicing.polyphony
+        job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont)
+        try Metronome.perform(job, live: live)
     }
 }

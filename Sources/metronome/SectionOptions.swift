@@ -46,64 +46,18 @@ struct SectionOptions: ParsableArguments {
 
     /// `--swing [8=|16=]PERCENT[%]`: the note value given, else `defaultNote`.
     func checkedSwing(defaultNote: Int = 8) throws(CommandLineError) -> Swing? {
-        guard let swing else { return nil }
-        var note = String(defaultNote)
-        var amount = swing
-        if let equals = swing.firstIndex(of: "=") {
-            note = String(swing[..<equals])
-            amount = String(swing[swing.index(after: equals)...])
-        }
-        do {
-            // The note first, as the language reads it; Swing's own check names the notes allowed.
-            let value = note.allSatisfy(\.isASCIIDigit) ? Int(note) ?? 0 : 0
-            let fraction = Swing.notes.contains(value) ? try SectionSettings.swingAmount(parsing: amount) : 0
-            return try Swing(note: value, amount: fraction)
-        } catch {
-            throw .usage(option: "--swing", "\(swing): \(error.reason)")
+        try parseOption("--swing", swing) { text throws(InvalidValue) in
+            try SettingText.swing(text, defaultNote: defaultNote)
         }
     }
 
     /// `--gap PLAY:MUTE`.
-    func checkedGap() throws(CommandLineError) -> GapPractice? {
-        guard let gap else { return nil }
-        let parts = gap.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else {
-            throw .usage(
-                option: "--gap", "\(gap): write bars played and bars muted as PLAY:MUTE, whole numbers (3:1)")
-        }
-        do {
-            // All digits but too long for Int: out of range like any other large count.
-            return try GapPractice(play: Int(parts[0]) ?? .max, mute: Int(parts[1]) ?? .max)
-        } catch {
-            throw .usage(option: "--gap", "\(gap): \(error.reason)")
-        }
-    }
+    func checkedGap() throws(CommandLineError) -> GapPractice? { try parseOption("--gap", gap, SettingText.gap) }
 
     /// `--trainer STEP/BARS:LIMIT`, checked against the tempo it starts from and the bars it plays.
     func checkedTrainer(tempo: BPM, bars: Int?) throws(CommandLineError) -> SectionSettings.Trainer? {
-        guard let trainer else { return nil }
-        let halves = trainer.split(separator: ":", omittingEmptySubsequences: false)
-        let front = halves[0].split(separator: "/", omittingEmptySubsequences: false)
-        guard halves.count == 2, front.count == 2 else {
-            throw .usage(
-                option: "--trainer",
-                "\(trainer): write the trainer as STEP/BARS:LIMIT, as in +4/2:160 (4 BPM faster every 2 bars, up to "
-                    + "160)")
-        }
-        do {
-            let step = try SectionSettings.trainerStep(parsing: String(front[0]))
-            let every = front[1].allSatisfy(\.isASCIIDigit) ? Int(front[1]) ?? 0 : 0
-            let checked = try SectionSettings.Trainer(
-                step: step, everyBars: every, limit: try SectionSettings.trainerLimit(parsing: String(halves[1])))
-            try checked.check(startingAt: tempo, bars: bars)
-            return checked
-        } catch {
-            throw .usage(option: "--trainer", "\(trainer): \(error.reason)")
+        try parseOption("--trainer", trainer) { text throws(InvalidValue) in
+            try SettingText.trainer(text, tempo: tempo, bars: bars)
         }
     }
-}
-
-extension Character {
-    /// 0 to 9 (not the other scripts' digits `isNumber` accepts, which `Int(_:)` refuses).
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -53,68 +53,39 @@ struct Serve: ParsableCommand {
         }
         // A MIDI file is served with its notes through a SoundFont and the click along (the transport over OSC
         // and keys moves both); anything else is a pattern.
-        let midi = try file.flatMap { path throws(CommandLineError) -> MIDIRequest? in
-            guard MIDIRequest.isMIDI(path: path) else { return nil }
-            return try MIDIRequest(
-                path: path, startAt: nil, tempoScale: nil, click: true, mute: nil, solo: nil, transpose: nil,
+        let midi = try file.flatMap { path throws(CommandLineError) -> MIDIPlayback? in
+            guard MIDIPlayback.isMIDI(path: path) else { return nil }
+            return try MIDIPlayback.checked(
+                path: path, startAt: nil, click: true, mute: nil, solo: nil, transpose: nil,
                 sampleRate: try output.checkedSampleRate())
         }
-        let request =
-            midi == nil
-            ? file.map { PatternRequest(file: PatternFile(resolving: $0), startAt: nil, tempoScale: nil) } : nil
-        var plan = try click.plan(output, pattern: request, midi: midi)
-        plan.waits = wait
-        let voicing = try notes.checked(fileInstrument: plan.instrument)
+        let request = file.map { PatternRequest(named: $0) }
+        var job = try click.job(output, pattern: request, midi: midi)
+        job.plan.waits = wait
+        let voicing = try notes.checked(fileInstrument: job.plan.instrument)
         if let midi {
-            plan.polyphony = voicing.polyphony
-            plan.notes = try midi.notes(on: plan.map, soundfont: notes.soundfont)
+            job.plan.polyphony = voicing.polyphony
+            job.plan.notes = try midi.notes(on: job.plan.map, soundfont: notes.soundfont)
         } else if voicing.font != nil {
             throw CommandLineError(
                 .usage,
                 "--soundfont applies to 'serve' of a MIDI file; the service's own notes play a bank or a built-in "
                     + "instrument")
         }
-        let bank = try voicing.loadBank(sampleRate: plan.sampleRate)
-        let rate = plan.sampleRate
-        var settings = ServiceSettings(bank: bank) { name, scale, countIn in
-            try Serve.loadPattern(name, tempoScale: scale, countIn: countIn, sampleRate: rate)
-        }
+        var settings = ServiceSettings(
+            bank: try voicing.checkedBank(sampleRate: job.plan.sampleRate), patterns: PatternLibrary())
         settings.octave = voicing.octave
         settings.inversion = voicing.inversion
         settings.velocity = voicing.velocity
         settings.pan = voicing.pan
         settings.sound = click.sound ?? ClickStyle.standard.rawValue
-        settings.volume = min(1, Float(cbrt(Double(plan.gain))))
-        if let request {
-            settings.sound = click.sound ?? (try? request.file.score().sound?.rawValue) ?? settings.sound
+        settings.volume = min(1, Float(cbrt(Double(job.plan.gain))))
+        if let request, midi == nil {
+            settings.sound = click.sound ?? (try? request.document.score().sound?.rawValue) ?? settings.sound
         }
         let liveOptions = try live.checked(rendering: false)
-        try ClickLive(plan: plan, live: liveOptions, serving: ServeSetup(endpoint: endpoint, settings: settings)).run()
+        try ClickLive(job: job, live: liveOptions, serving: ServeSetup(endpoint: endpoint, settings: settings)).run()
     }
-
-    /// Loads a pattern for `/metronome/pattern` and `/klick/map/load_file`.
-    static func loadPattern(_ name: String, tempoScale: Double?, countIn: Int?, sampleRate: SampleRate) throws
-        -> TempoMap
-    {
-        do throws(CommandLineError) {
-            let file = PatternFile(resolving: name)
-            let score = try file.score(tempo: tempoScale.map { .scale($0) } ?? .none)
-            do {
-                return try score.map(sampleRate: sampleRate, startAt: nil, subdivision: nil, countInBars: countIn)
-            } catch {
-                throw CommandLineError(.usage, "\(file.path): \(error.description)")
-            }
-        } catch {
-            // One line for the state's `error`: a positioned message's first line names the file, line and column.
-            throw PatternLoadError(message: String(error.message.split(separator: "\n").first ?? ""))
-        }
-    }
-}
-
-/// Why `/metronome/pattern` could not load a file: one line.
-struct PatternLoadError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }
 
 /// What `serve` adds to live playback: where to listen and what the service plays notes with.
@@ -125,41 +96,27 @@ struct ServeSetup {
 
 extension PulseOutput: ServiceOutput {}
 
-extension OSCService {
-    /// A service listening: the socket bound, the server's thread receiving.
-    struct Running {
-        let service: OSCService
-        let server: OSCServer
-
-        /// Binds the socket (a port in use is exit 69), warns once when the address is not a loopback one, and
-        /// starts receiving. Prints `metronome: listening for OSC on udp HOST:PORT` (the port the system chose for
-        /// port 0) on standard error.
-        init(_ setup: ServeSetup, session: Session) throws(CommandLineError) {
-            let socket: OSCSocket
-            do {
-                socket = try OSCSocket(binding: setup.endpoint)
-            } catch {
-                throw CommandLineError(.unavailable, "\(error.description); choose another with --osc HOST:PORT")
-            }
-            do {
-                service = try OSCService(session: session, settings: setup.settings) { packet, endpoint in
-                    socket.send(packet, to: endpoint)
-                }
-            } catch {
-                throw CommandLineError(.usage, error.description)
-            }
-            if !socket.endpoint.isLoopback {
-                FileOutput.standardError.write(
-                    "metronome: warning: OSC has no authentication: anyone who can reach udp \(socket.endpoint) can "
-                        + "start, stop and retime the metronome, play notes, load any pattern file this user can "
-                        + "read, and make it quit\n")
-            }
-            FileOutput.standardError.write("metronome: listening for OSC on udp \(socket.endpoint)\n")
-            server = OSCServer(socket: socket)
-            let service = self.service
-            server.start { datagram in
-                service.handle(datagram.bytes, truncated: datagram.truncated, from: datagram.sender)
+extension OSCServiceHost {
+    /// Starts listening (a port in use is exit 69), warns once when the address is not a loopback one, and prints
+    /// `metronome: listening for OSC on udp HOST:PORT` (the port the system chose for port 0) on standard error.
+    static func start(_ setup: ServeSetup, session: Session) throws(CommandLineError) -> OSCServiceHost {
+        let host: OSCServiceHost
+        do {
+            host = try OSCServiceHost(endpoint: setup.endpoint, session: session, settings: setup.settings)
+        } catch {
+            switch error {
+            case .bind(let bind):
+                throw CommandLineError(.unavailable, "\(bind.description); choose another with --osc HOST:PORT")
+            case .session(let session): throw CommandLineError(.usage, session.description)
             }
         }
+        if !host.endpoint.isLoopback {
+            FileOutput.standardError.write(
+                "metronome: warning: OSC has no authentication: anyone who can reach udp \(host.endpoint) can "
+                    + "start, stop and retime the metronome, play notes, load any pattern file this user can "
+                    + "read, and make it quit\n")
+        }
+        FileOutput.standardError.write("metronome: listening for OSC on udp \(host.endpoint)\n")
+        return host
     }
 }

@@ -15,7 +15,14 @@ private final class LeftChannel: AudioSink {
     }
 }
 
-private struct NoPatterns: Error {}
+/// No pattern loads: the fuzzed `/metronome/pattern` and `/klick/map/load_file` are refused without touching a file.
+private struct NoPatterns: PatternLoading {
+    func map(named name: String, tempoScale: Double?, countIn: Int?, sampleRate: SampleRate)
+        throws(PatternUnavailable) -> TempoMap
+    {
+        throw PatternUnavailable("no patterns here")
+    }
+}
 
 @Suite("OSCService under hostile traffic, offline")
 struct OSCServiceFuzzTests {
@@ -27,9 +34,8 @@ struct OSCServiceFuzzTests {
             map: TempoMap.steady(tempo: BPM(120)), clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
             configuration: MixerConfiguration())
         let replies = Atomic<Int>(0)
-        let settings = ServiceSettings(bank: InstrumentSynthesizer.bank(.piano, sampleRate: .standard)) { _, _, _ in
-            throw NoPatterns()
-        }
+        let settings = ServiceSettings(
+            bank: InstrumentSynthesizer.bank(.piano, sampleRate: .standard), patterns: NoPatterns())
         let service = try OSCService(session: session, settings: settings) { _, _ in
             replies.add(1, ordering: .relaxed)
         }
@@ -83,9 +89,8 @@ struct OSCServiceFuzzTests {
         let session = try Session(
             map: TempoMap.steady(tempo: BPM(120)), clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
             configuration: MixerConfiguration())
-        let settings = ServiceSettings(bank: InstrumentSynthesizer.bank(.piano, sampleRate: .standard)) { _, _, _ in
-            throw NoPatterns()
-        }
+        let settings = ServiceSettings(
+            bank: InstrumentSynthesizer.bank(.piano, sampleRate: .standard), patterns: NoPatterns())
         let service = try OSCService(session: session, settings: settings) { _, _ in }
         let sender = OSCEndpoint.loopback(port: 9000)
         service.handle(.message(OSCMessage("/metronome/{tempo,volume}", [.string("x")])), from: sender)

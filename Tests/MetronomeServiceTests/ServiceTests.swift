@@ -56,10 +56,7 @@ private final class Harness: @unchecked Sendable {
             map: map ?? TempoMap.steady(tempo: BPM(120)), clicks: impulses(), configuration: configuration,
             clickGain: clickGain)
         let bank = InstrumentSynthesizer.bank(.piano, sampleRate: .standard)
-        let settings = ServiceSettings(bank: bank) { name, _, _ in
-            guard let map = patterns[name] else { throw PatternMissing() }
-            return map
-        }
+        let settings = ServiceSettings(bank: bank, patterns: MapsByName(maps: patterns))
         let sent = self.sent
         service = try OSCService(session: session, settings: settings) { packet, endpoint in
             sent.withLock { $0.append((packet, endpoint)) }
@@ -116,8 +113,16 @@ final class Locked<Value: Sendable>: Sendable {
     func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }
 
-private struct PatternMissing: Error, CustomStringConvertible {
-    var description: String { "no such pattern" }
+/// Patterns served from memory, by name.
+private struct MapsByName: PatternLoading {
+    let maps: [String: TempoMap]
+
+    func map(named name: String, tempoScale: Double?, countIn: Int?, sampleRate: SampleRate)
+        throws(PatternUnavailable) -> TempoMap
+    {
+        guard let map = maps[name] else { throw PatternUnavailable("no such pattern") }
+        return map
+    }
 }
 
 /// The time tag of a host time.

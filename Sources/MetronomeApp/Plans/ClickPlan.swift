@@ -1,0 +1,100 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeMIDI
+import MetronomeModel
+import MetronomeMusic
+
+/// Everything a click track needs, checked and ready to play or render: the map, the click sounds, the notes, the
+/// mixer settings and the length. `ClickPlan.init(_:)` builds one from typed settings (`ClickRequest`); the command
+/// line, the OSC service and a library user all start here.
+///
+/// Threads: a value; build it on a control thread (it reads files), use it anywhere.
+public struct ClickPlan: Sendable {
+    /// What plays: tempo, meters, accents, count-in.
+    public var map: TempoMap
+    /// The click sounds.
+    public var clicks: ClickSet
+    /// Linear master gain.
+    public var gain: Float
+    /// The output rate (the map's).
+    public var sampleRate: SampleRate
+    /// Channels of the output: 1 or 2.
+    public var channels: Int
+    /// Sample voices that may sound at once.
+    public var voices: Int
+    /// SoundFont voices that may sound at once.
+    public var polyphony = 256
+    /// Frames to play, or nil when the click is endless.
+    public var frameCount: SampleTime?
+    /// Bars of music played (count-in excluded), when the length is a whole number of bars.
+    public var bars: Int?
+    /// The note-track instrument a pattern file asks for.
+    public var instrument: BuiltInInstrument?
+    /// The SoundFont preset a pattern file asks its note track to play, its path resolved against the file's folder.
+    public var soundFont: SoundFontReference?
+    /// Notes to play with the clicks (an arpeggio, a chord, a file's note track, a MIDI file), made when playing
+    /// starts.
+    public var notes: (@Sendable () -> NotePlayer)?
+    /// A transport command sent as playing starts (a MIDI file's start bar: a locate after the count-in).
+    public var start: (command: TransportCommand, at: Quantization)?
+    /// The same notes as note tracks of a MIDI export.
+    public var parts: [MIDIExportPart] = []
+    /// Whether the transport waits for a play command instead of playing at once.
+    public var waits = false
+
+    /// A plan from its parts; `init(_:)` builds one from a request.
+    /// - Parameters:
+    ///   - map: what plays.
+    ///   - clicks: the click sounds (made for `map`'s rate).
+    ///   - gain: linear master gain.
+    ///   - channels: 1 or 2.
+    ///   - voices: sample voices that may sound at once.
+    ///   - frameCount: frames to play (nil: endless, or the map's end).
+    ///   - bars: bars of music played, for a summary.
+    public init(
+        map: TempoMap, clicks: ClickSet, gain: Float = 1, channels: Int = 2, voices: Int = 64,
+        frameCount: SampleTime? = nil, bars: Int? = nil
+    ) {
+        self.map = map
+        self.clicks = clicks
+        self.gain = gain
+        self.sampleRate = map.sampleRate
+        self.channels = channels
+        self.voices = voices
+        self.frameCount = frameCount
+        self.bars = bars
+    }
+
+    /// The mixer settings the plan asks for.
+    /// - Throws: `InvalidValue` when the channels, voices or polyphony are out of range.
+    public func mixerConfiguration() throws(InvalidValue) -> MixerConfiguration {
+        try MixerConfiguration(
+            sampleRate: sampleRate, channels: channels, voiceCapacity: voices, fontPolyphony: polyphony)
+    }
+
+    /// The playback chain for the plan, live or offline: its notes made now, its start command sent.
+    /// - Parameters:
+    ///   - configuration: the mixer settings (default: `mixerConfiguration()`).
+    ///   - lookahead: how far ahead to schedule, in frames (nil: the session's default).
+    /// - Returns: a session at frame 0, playing unless `waits`.
+    /// - Throws: `PlanError.mixer` or `.session`.
+    public func session(configuration: MixerConfiguration? = nil, lookahead: SampleTime? = nil) throws(PlanError)
+        -> Session
+    {
+        let mixer: MixerConfiguration
+        if let configuration {
+            mixer = configuration
+        } else {
+            do { mixer = try mixerConfiguration() } catch { throw .mixer(error) }
+        }
+        do {
+            let session = try Session(
+                map: map, clicks: clicks, configuration: mixer, endFrame: frameCount, gain: gain,
+                players: notes.map { [$0()] } ?? [], lookahead: lookahead, playing: !waits)
+            if let start { session.send(start.command, at: start.at) }
+            return session
+        } catch {
+            throw .session(error)
+        }
+    }
+}

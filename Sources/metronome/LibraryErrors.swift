@@ -1,0 +1,72 @@
+import MetronomeFiles
+import MetronomeKit
+
+// The one place the library's typed errors become messages with option names and sysexits statuses.
+
+extension CommandLineError {
+    /// A plan that could not be made; `tempo` is the override the command line asked for (it names the option).
+    init(_ error: PlanError, tempo: TempoOverride = .none) {
+        switch error {
+        case .pattern(let error): self.init(error, tempo: tempo)
+        case .startAt(let error): self = .usage(option: "--start-at", error.description)
+        case .patternMap(let path, let error): self.init(.dataError, "\(path): \(error.description)")
+        case .endless(let path):
+            self.init(.usage, "--output needs --bars N or --duration SECONDS: \(path) plays without end")
+        case .section(let error), .midiMap(let error), .mixer(let error): self.init(.usage, error.description)
+        case .midiStart(let reason): self = .usage(option: "--start-at", reason)
+        case .clickSample(let error):
+            let status: ExitStatus
+            switch error {
+            case .notFound, .unreadable: status = .noInput
+            default: status = .dataError
+            }
+            self.init(status, "--sound-file \(error.description)")
+        case .session(let error): self.init(.usage, error.description)
+        }
+    }
+
+    /// A pattern file that could not be read (66), is malformed (65, its own positioned lines), or whose tempos the
+    /// override cannot take (64, naming the option).
+    init(_ error: PatternDocumentError, tempo: TempoOverride = .none) {
+        switch error {
+        case .file(let file, _): self.init(file.isMissing ? .noInput : .dataError, error.description)
+        case .pattern(.malformed(let problem)): self.init(.dataError, problem.description, prefixed: false)
+        case .pattern(.override(let problem)):
+            let option: String
+            switch tempo {
+            case .none: option = problem.value
+            case .bpm(let bpm): option = "--bpm \(bpm)"
+            case .scale(let factor): option = "--tempo-scale \(factor)"
+            }
+            self.init(.usage, "\(option): \(problem.reason)")
+        }
+    }
+
+    /// A MIDI file that could not be read (66) or is malformed (65, `FILE: error: …`).
+    init(_ error: MIDIPlaybackError) {
+        switch error {
+        case .file(let file): self.init(file.isMissing ? .noInput : .dataError, error.description)
+        case .malformed: self.init(.dataError, error.description, prefixed: false)
+        }
+    }
+
+    /// A SoundFont that could not be loaded: missing 66 with a message starting with `origin` (what named the file),
+    /// malformed 65 (`FONT: error: at byte N: …`).
+    init(_ error: SoundFontFileError, origin: String = "--soundfont") {
+        if case .malformed = error {
+            self.init(.dataError, error.description, prefixed: false)
+        } else {
+            self.init(error.isMissing ? .noInput : .dataError, origin + " " + error.description)
+        }
+    }
+
+    /// An instrument that could not be loaded: a font as above, a bank file missing (66) or malformed (65).
+    init(_ error: InstrumentError) {
+        switch error {
+        case .font(let font): self.init(font)
+        case .bank(.malformed(let message)): self.init(.dataError, "--bank " + message)
+        case .bank(.positioned(let message)): self.init(.dataError, message, prefixed: false)
+        case .bank(.missing(let message)): self.init(.noInput, "--bank " + message)
+        }
+    }
+}
