@@ -60,8 +60,12 @@ struct ClickLive {
         service?.attach(output: stream.output)
         let buffer = stream.output.bufferFrames
         // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
-        let controls = KeyControls(session: engine, volume: min(1, Float(cbrt(Double(plan.gain)))))
-        let keys = TerminalKeys.start { controls.handle($0) }
+        let controls = SessionControls(session: engine, volume: min(1, Float(cbrt(Double(plan.gain)))))
+        let keys = TerminalKeys.start { key in
+            guard let action = KeyAction(key) else { return }
+            if action == .help { FileOutput.standardError.write("\r\n" + KeyAction.summary + "\r\n") }
+            controls.perform(action)
+        }
         defer { keys?.restore() }
 
         var failure: CommandLineError?

@@ -85,7 +85,7 @@ struct OutputOptions: ParsableArguments {
             }
             return nil
         }
-        if OutputOptions.namesMIDIFile(output) {
+        if MIDIPlayback.namesMIDIFile(output) {
             try refuseAudioOptions(midiPath: output)
             return OutputPlan(path: output, audio: nil)
         }
@@ -94,25 +94,18 @@ struct OutputOptions: ParsableArguments {
                 option: "--output",
                 "\(output): unknown file type; the name must end in .wav, .flac, .ogg, .aiff or .mid")
         }
-        guard let format else {
-            return OutputPlan(path: output, audio: .init(container: container, sampleType: container.defaultSampleType))
-        }
-        guard let type = AudioSampleType(rawValue: format), type != .vorbis else {
-            throw .usage(option: "--format", "\(format): sample type must be pcm16, pcm24 or float")
-        }
-        guard container.sampleTypes.contains(type) else {
-            if container == .ogg {
-                throw .usage(option: "--format", "\(format): an .ogg file is always Ogg Vorbis; leave --format out")
+        let type = try parseOption("--format", format) { text throws(InvalidValue) in
+            do throws(InvalidValue) {
+                return try SettingText.sampleType(text, for: container)
+            } catch {
+                // The only thing to do about an Ogg file's type is to give none.
+                guard container == .ogg else { throw error }
+                throw InvalidValue(value: text, reason: error.reason + "; leave --format out")
             }
-            let allowed = container.sampleTypes.map(\.rawValue).joined(separator: " or ")
-            throw .usage(option: "--format", "\(format): a .\(container.rawValue) file holds \(allowed) samples")
         }
-        return OutputPlan(path: output, audio: .init(container: container, sampleType: type))
+        return OutputPlan(
+            path: output, audio: .init(container: container, sampleType: type ?? container.defaultSampleType))
     }
-
-    /// Whether a path names a Standard MIDI File: its extension is `mid`, `midi`, `smf` or `kar` (any case). One list
-    /// for what `play` reads as MIDI and what `--output` writes as MIDI.
-    static func namesMIDIFile(_ path: String) -> Bool { MIDIPlayback.namesMIDIFile(path) }
 
     /// A MIDI file holds notes, not sound: the options that shape the audio (its sample type, rate, channels,
     /// voices and level) would change nothing in it, so they are refused rather than ignored.

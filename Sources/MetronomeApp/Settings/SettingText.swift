@@ -1,4 +1,5 @@
 import MetronomeEngine
+import MetronomeFiles
 import MetronomeModel
 import MetronomeMusic
 import MetronomePatterns
@@ -190,5 +191,27 @@ public enum SettingText {
     /// Milliseconds between a strummed chord's notes, 0 to 1000.
     public static func strum(_ text: String) throws(InvalidValue) -> Double {
         try number(text, in: 0...1000, "the strum must be 0 to 1000 milliseconds")
+    }
+}
+
+extension SettingText {
+    /// A sample type a container holds: `pcm16`, `pcm24` or `float` (an Ogg file is always Vorbis: no type given
+    /// fits it).
+    /// - Parameters:
+    ///   - text: the type's name.
+    ///   - container: the file's container.
+    /// - Throws: `InvalidValue` for an unknown type, or one the container does not hold.
+    public static func sampleType(_ text: String, for container: AudioContainer) throws(InvalidValue)
+        -> AudioSampleType
+    {
+        guard let type = AudioSampleType(rawValue: text), type != .vorbis else {
+            throw InvalidValue(value: text, reason: "sample type must be pcm16, pcm24 or float")
+        }
+        guard container.sampleTypes.contains(type) else {
+            if container == .ogg { throw InvalidValue(value: text, reason: "an .ogg file is always Ogg Vorbis") }
+            let allowed = container.sampleTypes.map(\.rawValue).joined(separator: " or ")
+            throw InvalidValue(value: text, reason: "a .\(container.rawValue) file holds \(allowed) samples")
+        }
+        return type
     }
 }

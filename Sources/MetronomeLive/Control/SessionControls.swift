@@ -1,30 +1,34 @@
-import Glibc
-import MetronomeKit
+import MetronomeEngine
+import MetronomeModel
 import Synchronization
 
-/// What the keys do to a live session (see `KeyAction`): tempo steps and factors at the next beat, beats per bar at
-/// the next bar, volume at once, stop/play, pause/continue, tap tempo, quit, and `?` for the list of keys.
+/// klick's controls over a live session (`KeyAction`), for keys, buttons or any other front end: tempo steps and
+/// factors at the next beat, beats per bar at the next bar, volume at once, stop/play, pause/continue, tap tempo,
+/// quit. The front end shows the list of keys itself (`KeyAction.help` does nothing here).
 ///
-/// Threads: `handle` from the keys' thread; `quitRequested` and `userStopped` from any thread.
-final class KeyControls: Sendable {
+/// Threads: `perform` from any thread (the keys' thread, a web handler); the properties from any thread.
+public final class SessionControls: Sendable {
     private let session: Session
     private let state: Mutex<(volume: Float, quit: Bool, stopped: Bool)>
 
-    /// Controls for a session playing at a perceptual volume.
-    init(session: Session, volume: Float) {
+    /// Controls for a session.
+    /// - Parameters:
+    ///   - session: the session controlled.
+    ///   - volume: the perceptual volume it plays at (0...1), which the volume steps start from.
+    public init(session: Session, volume: Float) {
         self.session = session
         state = Mutex((volume, false, false))
     }
 
-    /// Whether `q` or Esc was pressed.
-    var quitRequested: Bool { state.withLock { $0.quit } }
+    /// Whether a quit was asked for (`q` or Esc at a terminal).
+    public var quitRequested: Bool { state.withLock { $0.quit } }
 
-    /// Whether the music was stopped with space (the command then waits for space again, or `q`).
-    var userStopped: Bool { state.withLock { $0.stopped } }
+    /// Whether the music was stopped by `.stopOrPlay` (a player then waits for it again, or a quit).
+    public var userStopped: Bool { state.withLock { $0.stopped } }
 
-    /// Acts on a key.
-    func handle(_ key: Key) {
-        guard let action = KeyAction(key) else { return }
+    /// Acts on an action: transport commands go to the session at their default quantization.
+    /// - Parameter action: what to do.
+    public func perform(_ action: KeyAction) {
         switch action {
         case .tempoStep(let step): setTempo { $0 + step }
         case .tempoFactor(let factor): setTempo { $0 * factor }
@@ -46,7 +50,7 @@ final class KeyControls: Sendable {
         case .pauseOrContinue: session.send(session.state == .paused ? .resume : .pause)
         case .tap: session.tap()
         case .quit: state.withLock { $0.quit = true }
-        case .help: FileOutput.standardError.write("\r\n" + KeyAction.summary + "\r\n")
+        case .help: break
         }
     }
 
