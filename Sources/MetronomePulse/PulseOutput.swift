@@ -30,6 +30,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     private(set) var stream: OpaquePointer?
     let channels: Int
     private let underruns = Atomic<Int>(0)
+    /// The write callbacks' timings and the underrun reports.
+    let callbackLog = CallbackLog()
+    /// A test's allocation counter for the mainloop thread (`metronome_thread_allocation_count`), or nil: when set,
+    /// every write callback adds the allocations it made to `callbackAllocations`. Set it before any stream starts
+    /// and leave it: the write callbacks read it without synchronisation (a C function pointer, written once by a
+    /// test, before the threads that read it exist).
+    nonisolated(unsafe) public static var allocationProbe: (@convention(c) () -> UInt64)?
+    private let allocations = Atomic<UInt64>(0)
     private let latencyMicroseconds = Atomic<Int64>(-1)
     private let firstWrite = Atomic<Int64>(0)
     private let grantedTargetFrames = Atomic<Int64>(0)
@@ -135,6 +143,23 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     /// Server-reported underruns since the stream started.
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }
+
+    /// Each underrun so far (the first 16): the stream frame its silence went in at and the write callbacks before
+    /// it. Any thread.
+    public var underrunReports: [PulseUnderrunReport] { callbackLog.reports }
+
+    /// Write callbacks so far, the longest one's duration and the widest gap between two callbacks' starts. Any
+    /// thread.
+    public var callbackTimings: (count: Int, longest: Duration, widestGap: Duration) {
+        (
+            callbackLog.callbackCount, .nanoseconds(callbackLog.longestCallback),
+            .nanoseconds(callbackLog.widestGapBetweenCallbacks)
+        )
+    }
+
+    /// Allocations the write callbacks made while `allocationProbe` was set (0: the render path is real-time
+    /// safe). Any thread.
+    public var callbackAllocations: UInt64 { allocations.load(ordering: .relaxed) }
 
     /// Whether the mainloop thread runs with real-time priority.
     public var hasRealTimePriority: Bool { realTime.load(ordering: .relaxed) }
@@ -296,6 +321,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                     let output = Unmanaged<PulseOutput>.fromOpaque(userData!).takeUnretainedValue()
                     if !output.draining.load(ordering: .acquiring) {
                         output.underruns.add(1, ordering: .relaxed)
+                        output.callbackLog.noteUnderrun(streamFrame: output.streamFramesWritten)
                         output.estimator.reset()
                     }
                 }, userData)
@@ -339,6 +365,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// The write callback: renders exactly the bytes requested, straight into the server's buffer. Real-time path.
     private func write(_ stream: OpaquePointer, bytes requested: Int) {
         if draining.load(ordering: .acquiring) { return }
+        let probe = PulseOutput.allocationProbe
+        let allocationsBefore = probe?() ?? 0
+        let start = CallbackLog.now()
+        defer {
+            callbackLog.record(
+                .init(start: start, duration: CallbackLog.now() - start, frames: requested / (4 * channels)))
+            if let probe { allocations.add(probe() - allocationsBefore, ordering: .relaxed) }
+        }
         if firstWrite.load(ordering: .relaxed) == 0 {
             var time = timespec()
             clock_gettime(CLOCK_MONOTONIC, &time)

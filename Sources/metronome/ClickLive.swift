@@ -111,6 +111,9 @@ struct ClickLive {
     /// The longest a server may take to answer a connection or accept a stream.
     static let serverTimeout: Duration = .seconds(5)
 
+    /// A duration in milliseconds, to the hundredth.
+    private func milliseconds(_ duration: Duration) -> Double { (duration.inSeconds * 100_000).rounded() / 100 }
+
     /// "30 s", "2.5 s".
     static func text(_ duration: Duration) -> String {
         let seconds = duration.inSeconds
@@ -129,6 +132,11 @@ struct ClickLive {
         }
         lines.append("late events: \(engine.mixer.lateEventCount)")
         lines.append("underruns reported by the server: \(output.underrunCount)")
+        lines += output.underrunReports.map(\.description)
+        let timings = output.callbackTimings
+        lines.append(
+            "write callbacks: \(timings.count), the longest \(milliseconds(timings.longest)) ms, the widest gap "
+                + "between two \(milliseconds(timings.widestGap)) ms")
         if let service {
             lines.append(
                 "OSC: \(service.receivedCount) datagrams received, \(service.droppedCount) dropped, "
