@@ -299,7 +299,7 @@ extension Mixer {
                         UInt32(truncatingIfNeeded: p2), UInt32(truncatingIfNeeded: p3))
                     let t = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: fractions &>> 8)) * FontVoice.fractionScale
                     let taps = Format.taps(data, low, r0, r1, r2, r3)
-                    let values = Mixer.catmullRom(taps.0, taps.1, taps.2, taps.3, t)
+                    let values = CatmullRom.interpolate(taps.0, taps.1, taps.2, taps.3, t)
                     UnsafeMutableRawPointer(output + index).storeBytes(of: values, as: SIMD4<Float>.self)
                     position = p3 &+ increment
                     index += 4
@@ -316,7 +316,7 @@ extension Mixer {
             let afterNextIndex = read + 2 >= wrapAt ? read + 2 - wrapBy : read + 2
             let next = Format.read(data, low, nextIndex)
             let afterNext = Format.read(data, low, afterNextIndex)
-            output[index] = Mixer.catmullRom(previous, current, next, afterNext, t)
+            output[index] = CatmullRom.interpolate(previous, current, next, afterNext, t)
             index += 1
             position &+= increment
             if looping, position >= loopEnd { position -= loopLength * ((position - loopEnd) / loopLength + 1) }

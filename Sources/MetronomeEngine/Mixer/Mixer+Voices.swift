@@ -122,29 +122,6 @@ extension Mixer {
     /// Catmull-Rom through x[-1], x[0], x[1], x[2] at `t` in 0..<1; exactly x[0] at t = 0.
     @inline(__always)
     static func interpolate(_ x: UnsafePointer<Float>, _ t: Float) -> Float {
-        catmullRom(x[-1], x[0], x[1], x[2], t)
-    }
-
-    /// Catmull-Rom through `previous`, `current`, `next`, `afterNext` at `t` in 0..<1; exactly `current` at t = 0.
-    /// Shared by sample voices and SoundFont voices.
-    @inline(__always)
-    static func catmullRom(_ previous: Float, _ current: Float, _ next: Float, _ afterNext: Float, _ t: Float) -> Float
-    {
-        let c1 = 0.5 * (next - previous)
-        let c2 = previous - 2.5 * current + 2 * next - 0.5 * afterNext
-        let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
-        return ((c3 * t + c2) * t + c1) * t + current
-    }
-
-    /// `catmullRom` for four frames at once, each lane computed by exactly the scalar function's operations.
-    @inline(__always)
-    static func catmullRom(
-        _ previous: SIMD4<Float>, _ current: SIMD4<Float>, _ next: SIMD4<Float>, _ afterNext: SIMD4<Float>,
-        _ t: SIMD4<Float>
-    ) -> SIMD4<Float> {
-        let c1 = 0.5 * (next - previous)
-        let c2 = previous - 2.5 * current + 2 * next - 0.5 * afterNext
-        let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
-        return ((c3 * t + c2) * t + c1) * t + current
+        CatmullRom.interpolate(x[-1], x[0], x[1], x[2], t)
     }
 }
