@@ -18,17 +18,8 @@ public final class Mixer: @unchecked Sendable {
     /// Where commands arrive from.
     public let commands: CommandRing
 
-    private let slotCount: Int
-    private let voices: UnsafeMutablePointer<Voice>
-    /// Dense list of slot indices in use, `activeCount` long.
-    private let active: UnsafeMutablePointer<Int>
-    private var activeCount = 0
-    /// Stack of unused slot indices, `freeCount` long.
-    private let free: UnsafeMutablePointer<Int>
-    private var freeCount: Int
-    /// Voices in use that are not fading out.
-    var soundingCount = 0
-    private var nextSerial: UInt64 = 0
+    /// Clicks and sample notes.
+    private let samples: SampleVoicePool
     var nextFontSerial: UInt64 = 0
     let mixLeft: UnsafeMutablePointer<Float>
     let mixRight: UnsafeMutablePointer<Float>
@@ -70,13 +61,7 @@ public final class Mixer: @unchecked Sendable {
         self.commands = commands
         appliedGain = max(0, masterGain)
         requestedGainBits.store(appliedGain.bitPattern, ordering: .relaxed)
-        // Each voice slot has a twin so that a stolen voice can fade out while its successor starts.
-        slotCount = configuration.voiceCapacity * 2
-        voices = .allocate(capacity: slotCount)
-        active = .allocate(capacity: slotCount)
-        free = .allocate(capacity: slotCount)
-        for index in 0..<slotCount { free[index] = slotCount - 1 - index }
-        freeCount = slotCount
+        samples = SampleVoicePool(capacity: configuration.voiceCapacity, fadeFrames: configuration.fadeFrames)
         mixLeft = .allocate(capacity: configuration.maximumBlockFrames)
         mixRight = .allocate(capacity: configuration.maximumBlockFrames)
         limiter = Limiter(sampleRate: configuration.sampleRate.framesPerSecond)
@@ -95,9 +80,6 @@ public final class Mixer: @unchecked Sendable {
     }
 
     deinit {
-        voices.deallocate()
-        active.deallocate()
-        free.deallocate()
         mixLeft.deallocate()
         mixRight.deallocate()
         fontVoices.deallocate()
@@ -115,7 +97,7 @@ public final class Mixer: @unchecked Sendable {
     public var lateEventCount: Int { lateEvents.load(ordering: .relaxed) }
 
     /// Voices stolen because the pool was full.
-    public var stolenVoiceCount: Int { stolenVoices.load(ordering: .relaxed) }
+    public var stolenVoiceCount: Int { samples.stolenCount + stolenVoices.load(ordering: .relaxed) }
 
     /// Voices sounding or fading at the end of the last block.
     public var activeVoiceCount: Int { voicesInUse.load(ordering: .relaxed) }
@@ -153,7 +135,7 @@ public final class Mixer: @unchecked Sendable {
         let blockStart = position.load(ordering: .relaxed)
         drainCommands(blockStart: blockStart, blockEnd: blockStart + Int64(count))
         let gainSettled = Float(bitPattern: requestedGainBits.load(ordering: .relaxed)) == appliedGain
-        if activeCount == 0, fontActiveCount == 0, fontEventCount == 0, limiter.gain == 1, gainSettled {
+        if samples.activeCount == 0, fontActiveCount == 0, fontEventCount == 0, limiter.gain == 1, gainSettled {
             // Nothing sounds and nothing is changing: the block is silence.
             output.update(repeating: 0, count: count * configuration.channels)
             voicesInUse.store(0, ordering: .relaxed)
@@ -162,15 +144,7 @@ public final class Mixer: @unchecked Sendable {
         }
         mixLeft.update(repeating: 0, count: count)
         mixRight.update(repeating: 0, count: count)
-        var index = 0
-        while index < activeCount {
-            let slot = active[index]
-            if renderVoice(voices + slot, count: count) {
-                index += 1
-            } else {
-                releaseSlot(at: index)
-            }
-        }
+        samples.render(mixLeft: mixLeft, mixRight: mixRight, count: count)
         renderFontVoices(count: count)
         applyMasterGain(count: count)
         limiter.process(left: mixLeft, right: mixRight, count: count)
@@ -182,7 +156,7 @@ public final class Mixer: @unchecked Sendable {
         } else {
             for frame in 0..<count { output[frame] = (mixLeft[frame] + mixRight[frame]) * 0.5 }
         }
-        voicesInUse.store(activeCount + fontActiveCount, ordering: .relaxed)
+        voicesInUse.store(samples.activeCount + fontActiveCount, ordering: .relaxed)
         position.store(blockStart + Int64(count), ordering: .releasing)
     }
 
@@ -202,109 +176,17 @@ public final class Mixer: @unchecked Sendable {
                 offset = Int(command.frame - blockStart)
             }
             switch command.kind {
-            case .startVoice: startVoice(command, offset: offset)
+            case .startVoice: samples.start(command, offset: offset)
             case .fadeOutAll:
-                fadeOutAll()
+                samples.fadeOutAll()
                 queueFontEvent(command, offset: offset)
             case .releaseVoices:
-                releaseVoices(tag: command.tag, offset: offset)
+                samples.releaseVoices(tag: command.tag, offset: offset)
                 queueFontEvent(command, offset: offset)
             case .setMasterGain: requestedGainBits.store(command.gain.bitPattern, ordering: .relaxed)
             case .startFontVoice, .channelControl: queueFontEvent(command, offset: offset)
             }
         }
-    }
-
-    private func startVoice(_ command: MixerCommand, offset: Int) {
-        guard command.rate > 0, command.rate.isFinite, command.gain > 0 else { return }
-        if soundingCount == configuration.voiceCapacity { stealOldest() }
-        if freeCount == 0 { dropQuietestFade() }
-        freeCount -= 1
-        let slot = free[freeCount]
-        let gains = PanLaw.gains(pan: command.pan, stereoSource: command.sample.isStereo)
-        (voices + slot).initialize(
-            to: Voice(
-                sample: command.sample,
-                position: 0,
-                increment: max(1, UInt64((command.rate * 4_294_967_296).rounded())),
-                gainLeft: command.gain * gains.left,
-                gainRight: command.gain * gains.right,
-                stepLeft: 0,
-                stepRight: 0,
-                startOffset: offset,
-                fadeRemaining: 0,
-                isFading: false,
-                serial: nextSerial,
-                tag: command.tag,
-                loopStart: UInt64(max(0, command.loopStart)) << 32,
-                loopEnd: UInt64(max(0, command.loopEnd)) << 32,
-                releaseFrames: Int(max(1, command.releaseFrames)),
-                releaseOffset: -1))
-        nextSerial &+= 1
-        active[activeCount] = slot
-        activeCount += 1
-        soundingCount += 1
-    }
-
-    private func stealOldest() {
-        var oldest = -1
-        var oldestSerial = UInt64.max
-        for index in 0..<activeCount {
-            let voice = voices[active[index]]
-            if !voice.isFading, voice.serial < oldestSerial {
-                oldest = active[index]
-                oldestSerial = voice.serial
-            }
-        }
-        guard oldest >= 0 else { return }
-        voices[oldest].beginFade(frames: configuration.fadeFrames)
-        soundingCount -= 1
-        stolenVoices.add(1, ordering: .relaxed)
-    }
-
-    /// Only reached when every twin slot holds a fading voice (more steals than the capacity within one fade time):
-    /// the fade closest to silence is cut.
-    private func dropQuietestFade() {
-        var quietest = 0
-        for index in 1..<activeCount
-        where voices[active[index]].isFading
-            && (!voices[active[quietest]].isFading
-                || voices[active[index]].fadeRemaining < voices[active[quietest]].fadeRemaining)
-        {
-            quietest = index
-        }
-        releaseSlot(at: quietest)
-    }
-
-    /// Fades every voice from the start of the block the command was drained in.
-    private func fadeOutAll() {
-        for index in 0..<activeCount where !voices[active[index]].isFading {
-            voices[active[index]].beginFade(frames: configuration.fadeFrames)
-            soundingCount -= 1
-        }
-    }
-
-    /// Marks every sounding voice with `tag` to begin its release at `offset` frames into the block.
-    private func releaseVoices(tag: UInt32, offset: Int) {
-        guard tag != 0 else { return }
-        for index in 0..<activeCount {
-            let voice = voices + active[index]
-            if voice.pointee.tag == tag, !voice.pointee.isFading, voice.pointee.releaseOffset < 0 {
-                voice.pointee.releaseOffset = offset
-            }
-        }
-    }
-
-    /// Frees the voice at `index` of `active`, keeping the others in the order they started: voices are summed in
-    /// that order, so the mix of a block never depends on where earlier blocks ended (live and offline renders cut
-    /// blocks differently and must stay bit-identical).
-    private func releaseSlot(at index: Int) {
-        let slot = active[index]
-        if !voices[slot].isFading { soundingCount -= 1 }
-        activeCount -= 1
-        for later in index..<activeCount { active[later] = active[later + 1] }
-        free[freeCount] = slot
-        freeCount += 1
     }
 
     private func applyMasterGain(count: Int) {
