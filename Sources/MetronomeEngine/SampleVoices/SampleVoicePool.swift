@@ -56,6 +56,9 @@ final class SampleVoicePool {
     /// Voices stolen because the pool was full. Any thread.
     var stolenCount: Int { stolen.load(ordering: .relaxed) }
 
+    /// Whether no voice sounds or fades: rendering would add nothing. Render thread.
+    var isIdle: Bool { activeCount == 0 }
+
     /// Adds every active voice's next `count` frames to the mix and frees the voices that end. Render thread.
     ///
     /// Voices are summed in the order they started, so a block's mix never depends on where earlier blocks ended.
