@@ -1,6 +1,7 @@
 import MetronomeSoundFont
+
 /// The state of one MIDI channel as the SoundFont voices read it: controllers, pitch wheel, channel pressure and
-/// pitch-wheel range. Lives in the mixer's preallocated channel table and changes only on the render thread, at
+/// pitch-wheel range. Lives in `FontVoicePool`'s preallocated channel table and changes only on the render thread, at
 /// the exact frame of a `channelControl` command; voices re-evaluate their modulators when `version` moves.
 struct FontChannel {
     /// Controller values 0...127, by controller number.

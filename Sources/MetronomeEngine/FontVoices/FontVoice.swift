@@ -1,21 +1,22 @@
 import MetronomeSoundFont
 import RealModule
 
-/// One sounding SoundFont voice in the mixer's preallocated font pool: a zone's sample played from its address
+/// One sounding SoundFont voice in a `FontVoicePool`'s preallocated slots: a zone's sample played from its address
 /// range at a pitch, through a resonant low-pass filter, shaped by the volume envelope (per frame) and by what
 /// changes more slowly — the modulation envelope, two LFOs, the channel's controllers through the modulators —
 /// evaluated once per control period of `controlFrames` frames counted from the voice's own start (so where blocks
 /// begin and end never changes a sample: live and offline renders stay bit-identical).
 ///
-/// Rendering is in two passes (`Mixer+FontRender`). Once per control period the voice's sample is interpolated and
-/// filtered into the slot's 64-frame period buffer; then each run of frames (cut where the block, the envelope's
-/// stage or a fade ends) multiplies those frames by the volume envelope and the gains and adds them to the mix.
-/// The envelope and the gains are in closed form from their origin (the period's start, or a stage's or a fade's
-/// first frame), so a frame's value never depends on where a block began.
+/// Rendering is in two passes (`FontVoicePool+Render`). Once per control period the voice's sample is interpolated and
+/// filtered into the slot's 64-frame period buffer; then each run of frames (cut where the block, the envelope's stage
+/// or a fade ends) multiplies those frames by the volume envelope and the gains and adds them to the mix. The envelope
+/// and the gains are in closed form from their origin (the period's start, or a stage's or a fade's first frame), so a
+/// frame's value never depends on where a block began.
 ///
 /// Plain data: the zone, the sample data and the modulators are pointers into an immutable `SoundFont` that
-/// outlives the voice; the period buffer and the envelope's power table are the mixer's, one pair per slot. Set up
-/// on the render thread at the voice's exact start frame (`init`), rendered by `Mixer+FontVoices`.
+/// outlives the voice; the period buffer and the envelope's power table are the pool's, one pair per slot. Set up
+/// on the render thread at the voice's exact start frame (`init`, from `FontVoicePool+Events`), rendered by
+/// `FontVoicePool+Render`.
 struct FontVoice {
     /// Frames between evaluations of pitch, filter and gain: the length of the period buffer.
     static let controlFrames = 64

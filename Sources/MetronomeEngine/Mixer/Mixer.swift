@@ -1,9 +1,13 @@
 import MetronomeModel
-import MetronomeSoundFont
 import Synchronization
 
-/// The real-time mixer: plays frame-stamped commands from a `CommandRing` through a preallocated voice pool, applies
-/// the master gain and the limiter, and writes interleaved Float32 frames.
+/// The real-time mixer: plays frame-stamped commands from a `CommandRing` through two preallocated voice pools,
+/// applies the master gain and the limiter, and writes interleaved Float32 frames.
+///
+/// Each block, `render` drains the ring and hands every command to the pool it concerns: `SampleVoicePool` (clicks
+/// and sample notes) or `FontVoicePool` (SoundFont voices and their channels); a release or a fade-out concerns
+/// both. Each pool adds its voices to the stereo mix buffers; the master gain and the limiter follow, then the mix
+/// is written out, in stereo or averaged to mono.
 ///
 /// Its frame counter is the engine's only clock. Everything is allocated in `init`; `render(into:frameCount:)` is the
 /// one real-time function.
@@ -11,52 +15,30 @@ import Synchronization
 /// Threads: `render` from one render thread at a time (the audio callback or the file writer loop); `setMasterGain`,
 /// `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from any thread.
 public final class Mixer: @unchecked Sendable {
-    // @unchecked: the voice pool and mix buffers are touched only by the one render thread; everything read or set
-    // from other threads (position, gain, counters, cutoff) is an atomic.
+    // @unchecked: the voice pools, the mix buffers, the limiter and the applied gain are touched only by the one
+    // render thread (`render` is called from one thread at a time); everything read or set from other threads
+    // (position, gain, counters, cutoff, the pools' steal counts) is an atomic; the rest is immutable.
     /// The fixed configuration.
     public let configuration: MixerConfiguration
     /// Where commands arrive from.
     public let commands: CommandRing
 
-    private let slotCount: Int
-    private let voices: UnsafeMutablePointer<Voice>
-    /// Dense list of slot indices in use, `activeCount` long.
-    private let active: UnsafeMutablePointer<Int>
-    private var activeCount = 0
-    /// Stack of unused slot indices, `freeCount` long.
-    private let free: UnsafeMutablePointer<Int>
-    private var freeCount: Int
-    /// Voices in use that are not fading out.
-    var soundingCount = 0
-    private var nextSerial: UInt64 = 0
-    var nextFontSerial: UInt64 = 0
-    let mixLeft: UnsafeMutablePointer<Float>
-    let mixRight: UnsafeMutablePointer<Float>
+    /// SoundFont channels: 16 for a MIDI file's channels, 16 more for note tracks played through fonts.
+    public static let fontChannelCount = MixerCommand.fontChannelCount
+
+    /// Clicks and sample notes.
+    private let samples: SampleVoicePool
+    /// SoundFont voices, their channels, and the block's font commands.
+    private let fonts: FontVoicePool
+    /// The block's stereo mix, `maximumBlockFrames` long, which both pools add to.
+    private let mixLeft: UnsafeMutablePointer<Float>
+    private let mixRight: UnsafeMutablePointer<Float>
     private var limiter: Limiter
     private var appliedGain: Float = 1
-
-    // SoundFont voices (Mixer+FontVoices.swift): a pool of twice the polyphony (a stolen voice fades while its
-    // successor starts), the channels, and the block's font commands waiting for their frame.
-    /// SoundFont channels: 16 for a MIDI file's channels, 16 more for note tracks played through fonts.
-    public static let fontChannelCount = 32
-    let fontSlotCount: Int
-    let fontVoices: UnsafeMutablePointer<FontVoice>
-    /// Each font slot's period buffer and envelope power table (`FontVoice.storageFloats` floats a slot).
-    let fontStorage: UnsafeMutablePointer<Float>
-    let fontActive: UnsafeMutablePointer<Int>
-    var fontActiveCount = 0
-    let fontFree: UnsafeMutablePointer<Int>
-    var fontFreeCount: Int
-    var fontSoundingCount = 0
-    let fontChannels: UnsafeMutablePointer<FontChannel>
-    let fontEvents: UnsafeMutablePointer<(offset: Int, command: MixerCommand)>
-    let fontEventCapacity: Int
-    var fontEventCount = 0
 
     private let position = Atomic<Int64>(0)
     private let requestedGainBits = Atomic<UInt32>(Float(1).bitPattern)
     private let lateEvents = Atomic<Int>(0)
-    let stolenVoices = Atomic<Int>(0)
     private let voicesInUse = Atomic<Int>(0)
     private let commandCutoff = Atomic<Int64>(.max)
 
@@ -70,42 +52,18 @@ public final class Mixer: @unchecked Sendable {
         self.commands = commands
         appliedGain = max(0, masterGain)
         requestedGainBits.store(appliedGain.bitPattern, ordering: .relaxed)
-        // Each voice slot has a twin so that a stolen voice can fade out while its successor starts.
-        slotCount = configuration.voiceCapacity * 2
-        voices = .allocate(capacity: slotCount)
-        active = .allocate(capacity: slotCount)
-        free = .allocate(capacity: slotCount)
-        for index in 0..<slotCount { free[index] = slotCount - 1 - index }
-        freeCount = slotCount
+        samples = SampleVoicePool(capacity: configuration.voiceCapacity, fadeFrames: configuration.fadeFrames)
+        fonts = FontVoicePool(
+            polyphony: configuration.fontPolyphony, fadeFrames: configuration.fadeFrames,
+            outputRate: configuration.sampleRate.framesPerSecond, eventCapacity: commands.capacity)
         mixLeft = .allocate(capacity: configuration.maximumBlockFrames)
         mixRight = .allocate(capacity: configuration.maximumBlockFrames)
         limiter = Limiter(sampleRate: configuration.sampleRate.framesPerSecond)
-        fontSlotCount = configuration.fontPolyphony * 2
-        fontVoices = .allocate(capacity: fontSlotCount)
-        fontStorage = .allocate(capacity: fontSlotCount * FontVoice.storageFloats)
-        fontStorage.initialize(repeating: 0, count: fontSlotCount * FontVoice.storageFloats)
-        fontActive = .allocate(capacity: fontSlotCount)
-        fontFree = .allocate(capacity: fontSlotCount)
-        for index in 0..<fontSlotCount { fontFree[index] = fontSlotCount - 1 - index }
-        fontFreeCount = fontSlotCount
-        fontChannels = .allocate(capacity: Mixer.fontChannelCount)
-        fontChannels.initialize(repeating: FontChannel(), count: Mixer.fontChannelCount)
-        fontEventCapacity = commands.capacity
-        fontEvents = .allocate(capacity: fontEventCapacity)
     }
 
     deinit {
-        voices.deallocate()
-        active.deallocate()
-        free.deallocate()
         mixLeft.deallocate()
         mixRight.deallocate()
-        fontVoices.deallocate()
-        fontStorage.deallocate()
-        fontActive.deallocate()
-        fontFree.deallocate()
-        fontChannels.deallocate()
-        fontEvents.deallocate()
     }
 
     /// Frames rendered so far: the clock every event is stamped against.
@@ -114,8 +72,8 @@ public final class Mixer: @unchecked Sendable {
     /// Events that reached the mixer after their frame had been rendered (they were played at once).
     public var lateEventCount: Int { lateEvents.load(ordering: .relaxed) }
 
-    /// Voices stolen because the pool was full.
-    public var stolenVoiceCount: Int { stolenVoices.load(ordering: .relaxed) }
+    /// Voices stolen because their pool (sample voices or SoundFont voices) was full.
+    public var stolenVoiceCount: Int { samples.stolenCount + fonts.stolenCount }
 
     /// Voices sounding or fading at the end of the last block.
     public var activeVoiceCount: Int { voicesInUse.load(ordering: .relaxed) }
@@ -149,11 +107,13 @@ public final class Mixer: @unchecked Sendable {
         }
     }
 
+    /// One block of at most `maximumBlockFrames`: drain the ring, mix both pools, apply the gain and the limiter,
+    /// write the frames out, advance the clock.
     private func renderBlock(into output: UnsafeMutablePointer<Float>, count: Int) {
         let blockStart = position.load(ordering: .relaxed)
         drainCommands(blockStart: blockStart, blockEnd: blockStart + Int64(count))
         let gainSettled = Float(bitPattern: requestedGainBits.load(ordering: .relaxed)) == appliedGain
-        if activeCount == 0, fontActiveCount == 0, fontEventCount == 0, limiter.gain == 1, gainSettled {
+        if samples.isIdle, fonts.isIdle, limiter.gain == 1, gainSettled {
             // Nothing sounds and nothing is changing: the block is silence.
             output.update(repeating: 0, count: count * configuration.channels)
             voicesInUse.store(0, ordering: .relaxed)
@@ -162,16 +122,8 @@ public final class Mixer: @unchecked Sendable {
         }
         mixLeft.update(repeating: 0, count: count)
         mixRight.update(repeating: 0, count: count)
-        var index = 0
-        while index < activeCount {
-            let slot = active[index]
-            if renderVoice(voices + slot, count: count) {
-                index += 1
-            } else {
-                releaseSlot(at: index)
-            }
-        }
-        renderFontVoices(count: count)
+        samples.render(mixLeft: mixLeft, mixRight: mixRight, count: count)
+        fonts.render(mixLeft: mixLeft, mixRight: mixRight, count: count)
         applyMasterGain(count: count)
         limiter.process(left: mixLeft, right: mixRight, count: count)
         if configuration.channels == 2 {
@@ -182,15 +134,17 @@ public final class Mixer: @unchecked Sendable {
         } else {
             for frame in 0..<count { output[frame] = (mixLeft[frame] + mixRight[frame]) * 0.5 }
         }
-        voicesInUse.store(activeCount + fontActiveCount, ordering: .relaxed)
+        voicesInUse.store(samples.activeCount + fonts.activeCount, ordering: .relaxed)
         position.store(blockStart + Int64(count), ordering: .releasing)
     }
 
+    /// Takes every command stamped before `blockEnd` off the ring and hands it to the pool it concerns, with its
+    /// offset in the block (0 when it is late); drops voice starts from the cutoff on.
     private func drainCommands(blockStart: SampleTime, blockEnd: SampleTime) {
         let cutoff = commandCutoff.load(ordering: .acquiring)
-        // The font-event list holds as many commands as the ring: a producer pushing while this drains cannot
-        // overflow it (what does not fit waits for the next block).
-        while fontEventCount < fontEventCapacity, let command = commands.peek(), command.frame < blockEnd {
+        // The font pool's command list holds as many commands as the ring: a producer pushing while this drains
+        // cannot overflow it (what does not fit waits for the next block).
+        while fonts.canQueue, let command = commands.peek(), command.frame < blockEnd {
             commands.removeFirst()
             if command.kind == .startVoice || command.kind == .startFontVoice, command.frame >= cutoff { continue }
             let offset: Int
@@ -202,111 +156,20 @@ public final class Mixer: @unchecked Sendable {
                 offset = Int(command.frame - blockStart)
             }
             switch command.kind {
-            case .startVoice: startVoice(command, offset: offset)
+            case .startVoice: samples.start(command, offset: offset)
             case .fadeOutAll:
-                fadeOutAll()
-                queueFontEvent(command, offset: offset)
+                samples.fadeOutAll()
+                fonts.queue(command, offset: offset)
             case .releaseVoices:
-                releaseVoices(tag: command.tag, offset: offset)
-                queueFontEvent(command, offset: offset)
+                samples.releaseVoices(tag: command.tag, offset: offset)
+                fonts.queue(command, offset: offset)
             case .setMasterGain: requestedGainBits.store(command.gain.bitPattern, ordering: .relaxed)
-            case .startFontVoice, .channelControl: queueFontEvent(command, offset: offset)
+            case .startFontVoice, .channelControl: fonts.queue(command, offset: offset)
             }
         }
     }
 
-    private func startVoice(_ command: MixerCommand, offset: Int) {
-        guard command.rate > 0, command.rate.isFinite, command.gain > 0 else { return }
-        if soundingCount == configuration.voiceCapacity { stealOldest() }
-        if freeCount == 0 { dropQuietestFade() }
-        freeCount -= 1
-        let slot = free[freeCount]
-        let gains = PanLaw.gains(pan: command.pan, stereoSource: command.sample.isStereo)
-        (voices + slot).initialize(
-            to: Voice(
-                sample: command.sample,
-                position: 0,
-                increment: max(1, UInt64((command.rate * 4_294_967_296).rounded())),
-                gainLeft: command.gain * gains.left,
-                gainRight: command.gain * gains.right,
-                stepLeft: 0,
-                stepRight: 0,
-                startOffset: offset,
-                fadeRemaining: 0,
-                isFading: false,
-                serial: nextSerial,
-                tag: command.tag,
-                loopStart: UInt64(max(0, command.loopStart)) << 32,
-                loopEnd: UInt64(max(0, command.loopEnd)) << 32,
-                releaseFrames: Int(max(1, command.releaseFrames)),
-                releaseOffset: -1))
-        nextSerial &+= 1
-        active[activeCount] = slot
-        activeCount += 1
-        soundingCount += 1
-    }
-
-    private func stealOldest() {
-        var oldest = -1
-        var oldestSerial = UInt64.max
-        for index in 0..<activeCount {
-            let voice = voices[active[index]]
-            if !voice.isFading, voice.serial < oldestSerial {
-                oldest = active[index]
-                oldestSerial = voice.serial
-            }
-        }
-        guard oldest >= 0 else { return }
-        voices[oldest].beginFade(frames: configuration.fadeFrames)
-        soundingCount -= 1
-        stolenVoices.add(1, ordering: .relaxed)
-    }
-
-    /// Only reached when every twin slot holds a fading voice (more steals than the capacity within one fade time):
-    /// the fade closest to silence is cut.
-    private func dropQuietestFade() {
-        var quietest = 0
-        for index in 1..<activeCount
-        where voices[active[index]].isFading
-            && (!voices[active[quietest]].isFading
-                || voices[active[index]].fadeRemaining < voices[active[quietest]].fadeRemaining)
-        {
-            quietest = index
-        }
-        releaseSlot(at: quietest)
-    }
-
-    /// Fades every voice from the start of the block the command was drained in.
-    private func fadeOutAll() {
-        for index in 0..<activeCount where !voices[active[index]].isFading {
-            voices[active[index]].beginFade(frames: configuration.fadeFrames)
-            soundingCount -= 1
-        }
-    }
-
-    /// Marks every sounding voice with `tag` to begin its release at `offset` frames into the block.
-    private func releaseVoices(tag: UInt32, offset: Int) {
-        guard tag != 0 else { return }
-        for index in 0..<activeCount {
-            let voice = voices + active[index]
-            if voice.pointee.tag == tag, !voice.pointee.isFading, voice.pointee.releaseOffset < 0 {
-                voice.pointee.releaseOffset = offset
-            }
-        }
-    }
-
-    /// Frees the voice at `index` of `active`, keeping the others in the order they started: voices are summed in
-    /// that order, so the mix of a block never depends on where earlier blocks ended (live and offline renders cut
-    /// blocks differently and must stay bit-identical).
-    private func releaseSlot(at index: Int) {
-        let slot = active[index]
-        if !voices[slot].isFading { soundingCount -= 1 }
-        activeCount -= 1
-        for later in index..<activeCount { active[later] = active[later + 1] }
-        free[freeCount] = slot
-        freeCount += 1
-    }
-
+    /// Scales the mix by the master gain, ramping linearly across the block to a newly requested value.
     private func applyMasterGain(count: Int) {
         let target = Float(bitPattern: requestedGainBits.load(ordering: .relaxed))
         let start = appliedGain

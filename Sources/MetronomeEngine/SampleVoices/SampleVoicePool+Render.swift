@@ -1,12 +1,13 @@
-import MetronomeSoundFont
-
-extension Mixer {
-    /// Adds one voice's contribution to the block. Returns false when the voice has finished.
+extension SampleVoicePool {
+    /// Adds one voice's contribution to the block's mix. Returns false when the voice has finished.
     ///
-    /// Real-time safe (called from `render` only). A pending release splits the block at its exact frame: the voice
+    /// Render thread, real-time safe. A pending release splits the block at its exact frame: the voice
     /// sounds up to it, then fades over its release time.
     @inline(__always)
-    func renderVoice(_ voice: UnsafeMutablePointer<Voice>, count: Int) -> Bool {
+    func renderVoice(
+        _ voice: UnsafeMutablePointer<Voice>, mixLeft: UnsafeMutablePointer<Float>,
+        mixRight: UnsafeMutablePointer<Float>, count: Int
+    ) -> Bool {
         let start = voice.pointee.startOffset
         let release = voice.pointee.releaseOffset
         guard start < count else {
@@ -19,22 +20,27 @@ extension Mixer {
             voice.pointee.startOffset -= count
             return true
         }
-        guard release >= 0 else { return renderSpan(voice, from: start, to: count) }
+        guard release >= 0 else {
+            return renderSpan(voice, mixLeft: mixLeft, mixRight: mixRight, from: start, to: count)
+        }
         voice.pointee.releaseOffset = -1
         let split = max(release, start)
-        guard renderSpan(voice, from: start, to: split) else { return false }
+        guard renderSpan(voice, mixLeft: mixLeft, mixRight: mixRight, from: start, to: split) else { return false }
         if !voice.pointee.isFading {
             voice.pointee.beginFade(frames: voice.pointee.releaseFrames)
             soundingCount -= 1
         }
-        return renderSpan(voice, from: split, to: count)
+        return renderSpan(voice, mixLeft: mixLeft, mixRight: mixRight, from: split, to: count)
     }
 
     /// Renders block frames `begin..<end` of a started voice. A voice whose position and rate are whole frames
     /// takes the copy path, so rate 1.0 reproduces the sample exactly; otherwise 4-point, third-order Catmull-Rom
     /// interpolation. A looping voice wraps at its loop end.
     @inline(__always)
-    func renderSpan(_ voice: UnsafeMutablePointer<Voice>, from begin: Int, to end: Int) -> Bool {
+    private func renderSpan(
+        _ voice: UnsafeMutablePointer<Voice>, mixLeft: UnsafeMutablePointer<Float>,
+        mixRight: UnsafeMutablePointer<Float>, from begin: Int, to end: Int
+    ) -> Bool {
         let untilEnd = voice.pointee.framesUntilEnd
         var frames = min(end - begin, untilEnd)
         let fading = voice.pointee.isFading
@@ -56,8 +62,8 @@ extension Mixer {
             for frame in 0..<frames {
                 let read = Int(position >> 32)
                 let fraction = Float(UInt32(truncatingIfNeeded: position)) * 2.328_306_4e-10
-                left[frame] += Mixer.interpolate(sample.left + read, fraction) * gainLeft
-                right[frame] += Mixer.interpolate(sample.right + read, fraction) * gainRight
+                left[frame] += SampleVoicePool.interpolate(sample.left + read, fraction) * gainLeft
+                right[frame] += SampleVoicePool.interpolate(sample.right + read, fraction) * gainRight
                 position &+= increment
                 while position >= loopEnd { position -= loopLength }
                 gainLeft += stepLeft
@@ -89,8 +95,8 @@ extension Mixer {
             for frame in 0..<frames {
                 let read = Int(position >> 32)
                 let fraction = Float(UInt32(truncatingIfNeeded: position)) * 2.328_306_4e-10
-                left[frame] += Mixer.interpolate(sample.left + read, fraction) * gainLeft
-                right[frame] += Mixer.interpolate(sample.right + read, fraction) * gainRight
+                left[frame] += SampleVoicePool.interpolate(sample.left + read, fraction) * gainLeft
+                right[frame] += SampleVoicePool.interpolate(sample.right + read, fraction) * gainRight
                 position &+= increment
                 gainLeft += stepLeft
                 gainRight += stepRight
@@ -99,7 +105,7 @@ extension Mixer {
             for frame in 0..<frames {
                 let read = Int(position >> 32)
                 let fraction = Float(UInt32(truncatingIfNeeded: position)) * 2.328_306_4e-10
-                let value = Mixer.interpolate(sample.left + read, fraction)
+                let value = SampleVoicePool.interpolate(sample.left + read, fraction)
                 left[frame] += value * gainLeft
                 right[frame] += value * gainRight
                 position &+= increment
@@ -121,30 +127,7 @@ extension Mixer {
 
     /// Catmull-Rom through x[-1], x[0], x[1], x[2] at `t` in 0..<1; exactly x[0] at t = 0.
     @inline(__always)
-    static func interpolate(_ x: UnsafePointer<Float>, _ t: Float) -> Float {
-        catmullRom(x[-1], x[0], x[1], x[2], t)
-    }
-
-    /// Catmull-Rom through `previous`, `current`, `next`, `afterNext` at `t` in 0..<1; exactly `current` at t = 0.
-    /// Shared by sample voices and SoundFont voices.
-    @inline(__always)
-    static func catmullRom(_ previous: Float, _ current: Float, _ next: Float, _ afterNext: Float, _ t: Float) -> Float
-    {
-        let c1 = 0.5 * (next - previous)
-        let c2 = previous - 2.5 * current + 2 * next - 0.5 * afterNext
-        let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
-        return ((c3 * t + c2) * t + c1) * t + current
-    }
-
-    /// `catmullRom` for four frames at once, each lane computed by exactly the scalar function's operations.
-    @inline(__always)
-    static func catmullRom(
-        _ previous: SIMD4<Float>, _ current: SIMD4<Float>, _ next: SIMD4<Float>, _ afterNext: SIMD4<Float>,
-        _ t: SIMD4<Float>
-    ) -> SIMD4<Float> {
-        let c1 = 0.5 * (next - previous)
-        let c2 = previous - 2.5 * current + 2 * next - 0.5 * afterNext
-        let c3 = 0.5 * (afterNext - previous) + 1.5 * (current - next)
-        return ((c3 * t + c2) * t + c1) * t + current
+    private static func interpolate(_ x: UnsafePointer<Float>, _ t: Float) -> Float {
+        CatmullRom.interpolate(x[-1], x[0], x[1], x[2], t)
     }
 }

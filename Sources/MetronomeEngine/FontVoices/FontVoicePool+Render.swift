@@ -1,120 +1,15 @@
-/// Four frames' interpolator taps: the previous, current, next and after-next frames, each across the four.
-typealias Taps = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
-
-/// How a font voice reads its sample: 16-bit frames, or 24-bit ones with the sm24 low bytes. Both give the value
-/// × 2¹⁵ (the voice's gains carry the 1/32768).
-protocol FontSampleFormat {
-    /// Frame `index`.
-    static func read(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ index: Int) -> Float
-    /// The interpolator's four taps (frames `index - 1 ... index + 2`) of four frames at once: the frames before
-    /// `a`, `b`, `c`, `d`, those frames, the ones after and the ones after those, each exactly as `read` gives it.
-    static func taps(
-        _ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ a: Int, _ b: Int, _ c: Int, _ d: Int
-    ) -> Taps
-}
-
-enum Font16Bit: FontSampleFormat {
-    @inline(__always)
-    static func read(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ index: Int) -> Float {
-        Float(data[index])
-    }
-    @inline(__always)
-    static func taps(
-        _ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ a: Int, _ b: Int, _ c: Int, _ d: Int
-    ) -> Taps {
-        // Two frames in one 32-bit load (little-endian: the earlier frame in the low half), so that four frames'
-        // taps are eight loads and shifts, with no 16-bit shuffling.
-        @inline(__always)
-        func pair(_ index: Int) -> Int32 { UnsafeRawPointer(data + index).loadUnaligned(as: Int32.self) }
-        let early = SIMD4<Int32>(pair(a - 1), pair(b - 1), pair(c - 1), pair(d - 1))
-        let late = SIMD4<Int32>(pair(a + 1), pair(b + 1), pair(c + 1), pair(d + 1))
-        return (
-            SIMD4<Float>((early &<< 16) &>> 16), SIMD4<Float>(early &>> 16), SIMD4<Float>((late &<< 16) &>> 16),
-            SIMD4<Float>(late &>> 16)
-        )
-    }
-}
-
-enum Font24Bit: FontSampleFormat {
-    @inline(__always)
-    static func read(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ index: Int) -> Float {
-        Float(Int32(data[index]) << 8 | Int32(low.unsafelyUnwrapped[index])) * (1 / 256)
-    }
-    @inline(__always)
-    static func taps(
-        _ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>?, _ a: Int, _ b: Int, _ c: Int, _ d: Int
-    ) -> Taps {
-        @inline(__always)
-        func column(_ offset: Int) -> SIMD4<Float> {
-            let bytes = low.unsafelyUnwrapped
-            let high = SIMD4<Int32>(
-                Int32(data[a + offset]), Int32(data[b + offset]), Int32(data[c + offset]), Int32(data[d + offset]))
-            let lowBytes = SIMD4<Int32>(
-                Int32(bytes[a + offset]), Int32(bytes[b + offset]), Int32(bytes[c + offset]),
-                Int32(bytes[d + offset]))
-            return SIMD4<Float>(high &<< 8 | lowBytes) * (1 / 256)
-        }
-        return (column(-1), column(0), column(1), column(2))
-    }
-}
-
-/// Whether the voice's low-pass filter runs.
-protocol FontFilterMode { static var isActive: Bool { get } }
-enum FontFilterOn: FontFilterMode { static var isActive: Bool { true } }
-enum FontFilterOff: FontFilterMode { static var isActive: Bool { false } }
-
-/// How the volume envelope moves in a run, in closed form from its origin (`FontVoice.envelopeLevel`): held,
-/// rising linearly (attack), or falling by a constant number of dB a frame (decay, release) through the voice's
-/// power table. A frame's level depends only on its distance from the origin, so the vector and scalar forms
-/// agree exactly.
-protocol FontEnvelopeShape {
-    /// The level `frame` frames after the origin; `powers` points at the table's entry for that frame.
-    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float
-    /// The levels of four frames from `frames` (their distances from the origin) on.
-    static func levels(
-        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
-    ) -> SIMD4<Float>
-}
-enum FontEnvelopeHeld: FontEnvelopeShape {
-    @inline(__always)
-    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float {
-        base
-    }
-    @inline(__always)
-    static func levels(
-        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
-    ) -> SIMD4<Float> { SIMD4(repeating: base) }
-}
-enum FontEnvelopeRising: FontEnvelopeShape {
-    @inline(__always)
-    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float {
-        base + frame * step
-    }
-    @inline(__always)
-    static func levels(
-        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
-    ) -> SIMD4<Float> { base + frames * step }
-}
-enum FontEnvelopeFalling: FontEnvelopeShape {
-    @inline(__always)
-    static func level(_ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frame: Float) -> Float {
-        base * powers[0]
-    }
-    @inline(__always)
-    static func levels(
-        _ base: Float, _ step: Float, _ powers: UnsafePointer<Float>, _ frames: SIMD4<Float>
-    ) -> SIMD4<Float> { base * UnsafeRawPointer(powers).loadUnaligned(as: SIMD4<Float>.self) }
-}
-
-extension Mixer {
+extension FontVoicePool {
     /// Adds a font voice's frames `begin..<end` of the block to the mix. Returns false when the voice has ended.
     ///
-    /// Real-time safe. At each control period's first frame the period's 64 frames of interpolated, filtered
-    /// sample are rendered into the voice's period buffer (again, from the period's start, when a release stops a
-    /// loop inside it); the span is then mixed in runs cut where the volume envelope changes stage, where the
+    /// Render thread, real-time safe. At each control period's first frame the period's 64 frames of interpolated,
+    /// filtered sample are rendered into the voice's period buffer (again, from the period's start, when a release
+    /// stops a loop inside it); the span is then mixed in runs cut where the volume envelope changes stage, where the
     /// period ends and where a fade ends. Every frame is computed the same way whatever the block boundaries.
     @inline(__always)
-    func renderFontVoice(_ voice: UnsafeMutablePointer<FontVoice>, from begin: Int, to end: Int) -> Bool {
+    func renderVoice(
+        _ voice: UnsafeMutablePointer<FontVoice>, mixLeft: UnsafeMutablePointer<Float>,
+        mixRight: UnsafeMutablePointer<Float>, from begin: Int, to end: Int
+    ) -> Bool {
         var frame = begin
         while frame < end {
             if voice.pointee.stageFramesLeft == 0 {
@@ -122,19 +17,19 @@ extension Mixer {
                 continue
             }
             if voice.pointee.controlFramesLeft == 0 {
-                voice.pointee.updateControls(channel: fontChannels + voice.pointee.channel)
+                voice.pointee.updateControls(channel: channels + voice.pointee.channel)
                 if voice.pointee.isInaudible { return false }
                 voice.pointee.periodPosition = voice.pointee.position
                 voice.pointee.periodFilterState = SIMD4(
                     voice.pointee.x1, voice.pointee.x2, voice.pointee.y1, voice.pointee.y2)
-                renderFontPeriod(voice, loopingUntil: voice.pointee.isLooping ? FontVoice.controlFrames : 0)
+                renderPeriod(voice, loopingUntil: voice.pointee.isLooping ? FontVoice.controlFrames : 0)
             } else if voice.pointee.loopStopOffset >= 0 {
                 let state = voice.pointee.periodFilterState
                 voice.pointee.position = voice.pointee.periodPosition
                 (voice.pointee.x1, voice.pointee.x2, voice.pointee.y1, voice.pointee.y2) = (
                     state[0], state[1], state[2], state[3]
                 )
-                renderFontPeriod(voice, loopingUntil: voice.pointee.loopStopOffset)
+                renderPeriod(voice, loopingUntil: voice.pointee.loopStopOffset)
                 voice.pointee.loopStopOffset = -1
             }
             let offset = FontVoice.controlFrames - voice.pointee.controlFramesLeft
@@ -145,11 +40,11 @@ extension Mixer {
             if voice.pointee.isFading { run = min(run, voice.pointee.fadeRemaining) }
             let source = UnsafePointer(voice.pointee.periodBuffer + offset)
             if voice.pointee.isFalling {
-                mixFontRun(voice, source, at: frame, count: run, FontEnvelopeFalling.self)
+                mixRun(voice, source, into: mixLeft, mixRight, at: frame, count: run, FontEnvelopeFalling.self)
             } else if voice.pointee.envelopeStep != 0 {
-                mixFontRun(voice, source, at: frame, count: run, FontEnvelopeRising.self)
+                mixRun(voice, source, into: mixLeft, mixRight, at: frame, count: run, FontEnvelopeRising.self)
             } else {
-                mixFontRun(voice, source, at: frame, count: run, FontEnvelopeHeld.self)
+                mixRun(voice, source, into: mixLeft, mixRight, at: frame, count: run, FontEnvelopeHeld.self)
             }
             frame += run
             voice.pointee.controlFramesLeft -= run
@@ -165,11 +60,12 @@ extension Mixer {
     }
 
     /// The second pass: `count` frames of the period buffer from `source`, times the volume envelope and the
-    /// ramped gains, added to the mix from `frame` on; four frames at a time, then one at a time, each computed by
-    /// the same operations.
+    /// ramped gains, added to the mix (`mixLeft`, `mixRight`) from `frame` on; four frames at a time, then one at a
+    /// time, each computed by the same operations.
     @inline(__always)
-    private func mixFontRun<Shape: FontEnvelopeShape>(
-        _ voice: UnsafeMutablePointer<FontVoice>, _ source: UnsafePointer<Float>, at frame: Int, count: Int,
+    private func mixRun<Shape: FontEnvelopeShape>(
+        _ voice: UnsafeMutablePointer<FontVoice>, _ source: UnsafePointer<Float>,
+        into mixLeft: UnsafeMutablePointer<Float>, _ mixRight: UnsafeMutablePointer<Float>, at frame: Int, count: Int,
         _: Shape.Type
     ) {
         let left = mixLeft + frame
@@ -216,23 +112,23 @@ extension Mixer {
     /// The first pass: the voice's period, interpolated and filtered into its period buffer, looping (if the voice
     /// loops at all) before frame `loopingUntil` and not from there on; sets how many frames the sample lasts.
     @inline(__always)
-    private func renderFontPeriod(_ voice: UnsafeMutablePointer<FontVoice>, loopingUntil: Int) {
+    private func renderPeriod(_ voice: UnsafeMutablePointer<FontVoice>, loopingUntil: Int) {
         let filter = voice.pointee.filterActive
         if voice.pointee.low == nil {
             if filter {
-                renderFontPeriod(voice, loopingUntil: loopingUntil, Font16Bit.self, FontFilterOn.self)
+                renderPeriod(voice, loopingUntil: loopingUntil, Font16Bit.self, FontFilterOn.self)
             } else {
-                renderFontPeriod(voice, loopingUntil: loopingUntil, Font16Bit.self, FontFilterOff.self)
+                renderPeriod(voice, loopingUntil: loopingUntil, Font16Bit.self, FontFilterOff.self)
             }
         } else if filter {
-            renderFontPeriod(voice, loopingUntil: loopingUntil, Font24Bit.self, FontFilterOn.self)
+            renderPeriod(voice, loopingUntil: loopingUntil, Font24Bit.self, FontFilterOn.self)
         } else {
-            renderFontPeriod(voice, loopingUntil: loopingUntil, Font24Bit.self, FontFilterOff.self)
+            renderPeriod(voice, loopingUntil: loopingUntil, Font24Bit.self, FontFilterOff.self)
         }
     }
 
     @inline(__always)
-    private func renderFontPeriod<Format: FontSampleFormat, Filter: FontFilterMode>(
+    private func renderPeriod<Format: FontSampleFormat, Filter: FontFilterMode>(
         _ voice: UnsafeMutablePointer<FontVoice>, loopingUntil: Int, _: Format.Type, _: Filter.Type
     ) {
         let last = UInt64(voice.pointee.end) << 32
@@ -251,20 +147,20 @@ extension Mixer {
                     ends = true
                 }
             }
-            renderFontFrames(
+            renderFrames(
                 voice, into: voice.pointee.periodBuffer + frame, count: count, looping: looping,
                 Format.self, Filter.self)
             frame += count
             if ends { break }
         }
         voice.pointee.periodFrames = frame
-        if Filter.isActive { filterFont(voice, voice.pointee.periodBuffer, count: frame) }
+        if Filter.isActive { filter(voice, voice.pointee.periodBuffer, count: frame) }
     }
 
     /// `count` frames of one voice with no change of loop mode inside: 4-point interpolation of the sample, then
     /// the filter.
     @inline(__always)
-    private func renderFontFrames<Format: FontSampleFormat, Filter: FontFilterMode>(
+    private func renderFrames<Format: FontSampleFormat, Filter: FontFilterMode>(
         _ voice: UnsafeMutablePointer<FontVoice>, into output: UnsafeMutablePointer<Float>, count: Int, looping: Bool,
         _: Format.Type, _: Filter.Type
     ) {
@@ -283,7 +179,7 @@ extension Mixer {
             // exactly what the one-at-a-time path below would.
             let read = Int(truncatingIfNeeded: position >> 32)
             if read >= 1, count - index >= 4 {
-                let clear = looping ? FontVoice.framesBefore(wrapAt - 2, from: position, by: increment) : Int.max
+                let clear = looping ? FontVoicePool.framesBefore(wrapAt - 2, from: position, by: increment) : Int.max
                 var chunks = min(count - index, clear) / 4
                 let vectorized = chunks > 0
                 while chunks > 0 {
@@ -297,9 +193,10 @@ extension Mixer {
                     let fractions = SIMD4<UInt32>(
                         UInt32(truncatingIfNeeded: position), UInt32(truncatingIfNeeded: p1),
                         UInt32(truncatingIfNeeded: p2), UInt32(truncatingIfNeeded: p3))
-                    let t = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: fractions &>> 8)) * FontVoice.fractionScale
+                    let t =
+                        SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: fractions &>> 8)) * FontVoicePool.fractionScale
                     let taps = Format.taps(data, low, r0, r1, r2, r3)
-                    let values = Mixer.catmullRom(taps.0, taps.1, taps.2, taps.3, t)
+                    let values = CatmullRom.interpolate(taps.0, taps.1, taps.2, taps.3, t)
                     UnsafeMutableRawPointer(output + index).storeBytes(of: values, as: SIMD4<Float>.self)
                     position = p3 &+ increment
                     index += 4
@@ -309,14 +206,15 @@ extension Mixer {
                 if vectorized { continue }
             }
             let t =
-                Float(Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: position) >> 8)) * FontVoice.fractionScale
+                Float(Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: position) >> 8))
+                * FontVoicePool.fractionScale
             let previous = Format.read(data, low, max(0, read - 1))
             let current = Format.read(data, low, read)
             let nextIndex = read + 1 >= wrapAt ? read + 1 - wrapBy : read + 1
             let afterNextIndex = read + 2 >= wrapAt ? read + 2 - wrapBy : read + 2
             let next = Format.read(data, low, nextIndex)
             let afterNext = Format.read(data, low, afterNextIndex)
-            output[index] = Mixer.catmullRom(previous, current, next, afterNext, t)
+            output[index] = CatmullRom.interpolate(previous, current, next, afterNext, t)
             index += 1
             position &+= increment
             if looping, position >= loopEnd { position -= loopLength * ((position - loopEnd) / loopLength + 1) }
@@ -327,7 +225,7 @@ extension Mixer {
     /// The voice's low-pass biquad over the period's `count` frames in place: four at a time from the period's
     /// start (`FontVoice.fromInput`), then one at a time.
     @inline(__always)
-    private func filterFont(
+    private func filter(
         _ voice: UnsafeMutablePointer<FontVoice>, _ frames: UnsafeMutablePointer<Float>, count: Int
     ) {
         let b0 = voice.pointee.b0
@@ -376,16 +274,14 @@ extension Mixer {
         voice.pointee.y1 = y1
         voice.pointee.y2 = y2
     }
-}
 
-extension FontVoice {
     /// The interpolation fraction's scale: its top 24 bits, converted exactly, times 2⁻²⁴.
-    static let fractionScale: Float = 1.0 / 16_777_216
+    private static let fractionScale: Float = 1.0 / 16_777_216
 
     /// How many frames, from read position `position` moving by `increment`, read a current frame before `frame`
     /// (0 when it already does not).
     @inline(__always)
-    static func framesBefore(_ frame: Int, from position: UInt64, by increment: UInt64) -> Int {
+    private static func framesBefore(_ frame: Int, from position: UInt64, by increment: UInt64) -> Int {
         guard frame > 0 else { return 0 }
         let limit = UInt64(frame) << 32
         guard position < limit else { return 0 }

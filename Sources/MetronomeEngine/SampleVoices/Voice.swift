@@ -1,6 +1,5 @@
-
-/// One playing sample inside the mixer's preallocated pool. Plain data: no references, so the render thread never
-/// retains or releases anything.
+/// One playing sample in a `SampleVoicePool`'s preallocated slots. Plain data: no references, so the render thread
+/// never retains or releases anything.
 ///
 /// The read position is fixed point, 32 integer bits and 32 fraction bits, so a rate of exactly 1.0 (or any integer
 /// rate) never leaves whole frames and reproduces the sample bit for bit.
