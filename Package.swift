@@ -82,7 +82,8 @@ let package = Package(
         .target(
             name: "MetronomePulse",
             dependencies: ["MetronomeModel", "MetronomeEngine", "MetronomeLive", "CPulseAudio"]),
-        // The OSC service of `metronome serve`: the address space over a session, and the UDP server.
+        // The OSC service of `metronome serve`: the service core over a session, our address space and klick's, and the
+        // UDP server.
         .target(
             name: "MetronomeService",
             dependencies: [

@@ -6,7 +6,7 @@ import MetronomeOSC
 ///
 /// Threads: create and `stop` from a control thread; the service handles datagrams on the server's thread.
 public final class OSCServiceHost: Sendable {
-    /// The address space over the session.
+    /// The service over the session (its core and both address spaces).
     public let service: OSCService
     /// The receiving thread.
     public let server: OSCServer

@@ -39,9 +39,3 @@ public protocol ServiceOutput: FrameClock {
     /// Underruns the sound server has reported.
     var underrunCount: Int { get }
 }
-
-/// Why a message was refused: one line, kept as the state's `error` value.
-struct Rejection: Error {
-    var reason: String
-    init(_ reason: String) { self.reason = reason }
-}

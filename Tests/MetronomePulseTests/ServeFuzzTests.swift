@@ -62,7 +62,7 @@ struct ServeFuzzTests {
     )
     func hostileStreamLeavesTheClickAlone() throws {
         let server = try PulseServer()
-        let traffic = HostileTraffic(addresses: OSCService.handlers.keys)
+        let traffic = HostileTraffic(addresses: MetronomeAddressSpace.addresses + KlickAddressSpace.addresses)
         let count = 3000
         let ((state, alive, result, recorded, expected), _) = try firstRunWithoutUnderruns {
             let recording = try server.startRecording()

@@ -39,7 +39,7 @@ struct OSCServiceFuzzTests {
         let service = try OSCService(session: session, settings: settings) { _, _ in
             replies.add(1, ordering: .relaxed)
         }
-        let traffic = HostileTraffic(addresses: OSCService.handlers.keys)
+        let traffic = HostileTraffic(addresses: MetronomeAddressSpace.addresses + KlickAddressSpace.addresses)
         let sender = OSCEndpoint.loopback(port: 9000)
         let sink = LeftChannel()
         var random = SplitMix(seed: 0x5E_4E_F0_22)
