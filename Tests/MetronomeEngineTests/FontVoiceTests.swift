@@ -1,10 +1,9 @@
 import CAllocationCounter
+import MetronomeEngine
+import MetronomeSoundFont
+import MetronomeTestSupport
 import RealModule
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeSoundFont
-@testable import MetronomeModel
 
 /// A hand-made SoundFont zone over owned sample data, for testing the mixer's font voices without a font file.
 final class TestZone {

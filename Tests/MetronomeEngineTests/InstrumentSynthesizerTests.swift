@@ -1,13 +1,10 @@
 import Foundation
+import MetronomeModel
+import MetronomeTestSupport
 import Synchronization
 import Testing
 
 @testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("Built-in instruments")
 struct InstrumentSynthesizerTests {

@@ -1,12 +1,8 @@
 import Foundation
+import MetronomeModel
 import Testing
 
 @testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Renders `frames` frames from a fresh mixer after pushing `commands`.
 private func render(

@@ -1,13 +1,8 @@
 import CAllocationCounter
 import Foundation
+import MetronomeEngine
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Renders `frames` mono frames of whatever the ring holds.
 func renderMono(_ mixer: Mixer, frames: Int, block: Int = 256) -> [Float] {

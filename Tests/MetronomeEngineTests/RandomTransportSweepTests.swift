@@ -1,11 +1,8 @@
+import MetronomeEngine
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// SplitMix64: a tiny seeded generator, so every sequence can be replayed from its seed.
 private struct SplitMix: RandomNumberGenerator {

@@ -1,12 +1,7 @@
 import CAllocationCounter
+import MetronomeEngine
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("Real-time safety")
 struct RealTimeSafetyTests {

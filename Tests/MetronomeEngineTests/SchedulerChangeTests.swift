@@ -1,12 +1,9 @@
 import Foundation
+import MetronomeEngine
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Drives a scheduler by hand (as the live timer would) and returns every click frame with its bar and beat.
 private func run(

@@ -1,12 +1,10 @@
 import Foundation
+import MetronomeEngine
+import MetronomeModel
+import MetronomeMusic
+import MetronomePatterns
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// The shape of Patterns/song.metro, written out so that this test does not follow edits of the shipped file:
 /// a count-in, 36 bars of 4/4 at 112, a 7/8 bridge (eighth = 224), a ramp 112 → 124, a 6/8 outro (dotted quarter =

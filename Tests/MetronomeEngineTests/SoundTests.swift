@@ -1,12 +1,8 @@
 import Foundation
+import MetronomeEngine
+import MetronomeModel
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("Generated sounds and resampling")
 struct SoundTests {

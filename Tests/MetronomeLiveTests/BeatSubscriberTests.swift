@@ -1,11 +1,9 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomePatterns
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("Beat subscribers")
 struct BeatSubscriberTests {

@@ -1,12 +1,8 @@
 import CAllocationCounter
+import MetronomeLive
+import MetronomeModel
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Observations of a line: `rate` frames per second, frame `offset` heard at host time 0, one every 100 ms from 1 s.
 private struct Line {

@@ -1,13 +1,8 @@
 import Dispatch
+import MetronomeLive
+import MetronomeModel
 import Synchronization
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("Host clock: mappings between frames and CLOCK_MONOTONIC")
 struct HostClockTests {

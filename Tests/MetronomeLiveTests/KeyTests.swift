@@ -1,11 +1,5 @@
+import MetronomeLive
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("Keys")
 struct KeyTests {

@@ -1,11 +1,10 @@
 import Dispatch
 import Glibc
 import MetronomeEngine
+import MetronomeLive
 import MetronomeModel
 import Synchronization
 import Testing
-
-@testable import MetronomeLive
 
 /// An `OutputBackend` with no server behind it, the seam's test double: it pulls its mixer every 2 ms on the host
 /// clock, a block ahead, as a device would, and hears frame `s` of its stream exactly at

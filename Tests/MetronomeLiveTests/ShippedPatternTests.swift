@@ -1,21 +1,10 @@
 import Foundation
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomePatterns
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
-
-/// The repository's Patterns folder, found from this file's path.
-let patternsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Patterns").path
-
-let shippedPatterns: [String] = {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: patternsFolder)) ?? []
-    return names.filter { $0.hasSuffix(".metro") }.sorted()
-}()
 
 /// Audible click frames of a map up to `end`, computed apart from the library from each section's parameters and the
 /// definitions in Patterns/README.md: constant tempo t = 240·x/(d·T); a ramp t = 240·N/(d·ΔT)·ln(T(x)/T₀); swing as

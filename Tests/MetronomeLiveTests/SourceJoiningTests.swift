@@ -1,11 +1,10 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
+import MetronomePatterns
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// A sink that keeps the frames of the left channel's non-zero onsets (a gap of silence before each).
 private final class FrameSink: AudioSink {

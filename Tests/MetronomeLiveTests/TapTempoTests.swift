@@ -1,11 +1,8 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 private func at(_ milliseconds: Int64) -> HostTime { HostTime(nanoseconds: 5_000_000_000 + milliseconds * 1_000_000) }
 

@@ -1,9 +1,9 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeTestSupport
 import Synchronization
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeLive
-@testable import MetronomeModel
 
 /// A `TempoSource` with no clock behind it, the seam's test double: it reports the timeline it is given, which a test
 /// may replace at any time (as Link's thread replaces its capture).

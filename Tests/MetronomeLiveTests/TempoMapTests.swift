@@ -1,12 +1,10 @@
 import Foundation
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// The expected position of a click, written independently of the library from the definitions in the issue:
 /// constant tempo: t = 240·x/(d·T); linear ramp over N beats (klick): t = 240·N/(d·(T₁−T₀))·(ln T(x) − ln T₀).

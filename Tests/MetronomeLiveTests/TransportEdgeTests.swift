@@ -1,11 +1,9 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Renders a session and returns the frames of its onsets.
 private func onsets(_ session: Session, frames: SampleTime) throws -> [SampleTime] {

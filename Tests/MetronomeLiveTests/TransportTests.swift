@@ -1,12 +1,10 @@
 import Foundation
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Quarter-note ticks, written out so the expectations do not lean on the engine's constant.
 private let ppq: Int64 = 28_828_800

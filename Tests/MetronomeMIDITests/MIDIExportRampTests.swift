@@ -1,5 +1,6 @@
-import MetronomeKit
-@testable import MetronomeMIDI
+import MetronomeMIDI
+import MetronomeModel
+import MetronomeMusic
 import Testing
 
 /// Ramps, tempo lists and tempos that are no whole number of microseconds, exported and imported again: every

@@ -1,5 +1,8 @@
-import MetronomeKit
-@testable import MetronomeMIDI
+import MetronomeEngine
+import MetronomeMIDI
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
 
 @Suite("MIDI export: clicks, meters, markers and notes read back exactly")

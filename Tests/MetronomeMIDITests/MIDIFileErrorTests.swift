@@ -1,9 +1,6 @@
-import MetronomeModel
+import MetronomeMIDI
 import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeMIDI
-@testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: malformed input")
 struct MIDIFileErrorTests {

@@ -1,5 +1,4 @@
-@testable import MetronomeMIDI
-import MetronomePatterns
+import MetronomeMIDI
 
 /// Bytes of small Standard MIDI Files, and the conversions the MIDI file tests share.
 enum SMF {

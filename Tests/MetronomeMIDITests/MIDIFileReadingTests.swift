@@ -1,7 +1,5 @@
+import MetronomeMIDI
 import Testing
-
-@testable import MetronomeMIDI
-@testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: reading")
 struct MIDIFileReadingTests {

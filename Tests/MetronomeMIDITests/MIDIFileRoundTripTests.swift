@@ -1,9 +1,7 @@
 import Foundation
+import MetronomeMIDI
 import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeMIDI
-@testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: writing and round trips")
 struct MIDIFileRoundTripTests {

@@ -1,8 +1,8 @@
 import MetronomeModel
+import MetronomeTestSupport
 import Testing
 
 @testable import MetronomeMIDI
-@testable import MetronomePatterns
 
 @Suite("Standard MIDI Files: the timeline")
 struct MIDIFileTimelineTests {

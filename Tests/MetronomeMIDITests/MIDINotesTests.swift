@@ -1,9 +1,7 @@
+import MetronomeMIDI
+import MetronomeModel
+import MetronomeMusic
 import Testing
-
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomeMIDI
-@testable import MetronomePatterns
 
 /// A MIDI file's events as the note source plays them: pairing, channels, chase on seek.
 @Suite("MIDI notes as a note source")

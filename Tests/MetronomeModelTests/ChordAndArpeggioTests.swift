@@ -1,12 +1,5 @@
+import MetronomeModel
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomeMIDI
-@testable import MetronomePatterns
 
 @Suite("Chord symbols and arpeggio orders")
 struct ChordAndArpeggioTests {

@@ -1,11 +1,6 @@
+import MetronomeModel
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// xorshift64*: a tiny seeded generator for the sweeps.
 private struct XorShift: RandomNumberGenerator {

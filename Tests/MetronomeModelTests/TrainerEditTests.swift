@@ -1,11 +1,7 @@
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("A live speed trainer: TempoMap.steppingTempo")
 struct TrainerEditTests {

@@ -1,11 +1,6 @@
+import MetronomeModel
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("Value parsing")
 struct ValueParsingTests {

@@ -1,26 +1,13 @@
-import Foundation
+import MetronomeModel
+import MetronomePatterns
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 @Suite("klick tempo maps")
 struct KlickMapTests {
-    static let song = """
-        # a song
-        intro: 2 4/4 120 Xxxx
-        verse:4 7/8 100-140 X.xX.x. 0.8   # ramp
-        3 3/4 90,100,110,120,130,140,150,160,170
-
-        """
-
     @Test("Entries: labels (also glued), meters, ramps, tempo lists, patterns, volumes, comments")
     func parsesEntries() throws {
-        let map = try KlickMap.parse(KlickMapTests.song, file: "song.klick")
+        let map = try KlickMap.parse(KlickSong.text, file: "song.klick")
         #expect(map.sections.count == 3)
         let intro = map.sections[0]
         #expect(intro.label == "intro" && intro.bars == 2 && intro.meter == .fourFour && intro.tempo == .of(120))
@@ -31,31 +18,6 @@ struct KlickMapTests {
         let third = map.sections[2]
         #expect(third.label == nil && third.beatTempos?.count == 9 && third.accents.description == "Xxx")
         #expect(map.barCount == 9)
-    }
-
-    @Test("Onsets equal klick's semantics in closed form, including a ramp and a tempo per beat")
-    func onsetsMatchClosedForm() throws {
-        let map = try KlickMap.parse(KlickMapTests.song, file: "song.klick")
-        var expected: [Int64] = []
-        var seconds = 0.0
-        for beat in 0..<8 { expected.append(Int64(((seconds + Double(beat) * 0.5) * 48000).rounded())) }
-        seconds += 8 * 0.5
-        // 4 bars of 7/8 from 100 to 140: t(x) = 240·N/(d·ΔT)·ln(T(x)/T₀), N = 28, d = 8.
-        for beat in 0..<28 {
-            let t = 240.0 * 28 / (8 * 40) * log((100 + 40 * Double(beat) / 28) / 100)
-            if "X.xX.x.".map({ $0 })[beat % 7] != "." { expected.append(Int64(((seconds + t) * 48000).rounded())) }
-        }
-        seconds += 240.0 * 28 / (8 * 40) * log(140.0 / 100)
-        for tempo in [90.0, 100, 110, 120, 130, 140, 150, 160, 170] {
-            expected.append(Int64((seconds * 48000).rounded()))
-            seconds += 240 / (4 * tempo)
-        }
-        let renderer = try Session(
-            map: map, clicks: Impulses.clickSet(), configuration: try MixerConfiguration(channels: 1), endFrame: nil)
-        let sink = OnsetSink(channels: 1)
-        try renderer.render(frameCount: try #require(map.endFrame), to: sink)
-        #expect(sink.onsets.map(\.frame) == expected)
-        #expect(map.endFrame == Int64((seconds * 48000).rounded()))
     }
 
     static let errors: [(String, Int, Int, String)] = [
@@ -101,7 +63,7 @@ struct KlickMapTests {
     func mutationSweep() {
         var generator = SeededGenerator(seed: 42)
         let alphabet = Array("0123456789/-,.:# \tXxo\nabc")
-        let base = Array(KlickMapTests.song)
+        let base = Array(KlickSong.text)
         var errors = 0
         for _ in 0..<3000 {
             var text = base

@@ -1,11 +1,7 @@
+import MetronomeModel
+import MetronomeMusic
+import MetronomePatterns
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Every note event of a pattern's note track.
 func noteEvents(_ text: String, startAt: String? = nil) throws -> [NoteEvent] {

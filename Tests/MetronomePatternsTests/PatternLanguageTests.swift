@@ -1,10 +1,8 @@
+import MetronomeModel
+import MetronomeMusic
+import MetronomeTestSupport
 import Testing
 
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
 @testable import MetronomePatterns
 
 /// Parses a .metro text and expands its timeline: (frame, level letter, layer) of every click, silent ones included.

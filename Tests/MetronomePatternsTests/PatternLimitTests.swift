@@ -1,6 +1,7 @@
+import MetronomeModel
+import MetronomeTestSupport
 import Testing
 
-@testable import MetronomeModel
 @testable import MetronomePatterns
 
 @Suite("Pattern limits: numbers from text never trap; the section guard holds for any nesting")

@@ -1,6 +1,5 @@
-@testable import MetronomeModel
-@testable import MetronomePatterns
-@testable import MetronomeSoundFont
+import MetronomeModel
+import MetronomePatterns
 import Testing
 
 @Suite("Pattern language: instrument soundfont")

@@ -1,12 +1,9 @@
 import Foundation
+import MetronomeModel
+import MetronomeMusic
+import MetronomePatterns
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
 
 /// Writes random valid .metro files and, beside each, the sections the documented rules say it means.
 struct PatternGenerator {

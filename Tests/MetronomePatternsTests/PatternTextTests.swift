@@ -1,7 +1,7 @@
+import Foundation
+import MetronomeModel
+import MetronomePatterns
 import Testing
-
-@testable import MetronomeModel
-@testable import MetronomePatterns
 
 @Suite("Pattern text: Windows line endings, a byte-order mark, and 'x R' as the grammar writes it")
 struct PatternTextTests {

@@ -1,7 +1,6 @@
+import MetronomeModel
+import MetronomePatterns
 import Testing
-
-@testable import MetronomeModel
-@testable import MetronomePatterns
 
 @Suite("One section from values, and the language's numbers at their limits")
 struct SectionSettingsTests {

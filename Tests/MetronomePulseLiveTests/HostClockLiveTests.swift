@@ -1,8 +1,9 @@
 import Foundation
-import MetronomeKit
+import MetronomeEngine
+import MetronomeLive
+import MetronomePulse
+import MetronomeTestSupport
 import Testing
-
-@testable import MetronomePulse
 
 /// Silence played into a private server's null sink through the library: a mixer with nothing to play.
 private func silentOutput(_ server: PulseServer) throws -> PulseOutput {

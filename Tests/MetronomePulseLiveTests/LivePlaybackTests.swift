@@ -1,6 +1,8 @@
 import Foundation
+import MetronomeEngine
 import MetronomeFiles
-import MetronomeKit
+import MetronomeLive
+import MetronomeModel
 import MetronomePulse
 import MetronomeTestSupport
 import Testing

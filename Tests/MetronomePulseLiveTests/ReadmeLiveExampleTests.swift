@@ -1,6 +1,6 @@
-import Foundation
 import MetronomeKit
 import MetronomePulse
+import MetronomeTestSupport
 import Testing
 
 /// The README's live library example, pasted in order (with the test server's address): it plays with 0 late events.

@@ -1,6 +1,8 @@
 import Foundation
+import MetronomeEngine
 import MetronomeFiles
-import MetronomeKit
+import MetronomeLive
+import MetronomeModel
 import MetronomeTestSupport
 import Synchronization
 import Testing
@@ -21,43 +23,6 @@ private func poll(atMost seconds: Double, until condition: () throws -> Bool) re
     return true
 }
 
-/// A unix socket that accepts connections and never says a word: the kernel completes each connection from the
-/// listen backlog; `accept` tells the test a client has arrived.
-private final class SilentServer {
-    let path: String
-    let socket: Int32
-
-    init(_ path: String) throws {
-        self.path = path
-        socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            path.utf8CString.withUnsafeBytes {
-                raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count - 1)))
-            }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0, listen(socket, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
-    }
-
-    /// Waits (5 s at most) until a client has connected; keeps the connection open and silent.
-    func waitForClient() -> Bool {
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        guard Glibc.poll(&descriptor, 1, 5000) == 1 else { return false }
-        return accept(socket, nil, nil) >= 0
-    }
-
-    deinit {
-        close(socket)
-        unlink(path)
-    }
-}
-
 /// Waits until the server shows a playback stream (the metronome is playing).
 private func waitUntilPlaying(_ server: PulseServer) throws -> Bool {
     try poll(atMost: 5) { try !server.pactl(["list", "short", "sink-inputs"]).standardOutput.isEmpty }
@@ -65,46 +30,6 @@ private func waitUntilPlaying(_ server: PulseServer) throws -> Bool {
 
 @Suite("The sound server may hang, freeze, go and come back", .serialized)
 struct ServerComesAndGoesTests {
-    @Test("A server that accepts and never answers: Ctrl-C stops at once, exit 130 with one line")
-    func silentServerInterrupted() throws {
-        let scratch = try Scratch()
-        let silent = try SilentServer(scratch.file("native"))
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_SERVER"] = "unix:\(silent.path)"
-        let command = try CommandRunner.start(["--bpm", "120"], environment: environment)
-        #expect(silent.waitForClient())
-        // The client has connected and now waits for an answer that never comes.
-        usleep(200_000)
-        let sent = now()
-        command.send(SIGINT)
-        poll(atMost: 5) { command.hasExited }
-        let elapsed = now() - sent
-        let result = command.wait()
-        print("silent server, SIGINT → exit: \(Int(elapsed * 1000)) ms")
-        #expect(elapsed < 0.5)
-        #expect(result.status == 130)
-        #expect(
-            result.standardError
-                == "metronome: error: interrupted while waiting for PulseAudio at unix:\(silent.path) (PULSE_SERVER)\n")
-    }
-
-    @Test("A server that accepts and never answers: after 5 s, exit 69 saying so")
-    func silentServerTimesOut() throws {
-        let scratch = try Scratch()
-        let silent = try SilentServer(scratch.file("native"))
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_SERVER"] = "unix:\(silent.path)"
-        let started = now()
-        let result = try CommandRunner.run(["--bpm", "120"], environment: environment)
-        let elapsed = now() - started
-        #expect((5..<6.5).contains(elapsed))
-        #expect(result.status == 69)
-        #expect(
-            result.standardError
-                == "metronome: error: PulseAudio at unix:\(silent.path) (PULSE_SERVER) did not answer within 5 s; "
-                + "render to a file with --output FILE.wav\n")
-    }
-
     @Test("A server frozen with SIGSTOP while playing: Ctrl-C stops within 0.5 s, exit 0, nothing on stderr")
     func frozenServerInterrupted() throws {
         let server = try PulseServer()
@@ -202,29 +127,6 @@ struct ServerComesAndGoesTests {
         #expect(
             result.standardError
                 == "metronome: error: lost the connection to PulseAudio at \(address) (PULSE_SERVER); stopped\n")
-    }
-
-    @Test(
-        "--reconnect-timeout out of range, with --no-reconnect, or with --output is exit 64",
-        arguments: [
-            (
-                ["--reconnect-timeout", "0"],
-                "--reconnect-timeout 0: the timeout must be a number of seconds from 1 to 86400"
-            ),
-            (["--no-reconnect", "--reconnect-timeout", "5"], "--reconnect-timeout does not apply with --no-reconnect"),
-            (
-                ["--bars", "1", "--no-reconnect", "--output", "x.wav"],
-                "--no-reconnect applies only to live playback, not with --output"
-            ),
-            (
-                ["arp", "C", "--bars", "1", "--reconnect-timeout", "2", "--output", "x.wav"],
-                "--reconnect-timeout applies only to live playback, not with --output"
-            ),
-        ])
-    func reconnectOptionsChecked(arguments: [String], message: String) throws {
-        let result = try CommandRunner.run(arguments)
-        #expect(result.status == 64)
-        #expect(result.standardError == "metronome: error: \(message)\n")
     }
 
     @Test("No server back within --reconnect-timeout: exit 69 with the last reason")

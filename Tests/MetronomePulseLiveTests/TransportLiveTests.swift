@@ -1,5 +1,8 @@
 import Foundation
-import MetronomeKit
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
 import MetronomePulse
 import MetronomeTestSupport
 import Testing

@@ -1,5 +1,4 @@
 import Foundation
-import MetronomeKit
 import MetronomeTestSupport
 import Testing
 
@@ -85,21 +84,5 @@ struct ServeControlTests {
                     + "and retime the metronome, play notes, load any pattern file this user can read, and make it quit"
             ])
         #expect(lines.contains("metronome: listening for OSC on udp 0.0.0.0:\(port)"))
-    }
-
-    @Test("A port in use is exit 69 with one line naming it; an --osc that is not HOST:PORT is exit 64")
-    func badAddresses() throws {
-        let held = try UDPPort()
-        let taken = try CommandRunner.run(["serve", "--osc", "127.0.0.1:\(held.port)", "--quiet"])
-        #expect(taken.status == 69)
-        #expect(
-            taken.standardError
-                == "metronome: error: cannot listen on UDP 127.0.0.1:\(held.port): Address already in use; choose "
-                + "another with --osc HOST:PORT\n")
-        let malformed = try CommandRunner.run(["serve", "--osc", "localhost", "--quiet"])
-        #expect(malformed.status == 64)
-        #expect(
-            malformed.standardError
-                == "metronome: error: --osc localhost: give HOST:PORT, for instance 127.0.0.1:7770\n")
     }
 }

@@ -1,6 +1,4 @@
-import MetronomeEngine
-@testable import MetronomeMIDI
-@testable import MetronomeSoundFont
+import MetronomeSoundFont
 import MetronomeTestSupport
 import Testing
 

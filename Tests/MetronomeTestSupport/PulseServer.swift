@@ -1,6 +1,5 @@
 import Foundation
 import MetronomeFiles
-import MetronomeTestSupport
 
 /// A private PulseAudio daemon for one test: its own HOME and runtime directories in a temporary folder, a 48 kHz
 /// float32 stereo null sink named `metro` (with rewinds off, so the monitor records exactly what was written), and
@@ -8,12 +7,15 @@ import MetronomeTestSupport
 ///
 /// A test may kill the daemon (`kill`) and start a new one on the same socket (`restart`), or stop it in its tracks
 /// with SIGSTOP (`freeze`); the teardown continues and ends it in every case.
-final class PulseServer {
-    let directory: String
-    let address: String
+public final class PulseServer {
+    /// The folder of its HOME, runtime and config directories (and recordings).
+    public let directory: String
+    /// Its socket, as PULSE_SERVER names it: `unix:DIRECTORY/native`.
+    public let address: String
     private var daemon: ChildProcess
 
-    init() throws {
+    /// Starts a daemon and waits until it answers (10 s at most).
+    public init() throws {
         // Earlier tests may have left gigabytes of dirty pages; write them back now, not during playback.
         sync()
         // In-process clients would otherwise write a cookie under the real home.
@@ -59,13 +61,13 @@ final class PulseServer {
     deinit { stop() }
 
     /// Kills the daemon (as if the server crashed or was stopped).
-    func stop() {
+    public func stop() {
         kill()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Ends the daemon with `signal` (SIGTERM: stopped; SIGKILL: crashed), keeping the directory for a `restart`.
-    func kill(_ signal: Int32 = SIGTERM) {
+    public func kill(_ signal: Int32 = SIGTERM) {
         guard !daemon.hasExited else { return }
         daemon.send(SIGCONT)
         daemon.send(signal)
@@ -73,32 +75,33 @@ final class PulseServer {
     }
 
     /// Starts a new daemon on the same socket (the old one must have been killed) and waits until it answers.
-    func restart() throws {
+    public func restart() throws {
         daemon = try PulseServer.startDaemon(directory)
         try waitUntilReady()
     }
 
     /// Stops the daemon in its tracks (SIGSTOP): its socket stays open and nothing answers.
-    func freeze() { daemon.send(SIGSTOP) }
+    public func freeze() { daemon.send(SIGSTOP) }
 
     /// Runs `pactl` against this server.
     @discardableResult
-    func pactl(_ arguments: [String]) throws -> CommandResult {
+    public func pactl(_ arguments: [String]) throws -> CommandResult {
         try ChildProcess("/usr/bin/pactl", arguments, environment: clientEnvironment).wait()
     }
 
     /// The environment a client of this server needs.
-    var clientEnvironment: [String: String] {
+    public var clientEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["PULSE_SERVER"] = address
         environment["PULSE_COOKIE"] = "\(directory)/cookie"
         return environment
     }
 
-    enum ServerError: Error { case notReady(String) }
+    /// The daemon did not answer within 10 s; the associated value is its folder.
+    public enum ServerError: Error { case notReady(String) }
 
     /// Starts recording the null sink's monitor (10 ms latency, float32 stereo 48 kHz) and returns the recorder.
-    func startRecording() throws -> Recording {
+    public func startRecording() throws -> Recording {
         let path = "\(directory)/recording-\(UUID().uuidString.prefix(6)).wav"
         let process = try ChildProcess(
             "/usr/bin/parec",
@@ -112,17 +115,19 @@ final class PulseServer {
 }
 
 /// A running `parec`.
-struct Recording {
-    let process: ChildProcess
-    let path: String
+public struct Recording {
+    /// The `parec` process.
+    public let process: ChildProcess
+    /// The WAV file it writes.
+    public let path: String
 
     /// Stops recording (after a short tail) and returns the left channel.
-    func finish() throws -> [Float] {
+    public func finish() throws -> [Float] {
         try finishStereo()[0]
     }
 
     /// Stops recording (after a short tail) and returns both channels.
-    func finishStereo() throws -> [[Float]] {
+    public func finishStereo() throws -> [[Float]] {
         usleep(300_000)
         process.send(SIGINT)
         process.wait()

@@ -1,25 +1,27 @@
-@testable import MetronomeEngine
-@testable import MetronomeKit
-@testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomePatterns
+import MetronomeEngine
+import MetronomeModel
+import MetronomeMusic
 
 /// A scheduler on a virtual clock: the horizon moves in fixed steps, as the live timer moves it; every main beat is
 /// kept. No threads, no sleeps.
-final class Rig {
-    let scheduler: Scheduler
-    private(set) var horizon: SampleTime = 0
-    private(set) var beats: [ClickEvent] = []
-    private(set) var states: [Transport.State] = []
+public final class Rig {
+    /// The scheduler under test.
+    public let scheduler: Scheduler
+    /// How far the scheduler has been asked to schedule.
+    public private(set) var horizon: SampleTime = 0
+    /// Every main beat scheduled so far.
+    public private(set) var beats: [ClickEvent] = []
+    /// The transport states seen after each pass, each change once.
+    public private(set) var states: [Transport.State] = []
 
-    init(_ map: TempoMap) {
+    /// A scheduler over `map` with the impulse clicks, keeping its beats.
+    public init(_ map: TempoMap) {
         scheduler = Scheduler(map: map, clicks: Impulses.clickSet(), ring: CommandRing(minimumCapacity: 4096))
         scheduler.collectsBeats = true
     }
 
     /// Schedules up to `end` in steps of `step` frames, recording the state after each pass.
-    func advance(to end: SampleTime, step: SampleTime = 1000) {
+    public func advance(to end: SampleTime, step: SampleTime = 1000) {
         while horizon < end {
             horizon = min(end, horizon + step)
             scheduler.schedule(until: horizon)
@@ -29,6 +31,8 @@ final class Rig {
         }
     }
 
-    var transport: Transport { scheduler.transport }
-    var last: Transport.Applied? { scheduler.transport.applied.last }
+    /// The scheduler's transport.
+    public var transport: Transport { scheduler.transport }
+    /// The last command the transport applied.
+    public var last: Transport.Applied? { scheduler.transport.applied.last }
 }
