@@ -108,30 +108,81 @@ let package = Package(
             ],
             path: "Benchmarks/MetronomeBenchmarks"
         ),
-        .testTarget(
-            name: "MetronomeKitTests",
-            dependencies: [
-                "MetronomeKit", "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI",
-                "MetronomeSoundFont", "MetronomeEngine", "MetronomeLive", "CAllocationCounter", "MetronomeTestSupport",
-            ]),
-        .testTarget(
-            name: "MetronomeFilesTests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"]),
-        .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
-        // Test helpers: OSC traffic, child processes, seeded generators, SoundFonts built in memory.
+        // Tests mirror modules: a target per module, named after it. Targets that start a private PulseAudio daemon
+        // and play through it (the binary, or a session on a PulseOutput) end in "LiveTests" after a module's name;
+        // every other target is pure (offline renders, the binary without a sound server), and
+        //     swift test --skip '^Metronome[A-Za-z]+LiveTests\.'
+        // runs them alone (MetronomeLiveTests, the tests of the MetronomeLive module, is pure: nothing may stand
+        // between "Metronome" and "LiveTests" for the pattern to match).
+        // Helpers that more than one target uses: OSC traffic, child processes, seeded generators, SoundFonts built
+        // in memory, impulse clicks, the scheduler rig, the built-in banks, private PulseAudio daemons.
         .target(
-            name: "MetronomeTestSupport", dependencies: ["MetronomeOSC", "MetronomeSoundFont", "MetronomeEngine"],
+            name: "MetronomeTestSupport",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomeSoundFont", "MetronomeEngine", "MetronomeFiles",
+                "MetronomeOSC", "CAllocationCounter",
+            ],
             path: "Tests/MetronomeTestSupport"),
         .testTarget(
-            name: "MetronomeServiceTests",
-            dependencies: ["MetronomeService", "MetronomeKit", "MetronomeOSC", "MetronomeTestSupport"]),
+            name: "MetronomeModelTests", dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomeTestSupport"]),
+        .testTarget(name: "MetronomeMusicTests", dependencies: ["MetronomeModel", "MetronomeMusic"]),
         .testTarget(
-            name: "MetronomeCLITests", dependencies: ["MetronomeFiles", "MetronomeKit", "MetronomeTestSupport"],
-            exclude: ["Fingerprints"]),
+            name: "MetronomePatternsTests",
+            dependencies: ["MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeTestSupport"]),
         .testTarget(
-            name: "MetronomePulseTests",
+            name: "MetronomeMIDITests",
             dependencies: [
-                "MetronomePulse", "MetronomeFiles", "MetronomeKit", "MetronomeOSC", "MetronomeService",
+                "MetronomeModel", "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeTestSupport",
+            ]),
+        .testTarget(name: "MetronomeSoundFontTests", dependencies: ["MetronomeSoundFont", "MetronomeTestSupport"]),
+        .testTarget(
+            name: "MetronomeEngineTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeSoundFont", "MetronomeEngine",
+                "CAllocationCounter", "MetronomeTestSupport", .product(name: "RealModule", package: "swift-numerics"),
+            ]),
+        .testTarget(
+            name: "MetronomeLiveTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive",
+                "CAllocationCounter", "MetronomeTestSupport",
+            ]),
+        // The README's offline example, as a user writes it: `import MetronomeKit`.
+        .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit"]),
+        .testTarget(
+            name: "MetronomeFilesTests",
+            dependencies: [
+                "MetronomeModel", "MetronomePatterns", "MetronomeSoundFont", "MetronomeEngine", "MetronomeFiles",
                 "MetronomeTestSupport",
+            ]),
+        .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
+        .testTarget(
+            name: "MetronomeServiceTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeOSC",
+                "MetronomeService", "MetronomeTestSupport",
+            ]),
+        // The binary, offline: renders, errors, options, and live options refused before any server is reached.
+        .testTarget(
+            name: "MetronomeCLITests",
+            dependencies: [
+                "MetronomeModel", "MetronomeMIDI", "MetronomeSoundFont", "MetronomeEngine", "MetronomeLive",
+                "MetronomeFiles", "MetronomeTestSupport", .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            exclude: ["Fingerprints"]),
+        // Live: playback through PulseAudio (PulseOutput, the reconnector, the binary's live commands).
+        .testTarget(
+            name: "MetronomePulseLiveTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeKit",
+                "MetronomeFiles", "MetronomePulse", "MetronomeTestSupport",
+            ]),
+        // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.
+        .testTarget(
+            name: "MetronomeServeLiveTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeEngine",
+                "MetronomeLive", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeTestSupport",
             ]),
     ]
 )

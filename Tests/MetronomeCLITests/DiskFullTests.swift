@@ -1,6 +1,5 @@
-import Foundation
 import MetronomeFiles
-import MetronomeKit
+import MetronomeModel
 import MetronomeTestSupport
 import Testing
 

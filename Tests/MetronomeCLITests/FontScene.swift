@@ -1,6 +1,6 @@
 import Foundation
 import MetronomeFiles
-import MetronomeKit
+import MetronomeSoundFont
 import MetronomeTestSupport
 import Testing
 

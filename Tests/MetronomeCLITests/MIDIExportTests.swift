@@ -1,5 +1,6 @@
 import Foundation
-import MetronomeKit
+import MetronomeMIDI
+import MetronomeModel
 import MetronomeTestSupport
 import Testing
 

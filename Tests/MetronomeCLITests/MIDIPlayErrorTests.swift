@@ -1,5 +1,5 @@
 import Foundation
-import MetronomeKit
+import MetronomeMIDI
 import MetronomeTestSupport
 import Testing
 

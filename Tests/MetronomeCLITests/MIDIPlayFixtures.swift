@@ -1,6 +1,7 @@
 import Foundation
 import MetronomeFiles
-import MetronomeKit
+import MetronomeMIDI
+import MetronomeSoundFont
 import MetronomeTestSupport
 
 /// A SoundFont of one-frame impulses for `play FILE.mid` tests: every note sounds exactly one non-zero frame, on its

@@ -1,6 +1,7 @@
 import Foundation
 import MetronomeFiles
-import MetronomeKit
+import MetronomeMIDI
+import MetronomeModel
 import MetronomeTestSupport
 import Testing
 

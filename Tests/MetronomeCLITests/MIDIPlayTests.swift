@@ -1,5 +1,4 @@
-import Foundation
-import MetronomeKit
+import MetronomeMIDI
 import MetronomeTestSupport
 import Testing
 

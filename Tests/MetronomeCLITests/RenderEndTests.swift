@@ -1,4 +1,3 @@
-import Foundation
 import MetronomeFiles
 import MetronomeTestSupport
 import Testing

@@ -1,7 +1,8 @@
 import Foundation
 import MetronomeFiles
-import MetronomeKit
+import MetronomeSoundFont
 import MetronomeTestSupport
+import RealModule
 import Testing
 
 /// Each SoundFont 2 feature on a font the test builds, through the parser and the MIDI player (`FontScene`). The

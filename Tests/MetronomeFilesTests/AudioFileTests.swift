@@ -1,6 +1,7 @@
 import Foundation
+import MetronomeEngine
 import MetronomeFiles
-import MetronomeKit
+import MetronomeModel
 import Testing
 
 /// A temporary directory removed when the test ends.

@@ -1,6 +1,8 @@
 import Foundation
+import MetronomeEngine
 import MetronomeFiles
-import MetronomeKit
+import MetronomeModel
+import MetronomePatterns
 import MetronomeTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
+import MetronomeEngine
 import MetronomeFiles
-import MetronomeKit
+import MetronomeModel
 import MetronomeTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MetronomeFiles
-import MetronomeKit
+import MetronomeModel
+import MetronomeSoundFont
 import MetronomeTestSupport
 import Testing
 

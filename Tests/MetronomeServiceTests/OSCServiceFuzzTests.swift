@@ -1,4 +1,6 @@
-import MetronomeKit
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
 import MetronomeOSC
 import MetronomeTestSupport
 import Synchronization

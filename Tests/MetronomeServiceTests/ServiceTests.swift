@@ -1,12 +1,11 @@
+import MetronomeEngine
+import MetronomeModel
+import MetronomeMusic
+import MetronomeOSC
 import Synchronization
 import Testing
 
-@testable import MetronomeEngine
-@testable import MetronomeKit
 @testable import MetronomeLive
-@testable import MetronomeModel
-@testable import MetronomeMusic
-@testable import MetronomeOSC
 @testable import MetronomeService
 
 /// Host time of frame 0 on the test's virtual output clock.

@@ -1,4 +1,3 @@
-import MetronomeEngine
 import MetronomeSoundFont
 
 extension SoundFontBuilder {

@@ -1,4 +1,3 @@
-import MetronomeEngine
 import MetronomeSoundFont
 
 /// Builds a valid SoundFont 2 file (or SF3, with Ogg Vorbis samples) as bytes, from a short description:

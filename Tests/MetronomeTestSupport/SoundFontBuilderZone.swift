@@ -1,4 +1,3 @@
-import MetronomeEngine
 import MetronomeSoundFont
 
 /// A zone for `SoundFontBuilder`: an instrument zone playing a sample, a preset zone playing an instrument, or a

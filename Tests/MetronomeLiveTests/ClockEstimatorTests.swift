@@ -1,0 +1,140 @@
+import CAllocationCounter
+import MetronomeLive
+import MetronomeModel
+import MetronomeTestSupport
+import Testing
+
+/// Observations of a line: `rate` frames per second, frame `offset` heard at host time 0, one every 100 ms from 1 s.
+private struct Line {
+    var rate = 48000.0
+    var offset = 480.0
+
+    func frame(at nanoseconds: Int64) -> Double { offset + Double(nanoseconds) * rate / 1e9 }
+    func host(_ index: Int) -> Int64 { 1_000_000_000 + Int64(index) * 100_000_000 }
+    /// How far the mapping places `frame(at: nanoseconds)` from `nanoseconds`, in nanoseconds.
+    func error(of mapping: ClockMapping, at nanoseconds: Int64) -> Double {
+        Double(mapping.hostTime.nanoseconds) + (frame(at: nanoseconds) - Double(mapping.frame)) * 1e9
+            / mapping.framesPerSecond - Double(nanoseconds)
+    }
+}
+
+@Suite("Clock estimator: a line fitted to timing reports")
+struct ClockEstimatorTests {
+    @Test("One observation is the mapping: its frame rounded, the host time moved by the fraction, nominal rate")
+    func firstObservation() {
+        var estimator = ClockEstimator(nominalRate: .standard)
+        #expect(estimator.mapping == nil)
+        let mapping = estimator.observe(frame: 1000.25, at: HostTime(nanoseconds: 5_000_000_000))
+        #expect(
+            mapping == ClockMapping(frame: 1000, hostTime: HostTime(nanoseconds: 4_999_994_792), framesPerSecond: 48000)
+        )
+        #expect(estimator.mapping == mapping)
+    }
+
+    @Test("Noiseless observations at the nominal rate: the mapping is exact to the nanosecond, before and after 5 s")
+    func noiselessNominal() {
+        let line = Line()
+        var estimator = ClockEstimator(nominalRate: .standard)
+        for index in 0..<100 {
+            let host = line.host(index)
+            let mapping = estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: host))
+            #expect(abs(mapping.framesPerSecond - 48000) < 1e-6)
+            #expect(abs(line.error(of: mapping, at: host + 1_000_000_000)) < 2)
+        }
+    }
+
+    @Test(
+        "A clock 80 ppm fast with ±30 µs of jitter: nominal slope until 5 s, then the rate within 2 ppm and the time within 20 µs"
+    )
+    func driftAndJitter() {
+        let line = Line(rate: 48000 * (1 + 80e-6))
+        var random = SeededGenerator(seed: 4)
+        var estimator = ClockEstimator(nominalRate: .standard)
+        var mapping: ClockMapping?
+        for index in 0..<200 {
+            let host = line.host(index)
+            let jitter = Int64.random(in: -30_000...30_000, using: &random)
+            mapping = estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: host + jitter))
+            if index < 50 { #expect(mapping?.framesPerSecond == 48000) }
+        }
+        let last = mapping!
+        #expect(abs(last.framesPerSecond / line.rate - 1) < 2e-6)
+        #expect(abs(line.error(of: last, at: line.host(199))) < 20_000)
+        // Extrapolated a second ahead, the measured rate keeps it there (the nominal rate would be 80 µs off).
+        #expect(abs(line.error(of: last, at: line.host(209))) < 20_000)
+    }
+
+    @Test("Reports stamped up to 2 ms late, one in ten, are left out of the fit")
+    func lateStampsAreLeftOut() {
+        let line = Line()
+        var random = SeededGenerator(seed: 5)
+        var estimator = ClockEstimator(nominalRate: .standard)
+        var worst = 0.0
+        for index in 0..<200 {
+            let host = line.host(index)
+            var stamp = host + Int64.random(in: -5_000...5_000, using: &random)
+            if index % 10 == 7 { stamp += Int64.random(in: 400_000...2_000_000, using: &random) }
+            let mapping = estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: stamp))
+            worst = max(worst, abs(line.error(of: mapping, at: host)))
+        }
+        #expect(worst < 10_000)
+    }
+
+    @Test("A 20 ms jump (an underrun) is believed at the third report in a row and the fit restarts from it")
+    func jumpRestartsTheFit() {
+        var line = Line()
+        var estimator = ClockEstimator(nominalRate: .standard)
+        for index in 0..<30 {
+            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+        }
+        let before = estimator.mapping
+        line.offset -= 960
+        for index in 30..<32 {
+            let mapping = estimator.observe(
+                frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+            #expect(mapping == before)
+        }
+        let after = estimator.observe(frame: line.frame(at: line.host(32)), at: HostTime(nanoseconds: line.host(32)))
+        #expect(after.frame == Int64(line.frame(at: line.host(32)).rounded()))
+        #expect(abs(line.error(of: after, at: line.host(32))) < 1)
+        #expect(after.framesPerSecond == 48000)
+    }
+
+    @Test("reset keeps the mapping until the next report, which alone defines the new one")
+    func resetStartsAgain() {
+        var estimator = ClockEstimator(nominalRate: .standard)
+        estimator.observe(frame: 0, at: HostTime(nanoseconds: 0))
+        let kept = estimator.mapping
+        estimator.reset()
+        #expect(estimator.mapping == kept)
+        let fresh = estimator.observe(frame: 96000, at: HostTime(nanoseconds: 1_000_000_000))
+        #expect(
+            fresh == ClockMapping(frame: 96000, hostTime: HostTime(nanoseconds: 1_000_000_000), framesPerSecond: 48000))
+    }
+
+    @Test("A slope 2 % off nominal is not believed: the rate stays nominal")
+    func absurdSlopeIsIgnored() {
+        let line = Line(rate: 48000 * 1.02)
+        var estimator = ClockEstimator(nominalRate: .standard, minimumTolerance: .milliseconds(500))
+        for index in 0..<100 {
+            let mapping = estimator.observe(
+                frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+            #expect(mapping.framesPerSecond == 48000)
+        }
+    }
+
+    @Test("observe allocates nothing once created", .countsAllocations)
+    func observeAllocatesNothing() {
+        let line = Line()
+        var estimator = ClockEstimator(nominalRate: .standard)
+        estimator.observe(frame: line.frame(at: line.host(0)), at: HostTime(nanoseconds: line.host(0)))
+        let before = metronome_thread_allocation_count()
+        for index in 1..<500 {
+            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+        }
+        estimator.reset()
+        let allocations = metronome_thread_allocation_count() - before
+        #expect(allocations == 0)
+        #expect(estimator.mapping != nil)
+    }
+}

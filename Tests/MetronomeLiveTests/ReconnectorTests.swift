@@ -1,0 +1,241 @@
+import Dispatch
+import Glibc
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import Synchronization
+import Testing
+
+/// An `OutputBackend` with no server behind it, the seam's test double: it pulls its mixer every 2 ms on the host
+/// clock, a block ahead, as a device would, and hears frame `s` of its stream exactly at
+/// `firstPull + latency + s / rate` — so its `mapping` is known to the nanosecond. `lose()` makes it report a loss, as
+/// a dead server does. It takes over a running mixer (`OutputTakeover`) and skips for `advance(by:)` as a real
+/// backend must: `catchUp` at the first pull, then skips only as far as `skipLimit` allows.
+final class TimedBackend: OutputBackend, @unchecked Sendable {
+    // @unchecked: every mutable field but the atomics and `heard` (a Mutex) is touched only on `queue`.
+    struct Lost: Error, CustomStringConvertible {
+        var description: String { "the test server went away" }
+    }
+
+    let mixer: Mixer
+    /// Frames from a pull to the moment its first frame is heard.
+    let latency: SampleTime
+    private let takeover: OutputTakeover?
+    private let queue = DispatchQueue(label: "metronome.test.timed-backend", qos: .userInteractive)
+    private var timer: DispatchSourceTimer?
+    private let buffer: UnsafeMutablePointer<Float>
+    private let lost = Atomic<Bool>(false)
+    private let pending = Atomic<Int64>(0)
+    private let first = Atomic<Int64>(0)
+    private let heard = Mutex<ClockMapping?>(nil)
+    private var streamFrames: Int64 = 0
+    private var origin: SampleTime = 0
+    private var skipped: SampleTime = 0
+
+    init(mixer: Mixer, latency: SampleTime, takeover: OutputTakeover?) {
+        self.mixer = mixer
+        self.latency = latency
+        self.takeover = takeover
+        buffer = .allocate(capacity: mixer.configuration.maximumBlockFrames * mixer.configuration.channels)
+        takeover?.beforeStreaming()
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(2), leeway: .microseconds(200))
+        timer.setEventHandler { [weak self] in self?.pull() }
+        self.timer = timer
+        timer.resume()
+    }
+
+    deinit {
+        timer?.cancel()
+        buffer.deallocate()
+    }
+
+    var rate: Double { Double(mixer.configuration.sampleRate.framesPerSecond) }
+    var underrunCount: Int { 0 }
+    var isLost: Bool { lost.load(ordering: .acquiring) }
+    var loss: Lost? { isLost ? Lost() : nil }
+    var firstWriteNanoseconds: Int64? {
+        let value = first.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+    var pendingAdvance: SampleTime { pending.load(ordering: .acquiring) }
+    var mapping: ClockMapping? { heard.withLock { $0 } }
+    var latencyFrames: SampleTime? { latency }
+
+    func advance(by frames: SampleTime) {
+        guard frames > 0, takeover != nil else { return }
+        pending.add(frames, ordering: .relaxed)
+    }
+
+    func drain(timeout: Duration?) -> Bool { !isLost }
+
+    func close() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    /// The server dies: nothing is pulled any more, and `loss` says so.
+    func lose() {
+        close()
+        lost.store(true, ordering: .releasing)
+    }
+
+    /// On `queue`: renders the stream up to a block past the frame being heard now.
+    private func pull() {
+        guard timer != nil else { return }
+        let now = HostTime.now()
+        if first.load(ordering: .relaxed) == 0 {
+            if let catchUp = takeover?.catchUp {
+                let target = catchUp(now)
+                while mixer.framePosition < target { render(Int(min(target - mixer.framePosition, 1024))) }
+            }
+            origin = mixer.framePosition
+            first.store(now.nanoseconds, ordering: .releasing)
+            publishMapping()
+        }
+        let block = 256
+        let elapsed = Double(now.nanoseconds - first.load(ordering: .relaxed)) / 1e9
+        while Double(streamFrames) < elapsed * rate + Double(block) {
+            if let skipLimit = takeover?.skipLimit, pending.load(ordering: .relaxed) > 0 {
+                let skip = min(pending.load(ordering: .relaxed), skipLimit(block))
+                if skip > 0 {
+                    var left = skip
+                    while left > 0 {
+                        let piece = Int(min(left, 1024))
+                        render(piece)
+                        left -= SampleTime(piece)
+                    }
+                    skipped += skip
+                    pending.subtract(skip, ordering: .relaxed)
+                    publishMapping()
+                }
+            }
+            render(block)
+            streamFrames += Int64(block)
+        }
+    }
+
+    private func render(_ frames: Int) { mixer.render(into: buffer, frameCount: frames) }
+
+    /// The mixer frame heard at `firstPull + latency` is the stream's origin plus what has been skipped since.
+    private func publishMapping() {
+        let start = first.load(ordering: .relaxed) + Int64((Double(latency) / rate * 1e9).rounded())
+        let line = ClockMapping(frame: origin + skipped, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate)
+        heard.withLock { $0 = line }
+    }
+}
+
+/// Opens `TimedBackend`s: refuses the first `refusals` tries (a server still down), then opens with the next latency
+/// of its list.
+final class TimedDriver: OutputDriver, @unchecked Sendable {
+    // @unchecked: `tries` and `opened` are touched only by the one control thread that owns the reconnector.
+    let latencies: [SampleTime]
+    let refusals: Int
+    private(set) var tries = 0
+    private(set) var opened: [TimedBackend] = []
+
+    init(latencies: [SampleTime], refusals: Int) {
+        self.latencies = latencies
+        self.refusals = refusals
+    }
+
+    func open(mixer: Mixer, timeout: Duration, isCancelled: () -> Bool, takeover: OutputTakeover?)
+        throws(TimedBackend.Lost) -> TimedBackend
+    {
+        tries += 1
+        if tries > 1, tries <= 1 + refusals { throw TimedBackend.Lost() }
+        let backend = TimedBackend(
+            mixer: mixer, latency: latencies[min(opened.count, latencies.count - 1)], takeover: takeover)
+        opened.append(backend)
+        return backend
+    }
+}
+
+@Suite("Reconnector over the output-backend seam, with no server", .serialized)
+struct ReconnectorTests {
+    static func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = HostTime.now().nanoseconds + Int64(seconds * 1e9)
+        while !condition() {
+            if HostTime.now().nanoseconds > deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    @Test("A backend lost and refused twice comes back on the old line: every mixer frame heard within a frame of it")
+    func backOnTheLine() throws {
+        let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
+        let session = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+            configuration: try MixerConfiguration())
+        session.start(output: nil)
+        defer { session.stop() }
+        // The first backend is heard 10 ms after each pull; the one that takes over, 30 ms (1,440 frames) after.
+        let driver = TimedDriver(latencies: [480, 1440], refusals: 2)
+        let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
+        session.attach(output: first)
+        var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
+        #expect(Self.waitUntil(seconds: 2) { session.mixer.framePosition > 24_000 })
+        let line = try #require(first.mapping)
+
+        first.lose()
+        var events: [String] = []
+        var back: TimedBackend?
+        #expect(
+            Self.waitUntil(seconds: 3) {
+                switch reconnector.poll() {
+                case .none: break
+                case .lost(let failure): events.append("lost: \(failure)")
+                case .back(let backend):
+                    events.append("back")
+                    back = backend
+                case .gaveUp(let failure): events.append("gave up: \(failure)")
+                }
+                return back != nil
+            })
+        #expect(events == ["lost: the test server went away", "back"])
+        #expect(driver.tries == 4, "the first open, two refused tries, the one that came back")
+        #expect(reconnector.line == line)
+
+        let backend = try #require(back)
+        #expect(
+            Self.waitUntil(seconds: 3) {
+                _ = reconnector.poll()
+                return reconnector.gridCorrection != nil && backend.pendingAdvance == 0
+            })
+        // The new backend plays 30 ms late against the line until the reconnector advances it by those frames.
+        let correction = try #require(reconnector.gridCorrection)
+        #expect((1440...1441).contains(correction.frames))
+        // Now every mixer frame is heard where the lost backend's line said it would be, to within a frame.
+        let heard = try #require(backend.mapping)
+        for frame in stride(from: heard.frame, to: heard.frame + 480_000, by: 24_000) {
+            let error = heard.hostTime(ofFrame: frame).nanoseconds - line.hostTime(ofFrame: frame).nanoseconds
+            #expect(abs(error) <= 20_833, "frame \(frame) heard \(error) ns off the line")
+        }
+        backend.close()
+    }
+
+    @Test("A loss with no timeout gives up at once with the backend's reason")
+    func noTimeoutGivesUp() throws {
+        let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(100))])
+        let session = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+            configuration: try MixerConfiguration())
+        session.start(output: nil)
+        defer { session.stop() }
+        let driver = TimedDriver(latencies: [480], refusals: 0)
+        let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
+        session.attach(output: first)
+        var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: nil)
+        if case .none = reconnector.poll() {} else { Issue.record("a playing backend reported an event") }
+        first.lose()
+        guard case .gaveUp(let failure) = reconnector.poll() else {
+            Issue.record("a loss without a timeout did not give up")
+            return
+        }
+        #expect(failure.description == "the test server went away")
+        #expect(driver.tries == 1)
+    }
+}

@@ -1,0 +1,108 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeTestSupport
+import Synchronization
+import Testing
+
+/// A `TempoSource` with no clock behind it, the seam's test double: it reports the timeline it is given, which a test
+/// may replace at any time (as Link's thread replaces its capture).
+final class FixedTempoSource: TempoSource {
+    private let current: Mutex<BeatTimeline?>
+
+    init(_ timeline: BeatTimeline?) { current = Mutex(timeline) }
+
+    func set(_ timeline: BeatTimeline?) { current.withLock { $0 = timeline } }
+
+    func timeline(at time: HostTime) -> BeatTimeline? { current.withLock { $0 } }
+}
+
+@Suite("A session follows an external tempo source on the render's virtual clock")
+struct TempoFollowerTests {
+    /// The frame the source says a beat is heard at, on a virtual clock with frame 0 at host time 0, rounded once.
+    static func frame(ofSourceBeat beat: Double, on timeline: BeatTimeline, rate: Double = 48_000) -> SampleTime {
+        let mapping = ClockMapping(frame: 0, hostTime: HostTime(nanoseconds: 0), framesPerSecond: rate)
+        return SampleTime(mapping.exactFrame(at: timeline.hostTime(ofBeat: beat)).rounded())
+    }
+
+    static func session(tempo: Double = 120) throws -> Session {
+        try Session(
+            map: try TempoMap.steady(tempo: .of(tempo)), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(channels: 1))
+    }
+
+    @Test("From the second beat on every click is on the source's beat, to the frame, at the source's tempo")
+    func followsTempoAndPhase() throws {
+        // 97 BPM: a beat is 29 690.72… frames, so every frame is a rounding; beat 0.3 heard at host time 0.
+        let timeline = BeatTimeline(tempo: .of(97), beat: 0.3, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        let session = try Self.session()
+        session.follow(FixedTempoSource(timeline))
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 20, to: sink)
+        // The first beat was scheduled before the transport ran; beat 1 is where the source hears beat 1 (the nearer
+        // bar phase: our downbeats on the source's multiples of 4), and so on.
+        #expect(session.followedBeatOffset == 0)
+        let expected = [0] + (1..<40).map { Self.frame(ofSourceBeat: Double($0), on: timeline) }
+        #expect(sink.onsets.map(\.frame) == Array(expected.prefix(sink.onsets.count)))
+        // 20 s at 97 BPM from source beat 0.3: beats 1 … 32, and ours at frame 0.
+        #expect(sink.onsets.count == 33)
+        #expect(
+            sink.onsets.map { Impulses.level(of: $0.value) }.prefix(9) == ["X", "x", "x", "x", "X", "x", "x", "x", "X"])
+        #expect(session.map.tempo(at: Position(ticks: 2 * Position.ticksPerQuarter)) == 97)
+    }
+
+    @Test("Bar phase: our downbeats land on the source's multiples of the quantum, the nearer way")
+    func barPhase() throws {
+        // Beat 2.6 at host time 0: our beat 1 (frame 24 000) would hear source beat 3.41, so our bar 0 is the source's
+        // beat 4 (offset 4), and our beat 1 comes at the source's beat 5.
+        let timeline = BeatTimeline(tempo: .of(120), beat: 2.6, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        let session = try Self.session()
+        session.follow(FixedTempoSource(timeline))
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 10, to: sink)
+        #expect(session.followedBeatOffset == 4)
+        let expected = [0] + (1..<20).map { Self.frame(ofSourceBeat: Double($0) + 4, on: timeline) }
+        #expect(sink.onsets.map(\.frame) == Array(expected.prefix(sink.onsets.count)))
+        // Accents on our downbeats, which are the source's beats 8, 12, …
+        let accents = sink.onsets.filter { Impulses.level(of: $0.value) == "X" }.map(\.frame)
+        #expect(accents.dropFirst().first == Self.frame(ofSourceBeat: 8, on: timeline))
+    }
+
+    @Test("A tempo change at the source moves the following beats to its new timeline; nil stops following")
+    func tempoChangeAndStop() throws {
+        let slow = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        let source = FixedTempoSource(slow)
+        let session = try Self.session()
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 5, to: sink)
+        // At host time 5 s the source has reached beat 100·5/60 = 8.33…; from there on it runs at 140 BPM.
+        let fast = BeatTimeline(tempo: .of(140), beat: 100.0 * 5 / 60, hostTime: HostTime(nanoseconds: 5_000_000_000))
+        source.set(fast)
+        try session.render(frameCount: 48_000 * 5, to: sink)
+        let frames = sink.onsets.map(\.frame)
+        let early = frames.filter { $0 < 48_000 * 5 }
+        #expect(early == (0..<early.count).map { Self.frame(ofSourceBeat: Double($0), on: slow) })
+        // Beat 9 was scheduled at 100 BPM (render blocks run 8192 frames ahead); the next ones follow 140.
+        let late = frames.filter { $0 >= 48_000 * 5 + 8_192 * 2 }
+        let firstLate = try #require(frames.firstIndex { $0 >= 48_000 * 5 + 8_192 * 2 })
+        #expect(late == (firstLate..<(firstLate + late.count)).map { Self.frame(ofSourceBeat: Double($0), on: fast) })
+        session.follow(nil)
+        #expect(session.followedBeatOffset == nil)
+        let before = sink.onsets.count
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        // Unfollowed, the transport keeps 140 BPM: 20 571.43 frames a beat, rounded once from the last anchor.
+        let gaps = zip(sink.onsets.dropFirst(before), sink.onsets.dropFirst(before + 1)).map { $1.frame - $0.frame }
+        #expect(!gaps.isEmpty && gaps.allSatisfy { $0 == 20_571 || $0 == 20_572 })
+    }
+
+    @Test("A source with no timeline (not connected, stopped) leaves the transport as it is")
+    func noTimeline() throws {
+        let session = try Self.session()
+        session.follow(FixedTempoSource(nil))
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 4, to: sink)
+        #expect(sink.onsets.map(\.frame) == (0..<8).map { SampleTime($0) * 24_000 })
+        #expect(session.followedBeatOffset == nil)
+    }
+}

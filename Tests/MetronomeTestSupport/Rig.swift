@@ -1,0 +1,38 @@
+import MetronomeEngine
+import MetronomeModel
+import MetronomeMusic
+
+/// A scheduler on a virtual clock: the horizon moves in fixed steps, as the live timer moves it; every main beat is
+/// kept. No threads, no sleeps.
+public final class Rig {
+    /// The scheduler under test.
+    public let scheduler: Scheduler
+    /// How far the scheduler has been asked to schedule.
+    public private(set) var horizon: SampleTime = 0
+    /// Every main beat scheduled so far.
+    public private(set) var beats: [ClickEvent] = []
+    /// The transport states seen after each pass, each change once.
+    public private(set) var states: [Transport.State] = []
+
+    /// A scheduler over `map` with the impulse clicks, keeping its beats.
+    public init(_ map: TempoMap) {
+        scheduler = Scheduler(map: map, clicks: Impulses.clickSet(), ring: CommandRing(minimumCapacity: 4096))
+        scheduler.collectsBeats = true
+    }
+
+    /// Schedules up to `end` in steps of `step` frames, recording the state after each pass.
+    public func advance(to end: SampleTime, step: SampleTime = 1000) {
+        while horizon < end {
+            horizon = min(end, horizon + step)
+            scheduler.schedule(until: horizon)
+            while scheduler.ring.peek() != nil { scheduler.ring.removeFirst() }
+            beats += scheduler.takeBeats(upTo: .max)
+            if states.last != scheduler.transport.state { states.append(scheduler.transport.state) }
+        }
+    }
+
+    /// The scheduler's transport.
+    public var transport: Transport { scheduler.transport }
+    /// The last command the transport applied.
+    public var last: Transport.Applied? { scheduler.transport.applied.last }
+}
