@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "MetronomeServiceTests",
             dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeOSC",
+                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeOSC",
                 "MetronomeService", "MetronomeTestSupport",
             ]),
         // The binary, offline: renders, errors, options, and live options refused before any server is reached.

@@ -1,3 +1,4 @@
+import MetronomeApp
 import MetronomeEngine
 import MetronomeModel
 import MetronomeMusic
