@@ -108,14 +108,14 @@ let package = Package(
             ],
             path: "Benchmarks/MetronomeBenchmarks"
         ),
-        // Tests mirror modules: a target per module, named after it. Targets that start a private PulseAudio daemon
-        // and play through it (the binary, or a session on a PulseOutput) end in "LiveTests" after a module's name;
-        // every other target is pure (offline renders, the binary without a sound server), and
+        // Tests mirror modules: a target per module, named after it. The targets that start private PulseAudio
+        // daemons are named Metronome<Name>LiveTests (MetronomePulseLiveTests, MetronomeServeLiveTests); every other
+        // target is pure (offline renders, the binary without a sound server). The pure lane alone:
         //     swift test --skip '^Metronome[A-Za-z]+LiveTests\.'
-        // runs them alone (MetronomeLiveTests, the tests of the MetronomeLive module, is pure: nothing may stand
-        // between "Metronome" and "LiveTests" for the pattern to match).
-        // Helpers that more than one target uses: OSC traffic, child processes, seeded generators, SoundFonts built
-        // in memory, impulse clicks, the scheduler rig, the built-in banks, private PulseAudio daemons.
+        // (MetronomeLiveTests, the MetronomeLive module's tests, has no <Name>: the pattern leaves it in).
+        // MetronomeTestSupport holds the helpers more than one target uses: OSC traffic, child processes, seeded
+        // generators, SoundFonts built in memory, impulse clicks, the scheduler rig, the built-in banks, private
+        // PulseAudio daemons.
         .target(
             name: "MetronomeTestSupport",
             dependencies: [
@@ -175,7 +175,7 @@ let package = Package(
             name: "MetronomePulseLiveTests",
             dependencies: [
                 "MetronomeModel", "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeKit",
-                "MetronomeFiles", "MetronomePulse", "MetronomeTestSupport",
+                "MetronomeFiles", "MetronomePulse", "MetronomeTestSupport", "CAllocationCounter",
             ]),
         // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.
         .testTarget(

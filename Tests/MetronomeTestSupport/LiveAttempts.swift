@@ -1,23 +1,37 @@
+import Testing
+
 /// Live runs share a 2-core machine with whatever else runs. A server underrun — the stream's buffer ran dry, a
 /// deadline of the render thread and the server, not of the scheduler — inserts silence and shifts a recording, so
 /// an exact comparison of that run says nothing about the engine. A run with an underrun is therefore repeated, up to
 /// three times; the checks then apply to the first run without one, and its underrun count is still asserted to be
-/// 0 by the caller. How often underruns happen under load is measured by the benchmark suite, not here.
+/// 0 by the caller. Never silently: every repeat prints a `live retry:` line with the test's place and the run's
+/// underruns (after the `live underrun:` lines `reportedUnderruns` printed for the run: where each silence went in
+/// and the write callbacks before it), and .ci/test counts them in its closing lines.
 public func firstRunWithoutUnderruns<T>(
-    attempts: Int = 3, _ run: () throws -> (value: T, underruns: Int)
+    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation,
+    _ run: () throws -> (value: T, underruns: Int)
 ) rethrows -> (value: T, underruns: Int) {
     var last = try run()
     var attempt = 1
     while last.underruns > 0, attempt < attempts {
+        print(
+            "live retry: \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) had \(last.underruns) "
+                + "server underrun(s); running it again")
         last = try run()
         attempt += 1
     }
     return last
 }
 
-/// The underrun count `metronome --verbose` reported, or -1 when the line is missing.
+/// The underrun count `metronome --verbose` reported, or -1 when the line is missing; prints each underrun's report
+/// as a `live underrun:` line.
 public func reportedUnderruns(_ standardError: String) -> Int {
     let prefix = "metronome: underruns reported by the server: "
-    guard let line = standardError.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return -1 }
+    let lines = standardError.split(separator: "\n")
+    // Each underrun's report (`--verbose`): the stream frame its silence went in at, the write callbacks before it.
+    for report in lines where report.hasPrefix("metronome: underrun at stream frame") {
+        print("live underrun: " + report.dropFirst("metronome: ".count))
+    }
+    guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return -1 }
     return Int(line.dropFirst(prefix.count)) ?? -1
 }

@@ -1,0 +1,46 @@
+import CAllocationCounter
+import Glibc
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeMusic
+import MetronomePulse
+import MetronomeTestSupport
+import Testing
+
+/// PulseAudio's write callback — the live render path — allocates nothing, counted on the mainloop thread itself while
+/// a session plays clicks and a chord through a private server; and it keeps the timings that explain an underrun.
+@Suite("The PulseAudio write callback, live", .serialized)
+struct RenderCallbackTests {
+    @Test(
+        "Two seconds of clicks and a held chord: every write callback allocates nothing, and each is timed",
+        .countsAllocations)
+    func writeCallbackAllocatesNothing() throws {
+        let server = try PulseServer()
+        PulseOutput.allocationProbe = metronome_thread_allocation_count
+        defer { PulseOutput.allocationProbe = nil }
+        let map = try TempoMap.steady(tempo: BPM(240))
+        let piano = InstrumentSynthesizer.bank(.piano, sampleRate: .standard)
+        let player = NotePlayer(
+            tracks: [.init(bank: piano)], source: NoteBatches([]), sampleRate: .standard)
+        let session = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.standard, sampleRate: .standard),
+            configuration: try MixerConfiguration(), players: [player])
+        session.start(output: nil)
+        let output = try PulseOutput(mixer: session.mixer, server: server.address, latency: .milliseconds(20))
+        session.attach(output: output)
+        for note in [60, 64, 67] { player.queue.noteOn(note, velocity: 100, at: 0) }
+        player.queue.commit()
+        session.wake()
+        usleep(2_000_000)
+        session.stop()
+        output.close()
+        let timings = output.callbackTimings
+        // A 20 ms buffer is topped up every 10 ms or so: some 200 callbacks in 2 s.
+        #expect(timings.count > 100)
+        #expect(timings.longest > .zero)
+        #expect(output.callbackAllocations == 0)
+        #expect(session.scheduledClickCount >= 8)
+        #expect(output.underrunReports.count == output.underrunCount)
+    }
+}
