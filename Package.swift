@@ -166,8 +166,9 @@ let package = Package(
         .testTarget(
             name: "MetronomeCLITests",
             dependencies: [
-                "MetronomeModel", "MetronomeMIDI", "MetronomeSoundFont", "MetronomeEngine", "MetronomeLive",
-                "MetronomeFiles", "MetronomeTestSupport", .product(name: "RealModule", package: "swift-numerics"),
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeSoundFont",
+                "MetronomeEngine", "MetronomeLive", "MetronomeFiles", "MetronomeApp", "MetronomeTestSupport",
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             exclude: ["Fingerprints"]),
         // Live: playback through PulseAudio (PulseOutput, the reconnector, the binary's live commands).

@@ -1,6 +1,7 @@
 import Foundation
+import MetronomeApp
 import MetronomeFiles
-import MetronomeKit
+import MetronomeMusic
 import MetronomeTestSupport
 import Testing
 

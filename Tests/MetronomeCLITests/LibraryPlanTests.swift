@@ -1,5 +1,7 @@
 import Foundation
-import MetronomeKit
+import MetronomeApp
+import MetronomeModel
+import MetronomePatterns
 import MetronomeTestSupport
 import Testing
 

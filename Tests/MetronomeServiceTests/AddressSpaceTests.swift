@@ -1,4 +1,7 @@
-import MetronomeKit
+import MetronomeApp
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
 import MetronomeOSC
 import Synchronization
 import Testing

@@ -1,5 +1,4 @@
 import MetronomeModel
-import MetronomeSoundFont
 
 /// Reads a `.metro` file line by line into `MetroPattern`'s tree, keeping the sticky settings and the open groups.
 struct MetroParser {
