@@ -38,6 +38,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// test, before the threads that read it exist).
     nonisolated(unsafe) public static var allocationProbe: (@convention(c) () -> UInt64)?
     private let allocations = Atomic<UInt64>(0)
+    private let firstAllocations = Atomic<UInt64>(0)
+    private let libraryAllocations = Atomic<UInt64>(0)
+    /// Mainloop thread only: what libpulse's calls allocated in the callback running.
+    private var libraryAllocationsNow: UInt64 = 0
     private let latencyMicroseconds = Atomic<Int64>(-1)
     private let firstWrite = Atomic<Int64>(0)
     private let grantedTargetFrames = Atomic<Int64>(0)
@@ -157,9 +161,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         )
     }
 
-    /// Allocations the write callbacks made while `allocationProbe` was set (0: the render path is real-time
-    /// safe). Any thread.
+    /// Allocations our code made in the write callbacks after the first while `allocationProbe` was set (0: the render
+    /// path is real-time safe); libpulse's own buffer calls are counted apart (`libpulseCallbackAllocations`). Any
+    /// thread.
     public var callbackAllocations: UInt64 { allocations.load(ordering: .relaxed) }
+
+    /// Allocations our code made in the first write callback while `allocationProbe` was set: room for the Swift
+    /// runtime's one-time set-up of what the path first touches. Any thread.
+    public var firstCallbackAllocations: UInt64 { firstAllocations.load(ordering: .relaxed) }
+
+    /// Allocations libpulse made inside `pa_stream_begin_write` and `pa_stream_write` during the write callbacks
+    /// while `allocationProbe` was set: its memory pool hands out buffers, and falls back to malloc when the pool has
+    /// none free. Outside our code; measured and reported, not asserted. Any thread.
+    public var libpulseCallbackAllocations: UInt64 { libraryAllocations.load(ordering: .relaxed) }
 
     /// Whether the mainloop thread runs with real-time priority.
     public var hasRealTimePriority: Bool { realTime.load(ordering: .relaxed) }
@@ -368,10 +382,22 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let probe = PulseOutput.allocationProbe
         let allocationsBefore = probe?() ?? 0
         let start = CallbackLog.now()
+        // The first callback is counted apart: the runtime's one-time set-up of what the path first touches runs in it.
+        let isFirst = firstWrite.load(ordering: .relaxed) == 0
         defer {
             callbackLog.record(
                 .init(start: start, duration: CallbackLog.now() - start, frames: requested / (4 * channels)))
-            if let probe { allocations.add(probe() - allocationsBefore, ordering: .relaxed) }
+            if let probe {
+                // libpulse's own buffer calls are counted apart: ours must be 0; its are what its memory pool does.
+                let made = probe() &- allocationsBefore &- libraryAllocationsNow
+                libraryAllocations.add(libraryAllocationsNow, ordering: .relaxed)
+                libraryAllocationsNow = 0
+                if isFirst {
+                    firstAllocations.add(made, ordering: .relaxed)
+                } else {
+                    allocations.add(made, ordering: .relaxed)
+                }
+            }
         }
         if firstWrite.load(ordering: .relaxed) == 0 {
             var time = timespec()
@@ -407,10 +433,15 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         while remaining > 0 {
             var data: UnsafeMutableRawPointer?
             var size = remaining
-            guard pa_stream_begin_write(stream, &data, &size) == 0, let data, size >= frameBytes else { return }
+            let beforeLibrary = probe?() ?? 0
+            let began = pa_stream_begin_write(stream, &data, &size) == 0
+            libraryAllocationsNow &+= (probe?() ?? 0) &- beforeLibrary
+            guard began, let data, size >= frameBytes else { return }
             let frames = min(size, remaining) / frameBytes
             mixer.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames)
+            let beforeWrite = probe?() ?? 0
             pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            libraryAllocationsNow &+= (probe?() ?? 0) &- beforeWrite
             streamFramesWritten += Int64(frames)
             remaining -= frames * frameBytes
         }
