@@ -35,12 +35,9 @@ public enum SettingText {
 
     /// Seconds to play, more than 0, at most 86,400.
     public static func duration(_ text: String) throws(InvalidValue) -> Double {
-        let value = try number(
-            text, in: 0...86_400, "duration must be a number of seconds greater than 0, at most 86400")
-        guard value > 0 else {
-            throw InvalidValue(
-                value: text, reason: "duration must be a number of seconds greater than 0, at most 86400")
-        }
+        let reason = "duration must be a number of seconds greater than 0, at most 86400"
+        let value = try number(text, in: 0...86_400, reason)
+        guard value > 0 else { throw InvalidValue(value: text, reason: reason) }
         return value
     }
 
