@@ -32,6 +32,26 @@ public struct ServiceSettings: Sendable {
         self.bank = bank
         self.patterns = patterns
     }
+
+    /// Settings for serving `plan`: its click sound and its gain as a volume (∛gain, at most 1), the notes playing
+    /// `voicing`'s bank (a `--bank` file or its built-in instrument) with its octave, inversion, velocity and pan.
+    /// - Parameters:
+    ///   - plan: what the service starts playing.
+    ///   - voicing: the notes' instrument and voicing (its SoundFont, if any, is not the service's: that plays a
+    ///     served MIDI file).
+    ///   - patterns: where patterns come from.
+    /// - Throws: a bank file missing or malformed.
+    public init(plan: ClickPlan, voicing: Voicing, patterns: any PatternLoading = PatternLibrary())
+        throws(InstrumentError)
+    {
+        self.init(bank: try voicing.bank(sampleRate: plan.sampleRate), patterns: patterns)
+        octave = voicing.octave
+        inversion = voicing.inversion
+        velocity = voicing.velocity
+        pan = voicing.pan
+        sound = plan.sound.rawValue
+        volume = plan.volume
+    }
 }
 
 /// An output as the service sees it: a clock for time tags and beats, and the server's underrun count.

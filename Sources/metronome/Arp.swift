@@ -50,7 +50,7 @@ struct Arp: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        if let (name, _) = section.given.first(where: { $0.name != "--swing" }) {
+        if let name = section.form.given.first(where: { $0 != "--swing" }) {
             throw CommandLineError(
                 .usage,
                 "\(name) does not apply to 'arp'; write the chords in a .metro file with '\(name.dropFirst(2))' and "
@@ -58,28 +58,15 @@ struct Arp: ParsableCommand {
         }
         let chords = try NoteOptions.chords(progression)
         let voicing = try notes.checked()
-        var settings = ArpeggioSettings()
-        settings.order = try parseOption("--style", style, SettingText.arpeggioOrder)
-        let stepRate = try parseOption("--rate", rate, SettingText.stepRate)
-        settings.rate = stepRate
-        settings.octaves = try parseOption("--octaves", octaves, SettingText.arpeggioOctaves)
-        settings.gate = try parseOption("--gate", gate, SettingText.gate)
-        if let swing = section.swing {
-            guard stepRate != .eighthTriplet, stepRate != .sixteenthTriplet else {
-                throw CommandLineError.usage(
-                    option: "--swing", "\(swing): swing applies to straight rates, not \(rate)")
-            }
-            settings.swing = try section.checkedSwing(
-                defaultNote: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8)
+        let form = SettingForm([
+            ("--style", style), ("--rate", rate), ("--octaves", octaves), ("--gate", gate),
+            ("--beats-per-chord", beatsPerChord), ("--seed", seed),
+        ])
+        let settings: ArpeggioSettings
+        do { settings = try form.merging(section.form).arpeggio(voicing: voicing) } catch {
+            throw CommandLineError(error)
         }
-        if let beats = try parseOption("--beats-per-chord", beatsPerChord, SettingText.beatsPerChord) {
-            settings.chordBeats = beats
-        }
-        settings.seed = try parseOption("--seed", seed, SettingText.seed)
-        settings.octave = voicing.octave
-        settings.velocity = voicing.velocity
-        settings.inversion = voicing.inversion
-        var job = try clickOptions.job(output, silentClick: !click)
+        var job = try Job(clickOptions.form.merging(output.form), .click(silent: !click))
         let track = try voicing.checkedTrack(sampleRate: job.plan.sampleRate)
         job.plan.playArpeggio(chords, settings: settings, track: track, voicing: voicing)
         try Metronome.perform(job, live: live)

@@ -39,7 +39,7 @@ struct Check: ParsableCommand {
             in: "check", except: Check.timelineOptions,
             note: "it takes --bpm, --tempo-scale, --start-at, --count-in and --subdivide, as play does")
         // play's own path, so the table is what play plays.
-        let request = PatternRequest(named: file, startAt: startAt, tempoScale: tempoScale)
-        print(TimelineTable.text(of: try root.click.job(root.output, pattern: request, section: root.section).plan.map))
+        let form = root.form.merging(SettingForm([("--tempo-scale", tempoScale)]))
+        print(TimelineTable.text(of: try Job(form, patternSource(named: file, startAt: startAt)).plan.map))
     }
 }

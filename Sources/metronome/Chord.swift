@@ -35,21 +35,17 @@ struct Chord: ParsableCommand {
         try section.refuse("does not apply to 'chord': a held chord has no beats to shape")
         let voicing = try notes.checked()
         let strumMilliseconds = try parseOption("--strum", strum, SettingText.strum)
-        if let name = clickOptions.given.first {
+        if let name = clickOptions.form.given.first {
             throw CommandLineError(
                 .usage, "\(name) does not apply to 'chord': a held chord has no beat; it lasts --duration seconds")
         }
-        var options = output
-        let held = Double(output.duration ?? "2")
-        guard let held, held.isFinite, held > 0, held <= 3600 else {
-            throw CommandLineError.usage(
-                option: "--duration", "\(output.duration!): the chord is held from 0 to 3600 seconds")
-        }
+        let held = try parseOption("--duration", output.duration ?? "2", SettingText.heldDuration)
         let track = try voicing.checkedTrack(sampleRate: try output.checkedSampleRate())
         // A bank's longest release; a font's releases are its own: 2 s of tail, faded in its last 5 ms.
         let release = track.bank.map { $0.zones.map(\.release).max() ?? 0 } ?? MIDIPlayback.tailSeconds
-        options.duration = String(held + release + 0.05)
-        var job = try clickOptions.job(options, silentClick: true)
+        var form = output.form
+        form.set("--duration", String(held + release + 0.05))
+        var job = try Job(clickOptions.form.merging(form), .click(silent: true))
         job.plan.playChord(
             chords[0], held: held, strumMilliseconds: strumMilliseconds, track: track, voicing: voicing)
         try Metronome.perform(job, live: live)

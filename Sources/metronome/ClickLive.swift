@@ -1,4 +1,3 @@
-import Glibc
 import MetronomeKit
 import MetronomePulse
 import MetronomeService
@@ -17,15 +16,12 @@ import MetronomeService
 struct ClickLive {
     let job: Job
     var plan: ClickPlan { job.plan }
-    let live: LiveOptions.Checked
+    let live: LiveSettings
     var serving: ServeSetup? = nil
 
     func run() throws(CommandLineError) {
         let configuration = try mixerConfiguration(job.plan)
-        let lookahead =
-            live.lookahead.map { plan.sampleRate.frames(in: $0) }
-            ?? Session.defaultLookahead(
-                timerInterval: .milliseconds(10), outputLatency: live.latency, sampleRate: plan.sampleRate)
+        let lookahead = live.lookaheadFrames(sampleRate: plan.sampleRate)
         let engine = try session(job.plan, configuration: configuration, lookahead: lookahead)
         let osc = try serving.map { setup throws(CommandLineError) in try OSCServiceHost.start(setup, session: engine) }
         let stop = StopSignals()
@@ -60,7 +56,7 @@ struct ClickLive {
         service?.attach(output: stream.output)
         let buffer = stream.output.bufferFrames
         // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
-        let controls = SessionControls(session: engine, volume: min(1, Float(cbrt(Double(plan.gain)))))
+        let controls = SessionControls(session: engine, volume: plan.volume)
         let keys = TerminalKeys.start { key in
             guard let action = KeyAction(key) else { return }
             if action == .help { FileOutput.standardError.write("\r\n" + KeyAction.summary + "\r\n") }
@@ -68,87 +64,62 @@ struct ClickLive {
         }
         defer { keys?.restore() }
 
-        var failure: CommandLineError?
-        // Over at the end frame (--duration, --bars) even with notes held across it (they fade out below, as a
-        // render's last frames do), or when a finite map has played out and every voice has ended.
-        var reachedEnd = false
-        while stop.signalReceived == nil, !controls.quitRequested, !(service?.quitRequested ?? false),
-            service != nil || controls.userStopped || !(engine.isFinished || reachedEnd)
-        {
-            switch stream.poll(isCancelled: { StopSignals.wasReceived }) {
-            case .none: break
-            case .lost(let loss):
-                let timeout = ClickLive.text(live.reconnectTimeout ?? .zero)
-                FileOutput.standardError.write(
-                    "metronome: \(loss.description); retrying for \(timeout) (--reconnect-timeout)\n")
-            case .back(let fresh):
-                service?.attach(output: fresh)
-                let sink = fresh.sinkName.map { " (sink '\($0)')" } ?? ""
-                FileOutput.standardError.write(
-                    "metronome: PulseAudio at \(fresh.serverDescription) is back\(sink); playing on the same beat grid\n"
-                )
-            case .gaveUp(let reason):
-                let message =
-                    live.reconnectTimeout.map {
-                        "no sound server for \(ClickLive.text($0)) (--reconnect-timeout): \(reason.description); stopped"
-                    } ?? "\(reason.description); stopped"
-                failure = CommandLineError(.unavailable, message)
-            }
-            if failure != nil { break }
-            usleep(service == nil ? 50_000 : 10_000)
-            reachedEnd = service == nil && engine.hasReachedEnd
-        }
+        let ending = stream.play(
+            interval: .milliseconds(service == nil ? 50 : 10),
+            playsToEnd: { service == nil && !controls.userStopped },
+            shouldStop: {
+                stop.signalReceived != nil || controls.quitRequested || (service?.quitRequested ?? false)
+            },
+            onEvent: { event in
+                switch event {
+                case .lost(let loss):
+                    let timeout = ClickLive.text(live.reconnectTimeout ?? .zero)
+                    FileOutput.standardError.write(
+                        "metronome: \(loss.description); retrying for \(timeout) (--reconnect-timeout)\n")
+                case .back(let fresh):
+                    service?.attach(output: fresh)
+                    let sink = fresh.sinkName.map { " (sink '\($0)')" } ?? ""
+                    FileOutput.standardError.write(
+                        "metronome: PulseAudio at \(fresh.serverDescription) is back\(sink); playing on the same beat "
+                            + "grid\n")
+                case .none, .gaveUp: break
+                }
+            })
         osc?.server.stop()
         let output = stream.output
         if live.verbose, stream.isPlaying { output.measureLatency() }
         // Over at the end: the last sounds are faded at once; stopped early, the sounding click may finish first.
-        stream.finish(ringOut: reachedEnd ? .zero : .milliseconds(150), latency: live.latency)
+        if case .reachedEnd = ending {
+            stream.finish(ringOut: .zero, latency: live.latency)
+        } else {
+            stream.finish(ringOut: .milliseconds(150), latency: live.latency)
+        }
         status?.finish()
-        if live.verbose { report(engine: engine, output: output, buffer: buffer, service: service) }
-        if let failure { throw failure }
+        if live.verbose {
+            let counts = service.map {
+                [
+                    "OSC: \($0.receivedCount) datagrams received, \($0.droppedCount) dropped, "
+                        + "\($0.lateBundleCount) late bundles"
+                ]
+            }
+            let lines = output.report(session: engine, buffer: buffer, extra: counts ?? [])
+            FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
+        }
+        if case .gaveUp(let reason) = ending {
+            let message =
+                live.reconnectTimeout.map {
+                    "no sound server for \(ClickLive.text($0)) (--reconnect-timeout): \(reason.description); stopped"
+                } ?? "\(reason.description); stopped"
+            throw CommandLineError(.unavailable, message)
+        }
     }
 
     /// The longest a server may take to answer a connection or accept a stream.
     static let serverTimeout: Duration = .seconds(5)
 
-    /// A duration in milliseconds, to the hundredth.
-    private func milliseconds(_ duration: Duration) -> Double { (duration.inSeconds * 100_000).rounded() / 100 }
-
     /// "30 s", "2.5 s".
     static func text(_ duration: Duration) -> String {
         let seconds = duration.inSeconds
         return seconds == seconds.rounded() ? "\(Int64(seconds)) s" : "\(seconds) s"
-    }
-
-    private func report(
-        engine: Session, output: PulseOutput, buffer: (target: Int, minimumRequest: Int)?, service: OSCService?
-    ) {
-        var lines: [String] = []
-        if let buffer {
-            let rate = Double(plan.sampleRate.framesPerSecond) / 1000
-            let target = (Double(buffer.target) / rate * 10).rounded() / 10
-            let request = (Double(buffer.minimumRequest) / rate * 10).rounded() / 10
-            lines.append("stream buffer: target \(target) ms, minimum request \(request) ms")
-        }
-        lines.append("late events: \(engine.mixer.lateEventCount)")
-        lines.append("underruns reported by the server: \(output.underrunCount)")
-        lines += output.underrunReports.map(\.description)
-        let timings = output.callbackTimings
-        lines.append(
-            "write callbacks: \(timings.count), the longest \(milliseconds(timings.longest)) ms, the widest gap "
-                + "between two \(milliseconds(timings.widestGap)) ms")
-        if let service {
-            lines.append(
-                "OSC: \(service.receivedCount) datagrams received, \(service.droppedCount) dropped, "
-                    + "\(service.lateBundleCount) late bundles")
-        }
-        if let latency = output.latency {
-            lines.append("measured latency: \((latency.inSeconds * 10_000).rounded() / 10) ms")
-        }
-        lines.append("real-time priority: \(output.hasRealTimePriority ? "yes" : "no")")
-        if let first = output.firstWriteNanoseconds {
-            lines.append("first audio written at monotonic \(first) ns")
-        }
-        FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
     }
 }

@@ -45,11 +45,3 @@ func parseOption<Value>(_ option: String, _ text: String, _ parser: (String) thr
 {
     do { return try parser(text) } catch { throw .usage(option: option, "\(text): \(error.reason)") }
 }
-
-/// As `parseOption`, for an option that may be absent.
-func parseOption<Value>(_ option: String, _ text: String?, _ parser: (String) throws(InvalidValue) -> Value)
-    throws(CommandLineError) -> Value?
-{
-    guard let text else { return nil }
-    do { return try parser(text) } catch { throw .usage(option: option, "\(text): \(error.reason)") }
-}

@@ -1,18 +1,4 @@
-import MetronomeFiles
 import MetronomeKit
-
-/// Where a render goes: an audio file, or a Standard MIDI File (`.mid`, `.midi`, `.smf`, `.kar`).
-struct OutputPlan {
-    /// The container and sample type of an audio file.
-    struct Audio {
-        var container: AudioContainer
-        var sampleType: AudioSampleType
-    }
-
-    var path: String
-    /// The audio format, or nil for a MIDI file.
-    var audio: Audio?
-}
 
 /// What a command runs: the library's plan, where it goes (a file, or live when nil), and whether to print.
 struct Job {
@@ -21,27 +7,21 @@ struct Job {
     var quiet: Bool
 }
 
-/// A pattern file named on the command line, with `play`'s tempo options as given (checked by `tempoOverride`).
-struct PatternRequest {
-    var document: PatternDocument
-    var startAt: String?
-    var tempoScale: String?
-
-    /// A file or shipped pattern named on the command line.
-    init(named name: String, startAt: String? = nil, tempoScale: String? = nil) {
-        document = PatternLibrary().document(named: name)
-        self.startAt = startAt
-        self.tempoScale = tempoScale
+extension Job {
+    /// Checks the options in `form` (`SettingForm.clickRequest`) and makes the plan of `source`: a bad value or
+    /// options that exclude each other are exit 64, a file that cannot be read or used as in `CommandLineError(_:)`.
+    init(_ form: SettingForm, _ source: ClickFormSource) throws(CommandLineError) {
+        let checked: CheckedClick
+        do { checked = try form.clickRequest(source) } catch { throw CommandLineError(error) }
+        do { plan = try ClickPlan(checked.request) } catch { throw CommandLineError(error, tempo: checked.tempo) }
+        output = checked.output
+        quiet = form.has("--quiet")
     }
+}
 
-    /// The tempo override from `--bpm` (already checked) or `--tempo-scale`.
-    func tempoOverride(bpm: BPM?) throws(CommandLineError) -> TempoOverride {
-        if bpm != nil, tempoScale != nil {
-            throw CommandLineError(.usage, "--bpm and --tempo-scale cannot be used together; choose one")
-        }
-        if let bpm { return .bpm(bpm) }
-        return try parseOption("--tempo-scale", tempoScale, SettingText.tempoScale).map { .scale($0) } ?? .none
-    }
+/// A pattern file or shipped pattern named on the command line, as the library's source.
+func patternSource(named name: String, startAt: String? = nil) -> ClickFormSource {
+    .pattern(PatternLibrary().document(named: name), startAt: startAt)
 }
 
 /// The mixer settings a plan asks for: out of range is exit 64.

@@ -70,3 +70,8 @@ extension CommandLineError {
         }
     }
 }
+
+extension CommandLineError {
+    /// A setting the library's form refused: its own line, exit 64.
+    init(_ error: SettingError) { self.init(.usage, error.description) }
+}

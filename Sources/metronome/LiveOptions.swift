@@ -28,45 +28,17 @@ struct LiveOptions: ParsableArguments {
             """)
     var reconnectTimeout: String?
 
-    /// Every option, in the order of the help: its name, whether it was given, and whether a render (`--output`)
-    /// refuses it (all but `--verbose`).
-    private var options: [(name: String, isGiven: Bool, isLiveOnly: Bool)] {
-        [
-            ("--latency", latency != nil, true), ("--lookahead", lookahead != nil, true),
-            ("--device", device != nil, true), ("--verbose", verbose, false), ("--no-reconnect", noReconnect, true),
-            ("--reconnect-timeout", reconnectTimeout != nil, true),
-        ]
+    /// The options as the library's form.
+    var form: SettingForm {
+        SettingForm([
+            ("--latency", latency), ("--lookahead", lookahead), ("--device", device),
+            SettingForm.flag("--verbose", verbose),
+            SettingForm.flag("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout),
+        ])
     }
 
-    /// The names of the options given.
-    var given: [String] { options.filter(\.isGiven).map(\.name) }
-
-    /// Checked values.
-    struct Checked {
-        var latency: Duration
-        var lookahead: Duration?
-        var device: String?
-        var verbose: Bool
-        /// How long to retry after the server or the sink went away; nil: do not reconnect (exit 69 at once).
-        var reconnectTimeout: Duration?
-    }
-
-    /// Checks the values; with `--output` none but `--verbose` may be given.
-    /// - Parameter rendering: whether the command renders to a file (`--output`) instead of playing.
-    /// - Returns: the values, defaults filled in.
-    /// - Throws: `CommandLineError` (64) for a live-only option given to a render, or a value out of range.
-    func checked(rendering: Bool) throws(CommandLineError) -> Checked {
-        if rendering, let option = options.first(where: { $0.isGiven && $0.isLiveOnly }) {
-            throw CommandLineError(.usage, "\(option.name) applies only to live playback, not with --output")
-        }
-        let latency = try parseOption("--latency", latency, SettingText.latency)
-        let lookahead = try parseOption("--lookahead", lookahead, SettingText.lookahead)
-        let reconnect = try parseOption("--reconnect-timeout", reconnectTimeout, SettingText.reconnectTimeout)
-        if noReconnect, reconnectTimeout != nil {
-            throw CommandLineError(.usage, "--reconnect-timeout does not apply with --no-reconnect")
-        }
-        return Checked(
-            latency: latency ?? .milliseconds(20), lookahead: lookahead, device: device, verbose: verbose,
-            reconnectTimeout: noReconnect ? nil : reconnect ?? .seconds(30))
+    /// Checks the values (`SettingForm.liveSettings`); with `--output` none but `--verbose` may be given.
+    func checked(rendering: Bool) throws(CommandLineError) -> LiveSettings {
+        do { return try form.liveSettings(rendering: rendering) } catch { throw CommandLineError(error) }
     }
 }

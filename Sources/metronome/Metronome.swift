@@ -37,18 +37,19 @@ struct Metronome: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     func run() throws {
-        try Metronome.perform(try click.job(output, section: section), live: live)
+        try Metronome.perform(
+            try Job(click.form.merging(output.form).merging(section.form), .click(silent: false)), live: live)
     }
 
     /// Renders the plan when it names an output, plays it live otherwise.
     static func perform(_ job: Job, live: LiveOptions) throws(CommandLineError) {
-        let liveOptions = try live.checked(rendering: job.output != nil)
+        let settings = try live.checked(rendering: job.output != nil)
         if let output = job.output, let audio = output.audio {
             try ClickRender(job: job, output: output, audio: audio).run()
         } else if let output = job.output {
             try MIDIRender(job: job, path: output.path).run()
         } else {
-            try ClickLive(job: job, live: liveOptions).run()
+            try ClickLive(job: job, live: settings).run()
         }
     }
 

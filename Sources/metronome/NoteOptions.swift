@@ -1,5 +1,4 @@
 import ArgumentParser
-import MetronomeFiles
 import MetronomeKit
 
 /// Options shared by `arp` and `chord`: the instrument, the voicing and the velocity.
@@ -36,46 +35,19 @@ struct NoteOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Pan of the notes, -1 (left) to 1 (right); default: by pitch.")
     var pan: String?
 
-    /// Checks every value: the instrument (a pattern file's when none is given), the font's preset, the voicing.
+    /// The options as the library's form.
+    var form: SettingForm {
+        SettingForm([
+            ("--instrument", instrument), ("--bank", bank), ("--soundfont", soundfont), ("--program", program),
+            ("--polyphony", polyphony), ("--octave", octave), ("--inversion", inversion), ("--velocity", velocity),
+            ("--pan", pan),
+        ])
+    }
+
+    /// Checks every value (`SettingForm.voicing`): the instrument (a pattern file's when none is given), the font's
+    /// preset, the voicing.
     func checked(fileInstrument: BuiltInInstrument? = nil) throws(CommandLineError) -> Voicing {
-        if instrument != nil, bank != nil, soundfont == nil {
-            throw CommandLineError(.usage, "--instrument and --bank cannot be used together; choose one")
-        }
-        if instrument != nil, soundfont != nil {
-            throw CommandLineError(.usage, "--instrument and --soundfont cannot be used together; choose one")
-        }
-        if soundfont == nil, let program {
-            throw CommandLineError(.usage, "--program \(program) needs --soundfont: it chooses a SoundFont preset")
-        }
-        let font = try soundfont.map { path throws(CommandLineError) in
-            FontChoice(
-                path: path,
-                bank: try bank.map { text throws(CommandLineError) -> Int in
-                    guard let value = Int(text), (0...128).contains(value) else {
-                        throw .usage(
-                            option: "--bank",
-                            "\(text): with --soundfont, the bank must be a whole number from 0 to 128")
-                    }
-                    return value
-                } ?? 0,
-                program: try parseOption("--program", program, SettingText.program) ?? 0)
-        }
-        let polyphony = try parseOption("--polyphony", self.polyphony, SettingText.polyphony) ?? 256
-        let requested = self.instrument ?? fileInstrument?.rawValue ?? "piano"
-        guard let instrument = BuiltInInstrument(rawValue: requested) else {
-            let names = BuiltInInstrument.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .usage(option: "--instrument", "\(requested): unknown instrument; choose one of \(names)")
-        }
-        var voicing = Voicing()
-        voicing.octave = try parseOption("--octave", octave, SettingText.octave)
-        voicing.inversion = try parseOption("--inversion", inversion, SettingText.inversion)
-        voicing.velocity = try parseOption("--velocity", velocity, SettingText.velocity)
-        voicing.pan = try parseOption("--pan", pan, SettingText.pan)
-        voicing.instrument = instrument
-        voicing.bankPath = font == nil ? bank : nil
-        voicing.font = font
-        voicing.polyphony = polyphony
-        return voicing
+        do { return try form.voicing(fileInstrument: fileInstrument) } catch { throw CommandLineError(error) }
     }
 
     /// Parses chords given on the command line (exit 64 naming the chord and its position).
@@ -88,11 +60,5 @@ extension Voicing {
     /// The note player's track (`Voicing.track`): a font missing 66 or malformed 65, a bank file likewise.
     func checkedTrack(sampleRate: SampleRate) throws(CommandLineError) -> NotePlayer.Track {
         do { return try track(sampleRate: sampleRate) } catch { throw CommandLineError(error) }
-    }
-
-    /// The bank the notes play (`Voicing.bank`): the `--bank` file (malformed 65, missing 66) or the built-in
-    /// instrument.
-    func checkedBank(sampleRate: SampleRate) throws(CommandLineError) -> SoundBank {
-        do { return try bank(sampleRate: sampleRate) } catch { throw CommandLineError(error) }
     }
 }

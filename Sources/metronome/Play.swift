@@ -47,6 +47,11 @@ struct Play: ParsableCommand {
     @OptionGroup(title: "Note track (files with chords)") var notes: NoteOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
+    /// The click's, the output's and the section's options, and `--tempo-scale`.
+    private var form: SettingForm {
+        click.form.merging(output.form).merging(section.form).merging(SettingForm([("--tempo-scale", tempoScale)]))
+    }
+
     func run() throws {
         if MIDIPlayback.isMIDI(path: file) { return try runMIDI() }
         for (name, value) in [("--mute", mute), ("--solo", solo), ("--transpose", transpose)] where value != nil {
@@ -55,8 +60,7 @@ struct Play: ParsableCommand {
         if withClick {
             throw CommandLineError(.usage, "--click applies to MIDI files; a pattern always plays its click")
         }
-        let request = PatternRequest(named: file, startAt: startAt, tempoScale: tempoScale)
-        var job = try click.job(output, pattern: request, section: section)
+        var job = try Job(form, patternSource(named: file, startAt: startAt))
         if PatternNotes.hasNotes(job.plan.map) {
             var voicing = try notes.checked(fileInstrument: job.plan.instrument)
             // The file's `instrument soundfont` unless the command line chooses an instrument.
@@ -79,11 +83,13 @@ struct Play: ParsableCommand {
                 .usage,
                 "--instrument, --bank and --program do not apply to a MIDI file: its channels choose their programs")
         }
+        let midiForm = SettingForm([
+            ("--start-at", startAt), SettingForm.flag("--click", withClick), ("--mute", mute), ("--solo", solo),
+            ("--transpose", transpose),
+        ])
         let playback = try MIDIPlayback.checked(
-            path: file, startAt: startAt, click: withClick, mute: mute, solo: solo, transpose: transpose,
-            sampleRate: try output.checkedSampleRate())
-        let request = PatternRequest(named: file, startAt: startAt, tempoScale: tempoScale)
-        var job = try click.job(output, pattern: request, midi: playback, section: section)
+            path: file, form: midiForm, sampleRate: try output.checkedSampleRate())
+        var job = try Job(form, .midi(playback))
         if let target = job.output, target.audio == nil {
             throw CommandLineError(
                 .usage,

@@ -3,19 +3,14 @@ import MetronomeKit
 
 /// `play FILE.mid`'s options turned into the library's `MIDIPlayback`.
 extension MIDIPlayback {
-    /// Reads and places the file (missing 66; malformed 65 with the byte offset), then checks `--mute`, `--solo`
-    /// and `--transpose`.
-    static func checked(
-        path: String, startAt: String?, click: Bool, mute: String?, solo: String?, transpose: String?,
-        sampleRate: SampleRate
-    ) throws(CommandLineError) -> MIDIPlayback {
+    /// Reads and places the file (missing 66; malformed 65 with the byte offset), then applies `form`'s MIDI
+    /// options (`SettingForm.configure`).
+    static func checked(path: String, form: SettingForm, sampleRate: SampleRate) throws(CommandLineError)
+        -> MIDIPlayback
+    {
         var playback: MIDIPlayback
         do { playback = try MIDIPlayback(path: path, sampleRate: sampleRate) } catch { throw CommandLineError(error) }
-        playback.click = click
-        playback.startAt = startAt
-        playback.muted = try parseOption("--mute", mute, SettingText.midiChannels) ?? []
-        playback.soloed = try parseOption("--solo", solo, SettingText.midiChannels) ?? []
-        playback.transpose = try parseOption("--transpose", transpose, SettingText.transposition) ?? 0
+        do { try form.configure(&playback) } catch { throw CommandLineError(error) }
         return playback
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MetronomeKit
 
 /// The main command's options, declared (hidden) by the subcommands that take few or none of them.
 ///
@@ -11,8 +12,8 @@ struct RootOptions: ParsableArguments {
     @OptionGroup var section: SectionOptions
     @OptionGroup var live: LiveOptions
 
-    /// The names of the options given, in the order of the main command's help.
-    var given: [String] { click.given + output.given + section.given.map(\.name) + live.given }
+    /// The options as the library's form, in the order of the main command's help.
+    var form: SettingForm { click.form.merging(output.form).merging(section.form).merging(live.form) }
 
     /// Refuses the first option given that `command` does not take, with one line and exit 64.
     /// - Parameters:
@@ -21,7 +22,7 @@ struct RootOptions: ParsableArguments {
     ///   - note: what the command does take, after the refusal (nothing when empty).
     /// - Throws: `CommandLineError` (64) naming the option and the command.
     func refuse(in command: String, except taken: Set<String> = [], note: String = "") throws(CommandLineError) {
-        guard let name = given.first(where: { !taken.contains($0) }) else { return }
+        guard let name = form.given.first(where: { !taken.contains($0) }) else { return }
         throw CommandLineError(.usage, "\(name) does not apply to '\(command)'" + (note.isEmpty ? "" : "; " + note))
     }
 }

@@ -30,34 +30,12 @@ struct SectionOptions: ParsableArguments {
             """)
     var trainer: String?
 
-    /// The options given: their names and what they set, for refusals.
-    var given: [(name: String, what: String)] {
-        [
-            (swing, "--swing", "the swing"), (gap, "--gap", "the gap practice"),
-            (trainer, "--trainer", "the tempo trainers"),
-        ].compactMap { $0.0 == nil ? nil : ($0.1, $0.2) }
-    }
+    /// The options as the library's form.
+    var form: SettingForm { SettingForm([("--swing", swing), ("--gap", gap), ("--trainer", trainer)]) }
 
     /// Refuses the options in a command that has no section of its own.
     /// - Parameter reason: why they do not apply, after the option's name.
     func refuse(_ reason: String) throws(CommandLineError) {
-        if let (name, _) = given.first { throw CommandLineError(.usage, "\(name) \(reason)") }
-    }
-
-    /// `--swing [8=|16=]PERCENT[%]`: the note value given, else `defaultNote`.
-    func checkedSwing(defaultNote: Int = 8) throws(CommandLineError) -> Swing? {
-        try parseOption("--swing", swing) { text throws(InvalidValue) in
-            try SettingText.swing(text, defaultNote: defaultNote)
-        }
-    }
-
-    /// `--gap PLAY:MUTE`.
-    func checkedGap() throws(CommandLineError) -> GapPractice? { try parseOption("--gap", gap, SettingText.gap) }
-
-    /// `--trainer STEP/BARS:LIMIT`, checked against the tempo it starts from and the bars it plays.
-    func checkedTrainer(tempo: BPM, bars: Int?) throws(CommandLineError) -> SectionSettings.Trainer? {
-        try parseOption("--trainer", trainer) { text throws(InvalidValue) in
-            try SettingText.trainer(text, tempo: tempo, bars: bars)
-        }
+        if let name = form.given.first { throw CommandLineError(.usage, "\(name) \(reason)") }
     }
 }

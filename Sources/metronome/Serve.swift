@@ -56,11 +56,12 @@ struct Serve: ParsableCommand {
         let midi = try file.flatMap { path throws(CommandLineError) -> MIDIPlayback? in
             guard MIDIPlayback.isMIDI(path: path) else { return nil }
             return try MIDIPlayback.checked(
-                path: path, startAt: nil, click: true, mute: nil, solo: nil, transpose: nil,
+                path: path, form: SettingForm([SettingForm.flag("--click", true)]),
                 sampleRate: try output.checkedSampleRate())
         }
-        let request = file.map { PatternRequest(named: $0) }
-        var job = try click.job(output, pattern: request, midi: midi)
+        let source: ClickFormSource =
+            midi.map { .midi($0) } ?? file.map { patternSource(named: $0) } ?? .click(silent: false)
+        var job = try Job(click.form.merging(output.form), source)
         job.plan.waits = wait
         let voicing = try notes.checked(fileInstrument: job.plan.instrument)
         if let midi {
@@ -72,19 +73,12 @@ struct Serve: ParsableCommand {
                 "--soundfont applies to 'serve' of a MIDI file; the service's own notes play a bank or a built-in "
                     + "instrument")
         }
-        var settings = ServiceSettings(
-            bank: try voicing.checkedBank(sampleRate: job.plan.sampleRate), patterns: PatternLibrary())
-        settings.octave = voicing.octave
-        settings.inversion = voicing.inversion
-        settings.velocity = voicing.velocity
-        settings.pan = voicing.pan
-        settings.sound = click.sound ?? ClickStyle.standard.rawValue
-        settings.volume = min(1, Float(cbrt(Double(job.plan.gain))))
-        if let request, midi == nil {
-            settings.sound = click.sound ?? (try? request.document.score().sound?.rawValue) ?? settings.sound
-        }
-        let liveOptions = try live.checked(rendering: false)
-        try ClickLive(job: job, live: liveOptions, serving: ServeSetup(endpoint: endpoint, settings: settings)).run()
+        let settings: ServiceSettings
+        do { settings = try ServiceSettings(plan: job.plan, voicing: voicing) } catch { throw CommandLineError(error) }
+        try ClickLive(
+            job: job, live: try live.checked(rendering: false),
+            serving: ServeSetup(endpoint: endpoint, settings: settings)
+        ).run()
     }
 }
 

@@ -65,4 +65,49 @@ struct LibraryPlanTests {
     /// The repository's shipped patterns.
     static let patterns = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Patterns").path
+
+    @Test("A SettingForm of the command's options makes the command's plan, and refuses with the command's lines")
+    func settingForm() throws {
+        let form = SettingForm([("--bpm", "90"), ("--meter", "7/8=2+2+3"), ("--bars", "2"), ("--output", "x.wav")])
+        let checked = try form.clickRequest(.click(silent: false))
+        // Two bars of 7/8 at 90 quarter notes a minute: 7 eighths of 1/3 s, 4.667 s, 224,000 frames.
+        #expect(try ClickPlan(checked.request).frameCount == 224_000)
+        #expect(checked.output?.path == "x.wav")
+        #expect(checked.output?.audio?.container == .wav)
+        #expect(checked.output?.audio?.sampleType == .float)
+
+        func refusal(_ values: [(String, String?)], _ source: ClickFormSource = .click(silent: false)) -> String? {
+            do {
+                _ = try SettingForm(values).clickRequest(source)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(
+            refusal([("--bars", "2"), ("--duration", "3")])
+                == "--bars and --duration cannot be used together; choose one")
+        let subdivision = try reason { () throws(InvalidValue) in try SettingText.subdivision("17") }
+        #expect(refusal([("--subdivide", "17")]) == "--subdivide 17: \(subdivision)")
+        #expect(
+            refusal([("--meter", "3/4")], .pattern(PatternLibrary().document(named: "song"), startAt: nil))
+                == "--meter does not apply to 'play': the file sets the meter and accents of every section")
+        #expect(
+            refusal([("--output", "x.wav")])
+                == "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file")
+        #expect(throws: SettingError("--latency applies only to live playback, not with --output")) {
+            try SettingForm([("--latency", "30")]).liveSettings(rendering: true)
+        }
+        #expect(try SettingForm([("--latency", "30")]).liveSettings(rendering: false).latency == .milliseconds(30))
+    }
+
+    /// The reason `parse` gives for its text.
+    private func reason(_ parse: () throws(InvalidValue) -> Int) throws -> String {
+        do {
+            _ = try parse()
+        } catch {
+            return error.reason
+        }
+        throw InvalidValue(value: "", reason: "the text parsed")
+    }
 }

@@ -238,4 +238,53 @@ struct ReconnectorTests {
         #expect(failure.description == "the test server went away")
         #expect(driver.tries == 1)
     }
+
+    @Test("play: a two-bar session plays to its end; an endless one stops when asked; a lost one gives up")
+    func playLoopEndings() throws {
+        // Two bars at 240 BPM: 2 s, clicks every 12,000 frames.
+        let twoBars = try TempoMap(sections: [try TempoSection(bars: 2, tempo: BPM(240))])
+        let endless = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(240))])
+        func start(_ map: TempoMap, timeout: Duration?) throws -> (Session, Reconnector<TimedDriver>) {
+            let session = try Session(
+                map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+                configuration: try MixerConfiguration(), endFrame: map.endFrame)
+            session.start(output: nil)
+            let driver = TimedDriver(latencies: [480], refusals: 0)
+            return (
+                session,
+                try Reconnector.start(
+                    session: session, driver: driver, timeout: .seconds(1), reconnectTimeout: timeout,
+                    isCancelled: { false })
+            )
+        }
+
+        var (session, playing) = try start(twoBars, timeout: nil)
+        var events = 0
+        guard case .reachedEnd = playing.play(
+            interval: .milliseconds(10), playsToEnd: { true }, shouldStop: { false }, onEvent: { _ in events += 1 })
+        else { Issue.record("a finite session did not play to its end"); return }
+        // Over when the last click (bar 2, beat 4: frame 84,000) has been rendered and has ended.
+        #expect(session.mixer.framePosition >= 84_000)
+        #expect(session.mixer.isSilent)
+        #expect(events == 0)
+        playing.finish(ringOut: .zero, latency: .milliseconds(20))
+
+        (session, playing) = try start(endless, timeout: nil)
+        let until = HostTime.now().nanoseconds + 300_000_000
+        guard case .stopped = playing.play(
+            interval: .milliseconds(10), playsToEnd: { true }, shouldStop: { HostTime.now().nanoseconds > until },
+            onEvent: { _ in events += 1 })
+        else { Issue.record("an endless session did not stop when asked"); return }
+        #expect(events == 0)
+        playing.finish(ringOut: .zero, latency: .milliseconds(20))
+
+        (session, playing) = try start(endless, timeout: nil)
+        let lost = playing.output
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { lost.lose() }
+        guard case .gaveUp(let failure) = playing.play(
+            interval: .milliseconds(10), playsToEnd: { false }, shouldStop: { false }, onEvent: { _ in events += 1 })
+        else { Issue.record("a lost backend without a timeout was not given up"); return }
+        #expect(failure.description == "the test server went away")
+        playing.finish(ringOut: .zero, latency: .milliseconds(20))
+    }
 }

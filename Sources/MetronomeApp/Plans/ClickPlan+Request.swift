@@ -86,6 +86,7 @@ extension ClickPlan {
             frameCount: frames,
             bars: request.seconds != nil ? nil : request.bars.map { min($0, map.barCount ?? $0) } ?? map.barCount)
         start = startCommand
+        sound = request.sound ?? fileSound ?? .standard
         instrument = fileInstrument
         soundFont = fileSoundFont
     }

@@ -1,3 +1,4 @@
+import Glibc
 import MetronomeEngine
 import MetronomeLive
 import MetronomeMIDI
@@ -28,6 +29,11 @@ public struct ClickPlan: Sendable {
     public var frameCount: SampleTime?
     /// Bars of music played (count-in excluded), when the length is a whole number of bars.
     public var bars: Int?
+    /// The built-in click sound chosen (the request's, else a pattern file's, else `standard`), even when sample
+    /// files replace it in `clicks`.
+    public var sound: ClickStyle = .standard
+    /// The master gain as a perceptual volume, ∛gain, at most 1 (what the volume keys and OSC's volume start from).
+    public var volume: Float { min(1, Float(cbrt(Double(gain)))) }
     /// The note-track instrument a pattern file asks for.
     public var instrument: BuiltInInstrument?
     /// The SoundFont preset a pattern file asks its note track to play, its path resolved against the file's folder.

@@ -185,6 +185,13 @@ public enum SettingText {
         return value
     }
 
+    /// Seconds a chord is held, more than 0, at most 3,600.
+    public static func heldDuration(_ text: String) throws(InvalidValue) -> Double {
+        let value = try number(text, in: 0...3600, "the chord is held from 0 to 3600 seconds")
+        guard value > 0 else { throw InvalidValue(value: text, reason: "the chord is held from 0 to 3600 seconds") }
+        return value
+    }
+
     /// Milliseconds between a strummed chord's notes, 0 to 1000.
     public static func strum(_ text: String) throws(InvalidValue) -> Double {
         try number(text, in: 0...1000, "the strum must be 0 to 1000 milliseconds")

@@ -97,3 +97,44 @@ extension Duration {
     /// The duration in whole nanoseconds.
     fileprivate var wholeNanoseconds: Int64 { Int64((inSeconds * 1e9).rounded()) }
 }
+
+extension Reconnector {
+    /// How `play` ended.
+    public enum Ending {
+        /// `shouldStop` said so (a signal, a quit key or message).
+        case stopped
+        /// The session reached its end frame, or a finite map played out and every voice ended.
+        case reachedEnd
+        /// The backend was lost and not won back (`Event.gaveUp`).
+        case gaveUp(Failure)
+    }
+
+    /// The poll loop of live playback: polls the backend every `interval` (handing each loss and return to
+    /// `onEvent`) until `shouldStop` is true, the backend is given up, or, while `playsToEnd` is true, the session
+    /// has played out: its end frame reached (`--duration`, `--bars`, even with notes held across it), or a finite map
+    /// over with every voice ended. Control thread; follow it with `finish`.
+    /// - Parameters:
+    ///   - interval: the pause between polls (50 ms for a click, 10 ms when a service publishes beats).
+    ///   - playsToEnd: whether the end of the session ends playback now (false for a service, or after the user
+    ///     stopped the transport).
+    ///   - shouldStop: polled every `interval`, and every 10 ms while a try waits on the server.
+    ///   - onEvent: told of every `Event` but `.none` and `.gaveUp`.
+    public mutating func play(
+        interval: Duration, playsToEnd: () -> Bool, shouldStop: () -> Bool, onEvent: (Event) -> Void
+    ) -> Ending {
+        var reachedEnd = false
+        while !shouldStop() {
+            if playsToEnd() {
+                if reachedEnd || session.isFinished { return .reachedEnd }
+            }
+            switch poll(isCancelled: shouldStop) {
+            case .none: break
+            case .gaveUp(let failure): return .gaveUp(failure)
+            case let event: onEvent(event)
+            }
+            usleep(UInt32(interval.wholeNanoseconds / 1000))
+            reachedEnd = playsToEnd() && session.hasReachedEnd
+        }
+        return .stopped
+    }
+}

@@ -1,0 +1,81 @@
+import MetronomeModel
+import MetronomeMusic
+
+extension SettingForm {
+    /// Checks the notes' settings: the instrument (`--instrument`, `--bank`, or a pattern file's `fileInstrument`
+    /// when neither is given), the font's preset (`--soundfont`, `--bank`, `--program`), `--polyphony`, and the voicing
+    /// (`--octave`, `--inversion`, `--velocity`, `--pan`).
+    public func voicing(fileInstrument: BuiltInInstrument? = nil) throws(SettingError) -> Voicing {
+        let soundfont = self["--soundfont"]
+        if soundfont == nil { try exclusive("--instrument", "--bank") }
+        try exclusive("--instrument", "--soundfont")
+        if soundfont == nil, let program = self["--program"] {
+            throw SettingError("--program", "\(program) needs --soundfont: it chooses a SoundFont preset")
+        }
+        let font = try soundfont.map { path throws(SettingError) in
+            FontChoice(
+                path: path,
+                bank: try value("--bank") { text throws(InvalidValue) -> Int in
+                    guard let value = Int(text), (0...128).contains(value) else {
+                        throw InvalidValue(
+                            value: text, reason: "with --soundfont, the bank must be a whole number from 0 to 128")
+                    }
+                    return value
+                } ?? 0,
+                program: try value("--program", SettingText.program) ?? 0)
+        }
+        let polyphony = try value("--polyphony", SettingText.polyphony) ?? 256
+        let requested = self["--instrument"] ?? fileInstrument?.rawValue ?? "piano"
+        guard let instrument = BuiltInInstrument(rawValue: requested) else {
+            let names = BuiltInInstrument.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SettingError("--instrument", "\(requested): unknown instrument; choose one of \(names)")
+        }
+        var voicing = Voicing()
+        voicing.octave = try value("--octave", default: "4", SettingText.octave)
+        voicing.inversion = try value("--inversion", default: "0", SettingText.inversion)
+        voicing.velocity = try value("--velocity", default: "100", SettingText.velocity)
+        voicing.pan = try value("--pan", SettingText.pan)
+        voicing.instrument = instrument
+        voicing.bankPath = font == nil ? self["--bank"] : nil
+        voicing.font = font
+        voicing.polyphony = polyphony
+        return voicing
+    }
+
+    /// Checks `arp`'s settings (`--style`, `--rate`, `--octaves`, `--gate`, `--swing` of the steps,
+    /// `--beats-per-chord`, `--seed`) with `voicing`'s octave, velocity and inversion.
+    public func arpeggio(voicing: Voicing) throws(SettingError) -> ArpeggioSettings {
+        var settings = ArpeggioSettings()
+        settings.order = try value("--style", default: "up", SettingText.arpeggioOrder)
+        let rateText = self["--rate"] ?? "1/16"
+        let stepRate = try Self.parse("--rate", rateText, SettingText.stepRate)
+        settings.rate = stepRate
+        settings.octaves = try value("--octaves", default: "1", SettingText.arpeggioOctaves)
+        settings.gate = try value("--gate", default: "0.8", SettingText.gate)
+        if let swing = self["--swing"] {
+            guard stepRate != .eighthTriplet, stepRate != .sixteenthTriplet else {
+                throw SettingError("--swing", "\(swing): swing applies to straight rates, not \(rateText)")
+            }
+            settings.swing = try self.swing(defaultNote: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8)
+        }
+        if let beats = try value("--beats-per-chord", SettingText.beatsPerChord) { settings.chordBeats = beats }
+        settings.seed = try value("--seed", default: "1", SettingText.seed)
+        settings.octave = voicing.octave
+        settings.velocity = voicing.velocity
+        settings.inversion = voicing.inversion
+        return settings
+    }
+
+}
+
+extension SettingForm {
+    /// Applies a MIDI file's settings to its playback: `--start-at`, the click along (`--click`), and the channels
+    /// muted (`--mute`), soloed (`--solo`) and the transposition (`--transpose`), checked.
+    public func configure(_ playback: inout MIDIPlayback) throws(SettingError) {
+        playback.startAt = self["--start-at"]
+        playback.click = has("--click")
+        playback.muted = try value("--mute", SettingText.midiChannels) ?? []
+        playback.soloed = try value("--solo", SettingText.midiChannels) ?? []
+        playback.transpose = try value("--transpose", SettingText.transposition) ?? 0
+    }
+}
