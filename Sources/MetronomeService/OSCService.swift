@@ -2,6 +2,7 @@ import Dispatch
 import MetronomeApp
 import MetronomeEngine
 import MetronomeLive
+import MetronomeModel
 import MetronomeMusic
 import MetronomeOSC
 import Synchronization
@@ -38,11 +39,11 @@ public final class OSCService: Sendable {
     /// Every address of every space, sorted (the order a pattern's matches are handled in).
     let addresses: [String]
     /// Serializes handling: held while a message's or a bundle's handlers run, never by the scheduler.
-    let dispatchLock: Mutex<Dispatch>
+    let dispatchLock: Locked<Dispatch>
     /// The output's clock and underrun count.
-    let output = Mutex<(any ServiceOutput)?>(nil)
+    let output = Locked<(any ServiceOutput)?>(nil)
     /// Who hears `/metronome/beat`.
-    let subscribers = Mutex<[OSCEndpoint]>([])
+    let subscribers = Locked<[OSCEndpoint]>([])
     /// Where timed bundles wait and stopped arpeggios are retired.
     let timed = DispatchQueue(label: "metronome.osc.timed")
     private let received = Atomic<Int>(0)
@@ -50,10 +51,10 @@ public final class OSCService: Sendable {
     /// Late bundles (`lateBundleCount`).
     let late = Atomic<Int>(0)
     private let quit = Atomic<Bool>(false)
-    private let lastError = Mutex<String>("")
+    private let lastError = Locked<String>("")
     /// Replaces the wall-clock wait of timed bundles (seconds to wait, what to run then): tests on a virtual clock
     /// run the bundle when their render reaches it.
-    let deferral = Mutex<(@Sendable (Double, @escaping @Sendable () -> Void) -> Void)?>(nil)
+    let deferral = Locked<(@Sendable (Double, @escaping @Sendable () -> Void) -> Void)?>(nil)
 
     /// What handling changes, behind `dispatchLock`: what every space reports, and the spaces with their state.
     struct Dispatch {
@@ -93,7 +94,7 @@ public final class OSCService: Sendable {
         }
         self.routes = routes
         addresses = routes.keys.sorted()
-        dispatchLock = Mutex(
+        dispatchLock = Locked(
             Dispatch(shared: SharedState(sound: settings.sound, volume: settings.volume), spaces: spaces))
         notes = NotePlayer(
             tracks: [.init(bank: settings.bank, pan: settings.pan)], source: NoteBatches([]),

@@ -91,4 +91,4 @@ struct SharedState: Sendable {
 }
 
 /// Click sets made for the service, by style and rate.
-private let clickSets = Mutex<[String: ClickSet]>([:])
+private let clickSets = Locked<[String: ClickSet]>([:])

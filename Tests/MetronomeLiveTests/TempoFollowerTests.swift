@@ -8,9 +8,9 @@ import Testing
 /// A `TempoSource` with no clock behind it, the seam's test double: it reports the timeline it is given, which a test
 /// may replace at any time (as Link's thread replaces its capture).
 final class FixedTempoSource: TempoSource {
-    private let current: Mutex<BeatTimeline?>
+    private let current: TestLock<BeatTimeline?>
 
-    init(_ timeline: BeatTimeline?) { current = Mutex(timeline) }
+    init(_ timeline: BeatTimeline?) { current = TestLock(timeline) }
 
     func set(_ timeline: BeatTimeline?) { current.withLock { $0 = timeline } }
 

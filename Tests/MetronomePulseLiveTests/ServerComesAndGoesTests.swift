@@ -193,7 +193,7 @@ struct ServerComesAndGoesTests {
 
 /// Every beat a session published.
 private final class BeatLog: Sendable {
-    let beats = Mutex<[BeatEvent]>([])
+    let beats = TestLock<[BeatEvent]>([])
 }
 
 @Suite("PulseReconnector keeps the beat grid across a server's death", .serialized)

@@ -1,6 +1,7 @@
 import MetronomeApp
 import MetronomeEngine
 import MetronomeModel
+import MetronomeTestSupport
 import MetronomeMusic
 import MetronomeOSC
 import Synchronization
@@ -108,8 +109,8 @@ private final class Harness: @unchecked Sendable {
 
 /// A value behind a lock that closures can share.
 final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
+    private let mutex: TestLock<Value>
+    init(_ value: Value) { mutex = TestLock(value) }
     func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }
 

@@ -13,7 +13,7 @@ import Synchronization
 /// Threads: the scheduling thread only (it is driven by `Scheduler`), except `queue`, which any thread may
 /// use to play notes live.
 public final class NotePlayer: @unchecked Sendable {
-    // @unchecked: everything but `queue` (itself Sendable, a Mutex) is touched only by the scheduler that owns the
+    // @unchecked: everything but `queue` (itself Sendable, a Locked) is touched only by the scheduler that owns the
     // player — on its queue live, on the writer loop offline — or after playback has ended; the counters read from
     // elsewhere (`startedNotes`, `lastFrame`, `isFinished`) are meant for after a render or for statistics.
     /// Notes played live, from any thread: queue note-ons and note-offs, then `commit()`; the scheduler takes each
@@ -366,7 +366,7 @@ public final class NoteQueue: Sendable {
         var offs: [(note: Int, track: Int, frame: SampleTime)] = []
     }
 
-    private let state = Mutex<(open: Commit, committed: [Commit])>((Commit(), []))
+    private let state = Locked<(open: Commit, committed: [Commit])>((Commit(), []))
     /// Set after a commit, cleared by `take`: lets the scheduler's many checks skip the lock when nothing waits.
     private let waiting = Atomic<Bool>(false)
 

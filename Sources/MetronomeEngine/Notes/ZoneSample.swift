@@ -1,3 +1,4 @@
+import MetronomeModel
 import Synchronization
 
 /// The audio of a bank zone: a buffer given when the zone is made (sample files), or one generated on first use (the
@@ -11,13 +12,13 @@ final class ZoneSample: Sendable {
     /// Frames of the audio, known before it is generated.
     let frameCount: Int
     private let generator: (@Sendable () -> SampleBuffer)?
-    private let stored: Mutex<SampleBuffer?>
+    private let stored: Locked<SampleBuffer?>
 
     /// A sample already in memory.
     init(_ buffer: SampleBuffer) {
         frameCount = buffer.frameCount
         generator = nil
-        stored = Mutex(buffer)
+        stored = Locked(buffer)
     }
 
     /// A sample generated on first use.
@@ -25,7 +26,7 @@ final class ZoneSample: Sendable {
     init(frameCount: Int, generate: @escaping @Sendable () -> SampleBuffer) {
         self.frameCount = frameCount
         generator = generate
-        stored = Mutex(nil)
+        stored = Locked(nil)
     }
 
     /// The audio, generated now if this is its first use.

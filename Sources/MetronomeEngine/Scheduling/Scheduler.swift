@@ -19,7 +19,7 @@ import Synchronization
 /// timer live, the writer loop offline); `send`, `add` and `remove` from any thread.
 public final class Scheduler: @unchecked Sendable {
     // @unchecked: everything but `inbox` is confined to the scheduling thread (checked in debug builds by the
-    // session's queue precondition); `inbox` is a Mutex.
+    // session's queue precondition); `inbox` is a Locked.
 
     /// Where commands go.
     public let ring: CommandRing
@@ -59,7 +59,7 @@ public final class Scheduler: @unchecked Sendable {
     private var pendingClick: ClickEvent?
     /// Scheduled beats with the map they were scheduled on (a later load or edit must not relabel them).
     private var beats: [(event: ClickEvent, map: TempoMap)] = []
-    private let inbox = Mutex<Inbox>(Inbox())
+    private let inbox = Locked<Inbox>(Inbox())
 
     struct Inbox {
         var commands: [(TransportCommand, Quantization?)] = []

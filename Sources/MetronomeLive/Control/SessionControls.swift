@@ -9,7 +9,7 @@ import Synchronization
 /// Threads: `perform` from any thread (the keys' thread, a web handler); the properties from any thread.
 public final class SessionControls: Sendable {
     private let session: Session
-    private let state: Mutex<(volume: Float, quit: Bool, stopped: Bool)>
+    private let state: Locked<(volume: Float, quit: Bool, stopped: Bool)>
 
     /// Controls for a session.
     /// - Parameters:
@@ -17,7 +17,7 @@ public final class SessionControls: Sendable {
     ///   - volume: the perceptual volume it plays at (0...1), which the volume steps start from.
     public init(session: Session, volume: Float) {
         self.session = session
-        state = Mutex((volume, false, false))
+        state = Locked((volume, false, false))
     }
 
     /// Whether a quit was asked for (`q` or Esc at a terminal).

@@ -1,3 +1,4 @@
+import MetronomeModel
 import Synchronization
 
 /// Hands beats to any number of subscribers, each an `AsyncStream` of its own (buffering the newest 1024 beats if
@@ -5,7 +6,7 @@ import Synchronization
 ///
 /// Threads: `subscribe` from any thread; `publish` and `finish` from the scheduling thread.
 public final class BeatPublisher: Sendable {
-    private let subscribers = Mutex<(next: Int, continuations: [Int: AsyncStream<BeatEvent>.Continuation])>((0, [:]))
+    private let subscribers = Locked<(next: Int, continuations: [Int: AsyncStream<BeatEvent>.Continuation])>((0, [:]))
 
     /// Creates a publisher with no subscribers.
     public init() {}

@@ -42,7 +42,7 @@ public final class Session: @unchecked Sendable {
     private var onBeat: (@Sendable (BeatEvent) -> Void)?
     /// The external clock followed (`follow(_:)`), on `queue`.
     private var follower: TempoFollower?
-    private let taps = Mutex(TapTempo())
+    private let taps = Locked(TapTempo())
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
     /// What a live output that moves the mixer onto a beat grid may skip now; the scheduler publishes its progress
