@@ -103,6 +103,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         self.latencyTarget = latency
         self.catchUp = catchUp
         self.skipLimit = skipLimit
+        sounding = Atomic(skipLimit == nil)
         connection = try PulseConnection(server: server, name: name, timeout: timeout, isCancelled: isCancelled)
         // Allocated last: a throw before every stored property is set skips deinit, and would leak it (every refused
         // reconnect try did). From here on a throw runs deinit, which frees it.
@@ -125,6 +126,15 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     private let skipLimit: (@Sendable (Int) -> SampleTime)?
     /// Frames `advance(by:)` asked for and the write callback has not yet skipped.
     private let pendingSkip = Atomic<Int64>(0)
+    /// A takeover stream's state: silent (the mixer rendered into nothing, zeros written) until `advance(by:)` has
+    /// said how far it plays behind its grid (`aligned`) and that skip is done; then sounding.
+    private let aligned = Atomic<Bool>(false)
+    private let sounding: Atomic<Bool>
+    /// Mainloop thread only: when the write callback first found the alignment asked for (monotonic ns, 0 before).
+    private var alignedSeen: Int64 = 0
+    /// How long a takeover stream that is aligned waits for the mixer to fall silent before it sounds anyway (a
+    /// voice sounding then is heard from the middle).
+    static let silenceWait: Int64 = 1_000_000_000
     /// Mainloop thread only: frames written to the stream so far; mixer frames skipped after the stream's first
     /// write, in all; and the stream frame the last skip came before (the mixer is `origin + skipped` frames ahead
     /// of the stream from there on).
@@ -135,12 +145,17 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// Moves the stream onto a beat grid it plays behind: the mixer is advanced by `frames` (rendered into nothing on
     /// the render thread, before a write), in pieces while nothing sounds and as far as `skipLimit` allows, so no
     /// sound is cut or bunched. The clock fit starts again after each piece, so `mapping` follows. Needs `init`'s
-    /// `skipLimit`. Any thread.
-    /// - Parameter frames: how far; 0 or less does nothing.
+    /// `skipLimit`: such a stream (a takeover) is silent until the first call (`frames` 0 for a stream already on
+    /// its grid) and its skip are done, and the mixer is silent (or a second has passed). Any thread.
+    /// - Parameter frames: how far; less than 0 does nothing.
     public func advance(by frames: SampleTime) {
-        guard frames > 0, skipLimit != nil else { return }
+        guard frames >= 0, skipLimit != nil else { return }
         pendingSkip.add(frames, ordering: .relaxed)
+        aligned.store(true, ordering: .releasing)
     }
+
+    /// Whether the stream sounds: always, but for a takeover until it is on its grid (`advance(by:)`). Any thread.
+    public var isSounding: Bool { sounding.load(ordering: .acquiring) }
 
     /// Frames `advance(by:)` asked for that are not skipped yet. Any thread.
     public var pendingAdvance: SampleTime { pendingSkip.load(ordering: .relaxed) }
@@ -430,6 +445,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             }
         }
         var remaining = requested - requested % frameBytes
+        if !sounding.load(ordering: .relaxed), aligned.load(ordering: .acquiring), pendingSkip.load(ordering: .relaxed) == 0 {
+            // On the grid: sound from the first callback with nothing sounding, so no voice is heard from its middle.
+            if alignedSeen == 0 { alignedSeen = start }
+            if mixer.isSilent || start - alignedSeen >= PulseOutput.silenceWait {
+                sounding.store(true, ordering: .releasing)
+            }
+        }
+        let silent = !sounding.load(ordering: .relaxed)
         while remaining > 0 {
             var data: UnsafeMutableRawPointer?
             var size = remaining
@@ -438,7 +461,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             libraryAllocationsNow &+= (probe?() ?? 0) &- beforeLibrary
             guard began, let data, size >= frameBytes else { return }
             let frames = min(size, remaining) / frameBytes
-            mixer.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames)
+            if silent, let scratch {
+                // Warming up: the mixer moves with the stream, its sound rendered into nothing; the server gets zeros.
+                let block = mixer.configuration.maximumBlockFrames
+                var done = 0
+                while done < frames {
+                    let piece = min(block, frames - done)
+                    mixer.render(into: scratch, frameCount: piece)
+                    done += piece
+                }
+                memset(data, 0, frames * frameBytes)
+            } else {
+                mixer.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames)
+            }
             let beforeWrite = probe?() ?? 0
             pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
             libraryAllocationsNow &+= (probe?() ?? 0) &- beforeWrite

@@ -80,6 +80,32 @@ public final class PulseServer {
         try waitUntilReady()
     }
 
+    /// A second socket for clients, `unix:DIRECTORY/client`, served by a protocol module of its own that
+    /// `dropClients()` unloads: every client connected through it loses its connection as if the server had died,
+    /// while the server, its null sink's clock and a recording through `address` go on. Nil until
+    /// `acceptClients()`.
+    public private(set) var clientAddress: String?
+    private var clientModule: String?
+
+    /// Loads (again) the protocol module of `clientAddress`; returns the address.
+    @discardableResult
+    public func acceptClients() throws -> String {
+        let socket = "\(directory)/client"
+        let loaded = try pactl(["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(socket)"])
+        guard loaded.status == 0 else { throw ServerError.notReady(directory) }
+        clientModule = loaded.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        clientAddress = "unix:\(socket)"
+        return "unix:\(socket)"
+    }
+
+    /// Unloads the protocol module of `clientAddress`: its clients lose their connections, and new ones are refused
+    /// until `acceptClients()`.
+    public func dropClients() throws {
+        guard let clientModule else { return }
+        try pactl(["unload-module", clientModule])
+        self.clientModule = nil
+    }
+
     /// Stops the daemon in its tracks (SIGSTOP): its socket stays open and nothing answers.
     public func freeze() { daemon.send(SIGSTOP) }
 

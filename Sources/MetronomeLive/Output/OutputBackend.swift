@@ -33,8 +33,10 @@ public protocol OutputBackend: AudioOutput {
 
     /// Moves the backend onto a beat grid it plays behind: the mixer is rendered into nothing for `frames` frames
     /// on the render thread, in pieces while nothing sounds and as far as its `OutputTakeover.skipLimit` allows.
-    /// Does nothing for a backend opened without a takeover.
-    /// - Parameter frames: how far; 0 or less does nothing.
+    /// A backend opened with a takeover is silent until this is called (with 0 when it is on its grid already) and
+    /// the skip is done: it pulls the mixer at its own pace and renders into nothing, so nothing is heard off the
+    /// grid. Does nothing for a backend opened without a takeover.
+    /// - Parameter frames: how far; less than 0 does nothing.
     func advance(by frames: SampleTime)
 
     /// Waits until what the mixer has rendered has been played.

@@ -10,16 +10,18 @@ import MetronomeModel
 /// costs well under a millisecond), each try bounded by the time left. The stand-in is stopped just before the new
 /// stream is created (`OutputTakeover.beforeStreaming`), and the new stream's first write callback brings the mixer up
 /// to the frame the line gives for that instant (`OutputTakeover.catchUp`), so the new stream starts from the frame the grid has
-/// reached. Its clicks are then heard later than the lost stream would have played them by the new stream's start
-/// latency: the time the server takes to play its first frame, which depends on where the sink is in its own cycle
-/// (4–46 ms measured on a null sink). Once the new stream has played `alignAfter` (250 ms) and its own clock fit
-/// (`FrameClock.mapping`) is known, the next `poll` compares it with the line and advances the mixer by the frames it
-/// plays late (`OutputBackend.advance(by:)`): the render thread renders them into nothing in pieces, only while nothing
-/// sounds and never past what the scheduler has reached (`SkipAllowance`), so no click is cut, bunched or
-/// late (measured: all done some 50 ms after the comparison). From then on the clicks are on the lost stream's line
-/// to within the clock fit's accuracy: within 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own
-/// `pa_stream_get_time`, measured on a null sink. A stream that plays early is left as it is (never seen: it cannot
-/// play a frame before its first write). After `timeout` without a stream it gives up with the last reason.
+/// reached. That stream starts silent: it pulls the mixer at its own pace but renders into nothing, because it would
+/// be heard later than the lost stream would have played the same frames by its start latency: the time the server
+/// takes to play its first frame, which depends on where the sink is in its own cycle (4–46 ms measured on a null
+/// sink). Once it has played `alignAfter` (250 ms) and its own clock fit (`FrameClock.mapping`) is known, the next
+/// `poll` compares it with the line and advances the mixer by the frames it plays late (`OutputBackend.advance(by:)`):
+/// the render thread renders them into nothing in pieces, only while nothing sounds and never past what the
+/// scheduler has reached (`SkipAllowance`). The stream sounds from the first callback after that with no voice
+/// sounding, so the first click heard after the return is on the lost stream's line, as every later one, to within
+/// the clock fit's accuracy (within 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own `pa_stream_get_time`,
+/// measured on a null sink); clicks due in the silent start are skipped, as in the gap. A stream that plays early is
+/// left as it is (never seen: it cannot play a frame before its first write); one with no clock fit after a second
+/// sounds where it is. After `timeout` without a stream it gives up with the last reason.
 ///
 /// Threads: one control thread (it owns the outputs it creates).
 public struct Reconnector<Driver: OutputDriver> {
@@ -146,8 +148,16 @@ public struct Reconnector<Driver: OutputDriver> {
     private mutating func alignIfDue() {
         if output.pendingAdvance > 0 { session.wake() }
         guard let line = pendingAlignment, let first = output.firstWriteNanoseconds,
-            HostTime.now().nanoseconds - first >= Self.alignAfter, let mapping = output.mapping
+            HostTime.now().nanoseconds - first >= Self.alignAfter
         else { return }
+        guard let mapping = output.mapping else {
+            // No clock after a second: the stream sounds where it is rather than stay silent.
+            if HostTime.now().nanoseconds - first >= 4 * Self.alignAfter {
+                pendingAlignment = nil
+                output.advance(by: 0)
+            }
+            return
+        }
         pendingAlignment = nil
         let late = Double(mapping.hostTime.nanoseconds - line.hostTime(ofFrame: mapping.frame).nanoseconds) / 1e9
         let frames = max(0, SampleTime((late * line.framesPerSecond).rounded()))
