@@ -6,14 +6,15 @@ import MetronomeKit
 // (default "20,10,5,3") the latencies tried; METRONOME_BENCH_SERVE_SECONDS (default 30) the length of the serve
 // part's load run (its idle runs last twice that); METRONOME_BENCH_SERVE_LATENCY (default: serve's 20) the serve
 // part's --latency in milliseconds; METRONOME_BENCH_ONLY (default
-// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer") which parts run;
+// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect") which parts run;
 // METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none);
-// METRONOME_BENCH_SEQUENCER_LIVE_SECONDS (default 60) how long it plays the file live with each font (0: not at all).
+// METRONOME_BENCH_SEQUENCER_LIVE_SECONDS (default 60) how long it plays the file live with each font (0: not at all);
+// METRONOME_BENCH_RETURNS (default 20) the connection losses and returns of the reconnect part.
 
 let runs = 7
 let parts = Set(
     (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) }
-        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer")
+        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect")
         .split(
             separator: ","
         )
@@ -298,4 +299,23 @@ if parts.contains("sequencer") {
     print("| CPU for 1 s of audio at that N (least of three seconds) | \(Measure.format(voices.secondsAtLimit, 3)) s |")
     print("| allocations while rendering those three seconds | \(voices.allocations) |")
     print("\nLoad average after: \(Measure.loadAverage()).")
+}
+
+// Reconnects: where the first click after each return falls, against the grid before the loss, in one recording.
+if parts.contains("reconnect") {
+    let returns = getenv("METRONOME_BENCH_RETURNS").flatMap { Int(String(cString: $0)) } ?? 20
+    print("## Reconnects: the first click after each return, to the frame\n")
+    if let report = ReconnectBenchmark.run(metronome: metronome, scratch: scratch, returns: returns) {
+        let errors = report.firstClickErrors
+        print(
+            "\(report.returns) connection losses and returns 1.3 s apart, one recording of \(report.clicks) clicks "
+                + "(exit \(report.exitStatus), load \(Measure.loadAverage())).\n")
+        print("| first click after a return, frames off the grid before the loss | every click, against the first's grid |")
+        print("|---|---|")
+        print(
+            "| \(errors.map(String.init).joined(separator: " ")) (returns seen: \(errors.count); largest "
+                + "\(errors.map { abs($0) }.max() ?? 0)) | at most \(report.worstAgainstFirstGrid) frames |\n")
+    } else {
+        print("(no private PulseAudio daemon, or the recording failed)\n")
+    }
 }
