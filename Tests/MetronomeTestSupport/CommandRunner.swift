@@ -65,3 +65,27 @@ public func onsets(_ samples: [Float], gap: Int = 1000) -> [Int] {
     }
     return result
 }
+
+/// How the sound at `onset` in a recording differs from `click`, for a failure message: where the first sample differs,
+/// and whether from there the recording holds zeros and then the rest of the click (silence inserted: a server
+/// underrun), or the click's later samples early (frames missing: the recorder overran), or something else.
+public func differenceFromClick(_ recording: [Float], at onset: Int, _ click: [Float]) -> String {
+    let available = min(click.count, recording.count - onset)
+    guard let first = (0..<available).first(where: { recording[onset + $0] != click[$0] }) else {
+        return "onset \(onset): the recording ends \(click.count - available) frames into the click"
+    }
+    var zeros = 0
+    while onset + first + zeros < recording.count, recording[onset + first + zeros] == 0 { zeros += 1 }
+    let rest = { (shift: Int) -> Bool in
+        let count = min(256, click.count - first - max(0, -shift), recording.count - onset - first - max(0, shift))
+        return count > 0
+            && (0..<count).allSatisfy { recording[onset + first + max(0, shift) + $0] == click[first + max(0, -shift) + $0] }
+    }
+    if zeros > 0, rest(zeros) {
+        return "onset \(onset): \(zeros) frames of silence inserted \(first) frames into the click (an underrun)"
+    }
+    if let missing = (1..<min(48_000, click.count - first)).first(where: { rest(-$0) }) {
+        return "onset \(onset): \(missing) frames missing \(first) frames into the click (the recorder overran)"
+    }
+    return "onset \(onset): differs from \(first) frames into the click (\(zeros) zeros there)"
+}
