@@ -39,6 +39,17 @@ struct KlickAddressSpace: OSCAddressSpace {
     /// Whether the message being handled changed what `simple/query` reports.
     var notifyClients = false
 
+    /// The one `f` argument of the trainer's start or limit (`what`): 0 (none) or 1 to 1000.
+    private static func trainerTempo(_ values: [OSCArgument], _ what: String) throws(Rejection) -> Double {
+        let arguments = Arguments(values)
+        try arguments.count(1...1, "f tempo")
+        let tempo = try arguments.float(0, what)
+        guard tempo == 0 || (1...1000).contains(tempo) else {
+            throw Rejection("\(what) must be 0 (none) or 1 to 1000, got \(tempo)")
+        }
+        return tempo
+    }
+
     static let handlers: [String: Handler] = [
         "/klick/ping": { _, values, context throws(Rejection) in
             let target = try returnAddress(values, context.batch.sender)
@@ -133,23 +144,11 @@ struct KlickAddressSpace: OSCAddressSpace {
             klick.notifyClients = true
         },
         "/klick/simple/set_tempo_start": { klick, values, _ throws(Rejection) in
-            let arguments = Arguments(values)
-            try arguments.count(1...1, "f tempo")
-            let start = try arguments.float(0, "the start tempo")
-            guard start == 0 || (1...1000).contains(start) else {
-                throw Rejection("the start tempo must be 0 (none) or 1 to 1000, got \(start)")
-            }
-            klick.start = start
+            klick.start = try trainerTempo(values, "the start tempo")
             klick.notifyClients = true
         },
         "/klick/simple/set_tempo_limit": { klick, values, context throws(Rejection) in
-            let arguments = Arguments(values)
-            try arguments.count(1...1, "f tempo")
-            let limit = try arguments.float(0, "the limit")
-            guard limit == 0 || (1...1000).contains(limit) else {
-                throw Rejection("the limit must be 0 (none) or 1 to 1000, got \(limit)")
-            }
-            klick.limit = limit
+            klick.limit = try trainerTempo(values, "the limit")
             if klick.increment != 0 { context.batch.send(klick.trainer, at: .nextBar) }
             klick.notifyClients = true
         },

@@ -17,22 +17,10 @@ struct MetronomeAddressSpace: OSCAddressSpace {
     var arpeggio: (player: NotePlayer, stop: StopFlag)?
 
     static let handlers: [String: Handler] = [
-        "/metronome/play": { _, values, context throws(Rejection) in
-            try Arguments(values).count(0...0, "no arguments")
-            context.batch.send(.play)
-        },
-        "/metronome/stop": { _, values, context throws(Rejection) in
-            try Arguments(values).count(0...0, "no arguments")
-            context.batch.send(.stop)
-        },
-        "/metronome/pause": { _, values, context throws(Rejection) in
-            try Arguments(values).count(0...0, "no arguments")
-            context.batch.send(.pause)
-        },
-        "/metronome/continue": { _, values, context throws(Rejection) in
-            try Arguments(values).count(0...0, "no arguments")
-            context.batch.send(.resume)
-        },
+        "/metronome/play": sends(.play),
+        "/metronome/stop": sends(.stop),
+        "/metronome/pause": sends(.pause),
+        "/metronome/continue": sends(.resume),
         "/metronome/tempo": { _, values, context throws(Rejection) in
             let arguments = Arguments(values)
             try arguments.count(1...2, "f tempo [s when]")

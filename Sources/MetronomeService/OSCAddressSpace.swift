@@ -1,3 +1,4 @@
+import MetronomeEngine
 import MetronomeModel
 import MetronomeOSC
 
@@ -34,6 +35,14 @@ extension OSCAddressSpace {
     {
         guard let handler = Self.handlers[address] else { preconditionFailure("\(address) is not in this space") }
         try handler(&self, arguments, &context)
+    }
+
+    /// The handler of an address that takes no arguments and sends `command` at once.
+    static func sends(_ command: TransportCommand) -> Handler {
+        { _, values, context throws(Rejection) in
+            try Arguments(values).count(0...0, "no arguments")
+            context.batch.send(command)
+        }
     }
 
     /// Nothing to tell.

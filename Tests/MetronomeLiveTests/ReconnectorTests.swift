@@ -13,7 +13,7 @@ import Testing
 /// a dead server does. It takes over a running mixer (`OutputTakeover`) and skips for `advance(by:)` as a real
 /// backend must: `catchUp` at the first pull, then skips only as far as `skipLimit` allows.
 final class TimedBackend: OutputBackend, @unchecked Sendable {
-    // @unchecked: every mutable field but the atomics and `heard` (a TestLock) is touched only on `queue`.
+    // @unchecked: every mutable field but the atomics and `heard` (a Locked) is touched only on `queue`.
     struct Lost: Error, CustomStringConvertible {
         var description: String { "the test server went away" }
     }
@@ -28,7 +28,7 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
     private let lost = Atomic<Bool>(false)
     private let pending = Atomic<Int64>(0)
     private let first = Atomic<Int64>(0)
-    private let heard = TestLock<ClockMapping?>(nil)
+    private let heard = Locked<ClockMapping?>(nil)
     private var streamFrames: Int64 = 0
     private var origin: SampleTime = 0
     private var skipped: SampleTime = 0

@@ -8,9 +8,9 @@ import Testing
 /// A `TempoSource` with no clock behind it, the seam's test double: it reports the timeline it is given, which a test
 /// may replace at any time (as Link's thread replaces its capture).
 final class FixedTempoSource: TempoSource {
-    private let current: TestLock<BeatTimeline?>
+    private let current: Locked<BeatTimeline?>
 
-    init(_ timeline: BeatTimeline?) { current = TestLock(timeline) }
+    init(_ timeline: BeatTimeline?) { current = Locked(timeline) }
 
     func set(_ timeline: BeatTimeline?) { current.withLock { $0 = timeline } }
 

@@ -243,7 +243,7 @@ struct ServerComesAndGoesTests {
 
 /// Every beat a session published.
 private final class BeatLog: Sendable {
-    let beats = TestLock<[BeatEvent]>([])
+    let beats = Locked<[BeatEvent]>([])
 }
 
 @Suite("PulseReconnector keeps the beat grid across a server's death", .serialized)

@@ -107,12 +107,6 @@ private final class Harness: @unchecked Sendable {
     var applied: [Transport.Applied] { session.appliedCommands }
 }
 
-/// A value behind a lock that closures can share.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: TestLock<Value>
-    init(_ value: Value) { mutex = TestLock(value) }
-    func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
-}
 
 /// Patterns served from memory, by name.
 private struct MapsByName: PatternLoading {
