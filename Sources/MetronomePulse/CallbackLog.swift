@@ -36,6 +36,7 @@ final class CallbackLog: @unchecked Sendable {
     private var written = 0
     private let reportCallbacks: UnsafeMutablePointer<Callback>
     private let reportFrames: UnsafeMutablePointer<Int64>
+    private let reportTimes: UnsafeMutablePointer<Int64>
     private let reportCallbackCounts: UnsafeMutablePointer<Int>
     private let reportCount = Atomic<Int>(0)
     private let callbacks = Atomic<Int>(0)
@@ -50,6 +51,8 @@ final class CallbackLog: @unchecked Sendable {
         reportCallbacks.initialize(repeating: Callback(start: 0, duration: 0, frames: 0), count: slots)
         reportFrames = .allocate(capacity: Self.reportCapacity)
         reportFrames.initialize(repeating: 0, count: Self.reportCapacity)
+        reportTimes = .allocate(capacity: Self.reportCapacity)
+        reportTimes.initialize(repeating: 0, count: Self.reportCapacity)
         reportCallbackCounts = .allocate(capacity: Self.reportCapacity)
         reportCallbackCounts.initialize(repeating: 0, count: Self.reportCapacity)
     }
@@ -58,6 +61,7 @@ final class CallbackLog: @unchecked Sendable {
         ring.deallocate()
         reportCallbacks.deallocate()
         reportFrames.deallocate()
+        reportTimes.deallocate()
         reportCallbackCounts.deallocate()
     }
 
@@ -93,6 +97,7 @@ final class CallbackLog: @unchecked Sendable {
         }
         reportCallbackCounts[index] = kept
         reportFrames[index] = streamFrame
+        reportTimes[index] = Self.now()
         reportCount.store(index + 1, ordering: .releasing)
     }
 
@@ -113,7 +118,7 @@ final class CallbackLog: @unchecked Sendable {
                 reportCallbacks[index * Self.callbacksPerReport + $0]
             }
             return PulseUnderrunReport(
-                streamFrame: reportFrames[index],
+                streamFrame: reportFrames[index], noticed: reportTimes[index],
                 callbacks: callbacks.map { (start: $0.start, duration: $0.duration, frames: $0.frames) })
         }
     }
@@ -123,17 +128,22 @@ final class CallbackLog: @unchecked Sendable {
 public struct PulseUnderrunReport: Sendable {
     /// The stream frame (frames written before it) at which the server ran dry and inserted silence.
     public var streamFrame: Int64
+    /// When the server's underflow notice reached the client (`CLOCK_MONOTONIC` ns).
+    public var noticed: Int64
     /// The last write callbacks before it, oldest first: start (`CLOCK_MONOTONIC` ns), duration (ns), frames asked.
     public var callbacks: [(start: Int64, duration: Int64, frames: Int)]
 
-    /// One line: the frame, and each callback as its start relative to the last one's, its duration and its frames.
+    /// One line: the frame, when the notice came after the last write callback, and each callback as its start
+    /// relative to the last one's, its duration and its frames.
     public var description: String {
         let last = callbacks.last?.start ?? 0
+        let after = Double(noticed - last) / 1e6
         let items = callbacks.map { callback in
             let at = Double(callback.start - last) / 1e6
             return "\(at.formatted(1)) ms: \(Double(callback.duration / 1000) / 1000) ms for \(callback.frames) frames"
         }
-        return "underrun at stream frame \(streamFrame); write callbacks before it: " + items.joined(separator: ", ")
+        return "underrun at stream frame \(streamFrame), noticed \(after.formatted(1)) ms after the last write callback; "
+            + "write callbacks before it: " + items.joined(separator: ", ")
     }
 }
 

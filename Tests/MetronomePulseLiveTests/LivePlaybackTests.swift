@@ -15,7 +15,7 @@ private func playAndRecord(
 ) throws -> (recording: [Float], engine: Session, output: PulseOutput) {
     try firstRunWithoutUnderruns {
         let run = try playAndRecordOnce(map, endFrame: endFrame, server: server, during: during)
-        return (run, run.output.underrunCount)
+        return (run, underruns(of: run.output))
     }.value
 }
 

@@ -48,4 +48,48 @@ struct RenderCallbackTests {
         #expect(session.scheduledClickCount >= 8)
         #expect(output.underrunReports.count == output.underrunCount)
     }
+
+    @Test(
+        "A stream that takes over a running mixer: silent while it warms up, sounding once aligned, and no write callback after the first allocates",
+        .countsAllocations)
+    func takeoverCallbacksAllocateNothing() throws {
+        let server = try PulseServer()
+        PulseOutput.allocationProbe = metronome_thread_allocation_count
+        defer { PulseOutput.allocationProbe = nil }
+        let session = try Session(
+            map: try TempoMap.steady(tempo: BPM(240)), clicks: ClickSynthesizer.clickSet(.standard, sampleRate: .standard),
+            configuration: try MixerConfiguration())
+        session.start(output: nil)
+        let allowance = session.skipAllowance
+        let recording = try server.startRecording()
+        // As a reconnect opens it (Reconnector): caught up to a frame at its first callback, skipped as the
+        // allowance lets it, silent until `advance(by:)` has said how far it plays behind.
+        let output = try PulseOutput(
+            mixer: session.mixer, server: server.address, latency: .milliseconds(20), catchUp: { _ in 0 },
+            skipLimit: { allowance.framesAhead(blockFrames: $0) })
+        session.attach(output: output)
+        usleep(300_000)
+        #expect(!output.isSounding)
+        #expect(session.mixer.framePosition > 9600, "the mixer moves with the silent stream")
+        output.advance(by: 480)
+        var waited = 0
+        while !output.isSounding, waited < 1500 {
+            session.wake()
+            usleep(10_000)
+            waited += 10
+        }
+        #expect(output.isSounding)
+        #expect(output.pendingAdvance == 0)
+        usleep(500_000)
+        session.stop()
+        output.close()
+        let recorded = try recording.finish()
+        #expect(output.callbackAllocations == 0)
+        #expect(output.underrunReports.count == output.underrunCount)
+        // The recording began before the stream; its first 300 ms of stream are zeros, though a click is due every
+        // 12000 frames from the first; once sounding, the clicks are there.
+        let firstSound = try #require(recorded.firstIndex { $0 != 0 })
+        #expect(firstSound > 14_400)
+        #expect(onsets(recorded).count >= 2)
+    }
 }

@@ -23,6 +23,23 @@ public func firstRunWithoutUnderruns<T>(
     return last
 }
 
+/// As `firstRunWithoutUnderruns`, for a run that awaits.
+public func firstRunWithoutUnderruns<T>(
+    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation,
+    _ run: () async throws -> (value: T, underruns: Int)
+) async rethrows -> (value: T, underruns: Int) {
+    var last = try await run()
+    var attempt = 1
+    while last.underruns > 0, attempt < attempts {
+        print(
+            "live retry: \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) had \(last.underruns) "
+                + "server underrun(s); running it again")
+        last = try await run()
+        attempt += 1
+    }
+    return last
+}
+
 /// The underrun count `metronome --verbose` reported, or -1 when the line is missing; prints each underrun's report
 /// as a `live underrun:` line.
 public func reportedUnderruns(_ standardError: String) -> Int {
