@@ -391,6 +391,17 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
+    /// Moves the mixer `frames` frames on, rendering into the scratch buffer a block at a time: a catch-up, a skip or
+    /// a silent warm-up. Real-time path; does nothing for a stream without a takeover (no scratch buffer).
+    private func renderIntoNothing(_ frames: SampleTime) {
+        guard let scratch, frames > 0 else { return }
+        let block = SampleTime(mixer.configuration.maximumBlockFrames)
+        let target = mixer.framePosition + frames
+        while mixer.framePosition < target {
+            mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
+        }
+    }
+
     /// The write callback: renders exactly the bytes requested, straight into the server's buffer. Real-time path.
     private func write(_ stream: OpaquePointer, bytes requested: Int) {
         if draining.load(ordering: .acquiring) { return }
@@ -417,26 +428,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if firstWrite.load(ordering: .relaxed) == 0 {
             var time = timespec()
             clock_gettime(CLOCK_MONOTONIC, &time)
-            if let catchUp, let scratch {
+            if let catchUp {
                 let target = catchUp(HostTime(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)))
-                let block = SampleTime(mixer.configuration.maximumBlockFrames)
-                while mixer.framePosition < target {
-                    mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
-                }
+                renderIntoNothing(target - mixer.framePosition)
             }
             streamOrigin.store(mixer.framePosition, ordering: .relaxed)
             firstWrite.store(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), ordering: .releasing)
         }
         let frameBytes = 4 * channels
         let pending = pendingSkip.load(ordering: .relaxed)
-        if pending > 0, let skipLimit, let scratch {
+        if pending > 0, let skipLimit {
             let frames = min(pending, skipLimit(requested / frameBytes))
             if frames > 0 {
-                let block = SampleTime(mixer.configuration.maximumBlockFrames)
-                let target = mixer.framePosition + frames
-                while mixer.framePosition < target {
-                    mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
-                }
+                renderIntoNothing(frames)
                 pendingSkip.subtract(frames, ordering: .relaxed)
                 skippedFrames += frames
                 lastSkipStreamFrame = streamFramesWritten
@@ -445,7 +449,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             }
         }
         var remaining = requested - requested % frameBytes
-        if !sounding.load(ordering: .relaxed), aligned.load(ordering: .acquiring), pendingSkip.load(ordering: .relaxed) == 0 {
+        if !sounding.load(ordering: .relaxed), aligned.load(ordering: .acquiring),
+            pendingSkip.load(ordering: .relaxed) == 0
+        {
             // On the grid: sound from the first callback with nothing sounding, so no voice is heard from its middle.
             if alignedSeen == 0 { alignedSeen = start }
             if mixer.isSilent || start - alignedSeen >= PulseOutput.silenceWait {
@@ -461,15 +467,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             libraryAllocationsNow &+= (probe?() ?? 0) &- beforeLibrary
             guard began, let data, size >= frameBytes else { return }
             let frames = min(size, remaining) / frameBytes
-            if silent, let scratch {
+            if silent {
                 // Warming up: the mixer moves with the stream, its sound rendered into nothing; the server gets zeros.
-                let block = mixer.configuration.maximumBlockFrames
-                var done = 0
-                while done < frames {
-                    let piece = min(block, frames - done)
-                    mixer.render(into: scratch, frameCount: piece)
-                    done += piece
-                }
+                renderIntoNothing(SampleTime(frames))
                 memset(data, 0, frames * frameBytes)
             } else {
                 mixer.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames)

@@ -43,5 +43,5 @@ struct CommandLineError: Error {
 func parseOption<Value>(_ option: String, _ text: String, _ parser: (String) throws(InvalidValue) -> Value)
     throws(CommandLineError) -> Value
 {
-    do { return try parser(text) } catch { throw .usage(option: option, "\(text): \(error.reason)") }
+    do { return try SettingForm.parse(option, text, parser) } catch { throw CommandLineError(error) }
 }

@@ -52,8 +52,6 @@ struct OutputOptions: ParsableArguments {
 
     /// `--sample-rate`, checked.
     func checkedSampleRate() throws(CommandLineError) -> SampleRate {
-        try parseOption("--sample-rate", sampleRate ?? "48000") { text throws(InvalidValue) in
-            try SampleRate(parsing: text)
-        }
+        do { return try form.sampleRate() } catch { throw CommandLineError(error) }
     }
 }

@@ -163,9 +163,9 @@ struct ServerComesAndGoesTests {
         #expect(intervals.filter { $0 <= 24002 }.allSatisfy { $0 == 24000 })
         #expect(found.count >= 14)
         // Measured over 20 returns in one recording (docs/benchmarks.md): 0 or 1 frame on a quiet machine, at most 2
-        // with a build beside: the new stream's clock fit against the lost one's, from PulseAudio's microsecond
-        // reports, and the skip rounded to a whole frame.
-        #expect(errors.allSatisfy { abs($0) <= 2 })
+        // with a build beside (and once more than 2, in a run beside a clean clone's build): the new stream's clock
+        // fit against the lost one's, from PulseAudio's microsecond reports, and the skip rounded to a whole frame.
+        #expect(errors.allSatisfy { abs($0) <= 2 }, "each return's first click off the grid, frames: \(errors)")
     }
 
     @Test("--no-reconnect: a lost server is exit 69 at once, as before")

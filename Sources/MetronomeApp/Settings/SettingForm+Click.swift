@@ -78,9 +78,7 @@ extension SettingForm {
         let accents = try value("--accent") { text throws(InvalidValue) in try AccentPattern(parsing: text, for: meter)
         }
         let subdivision = try value("--subdivide", default: "1", SettingText.subdivision)
-        let rate = try value("--sample-rate", default: "48000") { text throws(InvalidValue) in
-            try SampleRate(parsing: text)
-        }
+        let rate = try sampleRate()
         try exclusive("--bars", "--duration")
         let bars = try value("--bars", SettingText.bars)
         let seconds = try value("--duration", SettingText.duration)
@@ -146,6 +144,11 @@ extension SettingForm {
         request.gain = gain
         request.rendersToFile = output != nil
         return CheckedClick(request: request, output: output, tempo: override)
+    }
+
+    /// `--sample-rate`, 48000 when not given.
+    public func sampleRate() throws(SettingError) -> SampleRate {
+        try value("--sample-rate", default: "48000") { text throws(InvalidValue) in try SampleRate(parsing: text) }
     }
 
     /// `--swing [8=|16=]PERCENT[%]`: the note value given, else `defaultNote`.
