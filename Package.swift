@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "MetronomeFiles", targets: ["MetronomeFiles"]),
         .library(name: "MetronomePulse", targets: ["MetronomePulse"]),
         .library(name: "MetronomeOSC", targets: ["MetronomeOSC"]),
+        // Ableton Link (GPL-2.0-or-later, as Link is: see the README's Licence).
+        .library(name: "MetronomeLink", targets: ["MetronomeLink"]),
         .executable(name: "metronome", targets: ["metronome"]),
         .executable(name: "metronome-bench", targets: ["MetronomeBenchmarks"]),
     ],
@@ -82,6 +84,14 @@ let package = Package(
         .target(
             name: "MetronomePulse",
             dependencies: ["MetronomeModel", "MetronomeEngine", "MetronomeLive", "CPulseAudio"]),
+        // Ableton Link (Debian's ableton-link-dev, header-only C++, and libasio-dev) behind a C surface of ours: the
+        // only C++ in the package. GPL-2.0-or-later, as Link is: kept apart so the library layers never link it.
+        .target(
+            name: "CLink",
+            cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+            linkerSettings: [.linkedLibrary("pthread")]),
+        // Joining a Link session: the session as a TempoSource a Session follows both ways, and Link's clock.
+        .target(name: "MetronomeLink", dependencies: ["MetronomeModel", "MetronomeLive", "CLink"]),
         // The OSC service of `metronome serve`: the service core over a session, our address space and klick's, and the
         // UDP server.
         .target(
@@ -93,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "metronome",
             dependencies: [
-                "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC",
+                "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC", "MetronomeLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -178,6 +188,11 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeKit",
                 "MetronomeFiles", "MetronomePulse", "MetronomeTestSupport", "CAllocationCounter",
             ]),
+        // Live: Ableton Link with real peers, each inside a network namespace of the test's own.
+        .testTarget(
+            name: "MetronomeLinkLiveTests",
+            dependencies: ["MetronomeFiles", "MetronomeTestSupport"],
+            exclude: ["Peers"]),
         // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.
         .testTarget(
             name: "MetronomeServeLiveTests",
@@ -185,7 +200,8 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeEngine",
                 "MetronomeLive", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeTestSupport",
             ]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // Fuzzing harnesses, built only by .ci/fuzz, which sets METRONOME_FUZZ to the names of the folders under Fuzz/ that

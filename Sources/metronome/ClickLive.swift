@@ -15,17 +15,29 @@ import MetronomeService
 /// until the map ends.
 struct ClickLive {
     let job: Job
-    var plan: ClickPlan { job.plan }
     let live: LiveSettings
     var serving: ServeSetup? = nil
 
     func run() throws(CommandLineError) {
-        let configuration = try mixerConfiguration(job.plan)
+        // With --link: the session is joined first, and the plan takes its tempo and waits for its start.
+        let link = try live.link.map { settings throws(CommandLineError) in
+            try LinkJoin.join(settings, plan: job.plan)
+        }
+        let plan = link?.prepared(job.plan) ?? job.plan
+        let configuration = try mixerConfiguration(plan)
         let lookahead = live.lookaheadFrames(sampleRate: plan.sampleRate)
-        let engine = try session(job.plan, configuration: configuration, lookahead: lookahead)
-        let osc = try serving.map { setup throws(CommandLineError) in try OSCServiceHost.start(setup, session: engine) }
+        let engine = try session(plan, configuration: configuration, lookahead: lookahead)
+        let osc: OSCServiceHost?
+        do throws(CommandLineError) {
+            osc = try serving.map { setup throws(CommandLineError) in try OSCServiceHost.start(setup, session: engine) }
+        } catch {
+            link?.stop()
+            throw error
+        }
         let stop = StopSignals()
-        let status = FileOutput.standardOutput.isTerminal && !job.quiet ? StatusLine() : nil
+        var peers: (@Sendable () -> Int)? = nil
+        if let session = link?.link { peers = { session.peers } }
+        let status = FileOutput.standardOutput.isTerminal && !job.quiet ? StatusLine(peers: peers) : nil
         let service = osc?.service
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if status != nil || service != nil {
@@ -44,6 +56,7 @@ struct ClickLive {
                 reconnectTimeout: live.reconnectTimeout, isCancelled: { StopSignals.wasReceived })
         } catch {
             osc?.server.stop()
+            link?.stop()
             engine.stop()
             switch error {
             case .cancelled: throw CommandLineError(.interrupted, error.description)
@@ -54,6 +67,7 @@ struct ClickLive {
             }
         }
         service?.attach(output: stream.output)
+        link?.start(session: engine, clock: stream.output, play: !job.plan.waits)
         let buffer = stream.output.bufferFrames
         // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
         let controls = SessionControls(session: engine, volume: plan.volume)
@@ -86,6 +100,8 @@ struct ClickLive {
                 }
             })
         osc?.server.stop()
+        let peersAtEnd = link?.link.peers
+        link?.stop()
         let output = stream.output
         if live.verbose, stream.isPlaying { output.measureLatency() }
         // Over at the end: the last sounds are faded at once; stopped early, the sounding click may finish first.
@@ -96,13 +112,17 @@ struct ClickLive {
         }
         status?.finish()
         if live.verbose {
-            let counts = service.map {
-                [
-                    "OSC: \($0.receivedCount) datagrams received, \($0.droppedCount) dropped, "
-                        + "\($0.lateBundleCount) late bundles"
-                ]
+            var extra =
+                service.map {
+                    [
+                        "OSC: \($0.receivedCount) datagrams received, \($0.droppedCount) dropped, "
+                            + "\($0.lateBundleCount) late bundles"
+                    ]
+                } ?? []
+            if let peersAtEnd {
+                extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")
             }
-            let lines = output.report(session: engine, buffer: buffer, extra: counts ?? [])
+            let lines = output.report(session: engine, buffer: buffer, extra: extra)
             FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
         }
         if case .gaveUp(let reason) = ending {

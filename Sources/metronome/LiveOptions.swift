@@ -28,12 +28,21 @@ struct LiveOptions: ParsableArguments {
             """)
     var reconnectTimeout: String?
 
+    @Flag(help: "Join the Ableton Link session on the network: its tempo, and its phase at the quantum.")
+    var link = false
+
+    @Option(
+        parsing: .unconditional,
+        help: "With --link: beats per phase cycle, 1 to 64 (default: the first bar's length in quarter notes).")
+    var quantum: String?
+
     /// The options as the library's form.
     var form: SettingForm {
         SettingForm([
             ("--latency", latency), ("--lookahead", lookahead), ("--device", device),
             SettingForm.flag("--verbose", verbose),
             SettingForm.flag("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout),
+            SettingForm.flag("--link", link), ("--quantum", quantum),
         ])
     }
 

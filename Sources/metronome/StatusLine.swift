@@ -10,10 +10,14 @@ final class StatusLine: @unchecked Sendable {
     private let output = FileOutput.standardOutput
     private let queue = DispatchQueue(label: "metronome.status")
     private var drawn = false
+    /// With `--link`: the number of Link peers now, shown after the beat.
+    private let peers: (@Sendable () -> Int)?
+
+    init(peers: (@Sendable () -> Int)? = nil) { self.peers = peers }
 
     /// Draws the line for a beat, cut to the terminal's width so it never wraps.
     func show(_ beat: BeatEvent) {
-        let text = StatusLine.text(for: beat, width: StatusLine.terminalColumns())
+        let text = StatusLine.text(for: beat, peers: peers?(), width: StatusLine.terminalColumns())
         queue.async {
             self.output.write("\r\u{1B}[2K" + text)
             self.drawn = true
@@ -29,9 +33,9 @@ final class StatusLine: @unchecked Sendable {
     }
 
     /// The status text of a beat (without escape codes): bar.beat, tempo, meter, the bar's beats, then the section
-    /// label and the chord when there are any; at most `width − 1` characters (the last column stays free, so the
-    /// cursor never wraps).
-    static func text(for beat: BeatEvent, width: Int? = nil) -> String {
+    /// label and the chord when there are any, and with `--link` the Link peers; at most `width − 1` characters (the
+    /// last column stays free, so the cursor never wraps).
+    static func text(for beat: BeatEvent, peers: Int? = nil, width: Int? = nil) -> String {
         let cells = (0..<beat.meter.beats).map { index -> String in
             guard index == beat.beat - 1 else { return "·" }
             return beat.level == .silent ? "-" : String(beat.level.letter)
@@ -42,6 +46,7 @@ final class StatusLine: @unchecked Sendable {
         var text = " \(position)  \(tempoText) BPM  \(beat.meter)  \(cells.joined(separator: " "))"
         if !beat.isCountIn, let section = beat.section { text += "  \(section)" }
         if let chord = beat.chord { text += "  \(chord)" }
+        if let peers { text += "  Link: \(peers) \(peers == 1 ? "peer" : "peers")" }
         guard let width, width > 1, text.count > width - 1 else { return text }
         return String(text.prefix(width - 1))
     }

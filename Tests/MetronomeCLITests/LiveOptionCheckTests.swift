@@ -26,6 +26,33 @@ struct LiveOptionCheckTests {
         #expect(result.standardError == "metronome: error: \(message)\n")
     }
 
+    /// Each is refused before a Link instance exists; they run inside a network namespace of their own all the same,
+    /// so that a check that regressed could not enable Link in the machine's own.
+    @Test(
+        "--link's options: --quantum needs --link, the quantum is 1 to 64 beats, a tempo outside Link's 20 to 999 BPM is refused, and none goes with --output: exit 64, one line",
+        arguments: [
+            (["--quantum", "4"], "--quantum applies only with --link"),
+            (["--link", "--quantum", "0.5"], "--quantum 0.5: the quantum must be a number of beats from 1 to 64"),
+            (["--link", "--quantum", "x"], "--quantum x: the quantum must be a number of beats from 1 to 64"),
+            (["10", "--link"], "--link: the tempo 10 BPM is outside a Link session's range, 20 to 999 BPM"),
+            (["1000", "--link"], "--link: the tempo 1000 BPM is outside a Link session's range, 20 to 999 BPM"),
+            (
+                ["990", "--link", "--trainer", "+5/1:1000"],
+                "--link: the tempo 1000 BPM is outside a Link session's range, 20 to 999 BPM"
+            ),
+            (["--bars", "1", "--link", "--output", "x.wav"], "--link applies only to live playback, not with --output"),
+            (
+                ["arp", "C", "--bars", "1", "--quantum", "3", "--output", "x.wav"],
+                "--quantum applies only to live playback, not with --output"
+            ),
+        ])
+    func linkOptionsChecked(arguments: [String], message: String) throws {
+        let namespace = try NetworkNamespace()
+        let result = try namespace.start(CommandRunner.executable, arguments).wait()
+        #expect(result.status == 64)
+        #expect(result.standardError == "metronome: error: \(message)\n")
+    }
+
     @Test("A port in use is exit 69 with one line naming it; an --osc that is not HOST:PORT is exit 64")
     func badAddresses() throws {
         let held = try UDPPort()

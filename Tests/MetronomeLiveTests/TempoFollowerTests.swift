@@ -106,3 +106,64 @@ struct TempoFollowerTests {
         #expect(session.followedBeatOffset == nil)
     }
 }
+
+/// A source that lets its followers lead, by Link's rules: alone it takes a follower's tempo and phase when following
+/// starts; a proposed tempo applies to its whole timeline, anchored at the proposed beat's time.
+final class SharedTempoSource: TempoSource {
+    private let current: Locked<(timeline: BeatTimeline, proposals: [(tempo: Double, beat: Double)])>
+
+    init(_ timeline: BeatTimeline) { current = Locked((timeline, [])) }
+
+    var proposals: [(tempo: Double, beat: Double)] { current.withLock { $0.proposals } }
+    var timeline: BeatTimeline { current.withLock { $0.timeline } }
+
+    func timeline(at time: HostTime) -> BeatTimeline? {
+        current.withLock { state in
+            BeatTimeline(
+                tempo: state.timeline.tempo, beat: state.timeline.beat(at: time), hostTime: time,
+                quantum: state.timeline.quantum)
+        }
+    }
+
+    func propose(tempo: BPM, atBeat beat: Double, hostTime: HostTime) -> Bool {
+        current.withLock { state in
+            let at = state.timeline.hostTime(ofBeat: beat)
+            state.timeline = BeatTimeline(tempo: tempo, beat: beat, hostTime: at, quantum: state.timeline.quantum)
+            state.proposals.append((tempo.quarterNotesPerMinute, beat))
+        }
+        return true
+    }
+
+    func propose(beat: Double, at hostTime: HostTime, tempo: BPM) {
+        current.withLock { state in
+            state.timeline = BeatTimeline(tempo: tempo, beat: beat, hostTime: hostTime, quantum: state.timeline.quantum)
+        }
+    }
+}
+
+@Suite("A session leads a source that lets it: our tempo changes are proposed at their beat")
+struct TempoLeadTests {
+    @Test("Alone, the source takes our tempo and phase (nothing moves); a tempo change of ours is proposed at its beat")
+    func proposesOurChanges() throws {
+        // The source starts at 97 BPM, beat 2.6 at host time 0: a lone Link session that takes our 120 and our phase.
+        let source = SharedTempoSource(
+            BeatTimeline(tempo: .of(97), beat: 2.6, hostTime: HostTime(nanoseconds: 0), quantum: 4))
+        let session = try TempoFollowerTests.session()
+        session.follow(source)
+        session.send(.setTempo(.of(150)), at: .position(Position(ticks: 8 * Position.ticksPerQuarter)))
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 8, to: sink)
+        // Our clicks as if nothing followed: 120 BPM to beat 8 (frame 192 000), then 150 BPM (19 200 frames), to 8 s.
+        let expected = (0...8).map { SampleTime($0) * 24_000 } + (1..<20).map { 192_000 + SampleTime($0) * 19_200 }
+        #expect(sink.onsets.map(\.frame) == Array(expected.prefix(sink.onsets.count)))
+        #expect(sink.onsets.count == 9 + 9)
+        // One proposal: 150 from the source beat of our beat 8, where our change starts (applied when beat 8 was
+        // scheduled, so seen at beat 9).
+        let proposals = source.proposals
+        #expect(proposals.count == 1)
+        #expect(proposals.first?.tempo == 150)
+        let offset = try #require(session.followedBeatOffset)
+        #expect(proposals.first?.beat == 8 + offset)
+        #expect(source.timeline.tempo == .of(150))
+    }
+}

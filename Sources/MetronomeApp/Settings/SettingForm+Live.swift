@@ -14,6 +14,8 @@ public struct LiveSettings: Sendable {
     public var verbose = false
     /// How long to retry after the server or the sink went away; nil: do not reconnect.
     public var reconnectTimeout: Duration? = .seconds(30)
+    /// Joining an Ableton Link session (`--link`); nil: Link stays off.
+    public var link: LinkSettings?
 
     /// The defaults.
     public init() {}
@@ -27,12 +29,23 @@ public struct LiveSettings: Sendable {
     }
 }
 
+/// How a live command joins an Ableton Link session (`--link`, `--quantum`).
+public struct LinkSettings: Sendable, Equatable {
+    /// Link beats (quarter notes) per phase cycle; nil: the first bar's length in quarter notes.
+    public var quantum: Double?
+
+    /// Link with the defaults.
+    public init(quantum: Double? = nil) {
+        self.quantum = quantum
+    }
+}
+
 extension SettingForm {
     /// The live settings, in the order of `metronome --help`: whether each takes part in a render (only `--verbose`
     /// does).
     public static let liveSettings = [
         ("--latency", true), ("--lookahead", true), ("--device", true), ("--verbose", false),
-        ("--no-reconnect", true), ("--reconnect-timeout", true),
+        ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -51,6 +64,12 @@ extension SettingForm {
         settings.device = self["--device"]
         settings.verbose = has("--verbose")
         settings.reconnectTimeout = has("--no-reconnect") ? nil : reconnect ?? .seconds(30)
+        let quantum = try value("--quantum", SettingText.quantum)
+        if has("--link") {
+            settings.link = LinkSettings(quantum: quantum)
+        } else if let name = ["--quantum"].first(where: has) {
+            throw SettingError(name, "applies only with --link")
+        }
         return settings
     }
 }

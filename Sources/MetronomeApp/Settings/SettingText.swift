@@ -94,6 +94,11 @@ public enum SettingText {
         return .microseconds(Int64((value * 1000).rounded()))
     }
 
+    /// A Link quantum: beats (quarter notes) per phase cycle, 1 to 64 (3.5 for a bar of 7/8).
+    public static func quantum(_ text: String) throws(InvalidValue) -> Double {
+        try number(text, in: 1...64, "the quantum must be a number of beats from 1 to 64")
+    }
+
     /// How long to retry a lost sound server, 1 to 86,400 seconds, to the millisecond.
     public static func reconnectTimeout(_ text: String) throws(InvalidValue) -> Duration {
         let value = try number(text, in: 1...86_400, "the timeout must be a number of seconds from 1 to 86400")

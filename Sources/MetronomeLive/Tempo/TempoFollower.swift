@@ -12,6 +12,13 @@ import MetronomeModel
 /// scheduled moves and nothing sounds twice. When the source's time for the beat is already scheduled past, the next
 /// beat is taken instead. Wall time decides when to compute; frames come from the output's clock mapping.
 ///
+/// Both ways, with a source that lets followers lead (`TempoSource.propose`, Link): when following starts (or the
+/// source comes back after having none), our phase is offered to it first, so a source with no one else to agree
+/// with takes it and nothing moves. After that, a tempo the source did not have at the last look is the source's
+/// change, and is followed; a tempo of our map that differs from an unchanged source's is our change (a key, tap, OSC,
+/// the map's own tempo change, ramp or trainer step) and is proposed to the source from that beat, which keeps the
+/// beat where it is heard.
+///
 /// Threads: the session's scheduling thread only.
 public struct TempoFollower {
     /// The source followed.
@@ -20,6 +27,14 @@ public struct TempoFollower {
     public private(set) var beatOffset: Double?
     /// The beat commands were last sent for: they apply when it is scheduled, so it is not looked at again.
     private var lastBeat: Position?
+    /// The beat looked at in the last pass: a tempo segment of ours that starts after it started since.
+    private var lastLooked: Position?
+    /// The source's tempo at the last look, in quarter notes per minute (after a proposal of ours, the tempo
+    /// proposed); nil before the first look and while the source has no timeline.
+    private var lastSourceTempo: Double?
+    /// Tempos closer than this (relative) are the same for telling whose change it is: Link carries a tempo as whole
+    /// microseconds per beat, so a peer's copy of ours differs from it by up to 0.5 µs per beat (8e-6 at 999 BPM).
+    static let sameTempo = 1e-5
     /// How far (in frames) a beat may be heard from the source's time before the transport is re-anchored: a
     /// clock fit's jitter stays under it, and it is under a millisecond at every rate.
     public static let tolerance: Double = 2
@@ -39,13 +54,45 @@ public struct TempoFollower {
     public mutating func commands(
         transport: Transport, scheduledUntil: SampleTime, mapping: ClockMapping, now: HostTime
     ) -> [(TransportCommand, Quantization?)] {
-        guard transport.run != nil, let timeline = source.timeline(at: now) else { return [] }
+        guard transport.run != nil, var timeline = source.timeline(at: now) else {
+            lastSourceTempo = nil
+            return []
+        }
         let map = transport.map
         guard let here = transport.firstPosition(atOrAfter: scheduledUntil),
             let beat = map.nextBeat(atOrAfter: here), beat != lastBeat,
             let frame = transport.exactOutputFrame(of: beat)
         else { return [] }
         let quarters = Double(beat.ticks) / Double(Position.ticksPerQuarter)
+        let ours = map.tempo(at: beat)
+        defer { lastLooked = beat }
+        var proposed = false
+        if lastSourceTempo == nil {
+            // Starting (or the source is back): offer our tempo and phase; a source alone takes them.
+            let heardAt = mapping.hostTime(ofFrame: SampleTime(frame.rounded()))
+            let offset = beatOffset ?? -Self.downbeatQuarters(of: beat, on: map)
+            if let tempo = try? BPM(ours) {
+                source.propose(beat: quarters + offset, at: heardAt, tempo: tempo)
+                timeline = source.timeline(at: now) ?? timeline
+            }
+        } else if let last = lastSourceTempo, !Self.differs(timeline.tempo.quarterNotesPerMinute, last),
+            Self.differs(ours, timeline.tempo.quarterNotesPerMinute), let tempo = try? BPM(ours)
+        {
+            // The source is as it was and our map changed tempo: ours to propose, from where our change starts if
+            // that is at or after the beat last looked at (a command applied at a beat already scheduled; had it been
+            // there at that look, it would have been proposed then), else from this beat.
+            let offset = beatOffset ?? -Self.downbeatQuarters(of: beat, on: map)
+            var anchor = quarters
+            if let start = map.tempoSegments.last(where: { $0.start <= beat })?.start, let lastLooked,
+                start >= lastLooked
+            {
+                anchor = Double(start.ticks) / Double(Position.ticksPerQuarter)
+            }
+            let heardAt = timeline.hostTime(ofBeat: anchor + offset)
+            proposed = source.propose(tempo: tempo, atBeat: anchor + offset, hostTime: heardAt)
+            if proposed { timeline = source.timeline(at: now) ?? timeline }
+        }
+        lastSourceTempo = timeline.tempo.quarterNotesPerMinute
         let offset =
             beatOffset
             ?? Self.phaseOffset(
@@ -59,11 +106,20 @@ public struct TempoFollower {
             let at = SampleTime(min(target, frame).rounded(.down))
             if at >= scheduledUntil { commands.append((.align(beat, frame: target), .frame(at))) }
         }
-        if abs(timeline.tempo.quarterNotesPerMinute - map.tempo(at: beat)) > 1e-9 {
+        if abs(timeline.tempo.quarterNotesPerMinute - ours) > 1e-9 {
             commands.append((.setTempo(timeline.tempo), .position(beat)))
         }
-        if !commands.isEmpty { lastBeat = beat }
+        if !commands.isEmpty || proposed { lastBeat = beat }
         return commands
+    }
+
+    /// Whether two tempos differ by more than `sameTempo`, relative.
+    static func differs(_ a: Double, _ b: Double) -> Bool { abs(a - b) > sameTempo * max(abs(a), abs(b)) }
+
+    /// Our quarter notes at the downbeat of `beat`'s bar.
+    static func downbeatQuarters(of beat: Position, on map: TempoMap) -> Double {
+        let downbeat = map.barPosition(at: beat).flatMap { map.position(ofBar: $0.bar) } ?? beat
+        return Double(downbeat.ticks) / Double(Position.ticksPerQuarter)
     }
 
     /// The offset that puts the downbeat of `beat`'s bar on a multiple of the quantum, nearest to the source's beat
@@ -73,8 +129,7 @@ public struct TempoFollower {
         mapping: ClockMapping
     ) -> Double {
         let heard = timeline.beat(at: mapping.hostTime(ofFrame: SampleTime(frame.rounded())))
-        let downbeat = map.barPosition(at: beat).flatMap { map.position(ofBar: $0.bar) } ?? beat
-        let downbeatQuarters = Double(downbeat.ticks) / Double(Position.ticksPerQuarter)
+        let downbeatQuarters = downbeatQuarters(of: beat, on: map)
         let quantum = timeline.quantum
         return -downbeatQuarters + quantum * ((heard - quarters + downbeatQuarters) / quantum).rounded()
     }

@@ -52,4 +52,23 @@ public protocol TempoSource: AnyObject, Sendable {
     /// The source's beat timeline at an instant, or nil while it has none (not yet connected, stopped).
     /// - Parameter time: the instant the scheduler plans from (now), `CLOCK_MONOTONIC`.
     func timeline(at time: HostTime) -> BeatTimeline?
+
+    /// A tempo change of ours (a key, a tap, OSC, the map's own tempo change, ramp or trainer step), offered to a
+    /// source that lets its followers lead too (Link): from the source's `beat`, heard at `hostTime`, the tempo is
+    /// `tempo`. Returns whether the source took it; one that only leads (the default) returns false, and the
+    /// follower then keeps the source's tempo.
+    func propose(tempo: BPM, atBeat beat: Double, hostTime: HostTime) -> Bool
+
+    /// When following starts: the source's `beat` is the one we would hear at `hostTime`, at `tempo`. A source free
+    /// to take our tempo and phase (a Link session with no other peer) takes them, so starting to follow moves
+    /// nothing; others keep theirs (the default ignores the offer), and the follower moves to them.
+    func propose(beat: Double, at hostTime: HostTime, tempo: BPM)
+}
+
+extension TempoSource {
+    /// A source that only leads: nothing is taken.
+    public func propose(tempo: BPM, atBeat beat: Double, hostTime: HostTime) -> Bool { false }
+
+    /// A source that only leads: nothing is taken.
+    public func propose(beat: Double, at hostTime: HostTime, tempo: BPM) {}
 }

@@ -1,0 +1,110 @@
+import Glibc
+import MetronomeKit
+import MetronomeLink
+
+/// `--link`: the live command joins the Ableton Link session on the network and follows it both ways (`LinkSession`
+/// as the session's `TempoSource`).
+///
+/// Joining comes before the first click: Link is enabled and given up to `joinWindow` to find a peer (measured on
+/// one machine: 2 ms or 500 ms, by Link's announcement timing). The plan then takes the session's tempo (a song is
+/// scaled, keeping its structure) and waits; once the stream runs, it starts where Link's quantized launch puts bar
+/// 1 (`LinkSession.startTime`): at once when alone, else at the session's next quantum boundary, so the first click
+/// is already on the session's beat. Link stays on to the end of the command.
+struct LinkJoin {
+    let link: LinkSession
+
+    /// How long to wait for a peer before playing alone.
+    static let joinWindow: Duration = .seconds(1)
+
+    /// Checks the plan against Link's tempo range (every tempo the map, a trainer or a ramp reaches: outside 20 to 999
+    /// BPM is exit 64),
+    /// creates the Link instance (failing is exit 69), enables it and waits up to `joinWindow` for a peer.
+    static func join(_ settings: LinkSettings, plan: ClickPlan) throws(CommandLineError) -> LinkJoin {
+        let map = plan.map
+        let range = LinkSession.tempoRange
+        var reached = tempos(of: map)
+        // A trainer or a ramp from the command line starts as a command, its tempos not yet in the map.
+        switch plan.start?.command {
+        case .stepTempo(_, _, let limit)?: reached.append(limit.quarterNotesPerMinute)
+        case .rampTempo(let to, _)?: reached.append(to.quarterNotesPerMinute)
+        default: break
+        }
+        if let outside = reached.first(where: { !range.contains($0) }) {
+            throw CommandLineError(
+                .usage,
+                "--link: the tempo \(text(outside)) BPM is outside a Link session's range, \(text(range.lowerBound)) "
+                    + "to \(text(range.upperBound)) BPM")
+        }
+        let link: LinkSession
+        do {
+            link = try LinkSession(
+                tempo: map.tempo(at: Position(ticks: 0)), quantum: settings.quantum ?? barQuarters(map))
+        } catch {
+            throw CommandLineError(.unavailable, error.description)
+        }
+        link.enable(true)
+        let deadline = HostTime.now().nanoseconds + Int64(joinWindow.inSeconds * 1e9)
+        while link.peers == 0, HostTime.now().nanoseconds < deadline, !StopSignals.wasReceived { usleep(2000) }
+        return LinkJoin(link: link)
+    }
+
+    /// The plan to play: at the session's tempo, waiting for `start`.
+    func prepared(_ plan: ClickPlan) -> ClickPlan {
+        var plan = plan
+        if let tempo = try? BPM(link.tempo), LinkSession.tempoRange.contains(plan.map.tempo(at: Position(ticks: 0))) {
+            plan.map = plan.map.settingTempo(tempo, from: Position(ticks: 0))
+        }
+        plan.waits = true
+        return plan
+    }
+
+    /// Has `session` follow Link and play from where Link's quantized launch puts its start: at once when alone,
+    /// else at the session's next quantum boundary.
+    /// - Parameters:
+    ///   - session: the command's session, waiting.
+    ///   - clock: the output, whose mapping turns the start into a frame.
+    ///   - play: false when the command itself waits for a play (`serve --wait`): it is only followed.
+    func start(session: Session, clock: FrameClock, play: Bool) {
+        session.follow(link)
+        guard play else { return }
+        // The output's clock mapping comes with its first timing reports, a few milliseconds into the stream.
+        let deadline = HostTime.now().nanoseconds + 1_000_000_000
+        while clock.mapping == nil, HostTime.now().nanoseconds < deadline { usleep(2000) }
+        // Far enough ahead that the frame is not yet scheduled: the lookahead and a scheduler pass or two.
+        let rate = Double(session.mixer.configuration.sampleRate.framesPerSecond)
+        let ahead = Int64(Double(session.lookahead) / rate * 1e9) + 30_000_000
+        let start = link.startTime(atOrAfter: HostTime(nanoseconds: HostTime.now().nanoseconds + ahead))
+        if let mapping = clock.mapping {
+            session.send(.play, at: .frame(mapping.frame(at: start)))
+        } else {
+            session.send(.play, at: .now)
+        }
+    }
+
+    /// Leaves the session.
+    func stop() { link.enable(false) }
+
+    /// The tempos a map reaches, in its order: each constant tempo, each ramp's ends, each per-beat tempo (a
+    /// trainer's steps).
+    static func tempos(of map: TempoMap) -> [Double] {
+        map.tempoSegments.flatMap { segment -> [Double] in
+            switch segment.shape {
+            case .constant(let tempo): [tempo.quarterNotesPerMinute]
+            case .ramp(let from, let to, _): [from.quarterNotesPerMinute, to.quarterNotesPerMinute]
+            case .perBeat(let tempos): tempos.map(\.quarterNotesPerMinute)
+            }
+        }
+    }
+
+    /// The first bar's length in quarter notes (4 in 4/4, 3 in 6/8): the quantum when none is given.
+    static func barQuarters(_ map: TempoMap) -> Double {
+        guard let start = map.position(ofBar: map.firstBar), let end = map.position(ofBar: map.firstBar + 1) else {
+            return 4
+        }
+        return Double(end.ticks - start.ticks) / Double(Position.ticksPerQuarter)
+    }
+
+    private static func text(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
