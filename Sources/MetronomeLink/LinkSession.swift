@@ -168,6 +168,37 @@ public final class LinkSession: TempoSource, @unchecked Sendable {
         clink_commit_app_state(handle, &state)
     }
 
+    /// With start/stop sync on: whether the session plays, and since (or from) when; nil otherwise, and while Link is
+    /// off.
+    public func playState() -> SourcePlayState? {
+        guard isEnabled, settings.withLock({ $0.followsStartStop }) else { return nil }
+        var state = clink_state()
+        clink_capture_app_state(handle, &state)
+        return SourcePlayState(
+            isPlaying: clink_state_is_playing(&state),
+            hostTime: LinkClock.hostTime(ofMicros: clink_state_time_for_is_playing(&state)))
+    }
+
+    /// With start/stop sync on: starts the session (beat 0 where Link's quantized launch puts it: at `hostTime`
+    /// alone, else the session's next quantum boundary) or stops it at `hostTime`.
+    /// - Returns: the instant of the start's beat 0 or of the stop; nil when start/stop sync is off.
+    public func propose(playing: Bool, at hostTime: HostTime) -> HostTime? {
+        guard isEnabled, settings.withLock({ $0.followsStartStop }) else { return nil }
+        let quantum = self.quantum
+        var state = clink_state()
+        clink_capture_app_state(handle, &state)
+        let micros = LinkClock.micros(of: hostTime)
+        if playing {
+            clink_state_set_is_playing_and_request_beat_at_time(&state, true, micros, 0, quantum)
+        } else {
+            clink_state_set_is_playing(&state, false, micros)
+        }
+        clink_commit_app_state(handle, &state)
+        guard playing else { return hostTime }
+        clink_capture_app_state(handle, &state)
+        return LinkClock.hostTime(ofMicros: clink_state_time_at_beat(&state, 0, quantum))
+    }
+
     /// Where a start at `time` falls (Link's quantized launch): alone, at `time` itself, the session taking beat 0
     /// there; with peers, at the session's next quantum boundary at or after it, which becomes beat 0.
     /// - Parameter time: the earliest start.

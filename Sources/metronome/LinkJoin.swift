@@ -43,6 +43,7 @@ struct LinkJoin {
             throw CommandLineError(.unavailable, error.description)
         }
         link.enable(true)
+        if settings.startStop { link.enableStartStopSync(true) }
         let deadline = HostTime.now().nanoseconds + Int64(joinWindow.inSeconds * 1e9)
         while link.peers == 0, HostTime.now().nanoseconds < deadline, !StopSignals.wasReceived { usleep(2000) }
         return LinkJoin(link: link)
@@ -70,6 +71,12 @@ struct LinkJoin {
         // The output's clock mapping comes with its first timing reports, a few milliseconds into the stream.
         let deadline = HostTime.now().nanoseconds + 1_000_000_000
         while clock.mapping == nil, HostTime.now().nanoseconds < deadline { usleep(2000) }
+        // Sharing play and stop, the start goes to the session like any other (`Session.send`): it joins a playing
+        // session at its next quantum boundary, or starts a stopped one.
+        if link.isStartStopSyncEnabled {
+            session.send(.play)
+            return
+        }
         // Far enough ahead that the frame is not yet scheduled: the lookahead and a scheduler pass or two.
         let rate = Double(session.mixer.configuration.sampleRate.framesPerSecond)
         let ahead = Int64(Double(session.lookahead) / rate * 1e9) + 30_000_000

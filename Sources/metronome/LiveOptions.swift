@@ -36,13 +36,20 @@ struct LiveOptions: ParsableArguments {
         help: "With --link: beats per phase cycle, 1 to 64 (default: the first bar's length in quarter notes).")
     var quantum: String?
 
+    @Flag(
+        help: """
+            With --link: share play and stop with the session's peers that share them; a start waits for the \
+            session's next quantum boundary.
+            """)
+    var linkStartStop = false
+
     /// The options as the library's form.
     var form: SettingForm {
         SettingForm([
             ("--latency", latency), ("--lookahead", lookahead), ("--device", device),
             SettingForm.flag("--verbose", verbose),
             SettingForm.flag("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout),
-            SettingForm.flag("--link", link), ("--quantum", quantum),
+            SettingForm.flag("--link", link), ("--quantum", quantum), SettingForm.flag("--link-start-stop", linkStartStop),
         ])
     }
 

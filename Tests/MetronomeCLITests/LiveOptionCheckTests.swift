@@ -29,9 +29,10 @@ struct LiveOptionCheckTests {
     /// Each is refused before a Link instance exists; they run inside a network namespace of their own all the same,
     /// so that a check that regressed could not enable Link in the machine's own.
     @Test(
-        "--link's options: --quantum needs --link, the quantum is 1 to 64 beats, a tempo outside Link's 20 to 999 BPM is refused, and none goes with --output: exit 64, one line",
+        "--link's options: --quantum and --link-start-stop need --link, the quantum is 1 to 64 beats, a tempo outside Link's 20 to 999 BPM is refused, and none goes with --output: exit 64, one line",
         arguments: [
             (["--quantum", "4"], "--quantum applies only with --link"),
+            (["--link-start-stop"], "--link-start-stop applies only with --link"),
             (["--link", "--quantum", "0.5"], "--quantum 0.5: the quantum must be a number of beats from 1 to 64"),
             (["--link", "--quantum", "x"], "--quantum x: the quantum must be a number of beats from 1 to 64"),
             (["10", "--link"], "--link: the tempo 10 BPM is outside a Link session's range, 20 to 999 BPM"),

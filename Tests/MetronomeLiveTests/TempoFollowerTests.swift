@@ -109,10 +109,33 @@ struct TempoFollowerTests {
 
 /// A source that lets its followers lead, by Link's rules: alone it takes a follower's tempo and phase when following
 /// starts; a proposed tempo applies to its whole timeline, anchored at the proposed beat's time.
+/// With `play` set, it shares play and stop too: a start is taken at the instant proposed (alone, as Link).
 final class SharedTempoSource: TempoSource {
     private let current: Locked<(timeline: BeatTimeline, proposals: [(tempo: Double, beat: Double)])>
+    private let play: Locked<(state: SourcePlayState?, proposed: [SourcePlayState])>
 
-    init(_ timeline: BeatTimeline) { current = Locked((timeline, [])) }
+    init(_ timeline: BeatTimeline, play: SourcePlayState? = nil) {
+        current = Locked((timeline, []))
+        self.play = Locked((play, []))
+    }
+
+    /// A peer's start or stop.
+    func set(_ state: SourcePlayState) { play.withLock { $0.state = state } }
+
+    /// The starts and stops proposed to it.
+    var playProposals: [SourcePlayState] { play.withLock { $0.proposed } }
+
+    func playState() -> SourcePlayState? { play.withLock { $0.state } }
+
+    func propose(playing: Bool, at hostTime: HostTime) -> HostTime? {
+        play.withLock { play in
+            guard play.state != nil else { return nil }
+            let state = SourcePlayState(isPlaying: playing, hostTime: hostTime)
+            play.state = state
+            play.proposed.append(state)
+            return hostTime
+        }
+    }
 
     var proposals: [(tempo: Double, beat: Double)] { current.withLock { $0.proposals } }
     var timeline: BeatTimeline { current.withLock { $0.timeline } }
@@ -165,5 +188,57 @@ struct TempoLeadTests {
         let offset = try #require(session.followedBeatOffset)
         #expect(proposals.first?.beat == 8 + offset)
         #expect(source.timeline.tempo == .of(150))
+    }
+}
+
+@Suite("A session shares play and stop with a source that shares them")
+struct SharedPlayStopTests {
+    static let timeline = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+
+    static func waitingSession() throws -> Session {
+        try Session(
+            map: try TempoMap.steady(tempo: .of(120)), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(channels: 1), playing: false)
+    }
+
+    @Test("A peer's start at 1.5 s starts us on the source's next quantum boundary (2 s); its stop at 4.1 s stops us")
+    func followsPeerStartAndStop() throws {
+        let source = SharedTempoSource(
+            Self.timeline, play: SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 0)))
+        let session = try Self.waitingSession()
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000, to: sink)
+        #expect(sink.onsets.isEmpty)
+        source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 1_500_000_000)))
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        source.set(SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 4_100_000_000)))
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        // Bar 1 on the source's beat 4 (2 s), then every beat to 4.0 s; nothing from the stop at 4.1 s on.
+        #expect(sink.onsets.map(\.frame) == [96_000, 120_000, 144_000, 168_000, 192_000])
+        #expect(sink.onsets.first.map { Impulses.level(of: $0.value) } == "X")
+        #expect(source.playProposals.isEmpty)
+    }
+
+    @Test("Our start goes to the source (alone, it takes it at once) and our stop is proposed at its frame")
+    func proposesOurStartAndStop() throws {
+        let source = SharedTempoSource(
+            Self.timeline, play: SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 0)))
+        let session = try Self.waitingSession()
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000, to: sink)
+        session.send(.play)
+        try session.render(frameCount: 48_000 * 2, to: sink)
+        session.send(.stop, at: .frame(48_000 * 4 - 100))
+        try session.render(frameCount: 48_000 * 2, to: sink)
+        let proposals = source.playProposals
+        #expect(proposals.map(\.isPlaying) == [true, false])
+        let start = try #require(sink.onsets.first?.frame)
+        let mapping = ClockMapping(frame: 0, hostTime: HostTime(nanoseconds: 0), framesPerSecond: 48_000)
+        let proposedFrames = proposals.map { mapping.frame(at: $0.hostTime) }
+        #expect(proposedFrames == [start, 48_000 * 4 - 100])
+        #expect(sink.onsets.allSatisfy { $0.frame < 48_000 * 4 - 100 })
+        #expect(sink.onsets.count >= 3)
     }
 }

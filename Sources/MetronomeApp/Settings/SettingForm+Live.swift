@@ -29,14 +29,17 @@ public struct LiveSettings: Sendable {
     }
 }
 
-/// How a live command joins an Ableton Link session (`--link`, `--quantum`).
+/// How a live command joins an Ableton Link session (`--link`, `--quantum`, `--link-start-stop`).
 public struct LinkSettings: Sendable, Equatable {
     /// Link beats (quarter notes) per phase cycle; nil: the first bar's length in quarter notes.
     public var quantum: Double?
+    /// Whether play and stop are shared with the session (`--link-start-stop`).
+    public var startStop = false
 
     /// Link with the defaults.
-    public init(quantum: Double? = nil) {
+    public init(quantum: Double? = nil, startStop: Bool = false) {
         self.quantum = quantum
+        self.startStop = startStop
     }
 }
 
@@ -46,6 +49,7 @@ extension SettingForm {
     public static let liveSettings = [
         ("--latency", true), ("--lookahead", true), ("--device", true), ("--verbose", false),
         ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
+        ("--link-start-stop", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -66,8 +70,8 @@ extension SettingForm {
         settings.reconnectTimeout = has("--no-reconnect") ? nil : reconnect ?? .seconds(30)
         let quantum = try value("--quantum", SettingText.quantum)
         if has("--link") {
-            settings.link = LinkSettings(quantum: quantum)
-        } else if let name = ["--quantum"].first(where: has) {
+            settings.link = LinkSettings(quantum: quantum, startStop: has("--link-start-stop"))
+        } else if let name = ["--quantum", "--link-start-stop"].first(where: has) {
             throw SettingError(name, "applies only with --link")
         }
         return settings

@@ -42,6 +42,8 @@ public final class Session: @unchecked Sendable {
     private var onBeat: (@Sendable (BeatEvent) -> Void)?
     /// The external clock followed (`follow(_:)`), on `queue`.
     private var follower: TempoFollower?
+    /// The source followed, for `send` on any thread (the follower itself is the queue's).
+    private let followed = Locked<TempoSource?>(nil)
     private let taps = Locked(TapTempo())
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
@@ -104,16 +106,38 @@ public final class Session: @unchecked Sendable {
 
     /// Sends a transport command; it takes effect at its quantization (the command's default when nil), at the
     /// first frame not yet scheduled or later. Any thread.
+    ///
+    /// Following a source that shares play and stop (Link's start/stop sync), a start (`.play`, `.resume`) goes to
+    /// the source instead, and the transport starts when and where the source does (`TempoFollower.playCommands`).
     public func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
-        scheduler.send(command, at: quantization)
+        if !routesStartToSource([command]).isEmpty { scheduler.send(command, at: quantization) }
         wake()
     }
 
-    /// Sends several transport commands that the scheduler takes in one pass, so they apply together. Any thread.
+    /// Sends several transport commands that the scheduler takes in one pass, so they apply together (a start
+    /// apart, following a source that shares play and stop, as `send(_:at:)` says). Any thread.
     public func send(_ commands: [(TransportCommand, Quantization?)]) {
         guard !commands.isEmpty else { return }
-        scheduler.send(commands)
+        let kept = routesStartToSource(commands.map(\.0))
+        if kept.count == commands.count {
+            scheduler.send(commands)
+        } else if !kept.isEmpty {
+            scheduler.send(commands.filter { $0.0 != .play && $0.0 != .resume })
+        }
         wake()
+    }
+
+    /// Following a source that shares play and stop, hands the starts among `commands` to the follower; returns the
+    /// commands left for the scheduler (all of them otherwise).
+    private func routesStartToSource(_ commands: [TransportCommand]) -> [TransportCommand] {
+        let isStart = { (command: TransportCommand) in command == .play || command == .resume }
+        guard commands.contains(where: isStart), let source = followed.withLock({ $0 }), source.playState() != nil
+        else { return commands }
+        let starts = commands.filter(isStart)
+        queue.async { [weak self] in
+            for start in starts { self?.follower?.requestStart(start) }
+        }
+        return commands.filter { !isStart($0) }
     }
 
     /// Brings the live timer's next tick forward to now when it is sleeping through an idle stretch, so that what was
@@ -234,6 +258,7 @@ public final class Session: @unchecked Sendable {
     /// - Parameter source: the clock to follow, or nil.
     public func follow(_ source: TempoSource?) {
         queue.sync { follower = source.map { TempoFollower(source: $0) } }
+        followed.withLock { $0 = source }
         wake()
     }
 
@@ -244,10 +269,12 @@ public final class Session: @unchecked Sendable {
     /// Asks the follower for the commands that keep the next beat on its source; on `queue`.
     private func followSource(mapping: ClockMapping?, now: HostTime) {
         guard var follower, let mapping else { return }
+        let play = follower.playCommands(
+            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, mapping: mapping, now: now)
         let commands = follower.commands(
             transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, mapping: mapping, now: now)
         self.follower = follower
-        if !commands.isEmpty { scheduler.send(commands) }
+        if !(play + commands).isEmpty { scheduler.send(play + commands) }
     }
 
     /// Removes a note player; what it started sounds on. Any thread.
@@ -396,12 +423,14 @@ public final class Session: @unchecked Sendable {
 
     /// Whether playback is over: the end frame or the end of a finite map has been reached (nothing is queued and
     /// the transport has stopped there), every note has been released, the mixer has rendered past the last
-    /// command and nothing sounds. Cheap enough to poll every few tens of milliseconds.
+    /// command and nothing sounds. Not while following a source that shares play and stop and the transport only
+    /// waits for it (`TempoFollower.isWaiting`). Cheap enough to poll every few tens of milliseconds.
     public var isFinished: Bool {
         let position = mixer.framePosition
         guard mixer.isSilent, mixer.commands.count == 0 else { return false }
         return queue.sync {
             if let end = scheduler.endFrame, position >= end, scheduler.scheduledUntil >= end { return true }
+            if follower?.isWaiting(transport: scheduler.transport) == true { return false }
             return scheduler.isFinished && position >= (scheduler.lastCommandFrame ?? 0)
                 && scheduler.scheduledUntil > 0
         }

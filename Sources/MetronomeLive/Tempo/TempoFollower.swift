@@ -29,6 +29,12 @@ public struct TempoFollower {
     private var lastBeat: Position?
     /// The beat looked at in the last pass: a tempo segment of ours that starts after it started since.
     private var lastLooked: Position?
+    /// The source's play state at the last look (with a source that shares play and stop).
+    private var lastPlayState: SourcePlayState?
+    /// A start of ours (`.play` or `.resume`) waiting to go to a source that shares play and stop.
+    private var requestedStart: TransportCommand?
+    /// How many of the transport's applied commands were looked at: a stop or pause of ours since goes to the source.
+    private var appliedSeen = 0
     /// The source's tempo at the last look, in quarter notes per minute (after a proposal of ours, the tempo
     /// proposed); nil before the first look and while the source has no timeline.
     private var lastSourceTempo: Double?
@@ -55,6 +61,8 @@ public struct TempoFollower {
         transport: Transport, scheduledUntil: SampleTime, mapping: ClockMapping, now: HostTime
     ) -> [(TransportCommand, Quantization?)] {
         guard transport.run != nil, var timeline = source.timeline(at: now) else {
+            // Stopped, the next start is from the top, wherever the source puts it: the phase is chosen again.
+            if transport.run == nil { beatOffset = nil }
             lastSourceTempo = nil
             return []
         }
@@ -111,6 +119,75 @@ public struct TempoFollower {
         }
         if !commands.isEmpty || proposed { lastBeat = beat }
         return commands
+    }
+
+    /// A start of ours (`.play` or `.resume`), to go to a source that shares play and stop at the next pass instead
+    /// of the transport: the transport starts when and where the source does.
+    public mutating func requestStart(_ command: TransportCommand) { requestedStart = command }
+
+    /// Play and stop, with a source that shares them (`TempoSource.playState()`; none otherwise):
+    ///
+    /// - a start of ours (`requestStart`) joins a playing source at its next quantum boundary, or is proposed to a
+    ///   stopped one, which puts it where it likes (Link: at once alone, else its next quantum boundary);
+    /// - the source's start (a peer's) starts the transport from the top at the source's first quantum boundary at or
+    ///   after it; its stop stops the transport at its time (or at once, if that is already scheduled);
+    /// - a stop or pause of ours (a key, OSC) is proposed to the source at the frame it took effect; reaching the end
+    ///   of the map is not (the others play on).
+    /// - Returns: the commands with their quantization, sent before `commands(…)`'s.
+    public mutating func playCommands(
+        transport: Transport, scheduledUntil: SampleTime, mapping: ClockMapping, now: HostTime
+    ) -> [(TransportCommand, Quantization?)] {
+        let fresh = transport.applied.dropFirst(appliedSeen)
+        appliedSeen = transport.applied.count
+        guard let state = source.playState() else {
+            lastPlayState = nil
+            requestedStart = nil
+            return []
+        }
+        let running = transport.run != nil
+        let firstFree = mapping.hostTime(ofFrame: scheduledUntil)
+        func frame(_ time: HostTime) -> Quantization { .frame(max(scheduledUntil, mapping.frame(at: time))) }
+        defer { lastPlayState = source.playState() ?? state }
+        if let start = requestedStart {
+            requestedStart = nil
+            guard !running else { return [] }
+            if state.isPlaying {
+                return [(start, frame(boundary(atOrAfter: max(firstFree, state.hostTime), now: now)))]
+            }
+            return [(start, frame(source.propose(playing: true, at: firstFree) ?? firstFree))]
+        }
+        guard let last = lastPlayState else { return [] }
+        if !state.isSameChange(as: last) {
+            if state.isPlaying, !last.isPlaying, !running {
+                return [(.play, frame(boundary(atOrAfter: max(firstFree, state.hostTime), now: now)))]
+            }
+            if !state.isPlaying, last.isPlaying, running { return [(.stop, frame(max(firstFree, state.hostTime)))] }
+            return []
+        }
+        let end = transport.map.endPosition
+        if state.isPlaying,
+            let stop = fresh.first(where: { $0.command == .pause || ($0.command == .stop && $0.position != end) })
+        {
+            _ = source.propose(playing: false, at: mapping.hostTime(ofFrame: stop.frame))
+        }
+        return []
+    }
+
+    /// Whether a stopped transport only waits for the source: a start of ours is pending, or, sharing play and stop,
+    /// it was stopped otherwise than by reaching the end of its map (a peer's stop, ours). Such a session is not over.
+    public func isWaiting(transport: Transport) -> Bool {
+        if requestedStart != nil { return true }
+        guard lastPlayState != nil, transport.run == nil else { return false }
+        guard let last = transport.applied.last, let end = transport.map.endPosition else { return true }
+        return !(last.command == .stop && last.position == end)
+    }
+
+    /// The source's first quantum boundary at or after `time` (the instant itself when the source has no timeline).
+    private func boundary(atOrAfter time: HostTime, now: HostTime) -> HostTime {
+        guard let timeline = source.timeline(at: now) else { return time }
+        let quantum = timeline.quantum
+        let beat = timeline.beat(at: time)
+        return timeline.hostTime(ofBeat: (beat / quantum - 1e-9).rounded(.up) * quantum)
     }
 
     /// Whether two tempos differ by more than `sameTempo`, relative.

@@ -42,6 +42,28 @@ public struct BeatTimeline: Sendable, Hashable {
     }
 }
 
+/// Play and stop as a source shares them (Link with start/stop sync, JACK transport): playing or not, and the
+/// instant that state began or begins.
+public struct SourcePlayState: Sendable, Hashable {
+    /// Whether the source plays.
+    public var isPlaying: Bool
+    /// When it started or stopped playing (it may lie ahead: a start at the next quantum boundary).
+    public var hostTime: HostTime
+
+    /// Creates a state.
+    public init(isPlaying: Bool, hostTime: HostTime) {
+        self.isPlaying = isPlaying
+        self.hostTime = hostTime
+    }
+
+    /// Whether two readings are the same start or stop: the same state, at instants less than a millisecond apart
+    /// (a source converts its own clock's instants to ours afresh at every reading, as Link does, which moves them
+    /// by some nanoseconds).
+    public func isSameChange(as other: SourcePlayState) -> Bool {
+        isPlaying == other.isPlaying && abs(hostTime.nanoseconds - other.hostTime.nanoseconds) < 1_000_000
+    }
+}
+
 /// An external clock a session follows (`Session.follow(_:)`): Ableton Link's session timeline, JACK transport, MIDI
 /// clock. The session's `TempoFollower` asks it, every scheduler pass, where beats fall; the scheduler never knows
 /// which source it is.
@@ -63,6 +85,15 @@ public protocol TempoSource: AnyObject, Sendable {
     /// to take our tempo and phase (a Link session with no other peer) takes them, so starting to follow moves
     /// nothing; others keep theirs (the default ignores the offer), and the follower moves to them.
     func propose(beat: Double, at hostTime: HostTime, tempo: BPM)
+
+    /// Whether the source shares play and stop, and its state now; nil (the default) when it does not: the session's
+    /// own play and stop are then its own.
+    func playState() -> SourcePlayState?
+
+    /// A play or stop of ours, offered to a source that shares them, from `hostTime` on. A start goes where the
+    /// source puts it (Link: at once alone, else the session's next quantum boundary). Returns the instant the source
+    /// starts or stops, or nil when it took nothing (the default).
+    func propose(playing: Bool, at hostTime: HostTime) -> HostTime?
 }
 
 extension TempoSource {
@@ -71,4 +102,10 @@ extension TempoSource {
 
     /// A source that only leads: nothing is taken.
     public func propose(beat: Double, at hostTime: HostTime, tempo: BPM) {}
+
+    /// A source that does not share play and stop.
+    public func playState() -> SourcePlayState? { nil }
+
+    /// A source that does not share play and stop: nothing is taken.
+    public func propose(playing: Bool, at hostTime: HostTime) -> HostTime? { nil }
 }
