@@ -30,8 +30,17 @@ extension MetronomeAddressSpace {
             ("sound", .string(context.shared.sound)),
             ("pattern", .string(context.shared.patternName)),
             ("error", .string(service.lastErrorMessage)),
+            ("link", .int32(context.settings.link?.isEnabled == true ? 1 : 0)),
+            ("peers", .int32(Int32(clamping: context.settings.link?.peers ?? 0))),
+            ("quantum", .float32(Float(context.settings.link?.quantum ?? 0))),
         ]
         return OSCMessage("/metronome/state", pairs.flatMap { [.string($0.0), $0.1] })
+    }
+
+    /// The service's Link session, or the rejection of a `/metronome/link…` address without one.
+    static func link(_ context: ServiceContext) throws(Rejection) -> any ServiceLink {
+        guard let link = context.settings.link else { throw Rejection("Link is not available in this service") }
+        return link
     }
 
     /// `[s host] [i port]`: the sender's address with either part replaced.

@@ -177,6 +177,30 @@ struct MetronomeAddressSpace: OSCAddressSpace {
         "/metronome/unsubscribe": { _, values, context throws(Rejection) in
             context.service.removeSubscriber(try endpoint(values, sender: context.batch.sender))
         },
+        "/metronome/link": { _, values, context throws(Rejection) in
+            let arguments = Arguments(values)
+            try arguments.count(1...1, "i on")
+            let link = try Self.link(context)
+            let on = try arguments.int(0, "on")
+            guard on == 0 || on == 1 else { throw Rejection("on must be 0 or 1, got \(on)") }
+            link.enable(on == 1)
+        },
+        "/metronome/link/quantum": { _, values, context throws(Rejection) in
+            let arguments = Arguments(values)
+            try arguments.count(1...1, "f quantum")
+            let link = try Self.link(context)
+            let quantum = try arguments.float(0, "the quantum")
+            guard (1...64).contains(quantum) else { throw Rejection("the quantum must be 1 to 64 beats, got \(quantum)") }
+            link.quantum = quantum
+        },
+        "/metronome/link/startstop": { _, values, context throws(Rejection) in
+            let arguments = Arguments(values)
+            try arguments.count(1...1, "i on")
+            let link = try Self.link(context)
+            let on = try arguments.int(0, "on")
+            guard on == 0 || on == 1 else { throw Rejection("on must be 0 or 1, got \(on)") }
+            link.enableStartStopSync(on == 1)
+        },
         "/metronome/quit": { _, values, context throws(Rejection) in
             try Arguments(values).count(0...0, "no arguments")
             context.service.requestQuit()

@@ -23,6 +23,8 @@ public struct ServiceSettings: Sendable {
     /// Loads a pattern file or shipped pattern name (`/metronome/pattern`, klick's `map/load_file`) into a map at
     /// the session's rate, with klick's tempo multiplier and preroll: `PatternLibrary` for files.
     public var patterns: any PatternLoading
+    /// The Link session `/metronome/link…` switches and sets; nil: those addresses are refused.
+    public var link: (any ServiceLink)?
 
     /// Settings for a bank and a pattern loader; the rest takes its defaults.
     /// - Parameters:

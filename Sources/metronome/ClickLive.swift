@@ -20,23 +20,30 @@ struct ClickLive {
 
     func run() throws(CommandLineError) {
         // With --link: the session is joined first, and the plan takes its tempo and waits for its start.
-        let link = try live.link.map { settings throws(CommandLineError) in
+        var link = try live.link.map { settings throws(CommandLineError) in
             try LinkJoin.join(settings, plan: job.plan)
         }
-        let plan = link?.prepared(job.plan) ?? job.plan
+        let joined = link != nil
+        // Serving, Link is there to be switched on over OSC (`/metronome/link 1`) even without --link.
+        if link == nil, serving != nil { link = try LinkJoin.idle(plan: job.plan) }
+        let plan = joined ? link?.prepared(job.plan) ?? job.plan : job.plan
         let configuration = try mixerConfiguration(plan)
         let lookahead = live.lookaheadFrames(sampleRate: plan.sampleRate)
         let engine = try session(plan, configuration: configuration, lookahead: lookahead)
         let osc: OSCServiceHost?
         do throws(CommandLineError) {
-            osc = try serving.map { setup throws(CommandLineError) in try OSCServiceHost.start(setup, session: engine) }
+            osc = try serving.map { setup throws(CommandLineError) in
+                var setup = setup
+                setup.settings.link = link?.link
+                return try OSCServiceHost.start(setup, session: engine)
+            }
         } catch {
             link?.stop()
             throw error
         }
         let stop = StopSignals()
         var peers: (@Sendable () -> Int)? = nil
-        if let session = link?.link { peers = { session.peers } }
+        if joined, let session = link?.link { peers = { session.peers } }
         let status = FileOutput.standardOutput.isTerminal && !job.quiet ? StatusLine(peers: peers) : nil
         let service = osc?.service
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
@@ -67,7 +74,11 @@ struct ClickLive {
             }
         }
         service?.attach(output: stream.output)
-        link?.start(session: engine, clock: stream.output, play: !job.plan.waits)
+        if joined {
+            link?.start(session: engine, clock: stream.output, play: !job.plan.waits)
+        } else if let link {
+            engine.follow(link.link)
+        }
         let buffer = stream.output.bufferFrames
         // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
         let controls = SessionControls(session: engine, volume: plan.volume)
@@ -100,7 +111,7 @@ struct ClickLive {
                 }
             })
         osc?.server.stop()
-        let peersAtEnd = link?.link.peers
+        let peersAtEnd = joined ? link?.link.peers : nil
         link?.stop()
         let output = stream.output
         if live.verbose, stream.isPlaying { output.measureLatency() }

@@ -1,6 +1,9 @@
 import Glibc
 import MetronomeKit
 import MetronomeLink
+import MetronomeService
+
+extension LinkSession: ServiceLink {}
 
 /// `--link`: the live command joins the Ableton Link session on the network and follows it both ways (`LinkSession`
 /// as the session's `TempoSource`).
@@ -47,6 +50,18 @@ struct LinkJoin {
         let deadline = HostTime.now().nanoseconds + Int64(joinWindow.inSeconds * 1e9)
         while link.peers == 0, HostTime.now().nanoseconds < deadline, !StopSignals.wasReceived { usleep(2000) }
         return LinkJoin(link: link)
+    }
+
+    /// For `serve` without `--link`: a Link instance that stays off until `/metronome/link 1`; the session follows it
+    /// (off, it has no timeline, and nothing changes). Failing to create it is exit 69.
+    static func idle(plan: ClickPlan) throws(CommandLineError) -> LinkJoin {
+        let map = plan.map
+        do {
+            return LinkJoin(
+                link: try LinkSession(tempo: map.tempo(at: Position(ticks: 0)), quantum: barQuarters(map)))
+        } catch {
+            throw CommandLineError(.unavailable, error.description)
+        }
     }
 
     /// The plan to play: at the session's tempo, waiting for `start`.

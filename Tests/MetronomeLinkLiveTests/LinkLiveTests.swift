@@ -178,4 +178,39 @@ struct LinkLiveTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.standardOutput == "ready\nplaying 1\nplaying 0\nplaying 1\n")
     }
+
+    @Test("serve over OSC: /metronome/link turns Link on (joining a peer's session at its 97 BPM) and off, /metronome/link/quantum sets the quantum (0.5 refused), and /metronome/state tells link, peers and quantum")
+    func oscSwitchesLink() throws {
+        let namespace = try NetworkNamespace()
+        #expect(try namespace.interfaces() == ["lo"])
+        let server = try PulseServer()
+        let peer = try namespace.start(
+            "/usr/bin/env", ["python3", Self.peers + "/tempo_peer.py", "97", "8", "0", "0"],
+            environment: server.clientEnvironment)
+        usleep(1_500_000)
+        let ours = try namespace.start(
+            CommandRunner.executable, ["serve", "--osc", "127.0.0.1:7770", "--quiet"],
+            environment: server.clientEnvironment)
+        usleep(1_000_000)
+        let client = try namespace.start(
+            "/usr/bin/env",
+            [
+                "python3", Self.peers + "/osc_state.py", "7770", "state", "/metronome/link:i:1",
+                "/metronome/link/quantum:f:3.5", "wait:1.5", "state", "/metronome/link/quantum:f:0.5", "state",
+                "/metronome/link:i:0", "wait:0.3", "state", "/metronome/quit",
+            ], environment: server.clientEnvironment
+        ).wait()
+        let result = ours.wait()
+        _ = peer.wait()
+        #expect(client.status == 0, "\(client.standardError)")
+        #expect(result.status == 0, "\(result.standardError)")
+        let refusal = "/metronome/link/quantum: the quantum must be 1 to 64 beats, got 0.5"
+        #expect(
+            client.standardOutput.split(separator: "\n") == [
+                "link=0 peers=0 quantum=4.0 tempo=120.0 error=",
+                "link=1 peers=1 quantum=3.5 tempo=97.0 error=",
+                "link=1 peers=1 quantum=3.5 tempo=97.0 error=\(refusal)",
+                "link=0 peers=0 quantum=3.5 tempo=97.0 error=\(refusal)",
+            ])
+    }
 }

@@ -1,0 +1,36 @@
+"""Sends OSC messages to a `metronome serve` and prints its state (python-osc). Each argument is a step:
+    ADDRESS[:TYPE:VALUE]   send one message (TYPE i or f), e.g. /metronome/link:i:1
+    wait:S                 sleep S seconds
+    state                  send /metronome/query and print, from the /metronome/state reply, the pairs named link,
+                           peers, quantum, tempo (rounded to 0.1) and error
+Usage: osc_state.py PORT STEP…"""
+import socket
+import sys
+import time
+
+from pythonosc.osc_message import OscMessage
+from pythonosc.osc_message_builder import OscMessageBuilder
+
+port = int(sys.argv[1])
+client = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+client.bind(("127.0.0.1", 0))
+client.settimeout(2)
+
+for step in sys.argv[2:]:
+    if step.startswith("wait:"):
+        time.sleep(float(step[5:]))
+        continue
+    address, *rest = (step if step != "state" else "/metronome/query").split(":")
+    builder = OscMessageBuilder(address=address)
+    if rest:
+        kind, value = rest
+        builder.add_arg(int(value) if kind == "i" else float(value), kind)
+    client.sendto(builder.build().dgram, ("127.0.0.1", port))
+    if step == "state":
+        while True:
+            reply = OscMessage(client.recvfrom(65536)[0])
+            if reply.address == "/metronome/state":
+                break
+        pairs = dict(zip(reply.params[::2], reply.params[1::2]))
+        pairs["tempo"] = round(pairs["tempo"], 1)
+        print(" ".join(f"{key}={pairs[key]}" for key in ["link", "peers", "quantum", "tempo", "error"]), flush=True)
