@@ -114,7 +114,7 @@ let package = Package(
             name: "MetronomeBenchmarks",
             dependencies: [
                 "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC",
-                "CAllocationCounter",
+                "MetronomeLink", "CAllocationCounter",
             ],
             path: "Benchmarks/MetronomeBenchmarks"
         ),

@@ -9,7 +9,8 @@ import MetronomeKit
 // "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect") which parts run;
 // METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none);
 // METRONOME_BENCH_SEQUENCER_LIVE_SECONDS (default 60) how long it plays the file live with each font (0: not at all);
-// METRONOME_BENCH_RETURNS (default 20) the connection losses and returns of the reconnect part.
+// METRONOME_BENCH_RETURNS (default 20) the connection losses and returns of the reconnect part. The `link` part is not
+// in the default list: it enables Ableton Link, so Benchmarks/link runs it inside a network namespace of its own.
 
 let runs = 7
 let parts = Set(
@@ -317,5 +318,19 @@ if parts.contains("reconnect") {
                 + "\(errors.map { abs($0) }.max() ?? 0)) | at most \(report.worstAgainstFirstGrid) frames |\n")
     } else {
         print("(no private PulseAudio daemon, or the recording failed)\n")
+    }
+}
+
+// Link: the scheduler thread's cost of one look at the session (only inside a namespace with loopback alone).
+if parts.contains("link") {
+    print("## Link: one look at the session on the scheduler thread\n")
+    if let report = try LinkBenchmark.run() {
+        print("| looks | median ns | p99 ns (batches of 1000) | slowest ns | allocations per look |")
+        print("|---|---|---|---|---|")
+        print(
+            "| \(report.looks) | \(Measure.format(report.median, 0)) | \(Measure.format(report.p99, 0)) | "
+                + "\(Measure.format(report.slowest, 0)) | \(Measure.format(report.allocationsPerLook, 2)) |\n")
+    } else {
+        print("(not run: this network namespace has interfaces other than lo; Benchmarks/link runs it in its own)\n")
     }
 }

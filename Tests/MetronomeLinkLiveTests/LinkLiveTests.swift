@@ -33,7 +33,7 @@ struct LinkLiveTests {
         return Array(left[first..<(first + 32)])
     }
 
-    @Test("Two of ours in one session: B, started 2.5 s later at 97 BPM, takes A's 120 and each of its clicks lies one beat after A's, within 1 ms")
+    @Test("AUDIOENGINE-1 and TEMPO-2, two of ours in one session: B, started 2.5 s later at 97 BPM, takes A's 120 and each of its clicks lies one beat after A's, within 1 ms")
     func twoOfOurs() throws {
         let scratch = try Scratch()
         let beep = try Self.clickStart(sound: "beep", in: scratch)
@@ -74,7 +74,7 @@ struct LinkLiveTests {
         }
     }
 
-    @Test("A Python peer's tempo change: every interval is a whole beat of 120 or of 140 BPM, one change, on a beat")
+    @Test("TEMPO-1, the peer's way: a Python peer's tempo change: every interval is a whole beat of 120 or of 140 BPM, one change, on a beat")
     func pythonPeerChangesTempo() throws {
         let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
             let namespace = try NetworkNamespace()
@@ -107,7 +107,7 @@ struct LinkLiveTests {
         #expect(fast.allSatisfy { $0 == 20_571 || $0 == 20_572 }, "intervals: \(gaps)")
     }
 
-    @Test("Start/stop sync, a peer's way: we join its playing session on a quantum boundary, stop at its stop, and start again on the same bar grid")
+    @Test("STARTSTOPSTATE-1, a peer's way: we join its playing session on a quantum boundary, stop at its stop, and start again on the same bar grid")
     func peerStartsAndStops() throws {
         let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
             let namespace = try NetworkNamespace()
@@ -150,7 +150,7 @@ struct LinkLiveTests {
         #expect(offGrid <= 1, "the second run starts \(apart) frames after the first")
     }
 
-    @Test("Start/stop sync, our way: serve's start starts the session, /metronome/stop stops the peer, /metronome/play starts it again")
+    @Test("STARTSTOPSTATE-2, our way: serve's start starts the session, /metronome/stop stops the peer, /metronome/play starts it again")
     func ourStartAndStopReachThePeer() throws {
         let namespace = try NetworkNamespace()
         #expect(try namespace.interfaces() == ["lo"])
@@ -212,5 +212,137 @@ struct LinkLiveTests {
                 "link=1 peers=1 quantum=3.5 tempo=97.0 error=\(refusal)",
                 "link=0 peers=0 quantum=3.5 tempo=97.0 error=\(refusal)",
             ])
+    }
+
+    @Test("Our beat times against the session's: every /metronome/beat time tag of serve --link is within 1 ms of the Python peer's time for that session beat, over 60 s and across its tempo change (120 to 140 at 30 s)")
+    func beatTimesAgreeWithThePeer() throws {
+        let namespace = try NetworkNamespace()
+        #expect(try namespace.interfaces() == ["lo"])
+        let server = try PulseServer()
+        let peer = try namespace.start(
+            "/usr/bin/env", ["python3", Self.peers + "/beat_times.py", "7770", "2.5", "60", "120", "30", "140"],
+            environment: server.clientEnvironment)
+        usleep(1_000_000)
+        let ours = try namespace.start(
+            CommandRunner.executable, ["serve", "--link", "--osc", "127.0.0.1:7770", "--quiet", "--verbose"],
+            environment: server.clientEnvironment)
+        let peerResult = peer.wait()
+        let result = ours.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
+        let lines = peerResult.standardOutput.split(separator: "\n")
+        let errors = lines.filter { $0.hasPrefix("beat ") }.compactMap { Int($0.split(separator: " ")[3]) }
+        // 60 s at 120 then 140 BPM: some 130 beats, half after the change; none off by a millisecond.
+        #expect(errors.count >= 120, "\(peerResult.standardOutput)")
+        #expect(errors.allSatisfy { abs($0) <= 1000 }, "errors in µs: \(errors)")
+        let summary = try #require(lines.last { $0.hasPrefix("beats ") }).split(separator: " ")
+        #expect(Int(summary[5]) ?? 0 >= 60, "\(summary)")
+    }
+
+    @Test("TEMPO-1, 3 and 4 over OSC: our tempo reaches the peer, loading a pattern keeps the session's tempo, and the peer's 20 and 999 BPM are followed")
+    func tempoPlanCases() throws {
+        let namespace = try NetworkNamespace()
+        #expect(try namespace.interfaces() == ["lo"])
+        let server = try PulseServer()
+        // The peer founds the session at 100; at 7 s it sets 20, at 11 s 999 (each from its next beat: at 20 BPM
+        // up to 3 s on), and ends at 17 s.
+        let peer = try namespace.start(
+            "/usr/bin/env", ["python3", Self.peers + "/tempo_peer.py", "100", "7", "20,999", "6"],
+            environment: server.clientEnvironment)
+        usleep(1_500_000)
+        let ours = try namespace.start(
+            CommandRunner.executable, ["serve", "--link", "--osc", "127.0.0.1:7770", "--quiet"],
+            environment: server.clientEnvironment)
+        usleep(1_000_000)
+        let client = try namespace.start(
+            "/usr/bin/env",
+            [
+                "python3", Self.peers + "/osc_state.py", "7770", "state", "/metronome/tempo:f:150", "wait:1", "state",
+                "/metronome/pattern:s:song", "wait:2.5", "state", "wait:3", "state", "wait:6.5", "state",
+                "/metronome/quit",
+            ], environment: server.clientEnvironment
+        ).wait()
+        let result = ours.wait()
+        let peerResult = peer.wait()
+        #expect(client.status == 0, "\(client.standardError)")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            client.standardOutput.split(separator: "\n").map { $0.split(separator: " ")[3] } == [
+                "tempo=100.0", "tempo=150.0", "tempo=150.0", "tempo=20.0", "tempo=999.0",
+            ], "\(client.standardOutput)")
+        #expect(peerResult.standardOutput.hasSuffix("tempo 999.0\n"), "\(peerResult.standardOutput)")
+    }
+
+    @Test("TEMPO-5 and BEATTIME-1: playing alone, switching Link on and off changes neither the tempo nor the beat: every interval in the recording is a whole beat of 120, 133 or 141 BPM")
+    func linkOnAndOffAlone() throws {
+        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
+            let namespace = try NetworkNamespace()
+            #expect(try namespace.interfaces() == ["lo"])
+            let server = try PulseServer()
+            let recording = try server.startRecording()
+            let ours = try namespace.start(
+                CommandRunner.executable, ["serve", "--osc", "127.0.0.1:7770", "--quiet", "--verbose"],
+                environment: server.clientEnvironment)
+            usleep(1_000_000)
+            let client = try namespace.start(
+                "/usr/bin/env",
+                [
+                    "python3", Self.peers + "/osc_state.py", "7770", "/metronome/tempo:f:133", "wait:1.5",
+                    "/metronome/link:i:1", "wait:2", "state", "/metronome/tempo:f:141", "wait:2",
+                    "/metronome/link:i:0", "wait:1.5", "state", "/metronome/quit",
+                ], environment: server.clientEnvironment
+            ).wait()
+            let result = ours.wait()
+            let samples = try recording.finish()
+            return (Run(results: [result, client], samples: samples), reportedUnderruns(result.standardError))
+        }
+        #expect(underruns == 0)
+        let (result, client) = (run.results[0], run.results[1])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            client.standardOutput.split(separator: "\n") == [
+                "link=1 peers=0 quantum=4.0 tempo=133.0 error=", "link=0 peers=0 quantum=4.0 tempo=141.0 error=",
+            ], "\(client.standardOutput)")
+        let found = onsets(run.samples)
+        let gaps = zip(found, found.dropFirst()).map { $1 - $0 }
+        // 120, 133 and 141 BPM: 24 000, 21 654.89 and 20 425.53 frames; in that order, nothing between.
+        let kinds = gaps.map { gap -> Int? in
+            if abs(gap - 24_000) <= 1 { return 120 }
+            if gap == 21_654 || gap == 21_655 { return 133 }
+            if gap == 20_425 || gap == 20_426 { return 141 }
+            return nil
+        }
+        #expect(!kinds.contains(nil), "intervals: \(gaps)")
+        let runs = kinds.compactMap { $0 }.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(runs == [120, 133, 141], "intervals: \(gaps)")
+    }
+
+    @Test("BEATTIME-2: a peer joining our session at another tempo moves nothing: every interval stays 24 000 frames, and the peer takes our 120")
+    func peerJoinsOurSession() throws {
+        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
+            let namespace = try NetworkNamespace()
+            #expect(try namespace.interfaces() == ["lo"])
+            let server = try PulseServer()
+            let recording = try server.startRecording()
+            let ours = try namespace.start(
+                CommandRunner.executable, ["120", "--link", "--duration", "8", "--verbose"],
+                environment: server.clientEnvironment)
+            usleep(3_000_000)
+            let peer = try namespace.start(
+                "/usr/bin/env", ["python3", Self.peers + "/tempo_peer.py", "97", "1", "0", "6"],
+                environment: server.clientEnvironment)
+            let results = [ours.wait(), peer.wait()]
+            let samples = try recording.finish()
+            return (Run(results: results, samples: samples), reportedUnderruns(results[0].standardError))
+        }
+        #expect(underruns == 0)
+        let (result, peerResult) = (run.results[0], run.results[1])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("metronome: Link: 1 peer at the end"), "\(result.standardError)")
+        #expect(peerResult.standardOutput.hasSuffix("tempo 120.0\n"), "\(peerResult.standardOutput)")
+        let found = onsets(run.samples)
+        let gaps = zip(found, found.dropFirst()).map { $1 - $0 }
+        #expect(gaps.count >= 12)
+        #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
     }
 }

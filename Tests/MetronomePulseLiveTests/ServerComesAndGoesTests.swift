@@ -159,8 +159,10 @@ struct ServerComesAndGoesTests {
         let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
         let errors = intervals.filter { $0 > 24002 }.map { $0 - Int((Double($0) / 24000).rounded()) * 24000 }
         print("the first click after each return against the grid before the loss, frames: \(errors)")
-        #expect(errors.count == 3)
-        #expect(intervals.filter { $0 <= 24002 }.allSatisfy { $0 == 24000 })
+        // An interval longer than a beat that no return explains is silence inserted (a server underrun, whose
+        // measured cause is the server's: docs/benchmarks.md), or a return that moved the grid; the message tells.
+        #expect(errors.count == 3, "intervals between clicks, frames: \(intervals)")
+        #expect(intervals.filter { $0 <= 24002 }.allSatisfy { $0 == 24000 }, "intervals: \(intervals)")
         #expect(found.count >= 14)
         // Measured over 20 returns in one recording (docs/benchmarks.md): 0 or 1 frame on a quiet machine, at most 2
         // with a build beside (and once more than 2, in a run beside a clean clone's build): the new stream's clock

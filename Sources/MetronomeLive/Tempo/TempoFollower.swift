@@ -35,6 +35,9 @@ public struct TempoFollower {
     private var requestedStart: TransportCommand?
     /// How many of the transport's applied commands were looked at: a stop or pause of ours since goes to the source.
     private var appliedSeen = 0
+    /// How many of the transport's applied commands `commands(…)` looked at: a map loaded since takes the source's
+    /// tempo (Link's TEMPO-3: loading a document does not change the session's).
+    private var appliedLooked = 0
     /// The source's tempo at the last look, in quarter notes per minute (after a proposal of ours, the tempo
     /// proposed); nil before the first look and while the source has no timeline.
     private var lastSourceTempo: Double?
@@ -60,11 +63,16 @@ public struct TempoFollower {
     public mutating func commands(
         transport: Transport, scheduledUntil: SampleTime, mapping: ClockMapping, now: HostTime
     ) -> [(TransportCommand, Quantization?)] {
-        guard transport.run != nil, var timeline = source.timeline(at: now) else {
-            // Stopped, the next start is from the top, wherever the source puts it: the phase is chosen again.
+        guard var timeline = source.timeline(at: now) else {
             if transport.run == nil { beatOffset = nil }
             lastSourceTempo = nil
             return []
+        }
+        guard transport.run != nil else {
+            // Stopped, the next start is from the top, wherever the source puts it: the phase is chosen again. The
+            // tempo is shared all the same (Link's TEMPO-1: without playing, a change goes both ways).
+            beatOffset = nil
+            return stoppedTempo(transport: transport, timeline: timeline, now: now)
         }
         let map = transport.map
         guard let here = transport.firstPosition(atOrAfter: scheduledUntil),
@@ -74,8 +82,19 @@ public struct TempoFollower {
         let quarters = Double(beat.ticks) / Double(Position.ticksPerQuarter)
         let ours = map.tempo(at: beat)
         defer { lastLooked = beat }
+        let loaded = transport.applied.dropFirst(appliedLooked).contains {
+            if case .load = $0.command { return true } else { return false }
+        }
+        appliedLooked = transport.applied.count
+        // A map loaded since the last look is a new document: like starting, its tempo is offered (a source alone
+        // takes it; one with peers keeps its own, which the map then takes), not proposed as a change, and its
+        // phase is chosen again (its positions start afresh).
+        if loaded {
+            lastSourceTempo = nil
+            beatOffset = nil
+        }
         var proposed = false
-        if lastSourceTempo == nil {
+        if lastSourceTempo == nil || beatOffset == nil {
             // Starting (or the source is back): offer our tempo and phase; a source alone takes them.
             let heardAt = mapping.hostTime(ofFrame: SampleTime(frame.rounded()))
             let offset = beatOffset ?? -Self.downbeatQuarters(of: beat, on: map)
@@ -101,12 +120,19 @@ public struct TempoFollower {
             if proposed { timeline = source.timeline(at: now) ?? timeline }
         }
         lastSourceTempo = timeline.tempo.quarterNotesPerMinute
-        let offset =
+        var offset =
             beatOffset
             ?? Self.phaseOffset(
                 of: beat, quarters: quarters, frame: frame, on: map, timeline: timeline, mapping: mapping)
+        var target = mapping.exactFrame(at: timeline.hostTime(ofBeat: quarters + offset))
+        if target < Double(scheduledUntil) {
+            // The source's time for this beat is already scheduled past (its tempo rose a lot): this beat goes to the
+            // first of the source's beats not yet scheduled with the same phase, whole quanta on.
+            let due = timeline.beat(at: mapping.hostTime(ofFrame: scheduledUntil))
+            offset += ((due - quarters - offset) / timeline.quantum).rounded(.up) * timeline.quantum
+            target = mapping.exactFrame(at: timeline.hostTime(ofBeat: quarters + offset))
+        }
         beatOffset = offset
-        let target = mapping.exactFrame(at: timeline.hostTime(ofBeat: quarters + offset))
         // The transport takes its commands in the order sent: the alignment first (it is due at the earlier frame),
         // then the tempo from the beat on, which the alignment has just placed.
         var commands: [(TransportCommand, Quantization?)] = []
@@ -188,6 +214,29 @@ public struct TempoFollower {
         let quantum = timeline.quantum
         let beat = timeline.beat(at: time)
         return timeline.hostTime(ofBeat: (beat / quantum - 1e-9).rounded(.up) * quantum)
+    }
+
+    /// While stopped: at the first look our tempo is offered (a source alone takes it, its phase unchanged); later, a
+    /// tempo of ours that the unchanged source does not have is proposed from now; else the map takes the source's
+    /// (at its held position, at once).
+    private mutating func stoppedTempo(transport: Transport, timeline: BeatTimeline, now: HostTime)
+        -> [(TransportCommand, Quantization?)]
+    {
+        let ours = transport.map.tempo(at: transport.heldPosition)
+        var timeline = timeline
+        if lastSourceTempo == nil, let tempo = try? BPM(ours) {
+            source.propose(beat: timeline.beat(at: now), at: now, tempo: tempo)
+            timeline = source.timeline(at: now) ?? timeline
+        }
+        let theirs = timeline.tempo.quarterNotesPerMinute
+        if let last = lastSourceTempo, !Self.differs(theirs, last), Self.differs(ours, theirs),
+            let tempo = try? BPM(ours), source.propose(tempo: tempo, atBeat: timeline.beat(at: now), hostTime: now)
+        {
+            lastSourceTempo = ours
+            return []
+        }
+        lastSourceTempo = theirs
+        return abs(theirs - ours) > 1e-9 ? [(.setTempo(timeline.tempo), .now)] : []
     }
 
     /// Whether two tempos differ by more than `sameTempo`, relative.

@@ -1,5 +1,5 @@
 """Sends OSC messages to a `metronome serve` and prints its state (python-osc). Each argument is a step:
-    ADDRESS[:TYPE:VALUE]   send one message (TYPE i or f), e.g. /metronome/link:i:1
+    ADDRESS[:TYPE:VALUE]   send one message (TYPE i, f or s), e.g. /metronome/link:i:1
     wait:S                 sleep S seconds
     state                  send /metronome/query and print, from the /metronome/state reply, the pairs named link,
                            peers, quantum, tempo (rounded to 0.1) and error
@@ -24,7 +24,7 @@ for step in sys.argv[2:]:
     builder = OscMessageBuilder(address=address)
     if rest:
         kind, value = rest
-        builder.add_arg(int(value) if kind == "i" else float(value), kind)
+        builder.add_arg({"i": int, "f": float, "s": str}[kind](value), kind)
     client.sendto(builder.build().dgram, ("127.0.0.1", port))
     if step == "state":
         while True:

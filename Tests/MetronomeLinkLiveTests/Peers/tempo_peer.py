@@ -1,30 +1,36 @@
-"""A Link peer for the tests (linkpython-extern, PyPI module `link`): joins at TEMPO, waits, then sets NEW_TEMPO
-from the session's next beat, and stays in the session. Prints one line per event on stdout:
+"""A Link peer for the tests (linkpython-extern, PyPI module `link`): joins at TEMPO, then, every WAIT seconds, sets
+the next of NEW_TEMPOS (comma-separated) from the session's next beat, and stays STAY seconds more. Prints one line
+per event on stdout:
     ready                          Link is enabled
-    peers N                        when it sees N other peers (first time)
-    changed BEAT                   the tempo was committed from BEAT (quantum 4)
-Usage: tempo_peer.py TEMPO WAIT NEW_TEMPO STAY   (seconds for WAIT and STAY; NEW_TEMPO 0: no change)"""
+    peers N                        the peers it saw at the end of the first wait
+    changed BEAT                   a tempo was committed from BEAT (quantum 4)
+    tempo T                        the session's tempo at the end (rounded to 0.01)
+Usage: tempo_peer.py TEMPO WAIT NEW_TEMPOS STAY   (NEW_TEMPOS 0: no change)"""
 import math
 import sys
 import time
 
 import link
 
-tempo, wait, new_tempo, stay = (float(argument) for argument in sys.argv[1:5])
+tempo, wait = float(sys.argv[1]), float(sys.argv[2])
+new_tempos = [float(value) for value in sys.argv[3].split(",") if float(value) > 0]
+stay = float(sys.argv[4])
 peer = link.Link(tempo)
 peer.enabled = True
 print("ready", flush=True)
 deadline = time.monotonic() + wait
 while peer.numPeers() == 0 and time.monotonic() < deadline:
     time.sleep(0.001)
-print("peers", peer.numPeers(), flush=True)
 time.sleep(max(0.0, deadline - time.monotonic()))
-if new_tempo > 0:
+print("peers", peer.numPeers(), flush=True)
+for index, new_tempo in enumerate(new_tempos):
+    if index > 0:
+        time.sleep(wait)
     state = peer.captureAppSessionState()
-    now = peer.clock().micros()
-    beat = math.floor(state.beatAtTime(now, 4)) + 1
+    beat = math.floor(state.beatAtTime(peer.clock().micros(), 4)) + 1
     state.setTempo(new_tempo, state.timeAtBeat(beat, 4))
     peer.commitAppSessionState(state)
     print("changed", beat, flush=True)
 time.sleep(stay)
+print("tempo", round(peer.captureAppSessionState().tempo(), 2), flush=True)
 peer.enabled = False
