@@ -35,18 +35,31 @@ struct LinkLiveTests {
 
     @Test("AUDIOENGINE-1 and TEMPO-2, two of ours in one session: B, started 2.5 s later at 97 BPM, takes A's 120 and each of its clicks lies one beat after A's, within 1 ms")
     func twoOfOurs() throws {
+        try Self.twoOfOurs {
+            let namespace = try NetworkNamespace()
+            #expect(try namespace.interfaces() == ["lo"])
+            return (namespace, namespace)
+        }
+    }
+
+    @Test("Two machines: the same two of ours, A and B in two namespaces joined by a veth pair, within 1 ms")
+    func twoOfOursOverVeth() throws {
+        try Self.twoOfOurs { try NetworkNamespace.pair() }
+    }
+
+    /// A plays beat 1 of each bar at 120 BPM in the first namespace, B beat 2 from 97 BPM in the second; one recording.
+    static func twoOfOurs(_ namespaces: () throws -> (NetworkNamespace, NetworkNamespace)) throws {
         let scratch = try Scratch()
         let beep = try Self.clickStart(sound: "beep", in: scratch)
         let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
-            let namespace = try NetworkNamespace()
-            #expect(try namespace.interfaces() == ["lo"])
+            let (namespace, other) = try namespaces()
             let server = try PulseServer()
             let recording = try server.startRecording()
             let a = try namespace.start(
                 CommandRunner.executable, ["120", "--accent", "X...", "--link", "--duration", "12", "--verbose"],
                 environment: server.clientEnvironment)
             usleep(2_500_000)
-            let b = try namespace.start(
+            let b = try other.start(
                 CommandRunner.executable,
                 ["97", "--accent", ".X..", "--sound", "beep", "--link", "--duration", "8", "--verbose"],
                 environment: server.clientEnvironment)

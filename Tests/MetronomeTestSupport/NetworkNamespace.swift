@@ -10,7 +10,7 @@ public final class NetworkNamespace {
     /// Creates the namespace, brings loopback up, routes multicast to it, and checks that loopback is its only
     /// interface.
     public init() throws {
-        name = "metronome-test-\(getpid())-\(UUID().uuidString.prefix(6))"
+        name = Self.freshName()
         try Self.ip(["netns", "add", name])
         do {
             try Self.ip(["-n", name, "link", "set", "lo", "up"])
@@ -22,12 +22,41 @@ public final class NetworkNamespace {
         }
     }
 
+    /// A namespace with loopback down and no other interface yet (`pair()` adds one end of a veth).
+    private init(bare name: String) throws {
+        self.name = name
+        try Self.ip(["netns", "add", name])
+    }
+
+    private static func freshName() -> String { "metronome-test-\(getpid())-\(UUID().uuidString.prefix(6))" }
+
+    /// Two namespaces joined by a veth pair, standing for two machines on one network: each has loopback and its
+    /// end of the pair (`veth0`, 10.254.0.1/24 and 10.254.0.2/24), both up, multicast routed to the pair; checked
+    /// to have those two interfaces and no other.
+    public static func pair() throws -> (NetworkNamespace, NetworkNamespace) {
+        let left = try NetworkNamespace(bare: freshName())
+        let right = try NetworkNamespace(bare: freshName())
+        try ip(["link", "add", "veth0", "netns", left.name, "type", "veth", "peer", "name", "veth0", "netns", right.name])
+        for (index, side) in [left, right].enumerated() {
+            try ip(["-n", side.name, "addr", "add", "10.254.0.\(index + 1)/24", "dev", "veth0"])
+            try ip(["-n", side.name, "link", "set", "lo", "up"])
+            try ip(["-n", side.name, "link", "set", "veth0", "up"])
+            try ip(["-n", side.name, "route", "add", "224.0.0.0/4", "dev", "veth0"])
+            guard try side.interfaces() == ["lo", "veth0"] else {
+                throw NamespaceError.unexpectedInterfaces(try side.interfaces())
+            }
+        }
+        return (left, right)
+    }
+
     deinit { _ = try? Self.ip(["netns", "delete", name]) }
 
-    /// The names of the namespace's interfaces, as `ip -o link show` lists them.
+    /// The names of the namespace's interfaces, as `ip -o link show` lists them (a veth's peer suffix `@…` cut).
     public func interfaces() throws -> [String] {
         try Self.ip(["-n", name, "-o", "link", "show"]).standardOutput.split(separator: "\n").compactMap { line in
-            line.split(separator: ":").dropFirst().first.map { String($0.trimmingCharacters(in: .whitespaces)) }
+            line.split(separator: ":").dropFirst().first.map {
+                String($0.trimmingCharacters(in: .whitespaces).split(separator: "@")[0])
+            }
         }
     }
 

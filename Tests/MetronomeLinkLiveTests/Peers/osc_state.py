@@ -3,6 +3,7 @@
     wait:S                 sleep S seconds
     state                  send /metronome/query and print, from the /metronome/state reply, the pairs named link,
                            peers, quantum, tempo (rounded to 0.1) and error
+    playing                the same, printing the pair named playing
 Usage: osc_state.py PORT STEP…"""
 import socket
 import sys
@@ -20,17 +21,19 @@ for step in sys.argv[2:]:
     if step.startswith("wait:"):
         time.sleep(float(step[5:]))
         continue
-    address, *rest = (step if step != "state" else "/metronome/query").split(":")
+    asking = step in ("state", "playing")
+    address, *rest = (step if not asking else "/metronome/query").split(":")
     builder = OscMessageBuilder(address=address)
     if rest:
         kind, value = rest
         builder.add_arg({"i": int, "f": float, "s": str}[kind](value), kind)
     client.sendto(builder.build().dgram, ("127.0.0.1", port))
-    if step == "state":
+    if asking:
         while True:
             reply = OscMessage(client.recvfrom(65536)[0])
             if reply.address == "/metronome/state":
                 break
         pairs = dict(zip(reply.params[::2], reply.params[1::2]))
         pairs["tempo"] = round(pairs["tempo"], 1)
-        print(" ".join(f"{key}={pairs[key]}" for key in ["link", "peers", "quantum", "tempo", "error"]), flush=True)
+        keys = ["playing"] if step == "playing" else ["link", "peers", "quantum", "tempo", "error"]
+        print(" ".join(f"{key}={pairs[key]}" for key in keys), flush=True)
