@@ -8,8 +8,8 @@ extension LinkSession: ServiceLink {}
 /// `--link`: the live command joins the Ableton Link session on the network and follows it both ways (`LinkSession`
 /// as the session's `TempoSource`).
 ///
-/// Joining comes before the first click: Link is enabled and given up to `joinWindow` to find a peer (measured on
-/// one machine: 2 ms or 500 ms, by Link's announcement timing). The plan then takes the session's tempo (a song is
+/// Joining comes before the first click: Link is enabled and given up to `joinWindow` to find a peer (a peer already
+/// there answers within Link's announcement period). The plan then takes the session's tempo (a song is
 /// scaled, keeping its structure) and waits; once the stream runs, it starts where Link's quantized launch puts bar
 /// 1 (`LinkSession.startTime`): at once when alone, else at the session's next quantum boundary, so the first click
 /// is already on the session's beat. Link stays on to the end of the command.

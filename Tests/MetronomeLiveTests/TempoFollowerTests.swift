@@ -68,6 +68,26 @@ struct TempoFollowerTests {
         #expect(accents.dropFirst().first == Self.frame(ofSourceBeat: 8, on: timeline))
     }
 
+    @Test("Beat subscribers get the source's beat and phase: our beat plus the offset, our downbeats at phase 0")
+    func subscribersGetTheSourceBeat() async throws {
+        let timeline = BeatTimeline(tempo: .of(120), beat: 2.6, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        let session = try Self.session()
+        session.follow(FixedTempoSource(timeline))
+        let stream = session.beats()
+        try session.render(frameCount: 48_000 * 5, to: OnsetSink(channels: 1))
+        session.stop()
+        var beats: [BeatEvent] = []
+        for await beat in stream { beats.append(beat) }
+        #expect(beats.count == 9)
+        // 5 s: our beat 0, then the source's beats 5 to 12. Our beat 0 was scheduled before the first alignment: it has
+        // none. As in the bar-phase test, our bar 0 is the source's beat 4, so our beat n is its n + 4, and our
+        // downbeats are at phase 0.
+        #expect(beats.first?.sourceBeat == nil)
+        #expect(beats.dropFirst().map(\.sourceBeat) == (1..<beats.count).map { Double($0) + 4 })
+        #expect(beats.dropFirst().map(\.sourcePhase) == (1..<beats.count).map { Double($0 % 4) })
+        #expect(beats.dropFirst().filter { $0.beat == 1 }.map(\.sourcePhase) == [0, 0])
+    }
+
     @Test("A tempo change at the source moves the following beats to its new timeline; nil stops following")
     func tempoChangeAndStop() throws {
         let slow = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)

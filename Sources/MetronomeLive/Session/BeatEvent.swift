@@ -26,6 +26,12 @@ public struct BeatEvent: Sendable, Hashable {
     public var section: String?
     /// The chord the section's note track plays in this bar, if any.
     public var chord: String?
+    /// Following an external source (`Session.follow(_:)`, Link): the source's beat this beat falls on (Link's
+    /// session beat, in quarter notes), and its phase within the source's quantum (0 up to the quantum); nil when
+    /// not following, or before the first alignment.
+    public var sourceBeat: Double?
+    /// The phase of `sourceBeat` within the source's quantum (a bar downbeat of ours is at phase 0).
+    public var sourcePhase: Double?
 
     /// The beat of a click event on a map.
     public init(click: ClickEvent, map: TempoMap, hostNanoseconds: Int64?) {

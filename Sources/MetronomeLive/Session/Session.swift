@@ -353,10 +353,12 @@ public final class Session: @unchecked Sendable {
             done += SampleTime(count)
             if publishing {
                 let heard = mixer.framePosition - 1
-                let beats = queue.sync { scheduler.takeBeatsWithMaps(upTo: heard) }
+                let (beats, follower) = queue.sync { (scheduler.takeBeatsWithMaps(upTo: heard), self.follower) }
                 for (beat, map) in beats {
                     let host = clock.mapping?.hostTime(ofFrame: beat.frame).nanoseconds
-                    beatPublisher.publish(BeatEvent(click: beat, map: map, hostNanoseconds: host))
+                    var event = BeatEvent(click: beat, map: map, hostNanoseconds: host)
+                    Self.addSourceBeat(to: &event, position: beat.position, follower: follower)
+                    beatPublisher.publish(event)
                 }
             }
             if !shouldContinue(done) { break }
@@ -457,13 +459,21 @@ public final class Session: @unchecked Sendable {
         let beats = output == nil ? [] : scheduler.takeBeatsWithMaps(upTo: position - latency - patience)
         if !beats.isEmpty {
             for (beat, map) in beats {
-                let event = BeatEvent(
+                var event = BeatEvent(
                     click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
+                Self.addSourceBeat(to: &event, position: beat.position, follower: follower)
                 onBeat?(event)
                 beatPublisher.publish(event)
             }
         }
         sleepUntilNextWork(position: position, latency: latency)
+    }
+
+    /// Following a source: the source's beat and phase of a beat of ours.
+    private static func addSourceBeat(to event: inout BeatEvent, position: Position, follower: TempoFollower?) {
+        guard let source = follower?.sourceBeat(of: position) else { return }
+        event.sourceBeat = source.beat
+        event.sourcePhase = source.phase
     }
 
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).

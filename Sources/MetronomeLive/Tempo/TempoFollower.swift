@@ -25,6 +25,8 @@ public struct TempoFollower {
     public let source: TempoSource
     /// The source's beat minus our quarter notes, fixed by the first alignment; nil before.
     public private(set) var beatOffset: Double?
+    /// The source's quantum at the last look (nil before one).
+    public private(set) var quantum: Double?
     /// The beat commands were last sent for: they apply when it is scheduled, so it is not looked at again.
     private var lastBeat: Position?
     /// The beat looked at in the last pass: a tempo segment of ours that starts after it started since.
@@ -74,6 +76,7 @@ public struct TempoFollower {
             beatOffset = nil
             return stoppedTempo(transport: transport, timeline: timeline, now: now)
         }
+        quantum = timeline.quantum
         let map = transport.map
         guard let here = transport.firstPosition(atOrAfter: scheduledUntil),
             let beat = map.nextBeat(atOrAfter: here), beat != lastBeat,
@@ -237,6 +240,14 @@ public struct TempoFollower {
         }
         lastSourceTempo = theirs
         return abs(theirs - ours) > 1e-9 ? [(.setTempo(timeline.tempo), .now)] : []
+    }
+
+    /// The source's beat and phase of a position of ours, once aligned (nil before).
+    public func sourceBeat(of position: Position) -> (beat: Double, phase: Double)? {
+        guard let beatOffset, let quantum else { return nil }
+        let beat = Double(position.ticks) / Double(Position.ticksPerQuarter) + beatOffset
+        let phase = beat - (beat / quantum).rounded(.down) * quantum
+        return (beat, phase)
     }
 
     /// Whether two tempos differ by more than `sameTempo`, relative.
