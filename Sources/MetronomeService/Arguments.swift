@@ -44,6 +44,14 @@ struct Arguments {
     /// Whether there is an argument at `index`.
     func has(_ index: Int) -> Bool { index < values.count }
 
+    /// A switch: the message's one argument, 0 (off) or 1 (on).
+    func onOff() throws(Rejection) -> Bool {
+        try count(1...1, "i on")
+        let on = try int(0, "on")
+        guard on == 0 || on == 1 else { throw Rejection("on must be 0 or 1, got \(on)") }
+        return on == 1
+    }
+
     /// A tempo in range.
     func tempo(_ index: Int) throws(Rejection) -> BPM {
         let value = try float(index, "the tempo")

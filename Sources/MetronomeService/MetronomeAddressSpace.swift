@@ -178,12 +178,8 @@ struct MetronomeAddressSpace: OSCAddressSpace {
             context.service.removeSubscriber(try endpoint(values, sender: context.batch.sender))
         },
         "/metronome/link": { _, values, context throws(Rejection) in
-            let arguments = Arguments(values)
-            try arguments.count(1...1, "i on")
-            let link = try Self.link(context)
-            let on = try arguments.int(0, "on")
-            guard on == 0 || on == 1 else { throw Rejection("on must be 0 or 1, got \(on)") }
-            link.enable(on == 1)
+            let on = try Arguments(values).onOff()
+            try Self.link(context).enable(on)
         },
         "/metronome/link/quantum": { _, values, context throws(Rejection) in
             let arguments = Arguments(values)
@@ -194,12 +190,8 @@ struct MetronomeAddressSpace: OSCAddressSpace {
             link.quantum = quantum
         },
         "/metronome/link/startstop": { _, values, context throws(Rejection) in
-            let arguments = Arguments(values)
-            try arguments.count(1...1, "i on")
-            let link = try Self.link(context)
-            let on = try arguments.int(0, "on")
-            guard on == 0 || on == 1 else { throw Rejection("on must be 0 or 1, got \(on)") }
-            link.enableStartStopSync(on == 1)
+            let on = try Arguments(values).onOff()
+            try Self.link(context).enableStartStopSync(on)
         },
         "/metronome/quit": { _, values, context throws(Rejection) in
             try Arguments(values).count(0...0, "no arguments")

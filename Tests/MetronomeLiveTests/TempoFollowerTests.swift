@@ -215,20 +215,23 @@ struct TempoLeadTests {
 struct SharedPlayStopTests {
     static let timeline = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
 
-    static func waitingSession() throws -> Session {
-        try Session(
+    /// A stopped source that shares play and stop, a session waiting to play that follows it, and a sink that has
+    /// had the first second from it (silence).
+    static func stoppedTogether() throws -> (SharedTempoSource, Session, OnsetSink) {
+        let source = SharedTempoSource(
+            Self.timeline, play: SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 0)))
+        let session = try Session(
             map: try TempoMap.steady(tempo: .of(120)), clicks: Impulses.clickSet(),
             configuration: try MixerConfiguration(channels: 1), playing: false)
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000, to: sink)
+        return (source, session, sink)
     }
 
     @Test("A peer's start at 1.5 s starts us on the source's next quantum boundary (2 s); its stop at 4.1 s stops us")
     func followsPeerStartAndStop() throws {
-        let source = SharedTempoSource(
-            Self.timeline, play: SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 0)))
-        let session = try Self.waitingSession()
-        session.follow(source)
-        let sink = OnsetSink(channels: 1)
-        try session.render(frameCount: 48_000, to: sink)
+        let (source, session, sink) = try Self.stoppedTogether()
         #expect(sink.onsets.isEmpty)
         source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 1_500_000_000)))
         try session.render(frameCount: 48_000 * 3, to: sink)
@@ -242,12 +245,7 @@ struct SharedPlayStopTests {
 
     @Test("Our start goes to the source (alone, it takes it at once) and our stop is proposed at its frame")
     func proposesOurStartAndStop() throws {
-        let source = SharedTempoSource(
-            Self.timeline, play: SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 0)))
-        let session = try Self.waitingSession()
-        session.follow(source)
-        let sink = OnsetSink(channels: 1)
-        try session.render(frameCount: 48_000, to: sink)
+        let (source, session, sink) = try Self.stoppedTogether()
         session.send(.play)
         try session.render(frameCount: 48_000 * 2, to: sink)
         session.send(.stop, at: .frame(48_000 * 4 - 100))

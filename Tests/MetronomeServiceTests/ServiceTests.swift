@@ -269,6 +269,11 @@ struct ServiceTests {
         }
         check("/metronome/pattern: no such pattern") { harness.send("/metronome/pattern", [.string("missing")]) }
         check("/metronome/locate: bars are numbered from 1, got 0") { harness.send("/metronome/locate", [.int32(0)]) }
+        check("/metronome/link: on must be 0 or 1, got 2") { harness.send("/metronome/link", [.int32(2)]) }
+        check("/metronome/link/startstop: takes i on, got 0 arguments") { harness.send("/metronome/link/startstop") }
+        check("/metronome/link: Link is not available in this service") {
+            harness.send("/metronome/link", [.int32(1)])
+        }
         check("/klick/simple/set_meter: takes i beats i unit, got 1 argument") {
             harness.send("/klick/simple/set_meter", [.int32(3)])
         }
