@@ -19,9 +19,8 @@ struct LinkHutTests {
 
     @Test("LinkHut: its tempo keys are followed by ours, ours reaches its screen with our peer, and start/stop goes both ways")
     func linkHut() throws {
-        let namespace = try NetworkNamespace()
-        #expect(try namespace.interfaces() == ["lo"])
-        let server = try PulseServer()
+        let lab = try LinkLab()
+        let namespace = lab.namespace
         let jackName = "metronome-\(getpid())"
         let jack = try namespace.start("/usr/bin/jackd", ["-n", jackName, "-R", "-d", "dummy", "-r", "48000", "-p", "256"])
         defer {
@@ -46,15 +45,9 @@ struct LinkHutTests {
         // LinkHut starts with Link off: a enables it, s its start/stop sync.
         try keys("a", "s")
         usleep(500_000)
-        let ours = try namespace.start(
-            CommandRunner.executable,
-            ["serve", "--link", "--link-start-stop", "--wait", "--osc", "127.0.0.1:7770", "--quiet"],
-            environment: server.clientEnvironment)
+        let ours = try lab.serve(["--link-start-stop", "--wait"])
         func ask(_ steps: String...) throws -> [String] {
-            let result = try namespace.start(
-                "/usr/bin/env", ["python3", LinkLiveTests.peers + "/osc_state.py", "7770"] + steps,
-                environment: server.clientEnvironment
-            ).wait()
+            let result = try lab.osc(steps)
             try #require(result.status == 0, "\(result.standardError)")
             return result.standardOutput.split(separator: "\n").map(String.init)
         }

@@ -60,11 +60,22 @@ public final class NetworkNamespace {
         }
     }
 
-    /// Starts a program inside the namespace.
-    public func start(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws
-        -> ChildProcess
-    {
-        try ChildProcess(Self.ipPath, ["netns", "exec", name, path] + arguments, environment: environment)
+    /// Takes the namespace's loopback down (the network gone away: its addresses and routes unreachable) or brings
+    /// it up again with its multicast route, as `init()` made it.
+    public func setLoopback(up: Bool) throws {
+        try Self.ip(["-n", name, "link", "set", "lo", up ? "up" : "down"])
+        // Taking an interface down drops the routes through it.
+        if up { try Self.ip(["-n", name, "route", "replace", "224.0.0.0/4", "dev", "lo"]) }
+    }
+
+    /// Starts a program inside the namespace; standard input as `ChildProcess` takes it.
+    public func start(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil,
+        standardInput: String = "/dev/null"
+    ) throws -> ChildProcess {
+        try ChildProcess(
+            Self.ipPath, ["netns", "exec", name, path] + arguments, environment: environment,
+            standardInput: standardInput)
     }
 
     /// Where Debian's iproute2 puts `ip`.
