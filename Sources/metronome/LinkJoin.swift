@@ -83,9 +83,7 @@ struct LinkJoin {
     func start(session: Session, clock: FrameClock, play: Bool) {
         session.follow(link)
         guard play else { return }
-        // The output's clock mapping comes with its first timing reports, a few milliseconds into the stream.
-        let deadline = HostTime.now().nanoseconds + 1_000_000_000
-        while clock.mapping == nil, HostTime.now().nanoseconds < deadline { usleep(2000) }
+        Self.waitForSettledMapping(of: clock)
         // Sharing play and stop, the start goes to the session like any other (`Session.send`): it joins a playing
         // session at its next quantum boundary, or starts a stopped one.
         if link.isStartStopSyncEnabled {
@@ -102,6 +100,34 @@ struct LinkJoin {
             session.send(.play, at: .now)
         }
     }
+
+    /// Waits until the output's clock mapping has settled, for at most a second and a half: it comes with the first
+    /// timing reports, a few milliseconds into the stream, and a first report the server stamped late (seen under
+    /// load: 5 ms) leaves it off until later reports outvote it, which would move the second beat by as much. Settled
+    /// is the host time it gives one frame moving less than `settledWithin` over `settledFor`.
+    static func waitForSettledMapping(of clock: FrameClock) {
+        let start = HostTime.now().nanoseconds
+        var steadySince: Int64?
+        var last: Int64?
+        while HostTime.now().nanoseconds - start < 1_500_000_000 {
+            usleep(5000)
+            guard let mapping = clock.mapping else { continue }
+            let now = HostTime.now().nanoseconds
+            let heard = mapping.hostTime(ofFrame: 0).nanoseconds
+            if let last, abs(heard - last) < settledWithin {
+                if now - (steadySince ?? now) >= settledFor { return }
+                steadySince = steadySince ?? now
+            } else {
+                steadySince = nil
+            }
+            last = heard
+        }
+    }
+
+    /// How little the mapping may move, in nanoseconds, to count as settled (a frame is 21 µs at 48 kHz).
+    static let settledWithin: Int64 = 50_000
+    /// For how long, in nanoseconds: several timing reports.
+    static let settledFor: Int64 = 100_000_000
 
     /// Leaves the session.
     func stop() { link.enable(false) }

@@ -3,22 +3,11 @@ import MetronomeFiles
 import MetronomeTestSupport
 import Testing
 
-/// Ableton Link with real peers, every one inside a network namespace of the test's own (only loopback, up, with a
-/// multicast route): two of our binaries, and linkpython-extern (PyPI `link`). Sound goes to a private PulseAudio
-/// daemon, whose unix socket every namespace reaches, and one `parec` recording holds every click. A run in which the
-/// server reported an underrun (its measured cause is the server's, docs/benchmarks.md) is repeated, never silently
-/// (`firstRunWithoutUnderruns`), in a fresh namespace with a fresh server.
+/// Ableton Link with real peers, every one inside a network namespace of the test's own (`LinkLab`): two of our
+/// binaries, and linkpython-extern (PyPI `link`). Sound goes to a private PulseAudio daemon and one `parec` recording
+/// holds every click.
 @Suite("Link: our clicks on a real Link session's beat, recorded", .serialized)
 struct LinkLiveTests {
-    /// The test peers' folder.
-    static let peers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers").path
-
-    /// What a recorded run leaves: each process's result and the recording's left channel.
-    struct Run {
-        var results: [CommandResult]
-        var samples: [Float]
-    }
-
     /// One frame of tolerance for PulseAudio's rounding between two streams; 1 ms is 48 frames.
     static let millisecond = 48
 
@@ -35,39 +24,25 @@ struct LinkLiveTests {
 
     @Test("AUDIOENGINE-1 and TEMPO-2, two of ours in one session: B, started 2.5 s later at 97 BPM, takes A's 120 and each of its clicks lies one beat after A's, within 1 ms")
     func twoOfOurs() throws {
-        try Self.twoOfOurs {
-            let namespace = try NetworkNamespace()
-            #expect(try namespace.interfaces() == ["lo"])
-            return (namespace, namespace)
-        }
+        try Self.twoOfOurs { try LinkLab() }
     }
 
     @Test("Two machines: the same two of ours, A and B in two namespaces joined by a veth pair, within 1 ms")
     func twoOfOursOverVeth() throws {
-        try Self.twoOfOurs { try NetworkNamespace.pair() }
+        try Self.twoOfOurs { try LinkLab(pair: NetworkNamespace.pair()) }
     }
 
-    /// A plays beat 1 of each bar at 120 BPM in the first namespace, B beat 2 from 97 BPM in the second; one recording.
-    static func twoOfOurs(_ namespaces: () throws -> (NetworkNamespace, NetworkNamespace)) throws {
+    /// A plays beat 1 of each bar at 120 BPM in the first namespace, B beat 2 from 97 BPM in the other; one recording.
+    static func twoOfOurs(in makeLab: () throws -> LinkLab) throws {
         let scratch = try Scratch()
         let beep = try Self.clickStart(sound: "beep", in: scratch)
-        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
-            let (namespace, other) = try namespaces()
-            let server = try PulseServer()
-            let recording = try server.startRecording()
-            let a = try namespace.start(
-                CommandRunner.executable, ["120", "--accent", "X...", "--link", "--duration", "12", "--verbose"],
-                environment: server.clientEnvironment)
+        let run = try LinkLab.recorded(ours: 2, in: makeLab) { lab in
+            let a = try lab.ours(["120", "--accent", "X...", "--link", "--duration", "12", "--verbose"])
             usleep(2_500_000)
-            let b = try other.start(
-                CommandRunner.executable,
-                ["97", "--accent", ".X..", "--sound", "beep", "--link", "--duration", "8", "--verbose"],
-                environment: server.clientEnvironment)
-            let results = [a.wait(), b.wait()]
-            let samples = try recording.finish()
-            return (Run(results: results, samples: samples), results.map { reportedUnderruns($0.standardError) }.reduce(0, +))
+            let b = try lab.ours(
+                ["97", "--accent", ".X..", "--sound", "beep", "--link", "--duration", "8", "--verbose"], onOther: true)
+            return [a.wait(), b.wait()]
         }
-        #expect(underruns == 0)
         let (resultA, resultB, samples) = (run.results[0], run.results[1], run.samples)
         #expect(resultA.status == 0, "\(resultA.standardError)")
         #expect(resultB.status == 0, "\(resultB.standardError)")
@@ -89,29 +64,18 @@ struct LinkLiveTests {
 
     @Test("TEMPO-1, the peer's way: a Python peer's tempo change: every interval is a whole beat of 120 or of 140 BPM, one change, on a beat")
     func pythonPeerChangesTempo() throws {
-        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
-            let namespace = try NetworkNamespace()
-            #expect(try namespace.interfaces() == ["lo"])
-            let server = try PulseServer()
-            let recording = try server.startRecording()
+        let run = try LinkLab.recorded { lab in
             // The peer founds the session at 120; 4 s later it sets 140 from its next beat, and stays 4 s more.
-            let peer = try namespace.start(
-                "/usr/bin/env", ["python3", Self.peers + "/tempo_peer.py", "120", "4", "140", "4"],
-                environment: server.clientEnvironment)
+            let peer = try lab.peer("tempo_peer", ["120", "4", "140", "4"])
             usleep(1_500_000)
-            let ours = try namespace.start(
-                CommandRunner.executable, ["97", "--link", "--duration", "7", "--verbose"],
-                environment: server.clientEnvironment)
-            let results = [ours.wait(), peer.wait()]
-            let samples = try recording.finish()
-            return (Run(results: results, samples: samples), reportedUnderruns(results[0].standardError))
+            let ours = try lab.ours(["97", "--link", "--duration", "7", "--verbose"])
+            return [ours.wait(), peer.wait()]
         }
-        #expect(underruns == 0)
         let (result, peerResult, samples) = (run.results[0], run.results[1], run.samples)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
         #expect(peerResult.standardOutput.contains("changed"), "\(peerResult.standardOutput)")
-        let gaps = zip(onsets(samples), onsets(samples).dropFirst()).map { $1 - $0 }
+        let gaps = Self.intervals(samples)
         // 120 BPM: 24 000 frames; 140 BPM: 20 571.43, so 20 571 or 20 572.
         let slow = gaps.prefix { abs($0 - 24_000) <= 1 }
         let fast = gaps.dropFirst(slow.count)
@@ -122,26 +86,17 @@ struct LinkLiveTests {
 
     @Test("STARTSTOPSTATE-1, a peer's way: we join its playing session on a quantum boundary, stop at its stop, and start again on the same bar grid")
     func peerStartsAndStops() throws {
-        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
-            let namespace = try NetworkNamespace()
-            #expect(try namespace.interfaces() == ["lo"])
-            let server = try PulseServer()
-            let recording = try server.startRecording()
-            let peer = try namespace.start(
-                "/usr/bin/env",
+        let run = try LinkLab.recorded { lab in
+            let peer = try lab.peer(
+                "startstop_peer",
                 [
-                    "python3", Self.peers + "/startstop_peer.py", "120", "wait", "1.5", "start", "wait", "4.5", "stop",
-                    "wait", "1.5", "start", "wait", "3", "stop", "wait", "1",
-                ], environment: server.clientEnvironment)
+                    "120", "wait", "1.5", "start", "wait", "4.5", "stop", "wait", "1.5", "start", "wait", "3", "stop",
+                    "wait", "1",
+                ])
             usleep(2_000_000)
-            let ours = try namespace.start(
-                CommandRunner.executable, ["120", "--link", "--link-start-stop", "--duration", "11", "--verbose"],
-                environment: server.clientEnvironment)
-            let results = [ours.wait(), peer.wait()]
-            let samples = try recording.finish()
-            return (Run(results: results, samples: samples), reportedUnderruns(results[0].standardError))
+            let ours = try lab.ours(["120", "--link", "--link-start-stop", "--duration", "11", "--verbose"])
+            return [ours.wait(), peer.wait()]
         }
-        #expect(underruns == 0)
         let (result, peerResult, samples) = (run.results[0], run.results[1], run.samples)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(
@@ -165,54 +120,30 @@ struct LinkLiveTests {
 
     @Test("STARTSTOPSTATE-2, our way: serve's start starts the session, /metronome/stop stops the peer, /metronome/play starts it again")
     func ourStartAndStopReachThePeer() throws {
-        let namespace = try NetworkNamespace()
-        #expect(try namespace.interfaces() == ["lo"])
-        let server = try PulseServer()
-        let peer = try namespace.start(
-            "/usr/bin/env", ["python3", Self.peers + "/startstop_peer.py", "120", "wait", "9"],
-            environment: server.clientEnvironment)
+        let lab = try LinkLab()
+        let peer = try lab.peer("startstop_peer", ["120", "wait", "9"])
         usleep(1_500_000)
-        let ours = try namespace.start(
-            CommandRunner.executable,
-            ["serve", "--link", "--link-start-stop", "--osc", "127.0.0.1:7770", "--quiet"],
-            environment: server.clientEnvironment)
-        func send(_ address: String) throws {
-            let sent = try namespace.start("/usr/bin/oscsend", ["127.0.0.1", "7770", address]).wait()
-            try #require(sent.status == 0, "\(sent.standardError)")
-        }
+        let ours = try lab.serve(["--link-start-stop"])
         usleep(3_000_000)
-        try send("/metronome/stop")
-        usleep(1_500_000)
-        try send("/metronome/play")
-        usleep(1_500_000)
-        try send("/metronome/quit")
+        let client = try lab.osc(["/metronome/stop", "wait:1.5", "/metronome/play", "wait:1.5", "/metronome/quit"])
         let result = ours.wait()
         let peerResult = peer.wait()
+        #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.standardOutput == "ready\nplaying 1\nplaying 0\nplaying 1\n")
     }
 
     @Test("serve over OSC: /metronome/link turns Link on (joining a peer's session at its 97 BPM) and off, /metronome/link/quantum sets the quantum (0.5 refused), and /metronome/state tells link, peers and quantum")
     func oscSwitchesLink() throws {
-        let namespace = try NetworkNamespace()
-        #expect(try namespace.interfaces() == ["lo"])
-        let server = try PulseServer()
-        let peer = try namespace.start(
-            "/usr/bin/env", ["python3", Self.peers + "/tempo_peer.py", "97", "8", "0", "0"],
-            environment: server.clientEnvironment)
+        let lab = try LinkLab()
+        let peer = try lab.peer("tempo_peer", ["97", "8", "0", "0"])
         usleep(1_500_000)
-        let ours = try namespace.start(
-            CommandRunner.executable, ["serve", "--osc", "127.0.0.1:7770", "--quiet"],
-            environment: server.clientEnvironment)
+        let ours = try lab.serve(link: false)
         usleep(1_000_000)
-        let client = try namespace.start(
-            "/usr/bin/env",
-            [
-                "python3", Self.peers + "/osc_state.py", "7770", "state", "/metronome/link:i:1",
-                "/metronome/link/quantum:f:3.5", "wait:1.5", "state", "/metronome/link/quantum:f:0.5", "state",
-                "/metronome/link:i:0", "wait:0.3", "state", "/metronome/quit",
-            ], environment: server.clientEnvironment
-        ).wait()
+        let client = try lab.osc([
+            "state", "/metronome/link:i:1", "/metronome/link/quantum:f:3.5", "wait:1.5", "state",
+            "/metronome/link/quantum:f:0.5", "state", "/metronome/link:i:0", "wait:0.3", "state", "/metronome/quit",
+        ])
         let result = ours.wait()
         _ = peer.wait()
         #expect(client.status == 0, "\(client.standardError)")
@@ -229,16 +160,10 @@ struct LinkLiveTests {
 
     @Test("Our beat times against the session's: every /metronome/beat time tag of serve --link is within 1 ms of the Python peer's time for that session beat, over 60 s and across its tempo change (120 to 140 at 30 s)")
     func beatTimesAgreeWithThePeer() throws {
-        let namespace = try NetworkNamespace()
-        #expect(try namespace.interfaces() == ["lo"])
-        let server = try PulseServer()
-        let peer = try namespace.start(
-            "/usr/bin/env", ["python3", Self.peers + "/beat_times.py", "7770", "2.5", "60", "120", "30", "140"],
-            environment: server.clientEnvironment)
+        let lab = try LinkLab()
+        let peer = try lab.peer("beat_times", [LinkLab.oscPort, "2.5", "60", "120", "30", "140"])
         usleep(1_000_000)
-        let ours = try namespace.start(
-            CommandRunner.executable, ["serve", "--link", "--osc", "127.0.0.1:7770", "--quiet", "--verbose"],
-            environment: server.clientEnvironment)
+        let ours = try lab.serve(["--verbose"])
         let peerResult = peer.wait()
         let result = ours.wait()
         #expect(result.status == 0, "\(result.standardError)")
@@ -254,27 +179,17 @@ struct LinkLiveTests {
 
     @Test("TEMPO-1, 3 and 4 over OSC: our tempo reaches the peer, loading a pattern keeps the session's tempo, and the peer's 20 and 999 BPM are followed")
     func tempoPlanCases() throws {
-        let namespace = try NetworkNamespace()
-        #expect(try namespace.interfaces() == ["lo"])
-        let server = try PulseServer()
+        let lab = try LinkLab()
         // The peer founds the session at 100; at 7 s it sets 20, at 11 s 999 (each from its next beat: at 20 BPM
         // up to 3 s on), and ends at 17 s.
-        let peer = try namespace.start(
-            "/usr/bin/env", ["python3", Self.peers + "/tempo_peer.py", "100", "7", "20,999", "6"],
-            environment: server.clientEnvironment)
+        let peer = try lab.peer("tempo_peer", ["100", "7", "20,999", "6"])
         usleep(1_500_000)
-        let ours = try namespace.start(
-            CommandRunner.executable, ["serve", "--link", "--osc", "127.0.0.1:7770", "--quiet"],
-            environment: server.clientEnvironment)
+        let ours = try lab.serve()
         usleep(1_000_000)
-        let client = try namespace.start(
-            "/usr/bin/env",
-            [
-                "python3", Self.peers + "/osc_state.py", "7770", "state", "/metronome/tempo:f:150", "wait:1", "state",
-                "/metronome/pattern:s:song", "wait:2.5", "state", "wait:3", "state", "wait:6.5", "state",
-                "/metronome/quit",
-            ], environment: server.clientEnvironment
-        ).wait()
+        let client = try lab.osc([
+            "state", "/metronome/tempo:f:150", "wait:1", "state", "/metronome/pattern:s:song", "wait:2.5", "state",
+            "wait:3", "state", "wait:6.5", "state", "/metronome/quit",
+        ])
         let result = ours.wait()
         let peerResult = peer.wait()
         #expect(client.status == 0, "\(client.standardError)")
@@ -288,36 +203,22 @@ struct LinkLiveTests {
 
     @Test("TEMPO-5 and BEATTIME-1: playing alone, switching Link on and off changes neither the tempo nor the beat: every interval in the recording is a whole beat of 120, 133 or 141 BPM")
     func linkOnAndOffAlone() throws {
-        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
-            let namespace = try NetworkNamespace()
-            #expect(try namespace.interfaces() == ["lo"])
-            let server = try PulseServer()
-            let recording = try server.startRecording()
-            let ours = try namespace.start(
-                CommandRunner.executable, ["serve", "--osc", "127.0.0.1:7770", "--quiet", "--verbose"],
-                environment: server.clientEnvironment)
+        let run = try LinkLab.recorded { lab in
+            let ours = try lab.serve(["--verbose"], link: false)
             usleep(1_000_000)
-            let client = try namespace.start(
-                "/usr/bin/env",
-                [
-                    "python3", Self.peers + "/osc_state.py", "7770", "/metronome/tempo:f:133", "wait:1.5",
-                    "/metronome/link:i:1", "wait:2", "state", "/metronome/tempo:f:141", "wait:2",
-                    "/metronome/link:i:0", "wait:1.5", "state", "/metronome/quit",
-                ], environment: server.clientEnvironment
-            ).wait()
-            let result = ours.wait()
-            let samples = try recording.finish()
-            return (Run(results: [result, client], samples: samples), reportedUnderruns(result.standardError))
+            let client = try lab.osc([
+                "/metronome/tempo:f:133", "wait:1.5", "/metronome/link:i:1", "wait:2", "state",
+                "/metronome/tempo:f:141", "wait:2", "/metronome/link:i:0", "wait:1.5", "state", "/metronome/quit",
+            ])
+            return [ours.wait(), client]
         }
-        #expect(underruns == 0)
         let (result, client) = (run.results[0], run.results[1])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(
             client.standardOutput.split(separator: "\n") == [
                 "link=1 peers=0 quantum=4.0 tempo=133.0 error=", "link=0 peers=0 quantum=4.0 tempo=141.0 error=",
             ], "\(client.standardOutput)")
-        let found = onsets(run.samples)
-        let gaps = zip(found, found.dropFirst()).map { $1 - $0 }
+        let gaps = Self.intervals(run.samples)
         // 120, 133 and 141 BPM: 24 000, 21 654.89 and 20 425.53 frames; in that order, nothing between.
         let kinds = gaps.map { gap -> Int? in
             if abs(gap - 24_000) <= 1 { return 120 }
@@ -332,30 +233,65 @@ struct LinkLiveTests {
 
     @Test("BEATTIME-2: a peer joining our session at another tempo moves nothing: every interval stays 24 000 frames, and the peer takes our 120")
     func peerJoinsOurSession() throws {
-        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
-            let namespace = try NetworkNamespace()
-            #expect(try namespace.interfaces() == ["lo"])
-            let server = try PulseServer()
-            let recording = try server.startRecording()
-            let ours = try namespace.start(
-                CommandRunner.executable, ["120", "--link", "--duration", "8", "--verbose"],
-                environment: server.clientEnvironment)
+        let run = try LinkLab.recorded { lab in
+            let ours = try lab.ours(["120", "--link", "--duration", "8", "--verbose"])
             usleep(3_000_000)
-            let peer = try namespace.start(
-                "/usr/bin/env", ["python3", Self.peers + "/tempo_peer.py", "97", "1", "0", "6"],
-                environment: server.clientEnvironment)
-            let results = [ours.wait(), peer.wait()]
-            let samples = try recording.finish()
-            return (Run(results: results, samples: samples), reportedUnderruns(results[0].standardError))
+            let peer = try lab.peer("tempo_peer", ["97", "1", "0", "6"])
+            return [ours.wait(), peer.wait()]
         }
-        #expect(underruns == 0)
         let (result, peerResult) = (run.results[0], run.results[1])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("metronome: Link: 1 peer at the end"), "\(result.standardError)")
         #expect(peerResult.standardOutput.hasSuffix("tempo 120.0\n"), "\(peerResult.standardOutput)")
-        let found = onsets(run.samples)
-        let gaps = zip(found, found.dropFirst()).map { $1 - $0 }
+        let gaps = Self.intervals(run.samples)
         #expect(gaps.count >= 12)
         #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
+    }
+
+    @Test("Disturbances while playing with peers: one joins at 97 and leaves, another joins, Link goes off and on, the namespace's loopback goes down for 2 s: every interval stays 24 000 frames (no beat lost), the session stays at our 120, and the peer is found again after the network returns")
+    func disturbances() throws {
+        let run = try LinkLab.recorded { lab in
+            let ours = try lab.serve(["--verbose"])
+            // Ours must have founded the session well before a peer comes: of two sessions that meet, the one
+            // founded more than 0.5 s earlier wins (Link's rule), and this test is of a peer joining ours.
+            let ready = try lab.osc(["ready"])
+            try #require(ready.status == 0, "\(ready.standardError)")
+            usleep(1_000_000)
+            // The first peer joins at 97 and leaves 3 s later; the second joins at 3.5 s and stays to the end.
+            let leaving = try lab.peer("tempo_peer", ["97", "1", "0", "2"])
+            usleep(2_500_000)
+            let staying = try lab.peer("tempo_peer", ["97", "1", "0", "20"])
+            usleep(2_500_000)
+            // 6 s: the first peer has gone; Link off for 1.5 s, and on again.
+            let switching = try lab.osc([
+                "state", "/metronome/link:i:0", "wait:1.5", "state", "/metronome/link:i:1", "wait:1.5", "state",
+            ])
+            // 9 s: the network goes away for 2 s; Link looks for interfaces every 5 s, so the peer is back within 7.
+            try lab.namespace.setLoopback(up: false)
+            usleep(2_000_000)
+            try lab.namespace.setLoopback(up: true)
+            usleep(7_000_000)
+            let after = try lab.osc(["state", "/metronome/quit"])
+            return [ours.wait(), leaving.wait(), staying.wait(), switching, after]
+        }
+        let (result, leaving, staying) = (run.results[0], run.results[1], run.results[2])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(leaving.standardOutput.hasSuffix("tempo 120.0\n"), "\(leaving.standardOutput)")
+        #expect(staying.standardOutput.hasSuffix("tempo 120.0\n"), "\(staying.standardOutput)")
+        #expect(
+            (run.results[3].standardOutput + run.results[4].standardOutput).split(separator: "\n") == [
+                "link=1 peers=1 quantum=4.0 tempo=120.0 error=", "link=0 peers=0 quantum=4.0 tempo=120.0 error=",
+                "link=1 peers=1 quantum=4.0 tempo=120.0 error=", "link=1 peers=1 quantum=4.0 tempo=120.0 error=",
+            ])
+        // Some 19 s at 120 BPM, each interval a beat: nothing lost, nothing moved.
+        let gaps = Self.intervals(run.samples)
+        #expect(gaps.count >= 34, "intervals: \(gaps)")
+        #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
+    }
+
+    /// The frames between the recording's successive onsets.
+    static func intervals(_ samples: [Float]) -> [Int] {
+        let found = onsets(samples)
+        return zip(found, found.dropFirst()).map { $1 - $0 }
     }
 }

@@ -130,13 +130,32 @@ struct TempoFollowerTests {
 /// A source that lets its followers lead, by Link's rules: alone it takes a follower's tempo and phase when following
 /// starts; a proposed tempo applies to its whole timeline, anchored at the proposed beat's time.
 /// With `play` set, it shares play and stop too: a start is taken at the instant proposed (alone, as Link).
+/// `leave()` and `rejoin(…)` stand for Link turned off and on again beside a peer.
 final class SharedTempoSource: TempoSource {
     private let current: Locked<(timeline: BeatTimeline, proposals: [(tempo: Double, beat: Double)])>
     private let play: Locked<(state: SourcePlayState?, proposed: [SourcePlayState])>
+    /// Off: no timeline. With peers: a proposed beat goes where Link's `requestBeatAtTime` puts it.
+    private let presence = Locked((off: false, peers: false))
 
     init(_ timeline: BeatTimeline, play: SourcePlayState? = nil) {
         current = Locked((timeline, []))
         self.play = Locked((play, []))
+    }
+
+    /// No timeline from now on (Link off).
+    func leave() { presence.withLock { $0.off = true } }
+
+    /// A timeline again, with a peer, `nanoseconds` off from where it was (another peer's measurement of the same
+    /// session): from now on a beat proposed goes to the next time at or after the one proposed where the phase
+    /// matches it, numbering the source's beats anew there, and the tempo stays (Link's `requestBeatAtTime`).
+    func rejoin(shiftedBy nanoseconds: Int64) {
+        current.withLock { state in
+            let timeline = state.timeline
+            state.timeline = BeatTimeline(
+                tempo: timeline.tempo, beat: timeline.beat,
+                hostTime: HostTime(nanoseconds: timeline.hostTime.nanoseconds + nanoseconds), quantum: timeline.quantum)
+        }
+        presence.withLock { $0 = (false, true) }
     }
 
     /// A peer's start or stop.
@@ -161,7 +180,8 @@ final class SharedTempoSource: TempoSource {
     var timeline: BeatTimeline { current.withLock { $0.timeline } }
 
     func timeline(at time: HostTime) -> BeatTimeline? {
-        current.withLock { state in
+        guard !presence.withLock({ $0.off }) else { return nil }
+        return current.withLock { state in
             BeatTimeline(
                 tempo: state.timeline.tempo, beat: state.timeline.beat(at: time), hostTime: time,
                 quantum: state.timeline.quantum)
@@ -178,14 +198,49 @@ final class SharedTempoSource: TempoSource {
     }
 
     func propose(beat: Double, at hostTime: HostTime, tempo: BPM) {
+        let (off, peers) = presence.withLock { $0 }
+        guard !off else { return }
         current.withLock { state in
-            state.timeline = BeatTimeline(tempo: tempo, beat: beat, hostTime: hostTime, quantum: state.timeline.quantum)
+            let timeline = state.timeline
+            guard peers else {
+                state.timeline = BeatTimeline(tempo: tempo, beat: beat, hostTime: hostTime, quantum: timeline.quantum)
+                return
+            }
+            func phase(_ beat: Double) -> Double { beat - (beat / timeline.quantum).rounded(.down) * timeline.quantum }
+            let here = timeline.beat(at: hostTime)
+            let matching = here + (phase(beat) - phase(here) + timeline.quantum).truncatingRemainder(
+                dividingBy: timeline.quantum)
+            state.timeline = BeatTimeline(
+                tempo: timeline.tempo, beat: beat, hostTime: timeline.hostTime(ofBeat: matching),
+                quantum: timeline.quantum)
         }
     }
 }
 
 @Suite("A session leads a source that lets it: our tempo changes are proposed at their beat")
 struct TempoLeadTests {
+    @Test("Link off and on again beside a peer: the source numbering our beats a quantum on when it takes our offered beat (its next time in phase, 10 µs of clock noise deciding) moves no click")
+    func backBesideAPeer() throws {
+        let source = SharedTempoSource(
+            BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
+        let session = try TempoFollowerTests.session()
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 2, to: sink)
+        source.leave()
+        try session.render(frameCount: 48_000, to: sink)
+        // The peer's session, ours before, measured 10 µs earlier: the beat we offer is just past its time in phase,
+        // so the next one is a quantum on.
+        source.rejoin(shiftedBy: -10_000)
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        // A beat every 24 000 frames throughout (the 10 µs is half a frame, under the tolerance): nothing lost.
+        #expect(sink.onsets.map(\.frame) == (0..<12).map { SampleTime($0) * 24_000 })
+        // The source's beats as it numbers them now: our beat 12 is its beat 12 + offset, heard at its time.
+        let offset = try #require(session.followedBeatOffset)
+        let heard = source.timeline.hostTime(ofBeat: 12 + offset).nanoseconds
+        #expect(abs(heard - 6_000_000_000) < 20_000, "our beat 12 is the source's beat \(12 + offset), at \(heard) ns")
+    }
+
     @Test("Alone, the source takes our tempo and phase (nothing moves); a tempo change of ours is proposed at its beat")
     func proposesOurChanges() throws {
         // The source starts at 97 BPM, beat 2.6 at host time 0: a lone Link session that takes our 120 and our phase.

@@ -105,6 +105,14 @@ public struct TempoFollower {
                 source.propose(beat: quarters + offset, at: heardAt, tempo: tempo)
                 timeline = source.timeline(at: now) ?? timeline
             }
+            if let kept = beatOffset {
+                // Back with the phase kept: a source with peers puts an offered beat at its next time in phase
+                // (Link's quantized launch), so by its clocks' noise it may number our beats a whole quantum on from
+                // before; the phase is what is kept, and the numbering taken is the nearest.
+                let quantum = timeline.quantum
+                let heard = timeline.beat(at: heardAt)
+                beatOffset = kept + quantum * ((heard - quarters - kept) / quantum).rounded()
+            }
         } else if let last = lastSourceTempo, !Self.differs(timeline.tempo.quarterNotesPerMinute, last),
             Self.differs(ours, timeline.tempo.quarterNotesPerMinute), let tempo = try? BPM(ours)
         {
