@@ -248,45 +248,76 @@ struct LinkLiveTests {
         #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
     }
 
-    @Test("Disturbances while playing with peers: one joins at 97 and leaves, another joins, Link goes off and on, the namespace's loopback goes down for 2 s: every interval stays 24 000 frames (no beat lost), the session stays at our 120, and the peer is found again after the network returns")
+    @Test("Disturbances while playing with peers: one joins at 97, another joins, the first leaves, Link goes off and on, the namespace's loopback goes down for 2 s: every interval stays 24 000 frames (no beat lost), the session stays at our 120, and the peer is found again after the network returns")
     func disturbances() throws {
         let run = try LinkLab.recorded { lab in
             let ours = try lab.serve(["--verbose"])
             // Ours must have founded the session well before a peer comes: of two sessions that meet, the one
-            // founded more than 0.5 s earlier wins (Link's rule), and this test is of a peer joining ours.
+            // founded more than 0.5 s earlier wins (Link's rule), and this test is of peers joining ours.
             let ready = try lab.osc(["ready"])
             try #require(ready.status == 0, "\(ready.standardError)")
             usleep(1_000_000)
-            // The first peer joins at 97 and leaves 3 s later; the second joins at 3.5 s and stays to the end.
-            let leaving = try lab.peer("tempo_peer", ["97", "1", "0", "2"])
+            // The first peer joins at 97 and leaves some 6 s later; the second joins 2.5 s after it and stays to the
+            // end. (Had the first left before the second joined, Link's rule for a session whose last other peer
+            // leaves — found a new one — would have made ours the younger session, and the second peer's 97 would
+            // have been taken: docs/link.md.)
+            let leaving = try lab.peer("tempo_peer", ["97", "1", "0", "5"])
             usleep(2_500_000)
             let staying = try lab.peer("tempo_peer", ["97", "1", "0", "20"])
-            usleep(2_500_000)
-            // 6 s: the first peer has gone; Link off for 1.5 s, and on again.
+            usleep(2_000_000)
+            let both = try lab.osc(["state"])
+            usleep(3_000_000)
+            // The first peer has gone; Link off for 1.5 s, and on again.
             let switching = try lab.osc([
                 "state", "/metronome/link:i:0", "wait:1.5", "state", "/metronome/link:i:1", "wait:1.5", "state",
             ])
-            // 9 s: the network goes away for 2 s; Link looks for interfaces every 5 s, so the peer is back within 7.
+            // The network goes away for 2 s; Link looks for interfaces every 5 s, so the peer is back within 7.
             try lab.namespace.setLoopback(up: false)
             usleep(2_000_000)
             try lab.namespace.setLoopback(up: true)
             usleep(7_000_000)
             let after = try lab.osc(["state", "/metronome/quit"])
-            return [ours.wait(), leaving.wait(), staying.wait(), switching, after]
+            return [ours.wait(), leaving.wait(), staying.wait(), both, switching, after]
         }
         let (result, leaving, staying) = (run.results[0], run.results[1], run.results[2])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(leaving.standardOutput.hasSuffix("tempo 120.0\n"), "\(leaving.standardOutput)")
         #expect(staying.standardOutput.hasSuffix("tempo 120.0\n"), "\(staying.standardOutput)")
         #expect(
-            (run.results[3].standardOutput + run.results[4].standardOutput).split(separator: "\n") == [
-                "link=1 peers=1 quantum=4.0 tempo=120.0 error=", "link=0 peers=0 quantum=4.0 tempo=120.0 error=",
-                "link=1 peers=1 quantum=4.0 tempo=120.0 error=", "link=1 peers=1 quantum=4.0 tempo=120.0 error=",
+            run.results[3...].map(\.standardOutput).joined().split(separator: "\n") == [
+                "link=1 peers=2 quantum=4.0 tempo=120.0 error=", "link=1 peers=1 quantum=4.0 tempo=120.0 error=",
+                "link=0 peers=0 quantum=4.0 tempo=120.0 error=", "link=1 peers=1 quantum=4.0 tempo=120.0 error=",
+                "link=1 peers=1 quantum=4.0 tempo=120.0 error=",
             ])
-        // Some 19 s at 120 BPM, each interval a beat: nothing lost, nothing moved.
+        // Some 22 s at 120 BPM, each interval a beat: nothing lost, nothing moved.
         let gaps = Self.intervals(run.samples)
-        #expect(gaps.count >= 34, "intervals: \(gaps)")
+        #expect(gaps.count >= 40, "intervals: \(gaps)")
         #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
+    }
+
+    @Test("aalink, another Python binding of Link: it joins serve's session and takes our 133 BPM, its beats come at 133, and its change to 90 reaches /metronome/state")
+    func aalinkPeer() throws {
+        let lab = try LinkLab()
+        let ours = try lab.serve()
+        let ready = try lab.osc(["ready", "/metronome/tempo:f:133"])
+        try #require(ready.status == 0, "\(ready.standardError)")
+        usleep(1_500_000)
+        let peer = try lab.peer("aalink_peer", ["97", "4", "90"]).wait()
+        let state = try lab.osc(["wait:0.5", "state", "/metronome/quit"])
+        let result = ours.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(peer.status == 0, "\(peer.standardError)")
+        let lines = peer.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(peer.standardOutput)")
+        guard lines.count == 5 else { return }
+        #expect(Array(lines[0...1]) == ["peers 1", "tempo 133.0"])
+        #expect(lines[3] == "set 90.0")
+        // Four beats: 1.80 s at 133 BPM, 2.67 s at 90 (at 97, its own, they would take 2.47 s); asyncio wakes late
+        // by a few milliseconds.
+        func seconds(_ line: String) -> Double { Double(line.split(separator: " ").last ?? "") ?? 0 }
+        #expect(lines[2].hasPrefix("beats 4 in ") && abs(seconds(lines[2]) - 1.80) <= 0.03, "\(lines[2])")
+        #expect(lines[4].hasPrefix("beats 4 in ") && abs(seconds(lines[4]) - 2.67) <= 0.03, "\(lines[4])")
+        #expect(state.standardOutput == "link=1 peers=0 quantum=4.0 tempo=90.0 error=\n", "\(state.standardOutput)")
     }
 
     /// The frames between the recording's successive onsets.

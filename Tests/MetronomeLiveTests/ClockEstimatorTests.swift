@@ -80,6 +80,20 @@ struct ClockEstimatorTests {
         #expect(worst < 10_000)
     }
 
+    @Test("A first report stamped 800 µs late is outvoted at the third: the mapping within 5 µs from then on, and no restart")
+    func lateFirstReportIsOutvoted() {
+        let line = Line()
+        var random = SeededGenerator(seed: 6)
+        var estimator = ClockEstimator(nominalRate: .standard)
+        estimator.observe(frame: line.frame(at: line.host(0)), at: HostTime(nanoseconds: line.host(0) + 800_000))
+        for index in 1..<40 {
+            let host = line.host(index)
+            let stamp = host + Int64.random(in: -3_000...3_000, using: &random)
+            let mapping = estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: stamp))
+            if index >= 2 { #expect(abs(line.error(of: mapping, at: host)) < 5_000, "report \(index)") }
+        }
+    }
+
     @Test("A 20 ms jump (an underrun) is believed at the third report in a row and the fit restarts from it")
     func jumpRestartsTheFit() {
         var line = Line()

@@ -8,6 +8,11 @@ import MetronomeModel
 /// hundreds of ppm) and only the offset is averaged; a measured slope more than 1 % off nominal is not believed
 /// either. The published anchor is the newest observation's frame, placed on the fitted line.
 ///
+/// While the slope is held, the anchor's host time is the median of what each observation implies rather than their
+/// mean (reports stamped late skew a mean, not a median), and no observation is left out until three are in: so a
+/// first report stamped late (seen under load: 800 µs) is outvoted at the third report instead of holding the mapping
+/// off while the next ones are rejected against it.
+///
 /// An observation farther from the current mapping than the tolerance — `minimumTolerance`, or four times the fit's
 /// RMS residual if that is larger — is left out of the fit (a report the server stamped late). `jumpAfter` of them
 /// in a row mean the output really moved (an underrun inserted silence, the stream changed sink), and the fit starts
@@ -23,6 +28,8 @@ package struct ClockEstimator {
     private let jumpAfter: Int
     private var hosts: [Int64]
     private var frames: [Double]
+    /// Scratch for the median: each observation's host time for the anchor frame.
+    private var implied: [Double]
     private var count = 0
     private var next = 0
     private var rejectedInARow = 0
@@ -50,7 +57,11 @@ package struct ClockEstimator {
         tolerance = self.minimumTolerance
         hosts = Array(repeating: 0, count: window)
         frames = Array(repeating: 0, count: window)
+        implied = Array(repeating: 0, count: window)
     }
+
+    /// Below this many observations in the fit, none is left out: the fit is not yet one to judge them by.
+    static let fewestToJudge = 3
 
     /// Forgets every observation (after an underrun or a pause): the next one starts a new fit. `mapping` keeps its
     /// value until then.
@@ -69,7 +80,7 @@ package struct ClockEstimator {
     /// - Complexity: O(`window`).
     @discardableResult
     package mutating func observe(frame: Double, at hostTime: HostTime) -> ClockMapping {
-        if count > 0, let mapping {
+        if count >= Self.fewestToJudge, let mapping {
             if abs(ClockEstimator.residual(frame, hostTime.nanoseconds, mapping)) > tolerance {
                 rejectedInARow += 1
                 if rejectedInARow < jumpAfter { return mapping }
@@ -99,8 +110,9 @@ package struct ClockEstimator {
         return (predicted - frame) / mapping.framesPerSecond
     }
 
-    /// The least-squares line through the stored observations, anchored at the newest one's frame.
-    private func fit(newestFrame: Double, newestHost: Int64) -> ClockMapping {
+    /// The least-squares line through the stored observations, anchored at the newest one's frame; while the slope
+    /// is held, the median of the observations' host times for that frame.
+    private mutating func fit(newestFrame: Double, newestHost: Int64) -> ClockMapping {
         // Work relative to the newest observation so that the sums keep their precision.
         var meanX = 0.0
         var meanY = 0.0
@@ -126,10 +138,29 @@ package struct ClockEstimator {
             if abs(slope - nominalRate) <= nominalRate / 100 { rate = slope }
         }
         let anchor = SampleTime(newestFrame.rounded())
-        let seconds = meanX + (Double(anchor) - newestFrame - meanY) / rate
+        var seconds = meanX + (Double(anchor) - newestFrame - meanY) / rate
+        if rate == nominalRate, newestHost - oldestHost < minimumSpan {
+            seconds = medianHostTime(of: Double(anchor), newestHost: newestHost, rate: rate)
+        }
         return ClockMapping(
             frame: anchor, hostTime: HostTime(nanoseconds: newestHost + Int64((seconds * 1e9).rounded())),
             framesPerSecond: rate)
+    }
+
+    /// The median over the stored observations of the host time each puts `frame` at (seconds from `newestHost`),
+    /// at `rate`. Sorts a copy in `implied` by insertion (at most `window` values, no allocation).
+    private mutating func medianHostTime(of frame: Double, newestHost: Int64, rate: Double) -> Double {
+        for index in 0..<count {
+            let value = Double(hosts[index] - newestHost) / 1e9 + (frame - frames[index]) / rate
+            var slot = index
+            while slot > 0, implied[slot - 1] > value {
+                implied[slot] = implied[slot - 1]
+                slot -= 1
+            }
+            implied[slot] = value
+        }
+        let middle = count / 2
+        return count % 2 == 1 ? implied[middle] : (implied[middle - 1] + implied[middle]) / 2
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
