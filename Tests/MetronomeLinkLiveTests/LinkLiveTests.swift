@@ -320,6 +320,42 @@ struct LinkLiveTests {
         #expect(state.standardOutput == "link=1 peers=0 quantum=4.0 tempo=90.0 error=\n", "\(state.standardOutput)")
     }
 
+    @Test("play, arp and chord with --link join a peer's 100 BPM session: a pattern written at 90 plays at 100 (every interval 28 800 frames), and arp and chord end with the peer counted, the session still at 100")
+    func everyLiveCommandJoins() throws {
+        let scratch = try Scratch()
+        let pattern = scratch.file("ninety.metro")
+        try "# ninety\ntempo 90\nintro: 16 bars\n".write(toFile: pattern, atomically: true, encoding: .utf8)
+        let run = try LinkLab.recorded { lab in
+            let peer = try lab.peer("tempo_peer", ["100", "1", "0", "6"])
+            usleep(1_500_000)
+            let ours = try lab.ours(["play", pattern, "--link", "--duration", "5", "--verbose"])
+            return [ours.wait(), peer.wait()]
+        }
+        let (played, peerResult) = (run.results[0], run.results[1])
+        #expect(played.status == 0, "\(played.standardError)")
+        #expect(played.standardError.contains("metronome: Link: 1 peer at the end"), "\(played.standardError)")
+        #expect(peerResult.standardOutput.hasSuffix("tempo 100.0\n"), "\(peerResult.standardOutput)")
+        // 5 s, the first click on the session's next bar (up to 2.4 s at 100 BPM) after the second's wait for a peer.
+        let gaps = Self.intervals(run.samples)
+        #expect(gaps.count >= 4, "intervals: \(gaps)")
+        #expect(gaps.allSatisfy { abs($0 - 28_800) <= 1 }, "intervals: \(gaps)")
+
+        let lab = try LinkLab()
+        let peer = try lab.peer("tempo_peer", ["100", "1", "0", "16"])
+        usleep(1_500_000)
+        let arp = try lab.ours(["arp", "C Am", "--link", "--bars", "2", "--verbose"]).wait()
+        // Alone again, the peer founds a new session (Link's rule); the next to come must be younger than it by
+        // Link's half second, or the two sessions' ids would choose between 100 and chord's own 120.
+        usleep(1_500_000)
+        let chord = try lab.ours(["chord", "Cmaj7", "--link", "--duration", "1.5", "--verbose"]).wait()
+        let peerResult2 = peer.wait()
+        for result in [arp, chord] {
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("metronome: Link: 1 peer at the end"), "\(result.standardError)")
+        }
+        #expect(peerResult2.standardOutput.hasSuffix("tempo 100.0\n"), "\(peerResult2.standardOutput)")
+    }
+
     /// The frames between the recording's successive onsets.
     static func intervals(_ samples: [Float]) -> [Int] {
         let found = onsets(samples)
