@@ -219,13 +219,18 @@ final class SharedTempoSource: TempoSource {
 
 @Suite("A session leads a source that lets it: our tempo changes are proposed at their beat")
 struct TempoLeadTests {
-    @Test("Link off and on again beside a peer: the source numbering our beats a quantum on when it takes our offered beat (its next time in phase, 10 µs of clock noise deciding) moves no click")
-    func backBesideAPeer() throws {
-        let source = SharedTempoSource(
-            BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
+    /// A source that lets followers lead, from `timeline`; a 120 BPM session following it; a sink for its clicks.
+    static func following(_ timeline: BeatTimeline) throws -> (SharedTempoSource, Session, OnsetSink) {
+        let source = SharedTempoSource(timeline)
         let session = try TempoFollowerTests.session()
         session.follow(source)
-        let sink = OnsetSink(channels: 1)
+        return (source, session, OnsetSink(channels: 1))
+    }
+
+    @Test("Link off and on again beside a peer: the source numbering our beats a quantum on when it takes our offered beat (its next time in phase, 10 µs of clock noise deciding) moves no click")
+    func backBesideAPeer() throws {
+        let (source, session, sink) = try Self.following(
+            BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
         try session.render(frameCount: 48_000 * 2, to: sink)
         source.leave()
         try session.render(frameCount: 48_000, to: sink)
@@ -244,12 +249,9 @@ struct TempoLeadTests {
     @Test("Alone, the source takes our tempo and phase (nothing moves); a tempo change of ours is proposed at its beat")
     func proposesOurChanges() throws {
         // The source starts at 97 BPM, beat 2.6 at host time 0: a lone Link session that takes our 120 and our phase.
-        let source = SharedTempoSource(
+        let (source, session, sink) = try Self.following(
             BeatTimeline(tempo: .of(97), beat: 2.6, hostTime: HostTime(nanoseconds: 0), quantum: 4))
-        let session = try TempoFollowerTests.session()
-        session.follow(source)
         session.send(.setTempo(.of(150)), at: .position(Position(ticks: 8 * Position.ticksPerQuarter)))
-        let sink = OnsetSink(channels: 1)
         try session.render(frameCount: 48_000 * 8, to: sink)
         // Our clicks as if nothing followed: 120 BPM to beat 8 (frame 192 000), then 150 BPM (19 200 frames), to 8 s.
         let expected = (0...8).map { SampleTime($0) * 24_000 } + (1..<20).map { 192_000 + SampleTime($0) * 19_200 }

@@ -100,25 +100,13 @@ struct StatusLineTests {
     @Test("Keys on a terminal: → is +1 BPM at the next beat, q quits with exit 0, and the terminal is restored")
     func keysOnTerminal() throws {
         let server = try PulseServer()
-        let scratch = try Scratch()
-        let keys = scratch.file("keys")
-        #expect(mkfifo(keys, 0o600) == 0)
         // `stty -a` after the metronome shows the terminal's mode once it has exited.
-        let inner = "\(CommandRunner.executable) --bpm 120 --duration 30; stty -a"
-        // Held open for writing first, so the child's open of the FIFO does not wait (posix_spawn waits for it).
-        let writer = open(keys, O_RDWR)
-        #expect(writer >= 0)
-        let terminal = try ChildProcess(
-            "/usr/bin/script", ["-qfec", inner, "/dev/null"], environment: server.clientEnvironment,
-            standardInput: keys)
-        func type(_ text: String, after milliseconds: UInt32) {
-            usleep(milliseconds * 1000)
-            _ = text.withCString { write(writer, $0, strlen($0)) }
-        }
-        type("\u{1B}[C", after: 1500)
-        type("q", after: 1500)
+        let terminal = try KeyedTerminal(
+            "\(CommandRunner.executable) --bpm 120 --duration 30; stty -a",
+            environment: server.clientEnvironment)
+        terminal.type("\u{1B}[C", after: 1500)
+        terminal.type("q", after: 1500)
         let result = terminal.wait()
-        close(writer)
         #expect(result.status == 0)
         let screen = result.standardOutput
         #expect(screen.contains(" 120 BPM  4/4"))

@@ -27,16 +27,9 @@ struct ServeKeysTests {
     @Test("→ and ↑ step the tempo, t taps it, p pauses and continues, q quits with exit 0; the terminal is restored")
     func keys() throws {
         let server = try PulseServer()
-        let scratch = try Scratch()
-        let keys = scratch.file("keys")
-        #expect(mkfifo(keys, 0o600) == 0)
-        let inner = "\(CommandRunner.executable) serve --bpm 120 --osc 127.0.0.1:0; stty -a"
-        let writer = open(keys, O_RDWR)
-        #expect(writer >= 0)
-        defer { close(writer) }
-        let terminal = try ChildProcess(
-            "/usr/bin/script", ["-qfec", inner, "/dev/null"], environment: server.clientEnvironment,
-            standardInput: keys)
+        let terminal = try KeyedTerminal(
+            "\(CommandRunner.executable) serve --bpm 120 --osc 127.0.0.1:0; stty -a",
+            environment: server.clientEnvironment)
         let deadline = Date().addingTimeInterval(10)
         var port: UInt16?
         while port == nil, Date() < deadline {
@@ -47,7 +40,7 @@ struct ServeKeysTests {
         }
         let service = OSCEndpoint.loopback(port: try #require(port))
         let socket = try OSCSocket(binding: .loopback(port: 0))
-        func type(_ text: String) { _ = text.withCString { write(writer, $0, strlen($0)) } }
+        func type(_ text: String) { terminal.type(text) }
 
         usleep(500_000)
         type("\u{1B}[C")  // → +1
