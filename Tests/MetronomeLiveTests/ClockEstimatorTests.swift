@@ -80,7 +80,7 @@ struct ClockEstimatorTests {
         #expect(worst < 10_000)
     }
 
-    @Test("A first report stamped 800 µs late is outvoted at the third: the mapping within 5 µs from then on, and no restart")
+    @Test("A first report stamped 800 µs late is outvoted at the third: the mapping within 5 µs from then on")
     func lateFirstReportIsOutvoted() {
         let line = Line()
         var random = SeededGenerator(seed: 6)
