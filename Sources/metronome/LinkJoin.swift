@@ -102,9 +102,10 @@ struct LinkJoin {
     }
 
     /// Waits until the output's clock mapping has settled, for at most a second and a half: it comes with the first
-    /// timing reports, a few milliseconds into the stream, and a first report the server stamped late (seen under
-    /// load: 5 ms) leaves it off until later reports outvote it, which would move the second beat by as much. Settled
-    /// is the host time it gives one frame moving less than `settledWithin` over `settledFor`.
+    /// timing reports, a few milliseconds into the stream, and until the estimator has three of them a first report
+    /// the server stamped late (seen under load: 0.8 and 5 ms) can still move it, and with it the second beat.
+    /// Settled is the host time it gives one frame moving less than `settledWithin` over `settledFor` (the first
+    /// reports come 10, 20 and 40 ms apart).
     static func waitForSettledMapping(of clock: FrameClock) {
         let start = HostTime.now().nanoseconds
         var steadySince: Int64?
