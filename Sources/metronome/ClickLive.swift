@@ -19,14 +19,29 @@ struct ClickLive {
     var serving: ServeSetup? = nil
 
     func run() throws(CommandLineError) {
+        // Installed first: a stop during Link's join window or the server's answer ends the command as any other.
+        let stop = StopSignals()
         // With --link: the session is joined first, and the plan takes its tempo and waits for its start.
         var link = try live.link.map { settings throws(CommandLineError) in
             try LinkJoin.join(settings, plan: job.plan)
         }
         let joined = link != nil
-        // Serving, Link is there to be switched on over OSC (`/metronome/link 1`) even without --link.
-        if link == nil, serving != nil { link = try LinkJoin.idle(plan: job.plan) }
-        let plan = joined ? link?.prepared(job.plan) ?? job.plan : job.plan
+        // Serving, Link is there to be switched on over OSC (`/metronome/link 1`) even without --link; if it cannot
+        // start, the service runs without it (`/metronome/link` then says Link is not available).
+        if link == nil, serving != nil {
+            do throws(CommandLineError) {
+                link = try LinkJoin.idle(plan: job.plan)
+            } catch {
+                FileOutput.standardError.write("metronome: \(error.message); /metronome/link is not available\n")
+            }
+        }
+        let plan: ClickPlan
+        do throws(CommandLineError) {
+            plan = joined ? try link?.prepared(job.plan) ?? job.plan : job.plan
+        } catch {
+            link?.stop()
+            throw error
+        }
         let configuration = try mixerConfiguration(plan)
         let lookahead = live.lookaheadFrames(sampleRate: plan.sampleRate)
         let engine = try session(plan, configuration: configuration, lookahead: lookahead)
@@ -41,7 +56,6 @@ struct ClickLive {
             link?.stop()
             throw error
         }
-        let stop = StopSignals()
         var peers: (@Sendable () -> Int)? = nil
         if joined, let session = link?.link { peers = { session.peers } }
         let status = FileOutput.standardOutput.isTerminal && !job.quiet ? StatusLine(peers: peers) : nil

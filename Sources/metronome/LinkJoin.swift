@@ -49,6 +49,10 @@ struct LinkJoin {
         if settings.startStop { link.enableStartStopSync(true) }
         let deadline = HostTime.now().nanoseconds + Int64(joinWindow.inSeconds * 1e9)
         while link.peers == 0, HostTime.now().nanoseconds < deadline, !StopSignals.wasReceived { usleep(2000) }
+        if StopSignals.wasReceived {
+            link.enable(false)
+            throw CommandLineError(.interrupted, "interrupted while joining the Ableton Link session")
+        }
         return LinkJoin(link: link)
     }
 
@@ -64,10 +68,21 @@ struct LinkJoin {
         }
     }
 
-    /// The plan to play: at the session's tempo, waiting for `start`.
-    func prepared(_ plan: ClickPlan) -> ClickPlan {
+    /// The plan to play: at the session's tempo (a song scaled, its structure kept), waiting for `start`. A scaled
+    /// tempo outside Link's range is refused (64), as an unscaled one is in `join`.
+    func prepared(_ plan: ClickPlan) throws(CommandLineError) -> ClickPlan {
         var plan = plan
         if let tempo = try? BPM(link.tempo), LinkSession.tempoRange.contains(plan.map.tempo(at: Position(ticks: 0))) {
+            let first = plan.map.tempo(at: Position(ticks: 0))
+            let ratio = tempo.quarterNotesPerMinute / first
+            let range = LinkSession.tempoRange
+            if let outside = Self.tempos(of: plan.map).map({ $0 * ratio }).first(where: { !range.contains($0) }) {
+                throw CommandLineError(
+                    .usage,
+                    "--link: the session's \(Self.text(link.tempo)) BPM takes this plan from \(Self.text(first)) to "
+                        + "\(Self.text(tempo.quarterNotesPerMinute)) BPM, and one of its tempos to \(Self.text(outside)) BPM, "
+                        + "outside a Link session's \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)) BPM")
+            }
             plan.map = plan.map.settingTempo(tempo, from: Position(ticks: 0))
         }
         plan.waits = true
@@ -145,12 +160,13 @@ struct LinkJoin {
         }
     }
 
-    /// The first bar's length in quarter notes (4 in 4/4, 3 in 6/8): the quantum when none is given.
+    /// The first bar's length in quarter notes (4 in 4/4, 3 in 6/8), kept within `--quantum`'s 1 to 64: the quantum
+    /// when none is given. (A bar shorter than a quarter note has a quantum of 1; one longer than 64, of 64.)
     static func barQuarters(_ map: TempoMap) -> Double {
         guard let start = map.position(ofBar: map.firstBar), let end = map.position(ofBar: map.firstBar + 1) else {
             return 4
         }
-        return Double(end.ticks - start.ticks) / Double(Position.ticksPerQuarter)
+        return min(max(Double(end.ticks - start.ticks) / Double(Position.ticksPerQuarter), 1), 64)
     }
 
     private static func text(_ value: Double) -> String {

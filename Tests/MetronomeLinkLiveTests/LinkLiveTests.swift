@@ -356,6 +356,35 @@ struct LinkLiveTests {
         #expect(peerResult2.standardOutput.hasSuffix("tempo 100.0\n"), "\(peerResult2.standardOutput)")
     }
 
+    @Test("Joining, refused or cut short in one line: a pattern the session's tempo would take past 999 BPM is exit 64, Ctrl-C in the join window exit 130, and the default quantum of a 64/1 bar is 64")
+    func joiningRefusedOrInterrupted() throws {
+        let lab = try LinkLab()
+        let scratch = try Scratch()
+        let pattern = scratch.file("two.metro")
+        try "# two tempos\ntempo 100\na: 1 bars\nb: 1 bars tempo 900\n".write(
+            toFile: pattern, atomically: true, encoding: .utf8)
+        let peer = try lab.peer("tempo_peer", ["500", "1", "0", "5"])
+        usleep(1_500_000)
+        let scaled = try lab.ours(["play", pattern, "--link"]).wait()
+        #expect(scaled.status == 64)
+        #expect(
+            scaled.standardError
+                == "metronome: error: --link: the session's 500 BPM takes this plan from 100 to 500 BPM, and one of "
+                + "its tempos to 4500 BPM, outside a Link session's 20 to 999 BPM\n")
+        #expect(peer.wait().standardOutput.hasSuffix("tempo 500.0\n"))
+        // Alone now: the join waits its second for a peer, and a Ctrl-C 0.3 s in ends it.
+        let joining = try lab.ours(["120", "--link"])
+        usleep(300_000)
+        joining.send(SIGINT)
+        let interrupted = joining.wait()
+        #expect(interrupted.status == 130)
+        #expect(interrupted.standardError == "metronome: error: interrupted while joining the Ableton Link session\n")
+        let serve = try lab.serve(["--meter", "64/1"])
+        let state = try lab.osc(["ready", "state", "/metronome/quit"])
+        #expect(serve.wait().status == 0)
+        #expect(state.standardOutput.hasPrefix("link=1 peers=0 quantum=64.0 "), "\(state.standardOutput)")
+    }
+
     /// The frames between the recording's successive onsets.
     static func intervals(_ samples: [Float]) -> [Int] {
         let found = onsets(samples)
