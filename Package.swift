@@ -191,7 +191,10 @@ let package = Package(
         // Live: Ableton Link with real peers, each inside a network namespace of the test's own.
         .testTarget(
             name: "MetronomeLinkLiveTests",
-            dependencies: ["MetronomeFiles", "MetronomeTestSupport"],
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomePulse", "MetronomeLink",
+                "MetronomeFiles", "MetronomeTestSupport",
+            ],
             exclude: ["Peers"]),
         // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.
         .testTarget(

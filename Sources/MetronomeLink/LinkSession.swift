@@ -96,6 +96,13 @@ public final class LinkSession: TempoSource, @unchecked Sendable {
     /// Whether Link is on (discovering peers, sharing the session).
     public var isEnabled: Bool { clink_is_enabled(handle) }
 
+    /// The seam's word for `isEnabled`: a session following a disabled Link sleeps through idle stretches.
+    public var isActive: Bool { isEnabled }
+
+    /// Alone in the session (enabled, no other peer), an offered beat is mapped where it is offered
+    /// (`propose(beat:at:tempo:)`): there is no one else's phase to keep.
+    public var takesOfferedBeat: Bool { isEnabled && peers == 0 }
+
     /// Turns Link on or off. Off, the session plays alone from where it is, at the tempo it has.
     public func enable(_ on: Bool) { clink_enable(handle, on) }
 

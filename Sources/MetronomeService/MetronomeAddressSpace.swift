@@ -180,6 +180,8 @@ struct MetronomeAddressSpace: OSCAddressSpace {
         "/metronome/link": { _, values, context throws(Rejection) in
             let on = try Arguments(values).onOff()
             try Self.link(context).enable(on)
+            // Off, the session may be sleeping through an idle stretch; on, it looks at the session from now.
+            context.session.wake()
         },
         "/metronome/link/quantum": { _, values, context throws(Rejection) in
             let arguments = Arguments(values)

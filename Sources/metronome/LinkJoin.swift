@@ -68,12 +68,14 @@ struct LinkJoin {
         }
     }
 
-    /// The plan to play: at the session's tempo (a song scaled, its structure kept), waiting for `start`. A scaled
-    /// tempo outside Link's range is refused (64), as an unscaled one is in `join`.
+    /// The plan to play: its first beat at the session's tempo (a song scaled, its structure kept: a ramp's first beat
+    /// at the session's tempo on average, as the follower compares it), waiting for `start`. A scaled tempo outside
+    /// Link's range is refused (64), as an unscaled one is in `join`.
     func prepared(_ plan: ClickPlan) throws(CommandLineError) -> ClickPlan {
         var plan = plan
-        if let tempo = try? BPM(link.tempo), LinkSession.tempoRange.contains(plan.map.tempo(at: Position(ticks: 0))) {
-            let first = plan.map.tempo(at: Position(ticks: 0))
+        let start = Position(ticks: 0)
+        if let tempo = try? BPM(link.tempo), LinkSession.tempoRange.contains(plan.map.tempo(at: start)) {
+            let first = TempoFollower.beatTempo(from: start, on: plan.map)
             let ratio = tempo.quarterNotesPerMinute / first
             let range = LinkSession.tempoRange
             if let outside = Self.tempos(of: plan.map).map({ $0 * ratio }).first(where: { !range.contains($0) }) {
@@ -83,7 +85,8 @@ struct LinkJoin {
                         + "\(Self.text(tempo.quarterNotesPerMinute)) BPM, and one of its tempos to \(Self.text(outside)) BPM, "
                         + "outside a Link session's \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)) BPM")
             }
-            plan.map = plan.map.settingTempo(tempo, from: Position(ticks: 0))
+            let here = plan.map.tempo(at: start)
+            plan.map = plan.map.settingTempo(here == first ? tempo : BPM.clamping(here * ratio), from: start)
         }
         plan.waits = true
         return plan

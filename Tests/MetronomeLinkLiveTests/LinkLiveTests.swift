@@ -99,6 +99,7 @@ struct LinkLiveTests {
         }
         let (result, peerResult, samples) = (run.results[0], run.results[1], run.samples)
         #expect(result.status == 0, "\(result.standardError)")
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
         #expect(
             peerResult.standardOutput == "ready\nstart\nplaying 1\nstop\nplaying 0\nstart\nplaying 1\nstop\nplaying 0\n")
         let found = onsets(samples)
@@ -130,7 +131,29 @@ struct LinkLiveTests {
         let peerResult = peer.wait()
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
         #expect(peerResult.standardOutput == "ready\nplaying 1\nplaying 0\nplaying 1\n")
+    }
+
+    @Test("/metronome/link/startstop while playing: switched on, our stop and play reach the peer; switched off, they no longer do")
+    func startStopSwitchedOverOSC() throws {
+        let lab = try LinkLab()
+        let peer = try lab.peer("startstop_peer", ["120", "wait", "11"])
+        usleep(1_500_000)
+        let ours = try lab.serve()
+        usleep(2_000_000)
+        // Playing alone in a stopped session: switching sharing on stops nothing; our next start starts the session.
+        let client = try lab.osc([
+            "/metronome/link/startstop:i:1", "wait:0.5", "/metronome/stop", "wait:1", "/metronome/play", "wait:1.5",
+            "/metronome/stop", "wait:1", "/metronome/link/startstop:i:0", "/metronome/play", "wait:1",
+            "/metronome/stop", "wait:1", "/metronome/quit",
+        ])
+        let result = ours.wait()
+        let peerResult = peer.wait()
+        #expect(client.status == 0, "\(client.standardError)")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
+        #expect(peerResult.standardOutput == "ready\nplaying 1\nplaying 0\n")
     }
 
     @Test("serve over OSC: /metronome/link turns Link on (joining a peer's session at its 97 BPM) and off, /metronome/link/quantum sets the quantum (0.5 refused), and /metronome/state tells link, peers and quantum")
@@ -145,7 +168,8 @@ struct LinkLiveTests {
             "/metronome/link/quantum:f:0.5", "state", "/metronome/link:i:0", "wait:0.3", "state", "/metronome/quit",
         ])
         let result = ours.wait()
-        _ = peer.wait()
+        let peerResult = peer.wait()
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
         let refusal = "/metronome/link/quantum: the quantum must be 1 to 64 beats, got 0.5"
@@ -169,10 +193,21 @@ struct LinkLiveTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
         let lines = peerResult.standardOutput.split(separator: "\n")
-        let errors = lines.filter { $0.hasPrefix("beat ") }.compactMap { Int($0.split(separator: " ")[3]) }
+        let beats = lines.filter { $0.hasPrefix("beat ") }.map { $0.split(separator: " ") }
+        let errors = beats.compactMap { Int($0[3]) }
         // 60 s at 120 then 140 BPM: some 130 beats, half after the change; none off by a millisecond.
         #expect(errors.count >= 120, "\(peerResult.standardOutput)")
         #expect(errors.allSatisfy { abs($0) <= 1000 }, "errors in µs: \(errors)")
+        // The peer measures against the session beat nearest each time tag: that it is *our* beat, not one before or
+        // after, and in phase, is that our beat count (4/4) less the session beat is one constant, a multiple of the
+        // quantum of 4 (our downbeats on the session's bar lines).
+        let offsets = Set(
+            beats.compactMap { fields -> Int? in
+                let place = fields[1].split(separator: ".").compactMap { Int($0) }
+                guard place.count == 2, let sessionBeat = Int(fields[2]) else { return nil }
+                return sessionBeat - ((place[0] - 1) * 4 + place[1] - 1)
+            })
+        #expect(offsets.count == 1 && offsets.first.map { $0 % 4 == 0 } == true, "session beat - ours: \(offsets)")
         let summary = try #require(lines.last { $0.hasPrefix("beats ") }).split(separator: " ")
         #expect(Int(summary[5]) ?? 0 >= 60, "\(summary)")
     }
@@ -194,11 +229,56 @@ struct LinkLiveTests {
         let peerResult = peer.wait()
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
         #expect(
             client.standardOutput.split(separator: "\n").map { $0.split(separator: " ")[3] } == [
                 "tempo=100.0", "tempo=150.0", "tempo=150.0", "tempo=20.0", "tempo=999.0",
             ], "\(client.standardOutput)")
         #expect(peerResult.standardOutput.hasSuffix("tempo 999.0\n"), "\(peerResult.standardOutput)")
+    }
+
+    @Test("TEMPO-4, recorded: a peer takes the session from 100 to 20 and then to 999 BPM, and every interval we play is a whole beat of 100, 20 or 999 BPM, in that order, but the one where 999 takes over")
+    func tempoRangeRecorded() throws {
+        let scratch = try Scratch()
+        // An impulse for every click: at 999 BPM a beat is 2 882.9 frames, shorter than a built-in click's decay.
+        let impulse = scratch.file("impulse.wav")
+        let writer = try AudioFileWriter(
+            path: impulse, container: .wav, sampleType: .pcm16, channels: 1, sampleRate: .standard)
+        var samples = [Float](repeating: 0, count: 100)
+        samples[0] = 0.5
+        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 100) }
+        try writer.finish()
+        let run = try LinkLab.recorded { lab in
+            // The peer founds the session at 100; at 5 s it sets 20 and at 10 s 999 (each from its next beat: at 20
+            // BPM up to 3 s on), and stays 8 s more; we play from 1.5 s for 16 s, some 5 s of them at 999.
+            let peer = try lab.peer("tempo_peer", ["100", "5", "20,999", "8"])
+            usleep(1_500_000)
+            let ours = try lab.ours(["120", "--link", "--sound-file", impulse, "--duration", "16", "--verbose"])
+            return [ours.wait(), peer.wait()]
+        }
+        let (result, peerResult) = (run.results[0], run.results[1])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
+        #expect(peerResult.standardOutput.hasSuffix("tempo 999.0\n"), "\(peerResult.standardOutput)")
+        let gaps = Self.intervals(run.samples)
+        // 100, 20 and 999 BPM: 28 800, 144 000 and 2 882.88 frames.
+        let kinds = gaps.map { gap -> Int? in
+            if abs(gap - 28_800) <= 1 { return 100 }
+            if abs(gap - 144_000) <= 1 { return 20 }
+            if gap == 2_882 || gap == 2_883 { return 999 }
+            return nil
+        }
+        // Link keeps the beat at a change's time and puts the new tempo on the whole timeline, so every peer's next
+        // beat after a big rise comes on the new grid at once: one interval between the 20 and the 999 runs, shorter
+        // than a beat at 20 (a change from 100 to 20 keeps the next beat where it was).
+        let transition = try #require(kinds.firstIndex(of: nil), "intervals: \(gaps)")
+        #expect(transition > 0 && gaps[transition] < 144_000 && kinds[max(0, transition - 1)] == 20, "intervals: \(gaps)")
+        var rest = kinds
+        rest.remove(at: transition)
+        #expect(!rest.contains(nil), "intervals: \(gaps)")
+        let runs = rest.compactMap { $0 }.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(runs == [100, 20, 999], "intervals: \(gaps)")
+        #expect(kinds.filter { $0 == 999 }.count >= 50, "intervals: \(gaps)")
     }
 
     @Test("TEMPO-5 and BEATTIME-1: playing alone, switching Link on and off changes neither the tempo nor the beat: every interval in the recording is a whole beat of 120, 133 or 141 BPM")
@@ -354,6 +434,40 @@ struct LinkLiveTests {
             #expect(result.standardError.contains("metronome: Link: 1 peer at the end"), "\(result.standardError)")
         }
         #expect(peerResult2.standardOutput.hasSuffix("tempo 100.0\n"), "\(peerResult2.standardOutput)")
+    }
+
+    @Test("A trainer's steps and a pattern's ramp are proposed to the session beat by beat: the peer sees 110, 120, 130, then each beat's mean tempo of the ramp scaled to start at the session's 130")
+    func trainerAndRampReachThePeer() throws {
+        let lab = try LinkLab()
+        let scratch = try Scratch()
+        let pattern = scratch.file("ramp.metro")
+        try "# a ramp\na: 2 bars tempo 100-140\n".write(toFile: pattern, atomically: true, encoding: .utf8)
+        let peer = try lab.peer("tempo_watch", ["100", "16"])
+        usleep(1_500_000)
+        let trainer = try lab.ours(["100", "--link", "--trainer", "+10/1:130", "--bars", "4", "--verbose"]).wait()
+        #expect(trainer.status == 0, "\(trainer.standardError)")
+        usleep(1_500_000)
+        let ramp = try lab.ours(["play", pattern, "--link", "--verbose"]).wait()
+        #expect(ramp.status == 0, "\(ramp.standardError)")
+        let peerResult = peer.wait()
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
+        // The ramp, T(x) = 100 + 5x over 8 beats, has the mean tempo 5 / ln(T(k+1)/T(k)) over beat k; joining at 130
+        // scales it so that beat 0's mean is 130. Beats 1 to 7 are proposed; its end is no beat.
+        var mean: [Double] = []
+        for k in 0...7 {
+            let (from, to) = (100 + 5 * Double(k), 100 + 5 * Double(k + 1))
+            mean.append(5 / log(to / from))
+        }
+        let scale = 130 / mean[0]
+        let expected = [110.0, 120, 130] + mean[1...7].map { $0 * scale }
+        let seen = peerResult.standardOutput.split(separator: "\n").dropFirst().compactMap {
+            Double($0.split(separator: " ").last ?? "")
+        }
+        #expect(peerResult.standardOutput.hasPrefix("ready\n"))
+        // The peer prints Link's tempo to 0.01 BPM (Link keeps whole microseconds a beat).
+        #expect(
+            seen.count == expected.count && zip(seen, expected).allSatisfy { abs($0 - $1) <= 0.011 },
+            "seen \(seen), expected \(expected)")
     }
 
     @Test("Joining, refused or cut short in one line: a pattern the session's tempo would take past 999 BPM is exit 64, Ctrl-C in the join window exit 130, and the default quantum of a 64/1 bar is 64")

@@ -23,4 +23,27 @@ struct LinkTerminalTests {
         #expect(result.standardOutput.contains(" 120 BPM  4/4  X · · ·  Link: 1 peer"), "\(result.standardOutput)")
         #expect(peerResult.standardOutput == "ready\nplaying 1\nplaying 0\nplaying 1\n")
     }
+
+    @Test("At a terminal with --link: ↑ and → propose 110 and 111 to the peer, to the BPM, and four taps half a second apart take the session near 120")
+    func tempoKeysAndTapReachThePeer() throws {
+        let lab = try LinkLab()
+        let peer = try lab.peer("tempo_watch", ["100", "11"])
+        usleep(1_000_000)
+        let terminal = try KeyedTerminal(
+            "\(CommandRunner.executable) 100 --link --duration 30",
+            environment: lab.server.clientEnvironment, start: lab.namespace.start)
+        terminal.type("\u{1B}[A", after: 2500)
+        terminal.type("\u{1B}[C", after: 1000)
+        for _ in 0..<4 { terminal.type("t", after: 500) }
+        terminal.type("q", after: 2000)
+        let result = terminal.wait()
+        let peerResult = peer.wait()
+        #expect(result.status == 0, "\(result.standardOutput)")
+        #expect(peerResult.status == 0, "\(peerResult.standardError)")
+        let lines = peerResult.standardOutput.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(3)) == ["ready", "tempo 110.0", "tempo 111.0"], "\(lines)")
+        // Taps as a terminal delivers them: the last tapped tempo, whatever a key's few milliseconds of delay made it.
+        let tapped = lines.dropFirst(3).compactMap { Double($0.split(separator: " ")[1]) }
+        #expect(!tapped.isEmpty && (112...128).contains(tapped.last ?? 0), "\(lines)")
+    }
 }

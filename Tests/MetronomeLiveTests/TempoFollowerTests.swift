@@ -1,3 +1,4 @@
+import Foundation
 import MetronomeEngine
 import MetronomeLive
 import MetronomeModel
@@ -158,6 +159,20 @@ final class SharedTempoSource: TempoSource {
         presence.withLock { $0 = (false, true) }
     }
 
+    /// Alone (on, no peer), a proposed beat is taken where it is proposed (Link's `requestBeatAtTime`).
+    var takesOfferedBeat: Bool { presence.withLock { !$0.off && !$0.peers } }
+
+    /// Alone, the timeline moved by `nanoseconds` with its tempo kept: Link founding a new session when the last other
+    /// peer leaves, carried over through that peer's clock measurement.
+    func refound(shiftedBy nanoseconds: Int64) {
+        current.withLock { state in
+            let timeline = state.timeline
+            state.timeline = BeatTimeline(
+                tempo: timeline.tempo, beat: timeline.beat,
+                hostTime: HostTime(nanoseconds: timeline.hostTime.nanoseconds + nanoseconds), quantum: timeline.quantum)
+        }
+    }
+
     /// A peer's start or stop.
     func set(_ state: SourcePlayState) { play.withLock { $0.state = state } }
 
@@ -244,6 +259,57 @@ struct TempoLeadTests {
         let offset = try #require(session.followedBeatOffset)
         let heard = source.timeline.hostTime(ofBeat: 12 + offset).nanoseconds
         #expect(abs(heard - 6_000_000_000) < 20_000, "our beat 12 is the source's beat \(12 + offset), at \(heard) ns")
+    }
+
+    @Test("Alone, a source's timeline moved by 100 µs (a session founded anew when the last peer left) moves no click: the source is moved back to our beat")
+    func aloneTheSourceMovesBack() throws {
+        let (source, session, sink) = try Self.following(
+            BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
+        try session.render(frameCount: 48_000 * 2, to: sink)
+        // 100 µs is 4.8 frames, over the tolerance: beside a peer, the next beat would be moved to it.
+        source.refound(shiftedBy: 100_000)
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        #expect(sink.onsets.map(\.frame) == (0..<10).map { SampleTime($0) * 24_000 })
+        // The source's beats are ours again, to the nanosecond of a frame's rounding: our beat 10 at 5 s.
+        let offset = try #require(session.followedBeatOffset)
+        let heard = source.timeline.hostTime(ofBeat: 10 + offset).nanoseconds
+        #expect(abs(heard - 5_000_000_000) < 11_000, "our beat 10 is the source's beat \(10 + offset), at \(heard) ns")
+        #expect(source.timeline.tempo == .of(120))
+    }
+
+    @Test("A ramp, alone: each beat proposes the ramp's mean tempo over that beat from the beat, so every click stays where the unfollowed render puts it; the song's end, back at its top, proposes nothing more")
+    func rampProposedBeatByBeat() throws {
+        // 2 bars from 100 to 140, linear in beats: T(x) = 100 + 5x; the mean tempo over beat k is 5 / ln(T(k+1)/T(k)).
+        let map = try TempoMap(sections: [try TempoSection(bars: 2, tempo: BPM(100), endTempo: BPM(140))])
+        let unfollowed = try Session(
+            map: map, clicks: Impulses.clickSet(), configuration: try MixerConfiguration(channels: 1))
+        let alone = OnsetSink(channels: 1)
+        try unfollowed.render(frameCount: 48_000 * 6, to: alone)
+        let source = SharedTempoSource(
+            BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
+        let session = try Session(
+            map: map, clicks: Impulses.clickSet(), configuration: try MixerConfiguration(channels: 1))
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 6, to: sink)
+        #expect(sink.onsets.map(\.frame) == alone.onsets.map(\.frame))
+        #expect(sink.onsets.count == 8)
+        // The first look is at beat 1 (beat 0 went with the first block): the source, alone, took our phase and that
+        // beat's tempo, so its beat k is ours (the offset is gone once stopped). Then beats 2 to 7 are proposed, each
+        // its mean; the song's end is no beat, and proposes nothing.
+        let proposals = source.proposals
+        #expect(proposals.map(\.beat) == (2...7).map { Double($0) }, "\(proposals)")
+        var means: [Double] = []
+        for k in 2...7 {
+            let (from, to) = (100 + 5 * Double(k), 100 + 5 * Double(k + 1))
+            means.append(5 / log(to / from))
+        }
+        #expect(
+            proposals.count == means.count && zip(proposals.map(\.tempo), means).allSatisfy { abs($0 - $1) < 1e-9 },
+            "\(proposals) against \(means)")
+        // Stopped at the end, back at the top (100 BPM): not a change of ours; the source keeps the last beat's.
+        #expect(session.state == .stopped)
+        #expect(abs(source.timeline.tempo.quarterNotesPerMinute - means[5]) < 1e-9)
     }
 
     @Test("Alone, the source takes our tempo and phase (nothing moves); a tempo change of ours is proposed at its beat")

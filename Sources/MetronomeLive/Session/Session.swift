@@ -253,9 +253,10 @@ public final class Session: @unchecked Sendable {
     /// Follows an external clock (`TempoSource`: Link, JACK transport, MIDI clock), or stops following (nil): from
     /// the next beat not yet scheduled on, each beat takes the source's tempo and is heard where the source says
     /// (`TempoFollower`), a bar's downbeat on a multiple of the source's quantum. Stopping keeps the tempo and phase
-    /// reached. Live it is checked every timer pass (the timer then never sleeps past a period); offline, every
-    /// block, on the render's virtual clock. Any thread.
-    /// - Parameter source: the clock to follow, or nil.
+    /// reached. Live it is checked every timer pass (the timer then never sleeps past a period while the source is
+    /// active); offline, every block, on the render's virtual clock. Any thread.
+    /// - Parameter source: the clock to follow, or nil. While it is not `isActive` (Link switched off), the timer
+    ///   sleeps through idle stretches as without one; switching it on is followed by `wake()`.
     public func follow(_ source: TempoSource?) {
         queue.sync { follower = source.map { TempoFollower(source: $0) } }
         followed.withLock { $0 = source }
@@ -478,7 +479,8 @@ public final class Session: @unchecked Sendable {
 
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
-        guard let timer, output != nil, follower == nil else { return }
+        // A source switched on can move the next beat at any moment: following one, every pass looks at it.
+        guard let timer, output != nil, follower?.source.isActive != true else { return }
         // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
         sleeping.store(true, ordering: .sequentiallyConsistent)
         // Commands or notes waiting are due at the next unscheduled frame: keep ticking.

@@ -43,6 +43,10 @@ public struct TempoFollower {
     /// The source's tempo at the last look, in quarter notes per minute (after a proposal of ours, the tempo
     /// proposed); nil before the first look and while the source has no timeline.
     private var lastSourceTempo: Double?
+    /// Stopped: our tempo at the held position at the last look (nil while playing, and at the first look after a
+    /// stop). Only a change of it is ours to propose; a stop that moves the held position (the end of a song, back to
+    /// its top) is not a tempo change.
+    private var stoppedTempoSeen: Double?
     /// Tempos closer than this (relative) are the same for telling whose change it is: Link carries a tempo as whole
     /// microseconds per beat, so a peer's copy of ours differs from it by up to 0.5 µs per beat (8e-6 at 999 BPM).
     static let sameTempo = 1e-5
@@ -76,14 +80,17 @@ public struct TempoFollower {
             beatOffset = nil
             return stoppedTempo(transport: transport, timeline: timeline, now: now)
         }
+        stoppedTempoSeen = nil
         quantum = timeline.quantum
         let map = transport.map
         guard let here = transport.firstPosition(atOrAfter: scheduledUntil),
-            let beat = map.nextBeat(atOrAfter: here), beat != lastBeat,
+            let beat = map.nextBeat(atOrAfter: here), beat != lastBeat, beat != map.endPosition,
             let frame = transport.exactOutputFrame(of: beat)
         else { return [] }
         let quarters = Double(beat.ticks) / Double(Position.ticksPerQuarter)
-        let ours = map.tempo(at: beat)
+        // The tempo that takes our map to its next beat: the tempo of a steady stretch, a ramp's mean over the beat. A
+        // source's timeline is straight between changes, so this is the tempo that puts its next beat on ours.
+        let ours = Self.beatTempo(from: beat, on: map)
         defer { lastLooked = beat }
         let loaded = transport.applied.dropFirst(appliedLooked).contains {
             if case .load = $0.command { return true } else { return false }
@@ -97,6 +104,7 @@ public struct TempoFollower {
             beatOffset = nil
         }
         var proposed = false
+        var changesAtStart = false
         if lastSourceTempo == nil || beatOffset == nil {
             // Starting (or the source is back): offer our tempo and phase; a source alone takes them.
             let heardAt = mapping.hostTime(ofFrame: SampleTime(frame.rounded()))
@@ -104,6 +112,13 @@ public struct TempoFollower {
             if let tempo = try? BPM(ours) {
                 source.propose(beat: quarters + offset, at: heardAt, tempo: tempo)
                 timeline = source.timeline(at: now) ?? timeline
+            }
+            // The beat before was at the source's tempo (a plan scaled to it when joining: the first look comes a
+            // beat in) and this one is not: that is our map changing here (a ramp's second beat), to propose below.
+            if let previous = Self.previousBeat(of: beat, on: map) {
+                let theirs = timeline.tempo.quarterNotesPerMinute
+                changesAtStart =
+                    !Self.differs(Self.beatTempo(from: previous, on: map), theirs) && Self.differs(ours, theirs)
             }
             if let kept = beatOffset {
                 // Back with the phase kept: a source with peers puts an offered beat at its next time in phase
@@ -121,10 +136,10 @@ public struct TempoFollower {
             // there at that look, it would have been proposed then), else from this beat.
             let offset = beatOffset ?? -Self.downbeatQuarters(of: beat, on: map)
             var anchor = quarters
-            if let start = map.tempoSegments.last(where: { $0.start <= beat })?.start, let lastLooked,
-                start >= lastLooked
+            if let segment = map.tempoSegments.last(where: { $0.start <= beat }), case .constant = segment.shape,
+                let lastLooked, segment.start >= lastLooked
             {
-                anchor = Double(start.ticks) / Double(Position.ticksPerQuarter)
+                anchor = Double(segment.start.ticks) / Double(Position.ticksPerQuarter)
             }
             let heardAt = timeline.hostTime(ofBeat: anchor + offset)
             proposed = source.propose(tempo: tempo, atBeat: anchor + offset, hostTime: heardAt)
@@ -144,15 +159,35 @@ public struct TempoFollower {
             target = mapping.exactFrame(at: timeline.hostTime(ofBeat: quarters + offset))
         }
         beatOffset = offset
+        if changesAtStart, let tempo = try? BPM(ours) {
+            proposed = source.propose(
+                tempo: tempo, atBeat: quarters + offset, hostTime: timeline.hostTime(ofBeat: quarters + offset))
+            if proposed {
+                timeline = source.timeline(at: now) ?? timeline
+                lastSourceTempo = timeline.tempo.quarterNotesPerMinute
+                target = mapping.exactFrame(at: timeline.hostTime(ofBeat: quarters + offset))
+            }
+        }
         // The transport takes its commands in the order sent: the alignment first (it is due at the earlier frame),
         // then the tempo from the beat on, which the alignment has just placed.
         var commands: [(TransportCommand, Quantization?)] = []
-        if abs(target - frame) > Self.tolerance {
+        if abs(target - frame) > Self.tolerance, source.takesOfferedBeat {
+            // Apart, with no one else's phase to keep (a Link session whose last other peer has left founds a new
+            // session, its timeline carried over within Link's clock measurement, tens of microseconds): the source
+            // moves to our beat at its own tempo, and the clicks stay where they were.
+            let heardAt = mapping.hostTime(ofFrame: SampleTime(frame.rounded()))
+            source.propose(beat: quarters + offset, at: heardAt, tempo: timeline.tempo)
+            proposed = true
+        } else if abs(target - frame) > Self.tolerance {
             let at = SampleTime(min(target, frame).rounded(.down))
             if at >= scheduledUntil { commands.append((.align(beat, frame: target), .frame(at))) }
         }
         if abs(timeline.tempo.quarterNotesPerMinute - ours) > 1e-9 {
-            commands.append((.setTempo(timeline.tempo), .position(beat)))
+            // The map from the beat on is scaled by the source's tempo over ours (a ramp keeps its course): the
+            // tempo at the beat itself is set to what gives the beat the source's tempo.
+            let here = map.tempo(at: beat)
+            let tempo = here == ours ? timeline.tempo : BPM.clamping(here * timeline.tempo.quarterNotesPerMinute / ours)
+            commands.append((.setTempo(tempo), .position(beat)))
         }
         if !commands.isEmpty || proposed { lastBeat = beat }
         return commands
@@ -233,21 +268,29 @@ public struct TempoFollower {
     private mutating func stoppedTempo(transport: Transport, timeline: BeatTimeline, now: HostTime)
         -> [(TransportCommand, Quantization?)]
     {
-        let ours = transport.map.tempo(at: transport.heldPosition)
+        // The tempo of the beat a start plays first, as the running follower compares it (a ramp's mean over it).
+        let map = transport.map
+        let first = map.nextBeat(atOrAfter: transport.heldPosition) ?? transport.heldPosition
+        let ours = Self.beatTempo(from: first, on: map)
         var timeline = timeline
         if lastSourceTempo == nil, let tempo = try? BPM(ours) {
             source.propose(beat: timeline.beat(at: now), at: now, tempo: tempo)
             timeline = source.timeline(at: now) ?? timeline
         }
         let theirs = timeline.tempo.quarterNotesPerMinute
-        if let last = lastSourceTempo, !Self.differs(theirs, last), Self.differs(ours, theirs),
+        let changed = stoppedTempoSeen.map { Self.differs(ours, $0) } ?? false
+        if let last = lastSourceTempo, !Self.differs(theirs, last), changed, Self.differs(ours, theirs),
             let tempo = try? BPM(ours), source.propose(tempo: tempo, atBeat: timeline.beat(at: now), hostTime: now)
         {
             lastSourceTempo = ours
+            stoppedTempoSeen = ours
             return []
         }
         lastSourceTempo = theirs
-        return abs(theirs - ours) > 1e-9 ? [(.setTempo(timeline.tempo), .now)] : []
+        stoppedTempoSeen = theirs
+        guard abs(theirs - ours) > 1e-9 else { return [] }
+        let here = map.tempo(at: transport.heldPosition)
+        return [(.setTempo(here == ours ? timeline.tempo : BPM.clamping(here * theirs / ours)), .now)]
     }
 
     /// The source's beat and phase of a position of ours, once aligned (nil before).
@@ -256,6 +299,30 @@ public struct TempoFollower {
         let beat = Double(position.ticks) / Double(Position.ticksPerQuarter) + beatOffset
         let phase = beat - (beat / quantum).rounded(.down) * quantum
         return (beat, phase)
+    }
+
+    /// The tempo in quarter notes per minute from `beat` to the map's next beat: a steady stretch's own tempo, a
+    /// ramp's mean over the beat; at the end of a finite map, the tempo there.
+    public static func beatTempo(from beat: Position, on map: TempoMap) -> Double {
+        guard let next = map.nextBeat(atOrAfter: Position(ticks: beat.ticks + 1)),
+            let segment = map.tempoSegments.last(where: { $0.start <= beat })
+        else { return map.tempo(at: beat) }
+        // A steady stretch to the next beat: its tempo exactly, with no rounding of frames.
+        if case .constant(let tempo) = segment.shape,
+            !map.tempoSegments.contains(where: { $0.start > beat && $0.start < next })
+        {
+            return tempo.quarterNotesPerMinute
+        }
+        let frames = map.exactFrame(at: next) - map.exactFrame(at: beat)
+        guard frames > 0 else { return map.tempo(at: beat) }
+        let quarters = Double(next.ticks - beat.ticks) / Double(Position.ticksPerQuarter)
+        return quarters * 60 * Double(map.sampleRate.framesPerSecond) / frames
+    }
+
+    /// The map's beat before `beat` (nil at the start).
+    static func previousBeat(of beat: Position, on map: TempoMap) -> Position? {
+        guard beat.ticks > 0, let place = map.barPosition(at: Position(ticks: beat.ticks - 1)) else { return nil }
+        return Position(ticks: beat.ticks - 1 - place.ticksIntoBeat)
     }
 
     /// Whether two tempos differ by more than `sameTempo`, relative.

@@ -94,6 +94,16 @@ public protocol TempoSource: AnyObject, Sendable {
     /// source puts it (Link: at once alone, else the session's next quantum boundary). Returns the instant the source
     /// starts or stops, or nil when it took nothing (the default).
     func propose(playing: Bool, at hostTime: HostTime) -> HostTime?
+
+    /// Whether the source can have a timeline now (true, the default). One that is switched off (Link disabled)
+    /// says false, and a session following it sleeps through idle stretches as one following nothing does; whoever
+    /// switches it on calls `Session.wake()`.
+    var isActive: Bool { get }
+
+    /// Whether an offered beat (`propose(beat:at:tempo:)`) is taken as given, moving the source's timeline to ours: a
+    /// Link session with no other peer, which has no one else's phase to keep (false, the default). A follower then
+    /// mends a drift between the two by moving the source, not the clicks.
+    var takesOfferedBeat: Bool { get }
 }
 
 extension TempoSource {
@@ -108,4 +118,10 @@ extension TempoSource {
 
     /// A source that does not share play and stop: nothing is taken.
     public func propose(playing: Bool, at hostTime: HostTime) -> HostTime? { nil }
+
+    /// A source that is always on.
+    public var isActive: Bool { true }
+
+    /// A source that keeps its own timeline.
+    public var takesOfferedBeat: Bool { false }
 }
