@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "MetronomeKit", targets: ["MetronomeKit"]),
         .library(name: "MetronomeFiles", targets: ["MetronomeFiles"]),
         .library(name: "MetronomePulse", targets: ["MetronomePulse"]),
+        .library(name: "MetronomeJack", targets: ["MetronomeJack"]),
         .library(name: "MetronomeOSC", targets: ["MetronomeOSC"]),
         // Ableton Link (GPL-2.0-or-later, as Link is: see the README's Licence).
         .library(name: "MetronomeLink", targets: ["MetronomeLink"]),
@@ -90,6 +91,11 @@ let package = Package(
             name: "CLink",
             cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
             linkerSettings: [.linkedLibrary("pthread")]),
+        // libjack (jackd2), through a C shim of ours: jack_client_open is variadic, and Swift cannot call it.
+        .target(name: "CJack", linkerSettings: [.linkedLibrary("jack")]),
+        // Live playback through a JACK server: a client with one port per channel, its process callback pulling the
+        // mixer; an OutputBackend and its OutputDriver.
+        .target(name: "MetronomeJack", dependencies: ["MetronomeModel", "MetronomeEngine", "MetronomeLive", "CJack"]),
         // Joining a Link session: the session as a TempoSource a Session follows both ways, and Link's clock.
         .target(name: "MetronomeLink", dependencies: ["MetronomeModel", "MetronomeLive", "CLink"]),
         // The OSC service of `metronome serve`: the service core over a session, our address space and klick's, and the
@@ -103,8 +109,8 @@ let package = Package(
         .executableTarget(
             name: "metronome",
             dependencies: [
-                "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC", "MetronomeLink",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeJack", "MetronomeService", "MetronomeOSC",
+                "MetronomeLink", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.
@@ -196,6 +202,13 @@ let package = Package(
                 "MetronomeFiles", "MetronomeTestSupport",
             ],
             exclude: ["Peers"]),
+        // Live: playback through a private JACK server (jackd's dummy backend), recorded with jack_capture.
+        .testTarget(
+            name: "MetronomeJackLiveTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeJack",
+                "MetronomeFiles", "MetronomeTestSupport", "CAllocationCounter",
+            ]),
         // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.
         .testTarget(
             name: "MetronomeServeLiveTests",

@@ -49,7 +49,8 @@ struct Arp: ParsableCommand {
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
-    func run() throws {
+    mutating func run() throws {
+        output = try live.adopting(output)
         if let name = section.form.given.first(where: { $0 != "--swing" }) {
             throw CommandLineError(
                 .usage,

@@ -27,7 +27,8 @@ struct Chord: ParsableCommand {
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
-    func run() throws {
+    mutating func run() throws {
+        output = try live.adopting(output)
         let chords = try NoteOptions.chords(chord)
         guard chords.count == 1 else {
             throw CommandLineError(.usage, "\(chord): give one chord (use 'metronome arp' for a progression)")

@@ -1,3 +1,4 @@
+import MetronomeJack
 import MetronomeKit
 import MetronomePulse
 import MetronomeService
@@ -43,7 +44,18 @@ struct ClickLive {
             throw error
         }
         let configuration = try mixerConfiguration(plan)
-        let lookahead = live.lookaheadFrames(sampleRate: plan.sampleRate)
+        // Through JACK the output's latency is the server's period: the lookahead covers it as it covers PulseAudio's.
+        var timing = live
+        if let jack = live.jack, live.lookahead == nil {
+            do {
+                let period = try JackOutput.serverFormat(name: jack.clientName).periodFrames
+                timing.latency = .nanoseconds(Int64(period) * 1_000_000_000 / Int64(plan.sampleRate.framesPerSecond))
+            } catch {
+                link?.stop()
+                throw CommandLineError(.unavailable, error.description)
+            }
+        }
+        let lookahead = timing.lookaheadFrames(sampleRate: plan.sampleRate)
         let engine = try session(plan, configuration: configuration, lookahead: lookahead)
         let osc: OSCServiceHost?
         do throws(CommandLineError) {
@@ -69,9 +81,47 @@ struct ClickLive {
         } else {
             engine.start(output: nil)
         }
-        let driver = PulseDriver(device: live.device, latency: live.latency)
-        var stream: PulseReconnector
-        do throws(PulseError) {
+        let context = Playing(engine: engine, plan: plan, link: link, joined: joined, osc: osc, status: status)
+        if let jack = live.jack {
+            let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
+            try play(JackDriver(name: jack.clientName, ports: ports), context, stop) { error in
+                CommandLineError(.unavailable, error.description)
+            }
+        } else {
+            try play(PulseDriver(device: live.device, latency: live.latency), context, stop) { error in
+                switch error {
+                case .cancelled: return CommandLineError(.interrupted, error.description)
+                case .noSuchSink: return CommandLineError(.unavailable, error.description)
+                default:
+                    let hint = serving == nil ? "; render to a file with --output FILE.wav" : ""
+                    return CommandLineError(.unavailable, "\(error.description)\(hint)")
+                }
+            }
+        }
+    }
+
+    /// What `run` has set up when the output opens.
+    struct Playing {
+        let engine: Session
+        let plan: ClickPlan
+        let link: LinkJoin?
+        let joined: Bool
+        let osc: OSCServiceHost?
+        let status: StatusLine?
+    }
+
+    /// Opens the output with `driver` (a refusal is `refusal`'s error), plays until the end, a stop or a quit, keeping
+    /// the beat through a server that goes away (`Reconnector`), and reports.
+    private func play<Driver: OutputDriver>(
+        _ driver: Driver, _ context: Playing, _ stop: borrowing StopSignals,
+        refusal: (Driver.Backend.Failure) -> CommandLineError
+    ) throws(CommandLineError) where Driver.Backend: CommandOutput {
+        let (engine, plan, link, joined, osc, status) = (
+            context.engine, context.plan, context.link, context.joined, context.osc, context.status
+        )
+        let service = osc?.service
+        var stream: Reconnector<Driver>
+        do throws(Driver.Backend.Failure) {
             stream = try .start(
                 session: engine, driver: driver, timeout: ClickLive.serverTimeout,
                 reconnectTimeout: live.reconnectTimeout, isCancelled: { StopSignals.wasReceived })
@@ -79,13 +129,7 @@ struct ClickLive {
             osc?.server.stop()
             link?.stop()
             engine.stop()
-            switch error {
-            case .cancelled: throw CommandLineError(.interrupted, error.description)
-            case .noSuchSink: throw CommandLineError(.unavailable, error.description)
-            default:
-                let hint = serving == nil ? "; render to a file with --output FILE.wav" : ""
-                throw CommandLineError(.unavailable, "\(error.description)\(hint)")
-            }
+            throw refusal(error)
         }
         service?.attach(output: stream.output)
         if joined {
@@ -117,10 +161,7 @@ struct ClickLive {
                         "metronome: \(loss.description); retrying for \(timeout) (--reconnect-timeout)\n")
                 case .back(let fresh):
                     service?.attach(output: fresh)
-                    let sink = fresh.sinkName.map { " (sink '\($0)')" } ?? ""
-                    FileOutput.standardError.write(
-                        "metronome: PulseAudio at \(fresh.serverDescription) is back\(sink); playing on the same beat "
-                            + "grid\n")
+                    FileOutput.standardError.write("metronome: \(fresh.backLine)\n")
                 case .none, .gaveUp: break
                 }
             })
@@ -128,12 +169,15 @@ struct ClickLive {
         let peersAtEnd = joined ? link?.link.peers : nil
         link?.stop()
         let output = stream.output
-        if live.verbose, stream.isPlaying { output.measureLatency() }
+        // JACK's latency is its period and the ports'; PulseAudio's the target asked for.
+        let rate = Int64(engine.mixer.configuration.sampleRate.framesPerSecond)
+        let latency = live.jack == nil ? live.latency : .milliseconds((output.latencyFrames ?? 0) * 1000 / rate)
+        if live.verbose, stream.isPlaying { output.refreshLatency() }
         // Over at the end: the last sounds are faded at once; stopped early, the sounding click may finish first.
         if case .reachedEnd = ending {
-            stream.finish(ringOut: .zero, latency: live.latency)
+            stream.finish(ringOut: .zero, latency: latency)
         } else {
-            stream.finish(ringOut: .milliseconds(150), latency: live.latency)
+            stream.finish(ringOut: .milliseconds(150), latency: latency)
         }
         status?.finish()
         if live.verbose {

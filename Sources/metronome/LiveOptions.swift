@@ -1,4 +1,5 @@
 import ArgumentParser
+import MetronomeJack
 import MetronomeKit
 
 /// Options that only live playback takes.
@@ -13,6 +14,26 @@ struct LiveOptions: ParsableArguments {
 
     @Option(help: "PulseAudio sink to play to (see 'metronome devices'; default: the server's default sink).")
     var device: String?
+
+    @Option(
+        help: """
+            Where to play: pulse (PulseAudio or PipeWire's pulse server, the default) or jack (a running JACK server: \
+            JACK_DEFAULT_SERVER, or 'default'; never started for you).
+            """)
+    var driver: String?
+
+    @Option(help: "With --driver jack: the JACK client's name (default metronome).")
+    var clientName: String?
+
+    @Option(
+        help: """
+            With --driver jack: the ports out_1 and out_2 connect to, separated by a comma (default: the first \
+            physical playback ports).
+            """)
+    var connect: String?
+
+    @Flag(help: "With --driver jack: leave out_1 and out_2 unconnected.")
+    var noConnect = false
 
     @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
     var verbose = false
@@ -50,11 +71,36 @@ struct LiveOptions: ParsableArguments {
             SettingForm.flag("--verbose", verbose),
             SettingForm.flag("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout),
             SettingForm.flag("--link", link), ("--quantum", quantum), SettingForm.flag("--link-start-stop", linkStartStop),
+            ("--driver", driver), ("--client-name", clientName), ("--connect", connect),
+            SettingForm.flag("--no-connect", noConnect),
         ])
     }
 
     /// Checks the values (`SettingForm.liveSettings`); with `--output` none but `--verbose` may be given.
     func checked(rendering: Bool) throws(CommandLineError) -> LiveSettings {
         do { return try form.liveSettings(rendering: rendering) } catch { throw CommandLineError(error) }
+    }
+}
+
+extension LiveOptions {
+    /// The output options to plan with: with `--driver jack` and live playback, the JACK server's sample rate as
+    /// `--sample-rate` (the server's rate rules; one given that differs is exit 64). No server is exit 69 in one line.
+    func adopting(_ output: OutputOptions) throws(CommandLineError) -> OutputOptions {
+        guard driver == "jack", output.output == nil else { return output }
+        // The live options' own mistakes first (64), before the server is asked.
+        _ = try checked(rendering: false)
+        let rate: Int
+        do { rate = try JackOutput.serverFormat(name: clientName ?? "metronome").sampleRate } catch {
+            throw CommandLineError(.unavailable, error.description)
+        }
+        var output = output
+        if let given = output.sampleRate, Int(given) != rate {
+            throw CommandLineError(
+                .usage,
+                "--sample-rate \(given): the JACK server '\(JackOutput.defaultServerName)' runs at \(rate) Hz; with "
+                    + "--driver jack leave --sample-rate out")
+        }
+        output.sampleRate = String(rate)
+        return output
     }
 }

@@ -36,7 +36,8 @@ struct Metronome: ParsableCommand {
     @OptionGroup(title: "Section (as one section of a .metro file)") var section: SectionOptions
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
-    func run() throws {
+    mutating func run() throws {
+        output = try live.adopting(output)
         try Metronome.perform(
             try Job(click.form.merging(output.form).merging(section.form), .click(silent: false)), live: live)
     }

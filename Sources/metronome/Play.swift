@@ -52,7 +52,8 @@ struct Play: ParsableCommand {
         click.form.merging(output.form).merging(section.form).merging(SettingForm([("--tempo-scale", tempoScale)]))
     }
 
-    func run() throws {
+    mutating func run() throws {
+        output = try live.adopting(output)
         if MIDIPlayback.isMIDI(path: file) { return try runMIDI() }
         for (name, value) in [("--mute", mute), ("--solo", solo), ("--transpose", transpose)] where value != nil {
             throw CommandLineError(.usage, "\(name) applies to MIDI files; a pattern's notes are its chords")

@@ -37,7 +37,8 @@ struct Serve: ParsableCommand {
     /// The default OSC port (klick has none; 7770 is ours).
     static let defaultPort: UInt16 = 7770
 
-    func run() throws {
+    mutating func run() throws {
+        output = try live.adopting(output)
         try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
         if output.output != nil {
             throw CommandLineError.usage(
@@ -88,7 +89,6 @@ struct ServeSetup {
     var settings: ServiceSettings
 }
 
-extension PulseOutput: ServiceOutput {}
 
 extension OSCServiceHost {
     /// Starts listening (a port in use is exit 69), warns once when the address is not a loopback one, and prints

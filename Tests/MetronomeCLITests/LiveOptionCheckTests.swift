@@ -1,3 +1,4 @@
+import Foundation
 import MetronomeTestSupport
 import Testing
 
@@ -50,6 +51,48 @@ struct LiveOptionCheckTests {
     func linkOptionsChecked(arguments: [String], message: String) throws {
         let namespace = try NetworkNamespace()
         let result = try namespace.start(CommandRunner.executable, arguments).wait()
+        #expect(result.status == 64)
+        #expect(result.standardError == "metronome: error: \(message)\n")
+    }
+
+    /// Refused before any JACK server is asked (JACK_DEFAULT_SERVER names none, so a check that regressed would be
+    /// exit 69 instead).
+    @Test(
+        "--driver's options: the driver is pulse or jack, JACK's options need --driver jack, PulseAudio's --device and --latency are refused with it, and --connect is one or two ports: exit 64, one line",
+        arguments: [
+            (["--driver", "alsa"], "--driver alsa: the driver is pulse or jack"),
+            (["--client-name", "x"], "--client-name applies only with --driver jack"),
+            (["--driver", "pulse", "--no-connect"], "--no-connect applies only with --driver jack"),
+            (["--connect", "a:b"], "--connect applies only with --driver jack"),
+            (
+                ["--driver", "jack", "--device", "metro"],
+                "--device names a PulseAudio sink; with --driver jack, use --connect PORT,…"
+            ),
+            (
+                ["--driver", "jack", "--latency", "10"],
+                "--latency is PulseAudio's; with --driver jack the latency is the server's period (jackd -p)"
+            ),
+            (
+                ["--driver", "jack", "--connect", "a:b", "--no-connect"],
+                "--connect and --no-connect cannot be used together; choose one"
+            ),
+            (
+                ["--driver", "jack", "--connect", "a:b,,c:d"],
+                "--connect a:b,,c:d: give one or two JACK ports separated by a comma: OUT_1[,OUT_2]"
+            ),
+            (
+                ["--driver", "jack", "--client-name", "a:b"],
+                "--client-name a:b: a client name is 1 to 64 bytes, without ':'"
+            ),
+            (
+                ["--bars", "1", "--driver", "jack", "--output", "x.wav"],
+                "--driver applies only to live playback, not with --output"
+            ),
+        ])
+    func driverOptionsChecked(arguments: [String], message: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = "metronome-no-such-server"
+        let result = try ChildProcess(CommandRunner.executable, arguments, environment: environment).wait()
         #expect(result.status == 64)
         #expect(result.standardError == "metronome: error: \(message)\n")
     }

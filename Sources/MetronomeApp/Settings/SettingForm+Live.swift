@@ -16,6 +16,8 @@ public struct LiveSettings: Sendable {
     public var reconnectTimeout: Duration? = .seconds(30)
     /// Joining an Ableton Link session (`--link`); nil: Link stays off.
     public var link: LinkSettings?
+    /// Playing through a JACK server (`--driver jack`); nil: through PulseAudio.
+    public var jack: JackSettings?
 
     /// The defaults.
     public init() {}
@@ -43,13 +45,31 @@ public struct LinkSettings: Sendable, Equatable {
     }
 }
 
+/// How a live command plays through JACK (`--driver jack`, `--client-name`, `--connect`, `--no-connect`).
+public struct JackSettings: Sendable, Equatable {
+    /// The client's name (`--client-name`, default `metronome`).
+    public var clientName = "metronome"
+    /// The ports to connect `out_1`, `out_2` to, in order (`--connect`); nil: the first physical playback ports.
+    public var connect: [String]?
+    /// Whether the ports stay unconnected (`--no-connect`).
+    public var noConnect = false
+
+    /// JACK with the defaults.
+    public init(clientName: String = "metronome", connect: [String]? = nil, noConnect: Bool = false) {
+        self.clientName = clientName
+        self.connect = connect
+        self.noConnect = noConnect
+    }
+}
+
 extension SettingForm {
     /// The live settings, in the order of `metronome --help`: whether each takes part in a render (only `--verbose`
     /// does).
     public static let liveSettings = [
         ("--latency", true), ("--lookahead", true), ("--device", true), ("--verbose", false),
         ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
-        ("--link-start-stop", true),
+        ("--link-start-stop", true), ("--driver", true), ("--client-name", true), ("--connect", true),
+        ("--no-connect", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -73,6 +93,40 @@ extension SettingForm {
             settings.link = LinkSettings(quantum: quantum, startStop: has("--link-start-stop"))
         } else if let name = ["--quantum", "--link-start-stop"].first(where: has) {
             throw SettingError(name, "applies only with --link")
+        }
+        switch self["--driver"] {
+        case nil, "pulse":
+            if let name = ["--client-name", "--connect", "--no-connect"].first(where: has) {
+                throw SettingError(name, "applies only with --driver jack")
+            }
+        case "jack":
+            if has("--device") {
+                throw SettingError("--device", "names a PulseAudio sink; with --driver jack, use --connect PORT,…")
+            }
+            if has("--latency") {
+                throw SettingError(
+                    "--latency", "is PulseAudio's; with --driver jack the latency is the server's period (jackd -p)")
+            }
+            try exclusive("--connect", "--no-connect")
+            var jack = JackSettings()
+            if let name = self["--client-name"] {
+                guard (1...64).contains(name.utf8.count), !name.contains(":") else {
+                    throw SettingError("--client-name", "\(name): a client name is 1 to 64 bytes, without ':'")
+                }
+                jack.clientName = name
+            }
+            if let text = self["--connect"] {
+                let ports = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard (1...2).contains(ports.count), !ports.contains(where: \.isEmpty) else {
+                    throw SettingError(
+                        "--connect", "\(text): give one or two JACK ports separated by a comma: OUT_1[,OUT_2]")
+                }
+                jack.connect = ports
+            }
+            jack.noConnect = has("--no-connect")
+            settings.jack = jack
+        case let other?:
+            throw SettingError("--driver", "\(other): the driver is pulse or jack")
         }
         return settings
     }

@@ -1,0 +1,443 @@
+import CJack
+import Glibc
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import Synchronization
+
+/// Where a client's output ports are connected when it starts.
+public enum JackPorts: Sendable, Equatable {
+    /// The server's first physical playback ports, one for each channel (as many as there are).
+    case physical
+    /// These ports, in order: `out_1` to the first, `out_2` to the second; a channel without one stays unconnected.
+    case named([String])
+    /// None: the user connects them (qjackctl, jack_connect, a session manager).
+    case none
+}
+
+/// Live playback through a JACK server: a client (`metronome`, or another name) with one output port per channel
+/// (`out_1`, `out_2`), whose process callback renders exactly the period the server asks for from the mixer, on JACK's
+/// real-time thread. The server's sample rate rules: the mixer must run at it (`JackError.rateMismatch` otherwise).
+///
+/// As a `FrameClock` it needs no fit: every cycle JACK gives the time its period started (`jack_get_cycle_times`, on
+/// `CLOCK_MONOTONIC_RAW`, converted to ours with both clocks read afresh) and its period length, so a frame is heard at
+/// the cycle's start plus the ports' playback latency.
+///
+/// Threads: create, `advance`, `drain`, `close` and the properties from any control thread; the process callback
+/// runs on JACK's thread and is real-time safe (no allocation, lock, log or Foundation call; `callbackAllocations`
+/// counts it in tests). The xrun, latency and shutdown callbacks run on JACK's other threads and only store atomics.
+public final class JackOutput: @unchecked Sendable {
+    // @unchecked: `client` and `ports` are set in init and cleared only by `close` (under `closing`), after
+    // jack_deactivate has stopped the callbacks; `alignedSeen` is the process thread's alone; the rest is atomic.
+
+    /// The mixer the process callback pulls.
+    public let mixer: Mixer
+    /// The server's name (JACK_DEFAULT_SERVER, or "default").
+    public let serverName: String
+    /// The client's name as the server gave it (it may add a suffix to keep names unique).
+    public let clientName: String
+    /// Our ports' full names (`metronome:out_1`, …).
+    public let portNames: [String]
+    /// Frames per period when the client started, and the server's rate.
+    public let periodFrames: Int
+    private var client: OpaquePointer?
+    private let ports: UnsafeMutablePointer<OpaquePointer?>
+    private let channels: Int
+    private let scratch: UnsafeMutablePointer<Float>
+    private let closing = Mutex(false)
+
+    private let xruns = Atomic<Int>(0)
+    private let shutDown = Atomic<Bool>(false)
+    /// The shutdown callback's reason, copied without allocating (it runs as a signal handler would).
+    private let reason: UnsafeMutablePointer<CChar>
+    private static let reasonCapacity = 256
+    private let latency = Atomic<Int64>(-1)
+    private let firstWrite = Atomic<Int64>(0)
+    private let clock = PublishedClockMapping()
+    private let cycles = Atomic<Int>(0)
+
+    /// Counts allocations on the calling thread (the tests' counter); nil in the shipped binary.
+    nonisolated(unsafe) public static var allocationProbe: (@convention(c) () -> UInt64)?
+    private let allocations = Atomic<UInt64>(0)
+    private let firstAllocations = Atomic<UInt64>(0)
+
+    private let catchUp: (@Sendable (HostTime) -> SampleTime)?
+    private let skipLimit: (@Sendable (Int) -> SampleTime)?
+    private let pendingSkip = Atomic<Int64>(0)
+    private let aligned = Atomic<Bool>(false)
+    private let sounding: Atomic<Bool>
+    private var alignedSeen: Int64 = 0
+    /// How long a takeover client that is aligned waits for the mixer to fall silent before it sounds anyway.
+    static let silenceWait: Int64 = 1_000_000_000
+
+    /// Opens a client, registers its ports, starts it and connects them.
+    /// - Parameters:
+    ///   - mixer: supplies every frame; its rate must be the server's.
+    ///   - name: the client's name.
+    ///   - server: the server's name (nil: JACK_DEFAULT_SERVER, or "default"). No server is ever started.
+    ///   - ports: where the output ports go.
+    ///   - beforeStreaming: called once the server has answered, just before the mixer is first pulled.
+    ///   - catchUp: for a takeover (a reconnect): the frame the mixer must have reached at an instant.
+    ///   - skipLimit: for a takeover: how far the mixer may be skipped now.
+    /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused.
+    public init(
+        mixer: Mixer, name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
+        beforeStreaming: () -> Void = {}, catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
+        skipLimit: (@Sendable (Int) -> SampleTime)? = nil
+    ) throws(JackError) {
+        self.mixer = mixer
+        channels = mixer.configuration.channels
+        self.catchUp = catchUp
+        self.skipLimit = skipLimit
+        sounding = Atomic(skipLimit == nil)
+        let serverName = server ?? Self.defaultServerName
+        self.serverName = serverName
+        var status = jack_status_t(0)
+        guard let client = metronome_jack_open(name, server, &status) else {
+            if status.rawValue & JackServerFailed.rawValue != 0 || status.rawValue & JackServerError.rawValue != 0 {
+                throw .noServer(server: serverName)
+            }
+            throw .refused(server: serverName, status: status.rawValue)
+        }
+        let rate = Int(jack_get_sample_rate(client))
+        guard rate == mixer.configuration.sampleRate.framesPerSecond else {
+            jack_client_close(client)
+            throw .rateMismatch(
+                server: serverName, serverRate: rate, mixerRate: mixer.configuration.sampleRate.framesPerSecond)
+        }
+        self.client = client
+        clientName = String(cString: jack_get_client_name(client))
+        periodFrames = Int(jack_get_buffer_size(client))
+        self.ports = .allocate(capacity: channels)
+        self.ports.initialize(repeating: nil, count: channels)
+        scratch = .allocate(capacity: mixer.configuration.maximumBlockFrames * channels)
+        reason = .allocate(capacity: Self.reasonCapacity)
+        reason.initialize(repeating: 0, count: Self.reasonCapacity)
+        portNames = (1...channels).map { "\(String(cString: jack_get_client_name(client))):out_\($0)" }
+        // Every stored property is set; a refusal from here on closes the client before it is thrown (a client left
+        // open on a server that later dies was seen to block the next jack_client_open in the process for good).
+        do throws(JackError) {
+            for channel in 0..<channels {
+                guard
+                    let port = jack_port_register(
+                        client, "out_\(channel + 1)", metronome_jack_audio_type(), UInt(JackPortIsOutput.rawValue), 0)
+                else { throw .portFailed(server: serverName, port: "out_\(channel + 1)") }
+                self.ports[channel] = port
+            }
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            jack_set_process_callback(client, Self.processCallback, context)
+            jack_set_xrun_callback(client, Self.xrunCallback, context)
+            jack_set_latency_callback(client, Self.latencyCallback, context)
+            jack_on_info_shutdown(client, Self.shutdownCallback, context)
+            beforeStreaming()
+            guard jack_activate(client) == 0 else { throw .activateFailed(server: serverName) }
+            try connect(ports)
+        } catch {
+            close()
+            throw error
+        }
+        readLatency()
+    }
+
+    deinit {
+        close()
+        ports.deallocate()
+        scratch.deallocate()
+        reason.deallocate()
+    }
+
+    /// JACK_DEFAULT_SERVER, or "default": the server a client without a server name reaches.
+    public static var defaultServerName: String {
+        guard let name = getenv("JACK_DEFAULT_SERVER"), name.pointee != 0 else { return "default" }
+        return String(cString: name)
+    }
+
+    /// The server's sample rate and period, from a client opened and closed at once: what a mixer for it must run
+    /// at, and what a scheduler's lookahead must cover.
+    /// - Parameters:
+    ///   - server: the server's name (nil: JACK_DEFAULT_SERVER, or "default").
+    ///   - name: the name of the client opened for the question.
+    /// - Returns: the server's sample rate and frames per period.
+    /// - Throws: `JackError.noServer` or `.refused`.
+    public static func serverFormat(server: String? = nil, name: String = "metronome") throws(JackError)
+        -> (sampleRate: Int, periodFrames: Int)
+    {
+        var status = jack_status_t(0)
+        let serverName = server ?? defaultServerName
+        guard let client = metronome_jack_open(name, server, &status) else {
+            if status.rawValue & JackServerFailed.rawValue != 0 || status.rawValue & JackServerError.rawValue != 0 {
+                throw .noServer(server: serverName)
+            }
+            throw .refused(server: serverName, status: status.rawValue)
+        }
+        defer { jack_client_close(client) }
+        return (Int(jack_get_sample_rate(client)), Int(jack_get_buffer_size(client)))
+    }
+
+    /// xruns the server reported since the client started. Any thread.
+    public var underrunCount: Int { xruns.load(ordering: .relaxed) }
+
+    /// Process cycles run so far. Any thread.
+    public var cycleCount: Int { cycles.load(ordering: .relaxed) }
+
+    /// Whether the server shut down or dropped the client. Any thread.
+    public var isLost: Bool { shutDown.load(ordering: .acquiring) }
+
+    /// Why, once `isLost`.
+    public var loss: JackError? {
+        guard isLost else { return nil }
+        let text = String(cString: reason)
+        return .lost(server: serverName, reason: text.isEmpty ? "the server shut down" : text)
+    }
+
+    /// When the first period was rendered, in `CLOCK_MONOTONIC` nanoseconds; nil before.
+    public var firstWriteNanoseconds: Int64? {
+        let value = firstWrite.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    /// The ports' playback latency (frames between a period's render and its sound), or nil before it is known.
+    public var latencyFrames: SampleTime? {
+        let value = latency.load(ordering: .relaxed)
+        return value < 0 ? nil : value
+    }
+
+    /// Allocations in process callbacks after the first. Any thread.
+    public var callbackAllocations: UInt64 { allocations.load(ordering: .relaxed) }
+
+    /// Allocations in the first process callback (the runtime's one-time set-up). Any thread.
+    public var firstCallbackAllocations: UInt64 { firstAllocations.load(ordering: .relaxed) }
+
+    /// Moves the client onto a beat grid it plays behind (see `OutputBackend.advance(by:)`).
+    public func advance(by frames: SampleTime) {
+        guard frames >= 0, skipLimit != nil else { return }
+        pendingSkip.add(frames, ordering: .relaxed)
+        aligned.store(true, ordering: .releasing)
+    }
+
+    /// Frames `advance(by:)` asked for that are not skipped yet. Any thread.
+    public var pendingAdvance: SampleTime { pendingSkip.load(ordering: .relaxed) }
+
+    /// Whether the client sounds: always, but for a takeover until it is on its grid. Any thread.
+    public var isSounding: Bool { sounding.load(ordering: .acquiring) }
+
+    /// Waits until what the mixer has rendered has been heard: the ports' latency and one period more.
+    /// - Parameter timeout: the longest wait (nil: as long as that takes).
+    /// - Returns: false when the server went away or the timeout was shorter.
+    public func drain(timeout: Duration? = nil) -> Bool {
+        guard !isLost else { return false }
+        let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
+        var seconds = Double((latencyFrames ?? 0) + SampleTime(periodFrames)) / rate
+        var enough = true
+        if let timeout, timeout.inSeconds < seconds {
+            seconds = timeout.inSeconds
+            enough = false
+        }
+        usleep(UInt32(seconds * 1e6))
+        return enough && !isLost
+    }
+
+    /// Deactivates and closes the client; the mixer may then be pulled by another backend. Safe to call again.
+    public func close() {
+        let client: OpaquePointer? = closing.withLock { closed in
+            guard !closed else { return nil }
+            closed = true
+            return self.client
+        }
+        guard let client else { return }
+        if !isLost { jack_deactivate(client) }
+        jack_client_close(client)
+    }
+
+    /// Connects our ports as asked.
+    private func connect(_ wanted: JackPorts) throws(JackError) {
+        guard let client else { return }
+        var targets: [String] = []
+        switch wanted {
+        case .none: return
+        case .named(let names):
+            targets = names
+            for name in names where jack_port_by_name(client, name) == nil {
+                throw .noSuchPort(server: serverName, port: name)
+            }
+        case .physical:
+            let flags = UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)
+            if let found = jack_get_ports(client, nil, metronome_jack_audio_type(), flags) {
+                var index = 0
+                while let name = found[index] {
+                    targets.append(String(cString: name))
+                    index += 1
+                }
+                jack_free(found)
+            }
+        }
+        for (from, to) in zip(portNames, targets) {
+            let result = jack_connect(client, from, to)
+            guard result == 0 || result == EEXIST else { throw .connectFailed(server: serverName, from: from, to: to) }
+        }
+    }
+
+    /// Reads the ports' playback latency (the largest of the range, over every port). Control or JACK thread.
+    private func readLatency() {
+        var largest: Int64 = 0
+        for channel in 0..<channels {
+            guard let port = ports[channel] else { continue }
+            var range = jack_latency_range_t()
+            jack_port_get_latency_range(port, JackPlaybackLatency, &range)
+            largest = max(largest, Int64(range.max))
+        }
+        latency.store(largest, ordering: .relaxed)
+    }
+
+    /// Renders `frames` of the mixer into nothing, a block at a time (a catch-up or a skip). Real-time path.
+    private func renderIntoNothing(_ frames: SampleTime) {
+        guard frames > 0 else { return }
+        let block = SampleTime(mixer.configuration.maximumBlockFrames)
+        let target = mixer.framePosition + frames
+        while mixer.framePosition < target {
+            mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
+        }
+    }
+
+    /// `CLOCK_MONOTONIC` now, in nanoseconds, and `CLOCK_MONOTONIC_RAW` minus it. Real-time safe (vDSO reads).
+    private static func clocks() -> (monotonic: Int64, rawOffset: Int64) {
+        var before = timespec()
+        var raw = timespec()
+        var after = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &before)
+        clock_gettime(CLOCK_MONOTONIC_RAW, &raw)
+        clock_gettime(CLOCK_MONOTONIC, &after)
+        let early = Int64(before.tv_sec) * 1_000_000_000 + Int64(before.tv_nsec)
+        let late = Int64(after.tv_sec) * 1_000_000_000 + Int64(after.tv_nsec)
+        let rawNanoseconds = Int64(raw.tv_sec) * 1_000_000_000 + Int64(raw.tv_nsec)
+        return (late, rawNanoseconds - (early + (late - early) / 2))
+    }
+
+    /// The process callback: one period, rendered straight from the mixer into the ports. Real-time path.
+    private func process(_ frameCount: Int) {
+        guard let client else { return }
+        let probe = Self.allocationProbe
+        let allocationsBefore = probe?() ?? 0
+        let isFirst = firstWrite.load(ordering: .relaxed) == 0
+        defer {
+            if let probe {
+                let made = probe() &- allocationsBefore
+                if isFirst {
+                    firstAllocations.add(made, ordering: .relaxed)
+                } else {
+                    allocations.add(made, ordering: .relaxed)
+                }
+            }
+            cycles.add(1, ordering: .relaxed)
+        }
+        var cycleFrames: jack_nframes_t = 0
+        var cycleMicros: jack_time_t = 0
+        var nextMicros: jack_time_t = 0
+        var periodMicros: Float = 0
+        let (now, rawOffset) = Self.clocks()
+        if isFirst {
+            if let catchUp { renderIntoNothing(catchUp(HostTime(nanoseconds: now)) - mixer.framePosition) }
+            firstWrite.store(now, ordering: .releasing)
+        }
+        let pending = pendingSkip.load(ordering: .relaxed)
+        if pending > 0, let skipLimit {
+            let frames = min(pending, skipLimit(frameCount))
+            if frames > 0 {
+                renderIntoNothing(frames)
+                pendingSkip.subtract(frames, ordering: .relaxed)
+            }
+        }
+        if !sounding.load(ordering: .relaxed), aligned.load(ordering: .acquiring),
+            pendingSkip.load(ordering: .relaxed) == 0
+        {
+            if alignedSeen == 0 { alignedSeen = now }
+            if mixer.isSilent || now - alignedSeen >= Self.silenceWait { sounding.store(true, ordering: .releasing) }
+        }
+        // When the period's first frame is heard: the cycle's start on JACK's clock, plus the ports' latency.
+        if jack_get_cycle_times(client, &cycleFrames, &cycleMicros, &nextMicros, &periodMicros) == 0,
+            nextMicros > cycleMicros
+        {
+            let rate = Double(frameCount) * 1e6 / Double(nextMicros - cycleMicros)
+            let latencyFrames = max(0, latency.load(ordering: .relaxed))
+            let start = Int64(cycleMicros) * 1000 - rawOffset + Int64(Double(latencyFrames) * 1e9 / rate)
+            clock.store(ClockMapping(frame: mixer.framePosition, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate))
+        }
+        let silent = !sounding.load(ordering: .relaxed)
+        let block = mixer.configuration.maximumBlockFrames
+        var done = 0
+        while done < frameCount {
+            let count = min(block, frameCount - done)
+            mixer.render(into: scratch, frameCount: count)
+            for channel in 0..<channels {
+                guard let port = ports[channel],
+                    let raw = jack_port_get_buffer(port, jack_nframes_t(frameCount))
+                else { continue }
+                let out = raw.assumingMemoryBound(to: Float.self) + done
+                if silent {
+                    out.update(repeating: 0, count: count)
+                } else {
+                    for frame in 0..<count { out[frame] = scratch[frame * channels + channel] }
+                }
+            }
+            done += count
+        }
+    }
+
+    private static let processCallback: JackProcessCallback = { frames, context in
+        Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue().process(Int(frames))
+        return 0
+    }
+
+    private static let xrunCallback: JackXRunCallback = { context in
+        Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue().xruns.add(1, ordering: .relaxed)
+        return 0
+    }
+
+    private static let latencyCallback: JackLatencyCallback = { mode, context in
+        guard mode == JackPlaybackLatency else { return }
+        Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue().readLatency()
+    }
+
+    private static let shutdownCallback: JackInfoShutdownCallback = { _, message, context in
+        let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
+        if let message { strncpy(output.reason, message, reasonCapacity - 1) }
+        output.shutDown.store(true, ordering: .releasing)
+    }
+}
+
+extension JackOutput: AudioOutput {
+    /// When each frame of the mixer is heard, from the last process cycle; nil before the first. Any thread.
+    public var mapping: ClockMapping? { clock.load() }
+}
+
+extension JackOutput: OutputBackend {}
+
+/// Opens JACK clients with fixed settings: where a new client goes after the server came back (`Reconnector`).
+public struct JackDriver: OutputDriver, Sendable {
+    /// The client's name.
+    public var name: String
+    /// The server's name (nil: JACK_DEFAULT_SERVER, or "default").
+    public var server: String?
+    /// Where the ports go.
+    public var ports: JackPorts
+
+    /// Creates a driver.
+    public init(name: String = "metronome", server: String? = nil, ports: JackPorts = .physical) {
+        self.name = name
+        self.server = server
+        self.ports = ports
+    }
+
+    /// Opens a client (`JackOutput.init`). JACK answers at once or not at all: `timeout` and `isCancelled` have
+    /// nothing to wait on.
+    public func open(mixer: Mixer, timeout: Duration, isCancelled: () -> Bool, takeover: OutputTakeover?)
+        throws(JackError) -> JackOutput
+    {
+        try JackOutput(
+            mixer: mixer, name: name, server: server, ports: ports, beforeStreaming: takeover?.beforeStreaming ?? {},
+            catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit)
+    }
+}
+
+/// Keeps a live session playing through JACK when the server goes away (`Reconnector`).
+public typealias JackReconnector = Reconnector<JackDriver>

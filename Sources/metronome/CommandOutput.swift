@@ -1,0 +1,57 @@
+import MetronomeJack
+import MetronomeKit
+import MetronomePulse
+import MetronomeService
+
+/// What a live command needs of its output beyond the seam: the figures it reports with `--verbose` and the line it
+/// prints when the server is back. PulseAudio's and JACK's outputs give them.
+protocol CommandOutput: OutputBackend, ServiceOutput {
+    /// The buffer the output started with, for the report (PulseAudio's target and minimum request, in frames).
+    var bufferFrames: (target: Int, minimumRequest: Int)? { get }
+    /// Refreshes the latency figure before the report (PulseAudio asks the server; JACK's is always current).
+    func refreshLatency()
+    /// `--verbose`'s lines at the end, `extra` (a service's counts) among them.
+    func report(session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String]) -> [String]
+    /// The line after a reconnect: what is back, and that the beat grid is the old one.
+    var backLine: String { get }
+}
+
+extension PulseOutput: CommandOutput {
+    func refreshLatency() { measureLatency() }
+
+    var backLine: String {
+        let sink = sinkName.map { " (sink '\($0)')" } ?? ""
+        return "PulseAudio at \(serverDescription) is back\(sink); playing on the same beat grid"
+    }
+}
+
+extension JackOutput: CommandOutput, ServiceOutput {
+    /// JACK has no stream buffer: its period is reported instead (`report`).
+    var bufferFrames: (target: Int, minimumRequest: Int)? { nil }
+
+    func refreshLatency() {}
+
+    var backLine: String { "the JACK server '\(serverName)' is back; playing on the same beat grid" }
+
+    /// The client, its period and rate, late events, xruns, process callbacks, the ports' latency and the first
+    /// period's time.
+    func report(session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String]) -> [String] {
+        let rate = session.mixer.configuration.sampleRate.framesPerSecond
+        let milliseconds = (Double(periodFrames) * 10_000 / Double(rate)).rounded() / 10
+        var lines = [
+            "JACK: client '\(clientName)' on server '\(serverName)', period \(periodFrames) frames (\(milliseconds) ms) "
+                + "at \(rate) Hz",
+            "late events: \(session.mixer.lateEventCount)",
+            "xruns reported by the server: \(underrunCount)",
+            "process callbacks: \(cycleCount)",
+        ]
+        lines += extra
+        if let latency = latencyFrames {
+            lines.append("playback latency of the ports: \(latency) frames")
+        }
+        if let first = firstWriteNanoseconds {
+            lines.append("first audio written at monotonic \(first) ns")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,149 @@
+import CAllocationCounter
+import Foundation
+import MetronomeEngine
+import MetronomeFiles
+import MetronomeJack
+import MetronomeLive
+import MetronomeModel
+import MetronomeTestSupport
+import Testing
+
+/// A session played through `JackOutput` into a private jackd (dummy backend), its port recorded by jack_capture.
+@Suite("JACK: a session through a private jackd, recorded by jack_capture", .serialized)
+struct JackOutputTests {
+    /// A session at `tempo` with impulse clicks at `rate`, started (scheduling) but not yet attached to an output.
+    static func session(rate: Int, tempo: Double = 240) throws -> Session {
+        let sampleRate = try SampleRate(rate)
+        let session = try Session(
+            map: try TempoMap.steady(tempo: .of(tempo), sampleRate: sampleRate), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(sampleRate: sampleRate))
+        session.start(output: nil)
+        return session
+    }
+
+    /// The frames of the recording's non-zero samples, with their values.
+    static func impulses(_ samples: [Float]) -> [(frame: Int, value: Float)] {
+        samples.enumerated().filter { $0.element != 0 }.map { ($0.offset, $0.element) }
+    }
+
+    @Test(
+        "Clicks on their exact frames at every period and rate: 3 s of 240 BPM recorded from out_1 and out_2, every interval a quarter of a second to the frame, accents where the bar starts, no xrun once the recorder has joined",
+        arguments: [(48_000, 64), (48_000, 256), (48_000, 1024), (44_100, 256)])
+    func exactFrames(rate: Int, period: Int) throws {
+        let server = try JackServer(rate: rate, period: period)
+        let session = try Self.session(rate: rate)
+        let output = try JackOutput(mixer: session.mixer, server: server.name)
+        session.attach(output: output)
+        defer {
+            session.stop()
+            output.close()
+        }
+        #expect(output.portNames == ["metronome:out_1", "metronome:out_2"])
+        #expect(output.periodFrames == period)
+        // jack_capture joining the graph (a new client, two connections) can cost the dummy backend a cycle or two
+        // at small periods: the recording is checked from 0.7 s in, and the xruns counted from then on.
+        let path = NSTemporaryDirectory() + "metronome-jack-\(UUID().uuidString.prefix(8)).wav"
+        defer { unlink(path) }
+        let recorder = try server.startRecording(output.portNames, seconds: 3.7, to: path)
+        usleep(700_000)
+        let before = output.underrunCount
+        let recorded = recorder.wait()
+        let during = output.underrunCount - before
+        try #require(recorded.status == 0, "\(recorded.standardError)")
+        let channels = try AudioFileReader.read(path: path).channels
+        let beat = rate / 4
+        for samples in channels {
+            let found = Self.impulses(samples).filter { $0.frame >= rate * 7 / 10 }
+            #expect(found.count >= 10, "\(found.count) impulses")
+            let gaps = zip(found, found.dropFirst()).map { $1.frame - $0.frame }
+            #expect(gaps.allSatisfy { $0 == beat }, "intervals at \(rate) Hz, period \(period): \(gaps)")
+            // Bars of four: accent, then three normal clicks, at the impulse heights exactly (nothing scaled).
+            let levels = found.map { Impulses.level(of: $0.value) }
+            let first = try #require(levels.firstIndex(of: "X"), "\(levels)")
+            let bars = levels[first...].enumerated().allSatisfy { $0.element == ($0.offset % 4 == 0 ? "X" : "x") }
+            #expect(bars, "\(levels)")
+        }
+        #expect(during == 0, "xruns: \(before) before 0.7 s into the recording, \(during) after")
+        #expect(session.mixer.lateEventCount == 0)
+    }
+
+    @Test(
+        "The process callback allocates nothing after its first, while clicks play", .countsAllocations)
+    func processCallbackAllocatesNothing() throws {
+        let server = try JackServer(period: 64)
+        JackOutput.allocationProbe = metronome_thread_allocation_count
+        defer { JackOutput.allocationProbe = nil }
+        let session = try Self.session(rate: 48_000, tempo: 480)
+        let output = try JackOutput(mixer: session.mixer, server: server.name, ports: .none)
+        session.attach(output: output)
+        usleep(2_000_000)
+        session.stop()
+        output.close()
+        // 2 s of 64-frame periods at 48 kHz: some 1500 cycles.
+        #expect(output.cycleCount > 1000)
+        #expect(session.scheduledClickCount >= 15)
+        #expect(output.callbackAllocations == 0)
+        print("process callbacks: \(output.cycleCount); allocations in the first: \(output.firstCallbackAllocations)")
+    }
+
+    @Test("The output's clock: a frame's host time from JACK's cycle times, its rate within 0.1 % of the nominal")
+    func clockFromCycleTimes() throws {
+        let server = try JackServer(period: 256)
+        let session = try Self.session(rate: 48_000)
+        let output = try JackOutput(mixer: session.mixer, server: server.name, ports: .none)
+        session.attach(output: output)
+        defer {
+            session.stop()
+            output.close()
+        }
+        usleep(500_000)
+        let mapping = try #require(output.mapping)
+        #expect(abs(mapping.framesPerSecond - 48_000) < 48)
+        // The mixer's position now is heard within a period and the ports' latency of now.
+        let heard = mapping.hostTime(ofFrame: session.mixer.framePosition).nanoseconds - HostTime.now().nanoseconds
+        let latency = Int64((output.latencyFrames ?? 0) + 256) * 1_000_000_000 / 48_000
+        #expect(heard > -latency - 6_000_000 && heard < latency + 6_000_000, "heard \(heard) ns from now")
+    }
+
+    @Test("Refused in one line: no server of the name, a mixer at another rate than the server's, a port that does not exist")
+    func refusals() throws {
+        let session = try Self.session(rate: 48_000)
+        defer { session.stop() }
+        #expect(throws: JackError.noServer(server: "no-such-server")) {
+            try JackOutput(mixer: session.mixer, server: "no-such-server")
+        }
+        #expect(
+            JackError.noServer(server: "x").description
+                == "no JACK server 'x' is running; start one (jackd -d alsa, or jackd -d dummy -r 48000 -p 256 "
+                + "without a sound card), or play through PulseAudio (--driver pulse)")
+        let server = try JackServer(rate: 44_100)
+        #expect(throws: JackError.rateMismatch(server: server.name, serverRate: 44_100, mixerRate: 48_000)) {
+            try JackOutput(mixer: session.mixer, server: server.name)
+        }
+        #expect(throws: JackError.noSuchPort(server: server.name, port: "system:nowhere")) {
+            try JackOutput(
+                mixer: try Self.session(rate: 44_100).mixer, server: server.name, ports: .named(["system:nowhere"]))
+        }
+        #expect(try JackOutput.serverFormat(server: server.name) == (44_100, 256))
+    }
+
+    @Test("The server killed while playing: the output says it is lost, why, and closes without hanging")
+    func serverKilled() throws {
+        let server = try JackServer()
+        let session = try Self.session(rate: 48_000)
+        let output = try JackOutput(mixer: session.mixer, server: server.name, ports: .none)
+        session.attach(output: output)
+        usleep(300_000)
+        #expect(!output.isLost)
+        server.kill()
+        let deadline = Date().addingTimeInterval(5)
+        while !output.isLost, Date() < deadline { usleep(10_000) }
+        #expect(output.isLost)
+        let loss = try #require(output.loss)
+        #expect(loss.description.hasPrefix("the JACK server '\(server.name)' went away: "), "\(loss)")
+        let closing = Date()
+        session.stop()
+        output.close()
+        #expect(Date().timeIntervalSince(closing) < 2)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import MetronomeFiles
+
+/// A private JACK server for one test: `jackd -n NAME -R -d dummy -r RATE -p PERIOD`, a name of its own (clients
+/// reach it through `server` or `JACK_DEFAULT_SERVER=name`), real-time scheduling (root in CI; without it the dummy
+/// backend xruns), and the dummy backend's `system:playback_1/2` and `system:capture_1/2` ports. Stopped on deinit.
+public final class JackServer {
+    /// The server's name.
+    public let name: String
+    /// Its sample rate and period.
+    public let rate: Int
+    public let period: Int
+    private var daemon: ChildProcess?
+
+    /// Starts a server and waits until `jack_lsp` reaches it (10 s at most).
+    ///
+    /// Every test server has the same name, one at a time (the JACK tests run serially): JACK2 keeps its servers in a
+    /// registry of 8 in shared memory, and a server killed (as some tests do) never leaves it; only a server of the
+    /// same name takes a dead one's place. Before the first start, with no jackd running on the machine, a registry
+    /// that killed servers of other names filled is removed.
+    public init(rate: Int = 48_000, period: Int = 256) throws {
+        name = "metronome-test"
+        self.rate = rate
+        self.period = period
+        _ = Self.clearedStaleRegistry
+        try start()
+    }
+
+    /// Removes JACK2's server registry (and our test servers' files) when no jackd runs on the machine; once, before
+    /// this process's first server (libjack in the process maps the registry it first finds, and keeps it).
+    private static let clearedStaleRegistry: Bool = {
+        let running = (try? ChildProcess("/usr/bin/pgrep", ["-x", "jackd"]).wait())?.status == 0
+        guard !running else { return false }
+        let shm = "/dev/shm"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: shm)) ?? []
+        for name in names where name == "jack-shm-registry" || name.contains("metronome-test") {
+            unlink("\(shm)/\(name)")
+        }
+        return true
+    }()
+
+    deinit { stop() }
+
+    /// The environment of a client of this server: the test's own, with JACK_DEFAULT_SERVER set.
+    public var clientEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = name
+        environment["JACK_NO_START_SERVER"] = "1"
+        return environment
+    }
+
+    /// Starts (or, after `kill`, starts again) the daemon under the same name.
+    public func start() throws {
+        daemon = try ChildProcess(
+            "/usr/bin/jackd", ["-n", name, "-R", "-d", "dummy", "-r", String(rate), "-p", String(period)],
+            environment: clientEnvironment)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let listing = try? ChildProcess("/usr/bin/jack_lsp", ["-s", name], environment: clientEnvironment).wait()
+            if listing?.status == 0, listing?.standardOutput.contains("system:playback_1") == true { return }
+            usleep(50_000)
+        }
+        throw JackServerError.notReady(name)
+    }
+
+    /// Kills the daemon at once (SIGKILL): its clients lose it as they would a crashed server.
+    public func kill() {
+        daemon?.send(SIGKILL)
+        _ = daemon?.wait()
+        daemon = nil
+    }
+
+    /// Stops the daemon (SIGTERM) and waits for it.
+    public func stop() {
+        daemon?.send(SIGTERM)
+        _ = daemon?.wait()
+        daemon = nil
+    }
+
+    /// Records `ports` (one channel each) with jack_capture for `settle + seconds`, as 32-bit float, and returns the
+    /// last `seconds`: jack_capture joining the graph (a new client, its connections) can cost the dummy backend a
+    /// cycle at small periods, so the first moments are left out.
+    /// - Returns: one array of samples per port.
+    public func record(_ ports: [String], seconds: Double, settle: Double = 0.7) throws -> [[Float]] {
+        let path = NSTemporaryDirectory() + "metronome-jack-\(UUID().uuidString.prefix(8)).wav"
+        defer { unlink(path) }
+        let result = try startRecording(ports, seconds: settle + seconds, to: path).wait()
+        guard result.status == 0 else { throw JackServerError.recordingFailed(result.standardError) }
+        let skipped = Int(settle * Double(rate))
+        return try AudioFileReader.read(path: path).channels.map { Array($0.dropFirst(skipped)) }
+    }
+
+    /// Starts jack_capture on `ports` for `seconds` into `path` (32-bit float WAV); the caller waits for it.
+    public func startRecording(_ ports: [String], seconds: Double, to path: String) throws -> ChildProcess {
+        try ChildProcess(
+            "/usr/bin/jack_capture",
+            ports.flatMap { ["--port", $0] } + [
+                // `-d`: jack_capture 0.9.73 refuses the long --duration. Its default sample format is 32-bit float.
+                "--channels", String(ports.count), "-d", String(seconds), "--format", "wav", "--no-stdin",
+                "--disable-console", path,
+            ],
+            environment: clientEnvironment)
+    }
+
+    public enum JackServerError: Error {
+        case notReady(String)
+        case recordingFailed(String)
+    }
+}
