@@ -184,10 +184,27 @@ struct LinkLiveTests {
 
     @Test("Our beat times against the session's: every /metronome/beat time tag of serve --link is within 1 ms of the Python peer's time for that session beat, over 60 s and across its tempo change (120 to 140 at 30 s)")
     func beatTimesAgreeWithThePeer() throws {
+        // 60 s at 120 then 140 BPM: some 130 beats, half after the change.
+        let lines = try Self.beatTimes(seconds: 60, changeAt: 30, quantum: 4, beats: 120)
+        let summary = try #require(lines.last { $0.hasPrefix("beats ") }).split(separator: " ")
+        #expect(Int(summary[5]) ?? 0 >= 60, "\(summary)")
+    }
+
+    @Test("--quantum 8 beside a peer with quantum 8: every beat time within 1 ms of the session's, and our bar downbeats on the session's multiples of 8")
+    func quantumEight() throws {
+        _ = try Self.beatTimes(seconds: 12, changeAt: 100, quantum: 8, beats: 20)
+    }
+
+    /// `serve --link --quantum Q` beside the beat_times peer (quantum Q too) for `seconds`, the peer changing 120 to 140
+    /// BPM at `changeAt`: each beat's time tag is within 1 ms of the session's time for it, and that session beat is
+    /// ours, in phase: our beat count (4/4) less the session beat is one constant, a multiple of Q (the peer measures
+    /// against the session beat nearest each time tag). At least `beats` beats are compared. Returns the peer's lines.
+    static func beatTimes(seconds: Int, changeAt: Int, quantum: Int, beats minimum: Int) throws -> [Substring] {
         let lab = try LinkLab()
-        let peer = try lab.peer("beat_times", [LinkLab.oscPort, "2.5", "60", "120", "30", "140"])
+        let peer = try lab.peer(
+            "beat_times", [LinkLab.oscPort, "2.5", String(seconds), "120", String(changeAt), "140", String(quantum)])
         usleep(1_000_000)
-        let ours = try lab.serve(["--verbose"])
+        let ours = try lab.serve(["--verbose", "--quantum", String(quantum)])
         let peerResult = peer.wait()
         let result = ours.wait()
         #expect(result.status == 0, "\(result.standardError)")
@@ -195,21 +212,18 @@ struct LinkLiveTests {
         let lines = peerResult.standardOutput.split(separator: "\n")
         let beats = lines.filter { $0.hasPrefix("beat ") }.map { $0.split(separator: " ") }
         let errors = beats.compactMap { Int($0[3]) }
-        // 60 s at 120 then 140 BPM: some 130 beats, half after the change; none off by a millisecond.
-        #expect(errors.count >= 120, "\(peerResult.standardOutput)")
+        // None off by a millisecond.
+        #expect(errors.count >= minimum, "\(peerResult.standardOutput)")
         #expect(errors.allSatisfy { abs($0) <= 1000 }, "errors in µs: \(errors)")
-        // The peer measures against the session beat nearest each time tag: that it is *our* beat, not one before or
-        // after, and in phase, is that our beat count (4/4) less the session beat is one constant, a multiple of the
-        // quantum of 4 (our downbeats on the session's bar lines).
         let offsets = Set(
             beats.compactMap { fields -> Int? in
                 let place = fields[1].split(separator: ".").compactMap { Int($0) }
                 guard place.count == 2, let sessionBeat = Int(fields[2]) else { return nil }
                 return sessionBeat - ((place[0] - 1) * 4 + place[1] - 1)
             })
-        #expect(offsets.count == 1 && offsets.first.map { $0 % 4 == 0 } == true, "session beat - ours: \(offsets)")
-        let summary = try #require(lines.last { $0.hasPrefix("beats ") }).split(separator: " ")
-        #expect(Int(summary[5]) ?? 0 >= 60, "\(summary)")
+        #expect(
+            offsets.count == 1 && offsets.first.map { $0 % quantum == 0 } == true, "session beat - ours: \(offsets)")
+        return lines
     }
 
     @Test("TEMPO-1, 3 and 4 over OSC: our tempo reaches the peer, loading a pattern keeps the session's tempo, and the peer's 20 and 999 BPM are followed")

@@ -1,5 +1,5 @@
 """A Link peer that is also a beat subscriber of `metronome serve` (linkpython-extern and python-osc): it founds the
-session at TEMPO (quantum 4), waits WAIT seconds (the test starts `serve --link` meanwhile), subscribes to
+session at TEMPO (quantum QUANTUM), waits WAIT seconds (the test starts `serve --link` meanwhile), subscribes to
 /metronome/beat on 127.0.0.1:PORT, and for SECONDS compares each beat's
 time tag (the instant the beat is heard, as NTP time) with the Link session's time for the nearest session beat.
 At CHANGE_AT seconds it sets NEW_TEMPO from the session's next beat. Prints one line per beat,
@@ -10,7 +10,7 @@ Link's clock), then, when it changes the tempo,
 and at the end
     beats N max_error_us E after_change M
 (CHANGE_AT counts from the subscription.) Sends /metronome/quit at the end.
-Usage: beat_times.py PORT WAIT SECONDS TEMPO CHANGE_AT NEW_TEMPO"""
+Usage: beat_times.py PORT WAIT SECONDS TEMPO CHANGE_AT NEW_TEMPO [QUANTUM]   (QUANTUM: the peer's, default 4)"""
 import math
 import socket
 import struct
@@ -22,6 +22,7 @@ from pythonosc.osc_message import OscMessage
 from pythonosc.osc_message_builder import OscMessageBuilder
 
 port, wait, seconds, tempo, change_at, new_tempo = int(sys.argv[1]), *map(float, sys.argv[2:7])
+quantum = float(sys.argv[7]) if len(sys.argv) > 7 else 4.0
 NTP_TO_UNIX = 2208988800
 peer = link.Link(tempo)
 peer.enabled = True
@@ -49,8 +50,8 @@ after_change = 0
 while time.monotonic() - start < seconds:
     if changed is None and time.monotonic() - start >= change_at:
         state = peer.captureAppSessionState()
-        changed = math.floor(state.beatAtTime(peer.clock().micros(), 4)) + 1
-        state.setTempo(new_tempo, state.timeAtBeat(changed, 4))
+        changed = math.floor(state.beatAtTime(peer.clock().micros(), quantum)) + 1
+        state.setTempo(new_tempo, state.timeAtBeat(changed, quantum))
         peer.commitAppSessionState(state)
         print("tempo_change", changed, peer.clock().micros(), flush=True)
     try:
@@ -66,8 +67,8 @@ while time.monotonic() - start < seconds:
     unix = ntp_seconds - NTP_TO_UNIX + fraction / 2**32
     micros = link_micros_of_unix(unix)
     state = peer.captureAppSessionState()
-    session_beat = round(state.beatAtTime(int(micros), 4))
-    error = micros - state.timeAtBeat(session_beat, 4)
+    session_beat = round(state.beatAtTime(int(micros), quantum))
+    error = micros - state.timeAtBeat(session_beat, quantum)
     count += 1
     worst = max(worst, abs(error))
     if changed is not None and session_beat > changed:
