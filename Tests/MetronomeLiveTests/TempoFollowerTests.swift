@@ -52,6 +52,36 @@ struct TempoFollowerTests {
         #expect(session.map.tempo(at: Position(ticks: 2 * Position.ticksPerQuarter)) == 97)
     }
 
+    @Test("Following steadily, 100 µs of one look's clock noise moves no click; the same shift kept is followed from the second beat that shows it")
+    func smallDeviationsConfirmed() throws {
+        let timeline = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        let shifted = BeatTimeline(
+            tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 100_000), quantum: 4)
+        // One look's noise: the source 100 µs (4.8 frames) off for one block, then back.
+        let noisy = FixedTempoSource(timeline)
+        let session = try Self.session()
+        session.follow(noisy)
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 2 + 2_000, to: sink)
+        noisy.set(shifted)
+        try session.render(frameCount: 1_024, to: sink)
+        noisy.set(timeline)
+        try session.render(frameCount: 48_000 * 2, to: sink)
+        #expect(sink.onsets.map(\.frame) == (0..<9).map { SampleTime($0) * 24_000 })
+        // The shift kept: beat 5, the first that shows it (beat 4 was scheduled already), only marks it; beat 6 is moved
+        // (5 frames), and the rest follow.
+        let kept = FixedTempoSource(timeline)
+        let following = try Self.session()
+        following.follow(kept)
+        let moved = OnsetSink(channels: 1)
+        try following.render(frameCount: 48_000 * 2 + 2_000, to: moved)
+        kept.set(shifted)
+        try following.render(frameCount: 48_000 * 2, to: moved)
+        let onGrid: [SampleTime] = (0..<6).map { SampleTime($0) * 24_000 }
+        let afterShift: [SampleTime] = (6..<9).map { SampleTime($0) * 24_000 + 5 }
+        #expect(moved.onsets.map(\.frame) == onGrid + afterShift)
+    }
+
     @Test("Bar phase: our downbeats land on the source's multiples of the quantum, the nearer way")
     func barPhase() throws {
         // Beat 2.6 at host time 0: our beat 1 (frame 24 000) would hear source beat 3.41, so our bar 0 is the source's

@@ -9,8 +9,10 @@ import MetronomeModel
 /// nearer way. If the source's tempo differs from ours at that beat, the tempo changes there (`.setTempo`, from the
 /// beat on); if the beat would be heard more than `tolerance` frames away from the source's time for it, the
 /// transport is re-anchored so it is heard there (`.align`), quantized to a frame before both, so nothing already
-/// scheduled moves and nothing sounds twice. When the source's time for the beat is already scheduled past, the next
-/// beat is taken instead. Wall time decides when to compute; frames come from the output's clock mapping.
+/// scheduled moves and nothing sounds twice (following steadily, a deviation under `confirmLimit` must show at two
+/// beats in a row: one look's clock noise moves nothing). When the source's time for the beat is already scheduled
+/// past, the next beat is taken instead. Wall time decides when to compute; frames come from the output's clock
+/// mapping.
 ///
 /// Both ways, with a source that lets followers lead (`TempoSource.propose`, Link): when following starts (or the
 /// source comes back after having none), our phase is offered to it first, so a source with no one else to agree
@@ -29,6 +31,10 @@ public struct TempoFollower {
     public private(set) var quantum: Double?
     /// The beat commands were last sent for: they apply when it is scheduled, so it is not looked at again.
     private var lastBeat: Position?
+    /// Following steadily: the beat at which a small deviation (over `tolerance`, under `confirmLimit`) was last seen,
+    /// and its sign. Such a deviation moves a beat only when the next beat shows it too: one look's clock noise (a
+    /// timing report stamped late, a measurement of Link's) moves no click.
+    private var smallDeviation: (beat: Position, sign: Double)?
     /// The beat looked at in the last pass: a tempo segment of ours that starts after it started since.
     private var lastLooked: Position?
     /// The source's play state at the last look (with a source that shares play and stop).
@@ -53,6 +59,8 @@ public struct TempoFollower {
     /// How far (in frames) a beat may be heard from the source's time before the transport is re-anchored: a
     /// clock fit's jitter stays under it, and it is under a millisecond at every rate.
     public static let tolerance: Double = 2
+    /// Following steadily, deviations up to this (seconds) move a beat only when two beats in a row show them.
+    static let confirmLimit = 0.0005
 
     /// Starts following.
     /// - Parameter source: the external clock.
@@ -103,6 +111,10 @@ public struct TempoFollower {
             lastSourceTempo = nil
             beatOffset = nil
         }
+        // Following steadily: aligned already, with the source's tempo as it was at the last look.
+        let steady =
+            !loaded && beatOffset != nil
+            && lastSourceTempo.map { !Self.differs(timeline.tempo.quarterNotesPerMinute, $0) } == true
         var proposed = false
         var changesAtStart = false
         if lastSourceTempo == nil || beatOffset == nil {
@@ -179,8 +191,18 @@ public struct TempoFollower {
             source.propose(beat: quarters + offset, at: heardAt, tempo: timeline.tempo)
             proposed = true
         } else if abs(target - frame) > Self.tolerance {
-            let at = SampleTime(min(target, frame).rounded(.down))
-            if at >= scheduledUntil { commands.append((.align(beat, frame: target), .frame(at))) }
+            let sign: Double = target > frame ? 1 : -1
+            let small = abs(target - frame) < Self.confirmLimit * mapping.framesPerSecond
+            let confirmed = smallDeviation.map { $0.beat != beat && $0.sign == sign } ?? false
+            if steady, small, !confirmed {
+                if smallDeviation?.beat != beat { smallDeviation = (beat, sign) }
+            } else {
+                smallDeviation = nil
+                let at = SampleTime(min(target, frame).rounded(.down))
+                if at >= scheduledUntil { commands.append((.align(beat, frame: target), .frame(at))) }
+            }
+        } else if smallDeviation?.beat != beat {
+            smallDeviation = nil
         }
         if abs(timeline.tempo.quarterNotesPerMinute - ours) > 1e-9 {
             // The map from the beat on is scaled by the source's tempo over ours (a ramp keeps its course): the
