@@ -35,7 +35,7 @@ struct KlickComparisonTests {
         let mapPath = scratch.file("map.klick")
         try map.text.write(toFile: mapPath, atomically: true, encoding: .utf8)
         let impulse = scratch.file("impulse.wav")
-        try Self.writeImpulse(to: impulse)
+        try Impulses.writeWAV(to: impulse)
 
         let klick = try ChildProcess(
             "/usr/bin/klick", ["-W", scratch.file("klick.wav"), "-S", impulse + "," + impulse, "-f", mapPath]
@@ -63,15 +63,5 @@ struct KlickComparisonTests {
         #expect(
             differences.allSatisfy { $0 == 0 || $0 == 1 },
             "\(map.name): ours minus klick's \(Set(differences).sorted())")
-    }
-
-    /// A mono 16-bit WAV of one sample at half scale, then silence: an onset is its one non-zero frame.
-    static func writeImpulse(to path: String) throws {
-        let writer = try AudioFileWriter(
-            path: path, container: .wav, sampleType: .pcm16, channels: 1, sampleRate: .standard)
-        var samples = [Float](repeating: 0, count: 100)
-        samples[0] = 0.5
-        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 100) }
-        try writer.finish()
     }
 }

@@ -256,12 +256,7 @@ struct LinkLiveTests {
         let scratch = try Scratch()
         // An impulse for every click: at 999 BPM a beat is 2 882.9 frames, shorter than a built-in click's decay.
         let impulse = scratch.file("impulse.wav")
-        let writer = try AudioFileWriter(
-            path: impulse, container: .wav, sampleType: .pcm16, channels: 1, sampleRate: .standard)
-        var samples = [Float](repeating: 0, count: 100)
-        samples[0] = 0.5
-        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 100) }
-        try writer.finish()
+        try Impulses.writeWAV(to: impulse)
         let run = try LinkLab.recorded { lab in
             // The peer founds the session at 100; at 5 s it sets 20 and at 10 s 999 (each from its next beat: at 20
             // BPM up to 3 s on), and stays 8 s more; we play from 1.5 s for 16 s, some 5 s of them at 999.

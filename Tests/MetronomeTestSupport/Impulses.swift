@@ -1,4 +1,5 @@
 import MetronomeEngine
+import MetronomeFiles
 
 /// Click sets whose sounds are single frames of distinct heights, so a render's onsets and levels can be read back
 /// exactly: accent 0.8, normal 0.6, soft 0.3, subdivision 0.4 (soft subdivision 0.2).
@@ -26,5 +27,16 @@ public enum Impulses {
         case Float(0.7) * ClickSet.countInOffBeatGain: "c"
         default: "?\(value)"
         }
+    }
+
+    /// Writes a mono 16-bit WAV of one sample at half scale, then silence, to `path`: a `--sound-file` whose onset is
+    /// its one non-zero frame, short enough for clicks 2 883 frames apart (999 BPM).
+    public static func writeWAV(to path: String) throws {
+        let writer = try AudioFileWriter(
+            path: path, container: .wav, sampleType: .pcm16, channels: 1, sampleRate: .standard)
+        var samples = [Float](repeating: 0, count: 100)
+        samples[0] = 0.5
+        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 100) }
+        try writer.finish()
     }
 }
