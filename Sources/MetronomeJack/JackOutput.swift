@@ -55,6 +55,9 @@ public final class JackOutput: @unchecked Sendable {
     private let firstWrite = Atomic<Int64>(0)
     private let clock = PublishedClockMapping()
     private let cycles = Atomic<Int>(0)
+    private let longest = Atomic<Int64>(0)
+    private let longestCycle = Atomic<Int>(0)
+    private let slow = Atomic<Int>(0)
 
     /// Counts allocations on the calling thread (the tests' counter); nil in the shipped binary.
     nonisolated(unsafe) public static var allocationProbe: (@convention(c) () -> UInt64)?
@@ -179,6 +182,16 @@ public final class JackOutput: @unchecked Sendable {
 
     /// Process cycles run so far. Any thread.
     public var cycleCount: Int { cycles.load(ordering: .relaxed) }
+
+    /// The longest process callback so far (its first call left out: the runtime's one-time set-up), in
+    /// nanoseconds, and which cycle it was (counting from 0); what to hold against the period when the server
+    /// reports our client late. Any thread.
+    public var longestCallback: (nanoseconds: Int64, cycle: Int) {
+        (longest.load(ordering: .relaxed), longestCycle.load(ordering: .relaxed))
+    }
+
+    /// Process callbacks (the first left out) that ran longer than half the period they rendered. Any thread.
+    public var slowCallbackCount: Int { slow.load(ordering: .relaxed) }
 
     /// Whether the server shut down or dropped the client. Any thread.
     public var isLost: Bool { shutDown.load(ordering: .acquiring) }
@@ -319,6 +332,7 @@ public final class JackOutput: @unchecked Sendable {
         let probe = Self.allocationProbe
         let allocationsBefore = probe?() ?? 0
         let isFirst = firstWrite.load(ordering: .relaxed) == 0
+        let (now, rawOffset) = Self.clocks()
         defer {
             if let probe {
                 let made = probe() &- allocationsBefore
@@ -328,13 +342,24 @@ public final class JackOutput: @unchecked Sendable {
                     allocations.add(made, ordering: .relaxed)
                 }
             }
-            cycles.add(1, ordering: .relaxed)
+            let cycle = cycles.add(1, ordering: .relaxed).oldValue
+            if !isFirst {
+                var end = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &end)
+                let took = Int64(end.tv_sec) * 1_000_000_000 + Int64(end.tv_nsec) - now
+                if took * 2 * Int64(mixer.configuration.sampleRate.framesPerSecond) > Int64(frameCount) * 1_000_000_000 {
+                    slow.add(1, ordering: .relaxed)
+                }
+                if took > longest.load(ordering: .relaxed) {
+                    longest.store(took, ordering: .relaxed)
+                    longestCycle.store(cycle, ordering: .relaxed)
+                }
+            }
         }
         var cycleFrames: jack_nframes_t = 0
         var cycleMicros: jack_time_t = 0
         var nextMicros: jack_time_t = 0
         var periodMicros: Float = 0
-        let (now, rawOffset) = Self.clocks()
         if isFirst {
             if let catchUp { renderIntoNothing(catchUp(HostTime(nanoseconds: now)) - mixer.framePosition) }
             firstWrite.store(now, ordering: .releasing)

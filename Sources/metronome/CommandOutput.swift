@@ -44,6 +44,7 @@ extension JackOutput: CommandOutput, ServiceOutput {
             "late events: \(session.mixer.lateEventCount)",
             "xruns reported by the server: \(underrunCount)",
             "process callbacks: \(cycleCount)",
+            "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
         ]
         lines += extra
         if let latency = latencyFrames {

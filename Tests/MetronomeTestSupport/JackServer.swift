@@ -63,6 +63,38 @@ public final class JackServer {
         throw JackServerError.notReady(name)
     }
 
+    /// The xruns the server's log reports so far: its own cycles that started late (the dummy driver's
+    /// "JackTimedDriver::Process XRun"), and, by client, cycles a client had not finished ("JackEngine::XRun: client
+    /// = NAME was not finished" or "client NAME finished after current callback").
+    public var xrunLog: XrunLog {
+        var log = XrunLog()
+        let text = (daemon?.output ?? "") + (daemon?.errorOutput ?? "")
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("JackTimedDriver::Process XRun") {
+                log.driverLate += 1
+            } else if line.hasPrefix("JackEngine::XRun: client") {
+                let words = line.dropFirst("JackEngine::XRun: client".count).split(separator: " ")
+                guard let name = words.first(where: { $0 != "=" }) else { continue }
+                log.clientsLate[String(name), default: 0] += 1
+            }
+        }
+        return log
+    }
+
+    /// What the server's log says of xruns.
+    public struct XrunLog: Equatable, CustomStringConvertible {
+        /// The server's own cycles that started late.
+        public var driverLate = 0
+        /// Cycles each client (by name) had not finished in time.
+        public var clientsLate: [String: Int] = [:]
+
+        public var description: String {
+            let clients = clientsLate.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            return "driver late \(driverLate), clients late: "
+                + (clients.isEmpty ? "none" : clients.joined(separator: ", "))
+        }
+    }
+
     /// Kills the daemon at once (SIGKILL): its clients lose it as they would a crashed server.
     public func kill() {
         daemon?.send(SIGKILL)
