@@ -208,7 +208,8 @@ let package = Package(
             dependencies: [
                 "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeJack",
                 "MetronomeFiles", "MetronomeTestSupport", "CAllocationCounter",
-            ]),
+            ],
+            exclude: ["Peers"]),
         // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.
         .testTarget(
             name: "MetronomeServeLiveTests",

@@ -42,6 +42,14 @@ public final class JackOutput: @unchecked Sendable {
     public let periodFrames: Int
     private var client: OpaquePointer?
     private let ports: UnsafeMutablePointer<OpaquePointer?>
+    /// The `midi_out` port, or nil without one.
+    private var midiPort: OpaquePointer?
+    /// Its full name (`metronome:midi_out`), or nil.
+    public let midiPortName: String?
+    private let midiDropped = Atomic<Int>(0)
+    /// Set once the ports are connected: until then a cycle is silence and the mixer is not pulled, so the first
+    /// frames (the first click, MIDI Start) reach the ports they were meant for, not an unconnected port.
+    private let connected = Atomic<Bool>(false)
     private let channels: Int
     private let scratch: UnsafeMutablePointer<Float>
     private let closing = Mutex(false)
@@ -79,13 +87,15 @@ public final class JackOutput: @unchecked Sendable {
     ///   - name: the client's name.
     ///   - server: the server's name (nil: JACK_DEFAULT_SERVER, or "default"). No server is ever started.
     ///   - ports: where the output ports go.
+    ///   - midiConnections: nil: no MIDI port; else a `midi_out` port is registered, sending every MIDI message the
+    ///     mixer hands out (`Mixer.midiOut`: clock, transport, notes) on its frame, and connected to these ports.
     ///   - beforeStreaming: called once the server has answered, just before the mixer is first pulled.
     ///   - catchUp: for a takeover (a reconnect): the frame the mixer must have reached at an instant.
     ///   - skipLimit: for a takeover: how far the mixer may be skipped now.
     /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused.
     public init(
         mixer: Mixer, name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
-        beforeStreaming: () -> Void = {}, catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
+        midiConnections: [String]? = nil, beforeStreaming: () -> Void = {}, catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil
     ) throws(JackError) {
         self.mixer = mixer
@@ -117,6 +127,7 @@ public final class JackOutput: @unchecked Sendable {
         reason = .allocate(capacity: Self.reasonCapacity)
         reason.initialize(repeating: 0, count: Self.reasonCapacity)
         portNames = (1...channels).map { "\(String(cString: jack_get_client_name(client))):out_\($0)" }
+        midiPortName = midiConnections == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_out"
         // Every stored property is set; a refusal from here on closes the client before it is thrown (a client left
         // open on a server that later dies was seen to block the next jack_client_open in the process for good).
         do throws(JackError) {
@@ -127,6 +138,13 @@ public final class JackOutput: @unchecked Sendable {
                 else { throw .portFailed(server: serverName, port: "out_\(channel + 1)") }
                 self.ports[channel] = port
             }
+            if midiConnections != nil {
+                guard
+                    let port = jack_port_register(
+                        client, "midi_out", metronome_jack_midi_type(), UInt(JackPortIsOutput.rawValue), 0)
+                else { throw .portFailed(server: serverName, port: "midi_out") }
+                midiPort = port
+            }
             let context = Unmanaged.passUnretained(self).toOpaque()
             jack_set_process_callback(client, Self.processCallback, context)
             jack_set_xrun_callback(client, Self.xrunCallback, context)
@@ -135,6 +153,8 @@ public final class JackOutput: @unchecked Sendable {
             beforeStreaming()
             guard jack_activate(client) == 0 else { throw .activateFailed(server: serverName) }
             try connect(ports)
+            if let midiPortName, let midiConnections { try connectMIDI(midiPortName, to: midiConnections) }
+            connected.store(true, ordering: .releasing)
         } catch {
             close()
             throw error
@@ -290,6 +310,38 @@ public final class JackOutput: @unchecked Sendable {
         }
     }
 
+    /// Connects `midi_out` to each of `targets`.
+    private func connectMIDI(_ from: String, to targets: [String]) throws(JackError) {
+        guard let client else { return }
+        for name in targets where jack_port_by_name(client, name) == nil {
+            throw .noSuchPort(server: serverName, port: name)
+        }
+        for to in targets {
+            let result = jack_connect(client, from, to)
+            guard result == 0 || result == EEXIST else { throw .connectFailed(server: serverName, from: from, to: to) }
+        }
+    }
+
+    /// MIDI messages the port's buffer had no room for (JACK's MIDI buffer is a period's worth). Any thread.
+    public var droppedMIDICount: Int { midiDropped.load(ordering: .relaxed) }
+
+    /// Writes the mixer's MIDI messages of its last render call into the port's buffer, at their frames' offsets
+    /// from `periodStart`. Real-time path.
+    private func sendMIDI(into buffer: UnsafeMutableRawPointer, periodStart: SampleTime, frameCount: Int) {
+        let outbox = mixer.midiOut
+        for index in 0..<outbox.count {
+            let (frame, message) = outbox[index]
+            let offset = min(SampleTime(frameCount - 1), max(0, frame - periodStart))
+            var bytes = (message.status, message.data1, message.data2)
+            let written = withUnsafeBytes(of: &bytes) { raw in
+                jack_midi_event_write(
+                    buffer, jack_nframes_t(offset), raw.baseAddress!.assumingMemoryBound(to: jack_midi_data_t.self),
+                    Int(message.length))
+            }
+            if written != 0 { midiDropped.add(1, ordering: .relaxed) }
+        }
+    }
+
     /// Reads the ports' playback latency (the largest of the range, over every port). Control or JACK thread.
     private func readLatency() {
         var largest: Int64 = 0
@@ -300,6 +352,19 @@ public final class JackOutput: @unchecked Sendable {
             largest = max(largest, Int64(range.max))
         }
         latency.store(largest, ordering: .relaxed)
+    }
+
+    /// Fills the ports' buffers with a period of silence and no MIDI, without pulling the mixer. Real-time path.
+    private func silence(_ frameCount: Int) {
+        for channel in 0..<channels {
+            guard let port = ports[channel], let raw = jack_port_get_buffer(port, jack_nframes_t(frameCount)) else {
+                continue
+            }
+            raw.assumingMemoryBound(to: Float.self).update(repeating: 0, count: frameCount)
+        }
+        if let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) {
+            jack_midi_clear_buffer(buffer)
+        }
     }
 
     /// Renders `frames` of the mixer into nothing, a block at a time (a catch-up or a skip). Real-time path.
@@ -329,6 +394,10 @@ public final class JackOutput: @unchecked Sendable {
     /// The process callback: one period, rendered straight from the mixer into the ports. Real-time path.
     private func process(_ frameCount: Int) {
         guard let client else { return }
+        guard connected.load(ordering: .acquiring) else {
+            silence(frameCount)
+            return
+        }
         let probe = Self.allocationProbe
         let allocationsBefore = probe?() ?? 0
         let isFirst = firstWrite.load(ordering: .relaxed) == 0
@@ -389,10 +458,17 @@ public final class JackOutput: @unchecked Sendable {
         }
         let silent = !sounding.load(ordering: .relaxed)
         let block = mixer.configuration.maximumBlockFrames
+        let periodStart = mixer.framePosition
+        var midiBuffer: UnsafeMutableRawPointer?
+        if let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) {
+            jack_midi_clear_buffer(buffer)
+            midiBuffer = buffer
+        }
         var done = 0
         while done < frameCount {
             let count = min(block, frameCount - done)
             mixer.render(into: scratch, frameCount: count)
+            if let midiBuffer, !silent { sendMIDI(into: midiBuffer, periodStart: periodStart, frameCount: frameCount) }
             for channel in 0..<channels {
                 guard let port = ports[channel],
                     let raw = jack_port_get_buffer(port, jack_nframes_t(frameCount))
@@ -445,12 +521,18 @@ public struct JackDriver: OutputDriver, Sendable {
     public var server: String?
     /// Where the ports go.
     public var ports: JackPorts
+    /// nil: no MIDI port; else `midi_out`, connected to these (`JackOutput.init`).
+    public var midiConnections: [String]?
 
     /// Creates a driver.
-    public init(name: String = "metronome", server: String? = nil, ports: JackPorts = .physical) {
+    public init(
+        name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
+        midiConnections: [String]? = nil
+    ) {
         self.name = name
         self.server = server
         self.ports = ports
+        self.midiConnections = midiConnections
     }
 
     /// Opens a client (`JackOutput.init`). JACK answers at once or not at all: `timeout` and `isCancelled` have
@@ -459,7 +541,8 @@ public struct JackDriver: OutputDriver, Sendable {
         throws(JackError) -> JackOutput
     {
         try JackOutput(
-            mixer: mixer, name: name, server: server, ports: ports, beforeStreaming: takeover?.beforeStreaming ?? {},
+            mixer: mixer, name: name, server: server, ports: ports, midiConnections: midiConnections,
+            beforeStreaming: takeover?.beforeStreaming ?? {},
             catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit)
     }
 }

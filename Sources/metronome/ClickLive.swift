@@ -72,6 +72,15 @@ struct ClickLive {
         if joined, let session = link?.link { peers = { session.peers } }
         let status = FileOutput.standardOutput.isTerminal && !job.quiet ? StatusLine(peers: peers) : nil
         let service = osc?.service
+        // With JACK, midi_out carries MIDI clock and transport from the first pass (Start on the first beat).
+        if let jack = live.jack {
+            engine.sendMIDIClock()
+            if jack.midiNotes {
+                engine.sendMIDIClickNotes { event in
+                    MIDIClickNotes.generalMIDI.note(for: event).map { ($0.key, $0.velocity) }
+                }
+            }
+        }
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if status != nil || service != nil {
             engine.start(output: nil) { beat in
@@ -84,7 +93,8 @@ struct ClickLive {
         let context = Playing(engine: engine, plan: plan, link: link, joined: joined, osc: osc, status: status)
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
-            try play(JackDriver(name: jack.clientName, ports: ports), context, stop) { error in
+            let driver = JackDriver(name: jack.clientName, ports: ports, midiConnections: jack.midiConnect)
+            try play(driver, context, stop) { error in
                 CommandLineError(.unavailable, error.description)
             }
         } else {

@@ -35,6 +35,20 @@ struct LiveOptions: ParsableArguments {
     @Flag(help: "With --driver jack: leave out_1 and out_2 unconnected.")
     var noConnect = false
 
+    @Option(
+        help: """
+            With --driver jack: the MIDI ports midi_out connects to, separated by commas (default: none). midi_out \
+            always sends MIDI clock, Start, Stop, Continue and Song Position.
+            """)
+    var midiConnect: String?
+
+    @Flag(
+        help: """
+            With --driver jack: midi_out also sends every click as a General MIDI percussion note on channel 10 \
+            (the keys and velocities of the MIDI export), on the click's frame.
+            """)
+    var midiNotes = false
+
     @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
     var verbose = false
 
@@ -72,7 +86,8 @@ struct LiveOptions: ParsableArguments {
             SettingForm.flag("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout),
             SettingForm.flag("--link", link), ("--quantum", quantum), SettingForm.flag("--link-start-stop", linkStartStop),
             ("--driver", driver), ("--client-name", clientName), ("--connect", connect),
-            SettingForm.flag("--no-connect", noConnect),
+            SettingForm.flag("--no-connect", noConnect), ("--midi-connect", midiConnect),
+            SettingForm.flag("--midi-notes", midiNotes),
         ])
     }
 

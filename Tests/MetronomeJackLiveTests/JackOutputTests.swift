@@ -12,11 +12,15 @@ import Testing
 @Suite("JACK: a session through a private jackd, recorded by jack_capture", .serialized)
 struct JackOutputTests {
     /// A session at `tempo` with impulse clicks at `rate`, started (scheduling) but not yet attached to an output.
-    static func session(rate: Int, tempo: Double = 240) throws -> Session {
+    static func session(rate: Int, tempo: Double = 240, midi: Bool = false) throws -> Session {
         let sampleRate = try SampleRate(rate)
         let session = try Session(
             map: try TempoMap.steady(tempo: .of(tempo), sampleRate: sampleRate), clicks: Impulses.clickSet(),
             configuration: try MixerConfiguration(sampleRate: sampleRate))
+        if midi {
+            session.sendMIDIClock()
+            session.sendMIDIClickNotes { _ in (76, 100) }
+        }
         session.start(output: nil)
         return session
     }
@@ -78,13 +82,13 @@ struct JackOutputTests {
     }
 
     @Test(
-        "The process callback allocates nothing after its first, while clicks play", .countsAllocations)
+        "The process callback allocates nothing after its first, while clicks play and midi_out sends clock and notes", .countsAllocations)
     func processCallbackAllocatesNothing() throws {
         let server = try JackServer(period: 64)
         JackOutput.allocationProbe = metronome_thread_allocation_count
         defer { JackOutput.allocationProbe = nil }
-        let session = try Self.session(rate: 48_000, tempo: 480)
-        let output = try JackOutput(mixer: session.mixer, server: server.name, ports: .none)
+        let session = try Self.session(rate: 48_000, tempo: 480, midi: true)
+        let output = try JackOutput(mixer: session.mixer, server: server.name, ports: .none, midiConnections: [])
         session.attach(output: output)
         usleep(2_000_000)
         session.stop()

@@ -45,7 +45,8 @@ public struct LinkSettings: Sendable, Equatable {
     }
 }
 
-/// How a live command plays through JACK (`--driver jack`, `--client-name`, `--connect`, `--no-connect`).
+/// How a live command plays through JACK (`--driver jack`, `--client-name`, `--connect`, `--no-connect`,
+/// `--midi-connect`, `--midi-notes`).
 public struct JackSettings: Sendable, Equatable {
     /// The client's name (`--client-name`, default `metronome`).
     public var clientName = "metronome"
@@ -53,12 +54,19 @@ public struct JackSettings: Sendable, Equatable {
     public var connect: [String]?
     /// Whether the ports stay unconnected (`--no-connect`).
     public var noConnect = false
+    /// The ports `midi_out` connects to (`--midi-connect`; default none).
+    public var midiConnect: [String] = []
+    /// Whether `midi_out` also sends the clicks as General MIDI percussion notes (`--midi-notes`).
+    public var midiNotes = false
 
     /// JACK with the defaults.
-    public init(clientName: String = "metronome", connect: [String]? = nil, noConnect: Bool = false) {
+    public init(
+        clientName: String = "metronome", connect: [String]? = nil, noConnect: Bool = false, midiConnect: [String] = []
+    ) {
         self.clientName = clientName
         self.connect = connect
         self.noConnect = noConnect
+        self.midiConnect = midiConnect
     }
 }
 
@@ -69,7 +77,7 @@ extension SettingForm {
         ("--latency", true), ("--lookahead", true), ("--device", true), ("--verbose", false),
         ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
         ("--link-start-stop", true), ("--driver", true), ("--client-name", true), ("--connect", true),
-        ("--no-connect", true),
+        ("--no-connect", true), ("--midi-connect", true), ("--midi-notes", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -96,7 +104,7 @@ extension SettingForm {
         }
         switch self["--driver"] {
         case nil, "pulse":
-            if let name = ["--client-name", "--connect", "--no-connect"].first(where: has) {
+            if let name = ["--client-name", "--connect", "--no-connect", "--midi-connect", "--midi-notes"].first(where: has) {
                 throw SettingError(name, "applies only with --driver jack")
             }
         case "jack":
@@ -124,6 +132,14 @@ extension SettingForm {
                 jack.connect = ports
             }
             jack.noConnect = has("--no-connect")
+            if let text = self["--midi-connect"] {
+                let ports = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard !ports.contains(where: \.isEmpty) else {
+                    throw SettingError("--midi-connect", "\(text): give JACK MIDI ports separated by commas: PORT[,PORT…]")
+                }
+                jack.midiConnect = ports
+            }
+            jack.midiNotes = has("--midi-notes")
             settings.jack = jack
         case let other?:
             throw SettingError("--driver", "\(other): the driver is pulse or jack")

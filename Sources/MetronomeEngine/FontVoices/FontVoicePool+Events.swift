@@ -18,7 +18,7 @@ extension FontVoicePool {
             }
         case .fadeOutAll:
             for index in 0..<activeCount { fadeVoice(at: index) }
-        case .startVoice, .setMasterGain: break
+        case .startVoice, .setMasterGain, .midi: break
         }
     }
 

@@ -25,6 +25,8 @@ public struct MixerCommand: @unchecked Sendable {
         case startFontVoice
         /// Set a channel's controller `control` (0...127, or a `FontControl` value) to `value` from `frame`.
         case channelControl
+        /// Send `midi` at `frame` (an output with a MIDI port sends it; others drop it).
+        case midi
     }
 
     /// What to do.
@@ -57,6 +59,8 @@ public struct MixerCommand: @unchecked Sendable {
     public private(set) var control: UInt8 = 0
     /// The value the control takes.
     public private(set) var value: Int32 = 0
+    /// The message to send (`midi`).
+    public private(set) var midi = MIDIMessage(0xF8)
 
     /// A command that starts a voice.
     public static func start(
@@ -133,6 +137,13 @@ public struct MixerCommand: @unchecked Sendable {
         MixerCommand(
             kind: .setMasterGain, frame: frame, sample: .silence, gain: gain.isFinite ? max(0, gain) : 1, pan: 0,
             rate: 1)
+    }
+
+    /// A command that sends a MIDI message at `frame` through the output's MIDI port, if it has one.
+    public static func midi(_ message: MIDIMessage, at frame: SampleTime) -> MixerCommand {
+        var command = MixerCommand(kind: .midi, frame: frame, sample: .silence, gain: 0, pan: 0, rate: 1)
+        command.midi = message
+        return command
     }
 
     /// A command that fades out every voice.

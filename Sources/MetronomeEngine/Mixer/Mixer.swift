@@ -12,6 +12,9 @@ import Synchronization
 /// Its frame counter is the engine's only clock. Everything is allocated in `init`; `render(into:frameCount:)` is the
 /// one real-time function.
 ///
+/// MIDI messages in the ring (`MixerCommand.midi`) are not sound: each render call collects them, with their frames,
+/// in `midiOut`, for an output with a MIDI port to send; other outputs leave them.
+///
 /// Threads: `render` from one render thread at a time (the audio callback or the file writer loop); `setMasterGain`,
 /// `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from any thread.
 public final class Mixer: @unchecked Sendable {
@@ -41,6 +44,9 @@ public final class Mixer: @unchecked Sendable {
     private let lateEvents = Atomic<Int>(0)
     private let voicesInUse = Atomic<Int>(0)
     private let commandCutoff = Atomic<Int64>(.max)
+    /// The MIDI messages of the last `render` call, with their frames, for an output with a MIDI port to send.
+    /// Render thread only: read it right after `render` returns.
+    public let midiOut: MIDIOutbox
 
     /// Creates a mixer and allocates everything it will ever use. Call from a control thread.
     /// - Parameters:
@@ -59,6 +65,7 @@ public final class Mixer: @unchecked Sendable {
         mixLeft = .allocate(capacity: configuration.maximumBlockFrames)
         mixRight = .allocate(capacity: configuration.maximumBlockFrames)
         limiter = Limiter(sampleRate: configuration.sampleRate.framesPerSecond)
+        midiOut = MIDIOutbox(capacity: commands.capacity)
     }
 
     deinit {
@@ -99,6 +106,7 @@ public final class Mixer: @unchecked Sendable {
     /// API. Never call anything that does from inside it. Commands are drained at the start of each internal block;
     /// a command stamped before the block is played at its first frame and counted as late.
     public func render(into output: UnsafeMutablePointer<Float>, frameCount: Int) {
+        midiOut.removeAll()
         var done = 0
         while done < frameCount {
             let count = min(configuration.maximumBlockFrames, frameCount - done)
@@ -147,6 +155,7 @@ public final class Mixer: @unchecked Sendable {
         while fonts.canQueue, let command = commands.peek(), command.frame < blockEnd {
             commands.removeFirst()
             if command.kind == .startVoice || command.kind == .startFontVoice, command.frame >= cutoff { continue }
+            if command.kind == .midi, command.midi.isNoteOn, command.frame >= cutoff { continue }
             let offset: Int
             if command.frame < blockStart {
                 // A fade-out is asked for "now" (a stop, Ctrl-C) at the position last read: never late.
@@ -165,6 +174,7 @@ public final class Mixer: @unchecked Sendable {
                 fonts.queue(command, offset: offset)
             case .setMasterGain: requestedGainBits.store(command.gain.bitPattern, ordering: .relaxed)
             case .startFontVoice, .channelControl: fonts.queue(command, offset: offset)
+            case .midi: midiOut.append(command.midi, at: blockStart + SampleTime(offset))
             }
         }
     }

@@ -15,6 +15,14 @@ import Synchronization
 /// next pass, so a player added while playing starts from the transport's position, never with a backlog of late
 /// notes.
 ///
+/// With `sendsMIDIClock`, MIDI clock goes into the ring too, merged in frame order: clock n (24 a quarter note, from
+/// the map's start) on the frame its position gives in closed form, `round(exactFrame(n × quarter / 24) + offset)`,
+/// never an accumulated interval, so it follows every ramp and edit as the clicks do. A start from the top sends Start
+/// (FA) on the first frame, before the first clock; a stop or pause sends Stop (FC); going on from elsewhere (resume,
+/// a locate, a load while playing) sends Stop if running, then Song Position Pointer (F2, the sixteenth note at or
+/// after the position) and Continue (FB), and the clocks go on from that sixteenth; the map's end, the end frame and
+/// `releaseEverything` (a session's stop) send Stop.
+///
 /// Threads: `schedule`, `takeBeats` and the read-only properties from one scheduling thread at a time (a Dispatch
 /// timer live, the writer loop offline); `send`, `add` and `remove` from any thread.
 public final class Scheduler: @unchecked Sendable {
@@ -48,6 +56,13 @@ public final class Scheduler: @unchecked Sendable {
     package var confinement: DispatchQueue?
     /// Whether scheduled beats are kept for `takeBeats` (off by default, so long renders keep no per-beat memory).
     package var collectsBeats = false
+    /// Whether MIDI clock and transport messages go into the ring, for an output with a MIDI port (off by default).
+    /// Set it before the first pass; the type's notes say what is sent when.
+    public var sendsMIDIClock = false
+    /// With it, every click also goes out as a MIDI note on channel 10 (index 9), on the click's frame: key and
+    /// velocity from this mapping (nil: no note), the note off a 32nd note later (as the MIDI export's click notes),
+    /// or just before the same key sounds again. Set it before the first pass.
+    public var midiClickNotes: (@Sendable (ClickEvent) -> (key: UInt8, velocity: UInt8)?)?
 
     /// Commands refused when they fell due (a `.load` of a map for another sample rate).
     public private(set) var rejectedCommandCount = 0
@@ -59,6 +74,17 @@ public final class Scheduler: @unchecked Sendable {
     private var pendingClick: ClickEvent?
     /// Scheduled beats with the map they were scheduled on (a later load or edit must not relabel them).
     private var beats: [(event: ClickEvent, map: TempoMap)] = []
+    /// The next MIDI clock to push, counted in clocks from the map's start (nil: none, the transport is not running).
+    private var nextClock: Int64?
+    /// MIDI transport messages (start, stop, continue, song position) waiting to be pushed, in order.
+    private var pendingMIDI: [MixerCommand] = []
+    /// MIDI click notes' note offs still to push, in frame order.
+    private var midiOffs: [(frame: SampleTime, message: MIDIMessage)] = []
+    /// Whether the receivers were last sent Start or Continue (a Stop is owed when the music stops).
+    private var midiRolling = false
+    /// Ticks of the timeline in one MIDI clock (24 a quarter note) and in one sixteenth note (a song position step).
+    static let ticksPerClock = Position.ticksPerQuarter / 24
+    static let ticksPerSixteenth = Position.ticksPerQuarter / 4
     private let inbox = Locked<Inbox>(Inbox())
 
     struct Inbox {
@@ -144,7 +170,14 @@ public final class Scheduler: @unchecked Sendable {
             if let mapEnd, mapEnd < limit { limit = mapEnd }
             guard push(before: limit) else { return false }
             scheduledUntil = max(scheduledUntil, limit)
+            if let endFrame, scheduledUntil >= endFrame, midiRolling {
+                // The end frame (--duration, --bars) stops the receivers there, pushed now: nothing is scheduled
+                // after it, so no later pass may come before the mixer gets there.
+                queueMIDIStop(at: endFrame)
+                pushPendingMIDI()
+            }
             if let mapEnd, mapEnd <= scheduledUntil, mapEnd < horizon {
+                queueMIDIStop(at: mapEnd)
                 transport.reachEnd(frame: mapEnd)
                 timeline = nil
                 pendingClick = nil
@@ -167,6 +200,10 @@ public final class Scheduler: @unchecked Sendable {
             frame, nextPendingFrame, transport.nextDue(now: scheduledUntil)?.frame, endFrame, transport.endFrame,
         ]
         scheduledUntil = max(scheduledUntil, bounds.compactMap { $0 }.min()!)
+        if let endFrame, scheduledUntil >= endFrame, midiRolling {
+            queueMIDIStop(at: endFrame)
+            pushPendingMIDI()
+        }
     }
 
     /// Removes and returns the beats (main-grid beats, silent ones included) with a frame at or before `frame`,
@@ -187,12 +224,15 @@ public final class Scheduler: @unchecked Sendable {
     /// Frame of the next command to push (a click or a note), or nil when none is known. Scheduling thread.
     public var nextPendingFrame: SampleTime? {
         let offset = transport.offset
-        return ([pendingClick?.frame] + players.map { $0.nextFrame(offset: offset) }).compactMap { $0 }.min()
+        let midi = pendingMIDI.first?.frame ?? offset.flatMap { nextClockFrame(offset: $0) }
+        // A Stop owed at the end frame is due there: a live timer must not sleep past it.
+        let stop = midiRolling ? endFrame : nil
+        return ([pendingClick?.frame, midi, midiOffs.first?.frame, stop] + players.map { $0.nextFrame(offset: offset) }).compactMap { $0 }.min()
     }
 
     /// Whether transport commands, players or live notes are waiting to be taken or to fall due.
     package var hasWaitingCommands: Bool {
-        transport.hasPendingCommands
+        transport.hasPendingCommands || !pendingMIDI.isEmpty
             || inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty }
             || players.contains { !$0.queue.isEmpty }
     }
@@ -251,6 +291,11 @@ public final class Scheduler: @unchecked Sendable {
             for player in players { player.releaseAll(at: due.frame) }
         }
         if transport.map != mapBefore { synthesizeLayerSounds(for: transport.map) }
+        if sendsMIDIClock {
+            queueMIDITransport(
+                wasRunning: before != nil, jumped: jumped, retimed: transport.map != mapBefore || realigned,
+                at: due.frame)
+        }
         guard let run = transport.run else {
             timeline = nil
             pendingClick = nil
@@ -286,10 +331,85 @@ public final class Scheduler: @unchecked Sendable {
     /// session does when it shuts down, so no looped note sounds on. Scheduling thread.
     /// - Parameter floor: no release earlier than this frame (the mixer's position plus a block: after an idle sleep
     ///   the first unscheduled frame may lie behind what the mixer has already played).
-    package func releaseEverything(notBefore floor: SampleTime) {
+    /// - Returns: the frame the releases (and a MIDI Stop) are pushed at.
+    @discardableResult
+    package func releaseEverything(notBefore floor: SampleTime) -> SampleTime {
         let frame = max(scheduledUntil, floor)
+        // A Stop already owed (the end frame's) goes first: it is due before anything pushed here.
+        for command in pendingMIDI { _ = ring.push(command) }
+        pendingMIDI = []
+        // The clocks and click note offs up to the stop, so a receiver's count runs on to it; the offs due later go
+        // out on it.
+        while true {
+            let clock = transport.offset.flatMap { nextClockFrame(offset: $0) }.flatMap { $0 < frame ? $0 : nil }
+            if let off = midiOffs.first, clock.map({ off.frame <= $0 }) ?? true {
+                guard ring.push(.midi(off.message, at: min(off.frame, frame))) else { break }
+                midiOffs.removeFirst()
+            } else if let clock {
+                guard ring.push(.midi(.clock, at: clock)) else { break }
+                nextClock! += 1
+            } else {
+                break
+            }
+        }
         for player in players { player.releaseAll(at: frame) }
         _ = pushNotes(before: frame + 1, offset: nil)
+        queueMIDIStop(at: frame)
+        for command in pendingMIDI { _ = ring.push(command) }
+        pendingMIDI = []
+        return frame
+    }
+
+    /// After a command took effect at `frame`: the MIDI transport messages it calls for, and where the clock goes on.
+    private func queueMIDITransport(wasRunning: Bool, jumped: Bool, retimed: Bool, at frame: SampleTime) {
+        guard let run = transport.run else {
+            queueMIDIStop(at: frame)
+            return
+        }
+        if !wasRunning || jumped {
+            queueMIDIStop(at: frame)
+            midiRolling = true
+            if run.position.ticks <= 0 {
+                pendingMIDI.append(.midi(.start, at: frame))
+                nextClock = 0
+            } else {
+                let sixteenth = (run.position.ticks + Self.ticksPerSixteenth - 1) / Self.ticksPerSixteenth
+                pendingMIDI.append(.midi(.songPosition(Int(clamping: sixteenth)), at: frame))
+                pendingMIDI.append(.midi(.continue, at: frame))
+                nextClock = sixteenth * 6
+            }
+        } else if retimed {
+            // The clocks before `frame` are pushed; the rest follow the edited map (or the moved anchor) from it.
+            let position = transport.firstPosition(atOrAfter: frame) ?? run.position
+            nextClock = (position.ticks + Self.ticksPerClock - 1) / Self.ticksPerClock
+        }
+    }
+
+    /// Pushes the MIDI transport messages waiting; false when the ring filled first.
+    @discardableResult
+    private func pushPendingMIDI() -> Bool {
+        while let command = pendingMIDI.first {
+            guard ring.push(command) else { return false }
+            pendingMIDI.removeFirst()
+        }
+        return true
+    }
+
+    /// Queues a Stop at `frame` if the receivers are rolling, and ends the clock.
+    private func queueMIDIStop(at frame: SampleTime) {
+        if midiRolling { pendingMIDI.append(.midi(.stop, at: frame)) }
+        midiRolling = false
+        nextClock = nil
+    }
+
+    /// The output frame of the next MIDI clock, or nil when there is none (not running, or past the map's end).
+    private func nextClockFrame(offset: Double) -> SampleTime? {
+        guard sendsMIDIClock, let clock = nextClock else { return nil }
+        let position = Position(ticks: clock * Self.ticksPerClock)
+        if let end = transport.map.endPosition, position >= end { return nil }
+        let frame = SampleTime((transport.map.exactFrame(at: position) + offset).rounded(.toNearestOrAwayFromZero))
+        if let endFrame, frame >= endFrame { return nil }
+        return frame
     }
 
     /// Pushes clicks and notes with a frame before `limit`, merged in frame order (a click before notes at the
@@ -299,6 +419,7 @@ public final class Scheduler: @unchecked Sendable {
             guard ring.push(gain) else { return false }
             pendingGain = nil
         }
+        guard pushPendingMIDI() else { return false }
         let offset = transport.offset
         while let offset {
             guard let event = pendingClick ?? nextClick(offset: offset) else { break }
@@ -310,15 +431,32 @@ public final class Scheduler: @unchecked Sendable {
                 pendingClick = event
                 return false
             }
-            if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
-                let command = MixerCommand.start(
-                    sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
-                guard ring.push(command) else {
+            let note = midiClickNotes?(event)
+            // The click's note off owed to the same key goes first (a fast subdivision outruns a 32nd note).
+            if let note, let index = midiOffs.firstIndex(where: { $0.message.data1 == note.key }) {
+                guard ring.push(.midi(midiOffs[index].message, at: event.frame)) else {
                     pendingClick = event
                     return false
                 }
+                midiOffs.remove(at: index)
+            }
+            guard ring.freeCount >= 2 else {
+                pendingClick = event
+                return false
+            }
+            if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
+                let command = MixerCommand.start(
+                    sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
+                ring.push(command)
                 scheduledClickCount += 1
                 lastCommandFrame = event.frame
+            }
+            if let note {
+                ring.push(.midi(.noteOn(channel: 9, key: Int(note.key), velocity: Int(note.velocity)), at: event.frame))
+                let length = 60 / max(1, event.tempo) / 8 * Double(transport.map.sampleRate.framesPerSecond)
+                let off = max(event.frame + 1, SampleTime((event.exactFrame + length).rounded(.toNearestOrAwayFromZero)))
+                let index = midiOffs.firstIndex { $0.frame > off } ?? midiOffs.count
+                midiOffs.insert((off, .noteOff(channel: 9, key: Int(note.key))), at: index)
             }
             pendingClick = nil
             transport.updateCountIn(at: event.position)
@@ -339,7 +477,8 @@ public final class Scheduler: @unchecked Sendable {
         return nil
     }
 
-    /// Pushes the players' commands before `limit`, always the earliest first across players.
+    /// Pushes the players' commands and the MIDI clocks before `limit`, always the earliest first across players (a
+    /// clock before notes on its frame).
     private func pushNotes(before limit: SampleTime, offset: Double?) -> Bool {
         while true {
             var best: (player: NotePlayer, frame: SampleTime)?
@@ -347,6 +486,19 @@ public final class Scheduler: @unchecked Sendable {
                 if let frame = player.nextFrame(offset: offset), frame < limit, best.map({ frame < $0.frame }) ?? true {
                     best = (player, frame)
                 }
+            }
+            let clock = offset.flatMap { nextClockFrame(offset: $0) }.flatMap { $0 < limit ? $0 : nil }
+            if let off = midiOffs.first, off.frame < limit, best.map({ off.frame <= $0.frame }) ?? true,
+                clock.map({ off.frame <= $0 }) ?? true
+            {
+                guard ring.push(.midi(off.message, at: off.frame)) else { return false }
+                midiOffs.removeFirst()
+                continue
+            }
+            if let clock, best.map({ clock <= $0.frame }) ?? true {
+                guard ring.push(.midi(.clock, at: clock)) else { return false }
+                nextClock! += 1
+                continue
             }
             guard let best else { return true }
             guard let pushed = best.player.pushNext(before: limit, into: ring, offset: offset, endFrame: endFrame)

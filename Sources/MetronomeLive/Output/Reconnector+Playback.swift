@@ -35,12 +35,15 @@ extension Reconnector {
     ///     that has not moved for that plus 40 ms is not being pulled.
     public func finish(ringOut: Duration, latency: Duration) {
         let playing = isPlaying
-        session.stop()
+        let midi = session.sendsMIDIClock
+        let stopFrame = session.stop()
         stopStandIn()
         if playing {
             // The scheduler's timer is cancelled, so this thread may now push to the ring.
             let mixer = session.mixer
             let stall = latency / 2 + .milliseconds(40)
+            // Sending MIDI, the receivers get their Stop (and note-offs) before the port closes: at most a lookahead.
+            if midi { waitUntilRendered(past: stopFrame, stall: stall) }
             var silence = waitUntilSilent(for: ringOut, stall: stall)
             if silence == .sounding {
                 mixer.commands.push(MixerCommand.fadeOutAll(at: mixer.framePosition))
@@ -49,6 +52,21 @@ extension Reconnector {
             if silence != .stalled, isPulled(within: stall) { _ = output.drain(timeout: nil) }
         }
         output.close()
+    }
+
+    /// Waits until the mixer has rendered `frame`, or the backend stops pulling (as `waitUntilSilent`).
+    private func waitUntilRendered(past frame: SampleTime, stall: Duration) {
+        let mixer = session.mixer
+        var moved = (position: mixer.framePosition, at: HostTime.now().nanoseconds)
+        while mixer.framePosition <= frame, !output.isLost {
+            let now = HostTime.now().nanoseconds
+            if mixer.framePosition != moved.position {
+                moved = (mixer.framePosition, now)
+            } else if now - moved.at > stall.wholeNanoseconds {
+                return
+            }
+            usleep(2_000)
+        }
     }
 
     /// How a wait for silence ended.

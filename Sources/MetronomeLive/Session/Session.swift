@@ -1,5 +1,6 @@
 import Dispatch
 import MetronomeEngine
+import MetronomeMusic
 import MetronomeModel
 import Synchronization
 
@@ -396,22 +397,40 @@ public final class Session: @unchecked Sendable {
 
     /// Shuts the session down: scheduling stops, commands not yet rendered are dropped, held notes are released and
     /// sounding voices finish; beat streams end. Returns at once. Final: a stopped transport is restarted with `.play`, not with this.
-    public func stop() {
-        queue.sync {
+    /// - Returns: the frame the releases (and, sending MIDI clock, the MIDI Stop) are pushed at: an output that sends
+    ///   MIDI plays on until its mixer has passed it.
+    @discardableResult
+    public func stop() -> SampleTime {
+        let frame = queue.sync {
             timer?.cancel()
             timer = nil
             // Notes still held (looped organ notes, live notes) are released rather than left ringing.
-            scheduler.releaseEverything(
+            return scheduler.releaseEverything(
                 notBefore: mixer.framePosition + SampleTime(mixer.configuration.maximumBlockFrames))
         }
         mixer.discardCommands(from: mixer.framePosition)
         beatPublisher.finish()
+        return frame
     }
+
+    /// Makes every click also go out as a MIDI note on channel 10 through `midiOut` (`Scheduler.midiClickNotes`):
+    /// `mapping` gives a click's key and velocity (nil: none). Call before `start`. Any control thread.
+    public func sendMIDIClickNotes(_ mapping: (@Sendable (ClickEvent) -> (key: UInt8, velocity: UInt8)?)?) {
+        queue.sync { scheduler.midiClickNotes = mapping }
+    }
+
+    /// Whether the scheduler sends MIDI clock and transport (`sendMIDIClock`). Any control thread.
+    public var sendsMIDIClock: Bool { queue.sync { scheduler.sendsMIDIClock } }
 
     deinit {
         timer?.cancel()
         beatPublisher.finish()
     }
+
+    /// Makes the scheduler send MIDI clock and MIDI transport messages into the mixer's `midiOut`, for an output with
+    /// a MIDI port (`Scheduler.sendsMIDIClock`). Call before `start`: a transport already running sends no clock
+    /// until its next start. Any control thread.
+    public func sendMIDIClock(_ on: Bool = true) { queue.sync { scheduler.sendsMIDIClock = on } }
 
     /// Whether the mixer has rendered up to the end frame (`endFrame`) and everything before it is scheduled: past
     /// it nothing starts, but notes held across it would sound on, so a player stops here (fading them out) rather

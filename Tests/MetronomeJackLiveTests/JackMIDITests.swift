@@ -1,0 +1,206 @@
+import Foundation
+import MetronomeFiles
+import MetronomeTestSupport
+import Testing
+
+/// What `jack_midi_dump -a` printed: each message with the absolute frame it arrived on.
+struct DumpedMIDI: Equatable, CustomStringConvertible {
+    var frame: Int
+    var bytes: String
+
+    /// Parses lines such as "  29952: fa", " 124440: f2 20 00" and "  30464: 99 4c 7f note on  (channel  9): …"
+    /// (the bytes are the two-digit hexadecimal words before the description).
+    static func parse(_ text: String) -> [DumpedMIDI] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let frame = Int(parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
+            let bytes = parts[1].split(separator: " ").prefix { $0.count == 2 && UInt8($0, radix: 16) != nil }
+            return DumpedMIDI(frame: frame, bytes: bytes.joined(separator: " "))
+        }
+    }
+
+    var description: String { "\(frame): \(bytes)" }
+}
+
+/// MIDI out (`midi_out`), read by Debian's jack_midi_dump (a reader no one here wrote) on a private jackd.
+@Suite("JACK: MIDI clock and transport out, read by jack_midi_dump", .serialized)
+struct JackMIDITests {
+    /// Starts `jack_midi_dump -a` (client midi-monitor) and waits for its input port.
+    static func startDump(on server: JackServer) throws -> ChildProcess {
+        let dump = try ChildProcess("/usr/bin/jack_midi_dump", ["-a"], environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("midi-monitor:input", on: server)
+        return dump
+    }
+
+    /// Stops the dump and returns what it read.
+    static func finish(_ dump: ChildProcess) -> [DumpedMIDI] {
+        usleep(200_000)
+        dump.send(SIGTERM)
+        _ = dump.wait()
+        return DumpedMIDI.parse(dump.output)
+    }
+
+    @Test("metronome 127 --driver jack --duration 3: Start and the first clock on the first frame, clock n on round(n × 944.88…) frames from it (the interval is fractional), none at or past 3 s, Stop on 3 s exactly", arguments: [64, 256, 1024])
+    func clockInClosedForm(period: Int) throws {
+        let server = try JackServer(period: period)
+        let dump = try Self.startDump(on: server)
+        let result = try ChildProcess(
+            CommandRunner.executable,
+            ["127", "--driver", "jack", "--no-connect", "--midi-connect", "midi-monitor:input", "--duration", "3",
+             "--quiet"],
+            environment: server.clientEnvironment
+        ).wait()
+        let dumped = Self.finish(dump)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        try #require(dumped.count > 2, "\(dumped)")
+        let start = dumped[0].frame
+        #expect(dumped[0].bytes == "fa")
+        #expect(dumped[1] == DumpedMIDI(frame: start, bytes: "f8"))
+        let clocks = dumped.filter { $0.bytes == "f8" }.map { $0.frame - start }
+        let framesPerClock = 60.0 * 48_000 / (127 * 24)
+        // Clocks before 144 000 frames: n × 944.88… < 144 000, n ≤ 152.
+        let expected = (0...152).map { Int((Double($0) * framesPerClock).rounded()) }
+        #expect(clocks == expected)
+        #expect(dumped.last == DumpedMIDI(frame: start + 144_000, bytes: "fc"))
+        #expect(dumped.filter { $0.bytes != "f8" }.map(\.bytes) == ["fa", "fc"])
+    }
+
+    @Test("serve --driver jack steered over OSC: pause sends Stop on a beat, continue sends the song position of that beat and Continue with the next clock on the same frame, a locate to bar 3 sends Stop, F2 20 00 and Continue on a downbeat, quit sends Stop; every clock 1000 frames (120 BPM) after the one before while rolling")
+    func transportOverOSC() throws {
+        let server = try JackServer(period: 256)
+        let dump = try Self.startDump(on: server)
+        let port = try UDPPort().port
+        let serve = try ChildProcess(
+            CommandRunner.executable,
+            ["serve", "--driver", "jack", "--bpm", "120", "--no-connect", "--midi-connect", "midi-monitor:input",
+             "--osc", "127.0.0.1:\(port)", "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:midi_out", on: server)
+        func send(_ arguments: String...) throws {
+            let sent = try ChildProcess("/usr/bin/oscsend", ["127.0.0.1", String(port)] + arguments).wait()
+            #expect(sent.status == 0, "\(arguments): \(sent.standardError)")
+        }
+        usleep(1_000_000)
+        try send("/metronome/pause")
+        usleep(600_000)
+        try send("/metronome/continue")
+        usleep(1_000_000)
+        try send("/metronome/locate", "i", "3")
+        // The locate waits for the next bar (2 s at most), then plays a while.
+        usleep(3_000_000)
+        try send("/metronome/quit")
+        let served = serve.wait()
+        let dumped = Self.finish(dump)
+        #expect(served.status == 0, "\(served.standardError)")
+        let transport = dumped.filter { $0.bytes != "f8" }
+        try #require(transport.count == 8, "\(transport)")
+        let start = transport[0].frame
+        #expect(transport.map(\.bytes).enumerated().allSatisfy { index, bytes in
+            index == 2 ? bytes.hasPrefix("f2 ") : bytes == ["fa", "fc", "", "fb", "fc", "f2 20 00", "fb", "fc"][index]
+        }, "\(transport)")
+        // Paused on a beat: a whole number of 24 000-frame beats from the start; continued from that beat's
+        // sixteenth (4 a beat), its bytes least significant first.
+        let paused = transport[1].frame - start
+        #expect(paused > 0 && paused % 24_000 == 0, "paused at \(paused)")
+        let sixteenth = paused / 6_000
+        let position = String(format: "f2 %02x %02x", sixteenth & 0x7F, sixteenth >> 7)
+        #expect(transport[2].bytes == position)
+        #expect(transport[3].frame == transport[2].frame)
+        // The locate: Stop, song position and Continue on one frame, a whole number of bars (96 000 frames in 4/4)
+        // after the continue, which went on from a beat of the bar.
+        #expect(transport[4].frame == transport[5].frame && transport[5].frame == transport[6].frame)
+        // The clocks while rolling: from each start or continue to the next stop, one every 1000 frames, the first
+        // on the start's or the continue's frame.
+        for (from, to) in [(0, 1), (3, 4), (6, 7)] {
+            let clocks = dumped.filter { $0.bytes == "f8" && $0.frame >= transport[from].frame && $0.frame < transport[to].frame }
+                .map(\.frame)
+            #expect(clocks.first == transport[from].frame, "\(from): \(clocks.prefix(3))")
+            #expect(clocks.count > 10, "\(from): \(clocks.count) clocks; \(transport)")
+            #expect(zip(clocks, clocks.dropFirst()).allSatisfy { $1 - $0 == 1000 }, "\(from): \(clocks)")
+            // Up to the stop, which comes after the last clock and before the next.
+            let gap = transport[to].frame - (clocks.last ?? 0)
+            #expect(gap > 0 && gap <= 1000, "\(from): \(clocks.suffix(3)); \(transport)")
+        }
+        // No clock while paused.
+        #expect(!dumped.contains { $0.bytes == "f8" && $0.frame > transport[1].frame && $0.frame < transport[3].frame })
+    }
+
+    @Test("--midi-connect to a port that does not exist: exit 69 in one line; --midi-connect or --midi-notes without --driver jack: exit 64")
+    func refusals() throws {
+        let server = try JackServer()
+        let missing = try ChildProcess(
+            CommandRunner.executable, ["120", "--driver", "jack", "--midi-connect", "nobody:input"],
+            environment: server.clientEnvironment
+        ).wait()
+        #expect(missing.status == 69)
+        #expect(
+            missing.standardError
+                == "metronome: error: the JACK server '\(server.name)' has no port 'nobody:input' (jack_lsp lists them)\n")
+        let pulse = try ChildProcess(CommandRunner.executable, ["120", "--midi-connect", "x:y"]).wait()
+        #expect(pulse.status == 64)
+        #expect(pulse.standardError == "metronome: error: --midi-connect applies only with --driver jack\n")
+        let notes = try ChildProcess(CommandRunner.executable, ["120", "--midi-notes"]).wait()
+        #expect(notes.status == 64)
+        #expect(notes.standardError == "metronome: error: --midi-notes applies only with --driver jack\n")
+    }
+}
+
+/// Sound and MIDI of one client recorded on the server's frame clock (Peers/jack_recorder.py, JACK-Client).
+@Suite("JACK: --midi-notes, the click's notes on the frames of its sound", .serialized)
+struct JackMIDINotesTests {
+    static let recorder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Peers/jack_recorder.py").path
+
+    @Test("metronome 240 --subdivide 2 --driver jack --midi-notes: every click's General MIDI note (76 accent, 77 beat, 42 subdivision, channel 10) on the frame its sound starts, each note off a 32nd note (1500 frames at 240 BPM) later")
+    func notesOnTheFramesOfTheSound() throws {
+        // Where the click's first non-zero sample lies from its frame: the first onset of an offline render.
+        let directory = NSTemporaryDirectory() + "metronome-midi-notes-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rendered = try CommandRunner.run(["240", "--bars", "1", "--output", directory + "/click.wav"])
+        #expect(rendered.status == 0, "\(rendered.standardError)")
+        let lead = try #require(onsets(try AudioFileReader.read(path: directory + "/click.wav").channels[0]).first)
+
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable,
+            ["240", "--subdivide", "2", "--driver", "jack", "--no-connect", "--midi-notes", "--duration", "4",
+             "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:midi_out", on: server)
+        let recorded = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", Self.recorder, server.name, "metronome:out_1", "metronome:midi_out", "2.5"],
+            environment: server.clientEnvironment
+        ).wait()
+        let result = ours.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        try #require(recorded.status == 0, "\(recorded.standardError)")
+        let lines = recorded.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let sounds = lines.filter { $0[0] == "audio" }.compactMap { Int($0[1]) }
+        let notes = lines.filter { $0[0] == "midi" && $0[2] == "99" }.compactMap { line in
+            Int(line[1]).map { (frame: $0, key: line[3], velocity: line[4]) }
+        }
+        let offs = lines.filter { $0[0] == "midi" && $0[2] == "89" }.compactMap { Int($0[1]) }
+        // Both from the second of each (the recorder joined at any moment), while the command still played.
+        #expect(notes.count >= 12, "\(notes)")
+        let noteFrames = notes.map(\.frame)
+        let soundsInRange = sounds.filter { $0 > noteFrames[0] && $0 <= noteFrames.last! + lead }
+        #expect(soundsInRange == noteFrames.dropFirst().map { $0 + lead }, "sounds \(sounds), notes \(noteFrames)")
+        // Eighths at 240 BPM: 6000 frames apart; the keys follow the bar (accent, subdivision, beat, subdivision …).
+        #expect(zip(noteFrames, noteFrames.dropFirst()).allSatisfy { $1 - $0 == 6000 }, "\(noteFrames)")
+        let keys = notes.map(\.key)
+        #expect(Set(keys) == ["4c", "4d", "2a"], "\(keys)")
+        for (index, key) in keys.enumerated() where key == "4c" {
+            let bar = Array(keys[index..<min(keys.count, index + 8)])
+            #expect(bar == Array(["4c", "2a", "4d", "2a", "4d", "2a", "4d", "2a"].prefix(bar.count)), "\(bar)")
+        }
+        #expect(notes.filter { $0.key == "4c" }.allSatisfy { $0.velocity == "7f" })
+        // Every note off 1500 frames after its note on (a 32nd note at 240 BPM: an eighth of 12 000).
+        let expectedOffs = Set(noteFrames.map { $0 + 1500 })
+        let offsInRange = offs.filter { $0 > noteFrames[0] && $0 < noteFrames.last! }
+        #expect(!offsInRange.isEmpty && offsInRange.allSatisfy { expectedOffs.contains($0) }, "offs \(offs), notes \(noteFrames)")
+        #expect(offs.count >= notes.count - 1)
+    }
+}

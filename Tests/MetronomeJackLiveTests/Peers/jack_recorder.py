@@ -1,0 +1,56 @@
+"""Records one audio port and one MIDI port of a JACK server in a single client, both stamped on the server's frame
+clock (the cycle's last_frame_time plus the offset in the period), so sound and MIDI can be compared frame for frame.
+
+Usage: jack_recorder.py SERVER AUDIO_PORT MIDI_PORT SECONDS
+
+Prints, in frame order: "audio FRAME" for each onset (a non-zero sample after at least 100 silent ones) and
+"midi FRAME HEX…" for each MIDI message. Exits 0, or 1 with a line on stderr when a port does not exist.
+"""
+import sys
+import time
+
+import jack
+import numpy
+
+server, audio_port, midi_port, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+client = jack.Client("recorder", servername=server, no_start_server=True)
+audio_in = client.inports.register("audio_in")
+midi_in = client.midi_inports.register("midi_in")
+chunks = []
+messages = []
+
+
+@client.set_process_callback
+def process(frames):
+    start = client.last_frame_time
+    chunks.append((start, numpy.array(audio_in.get_array(), copy=True)))
+    for offset, data in midi_in.incoming_midi_events():
+        messages.append((start + offset, bytes(data).hex(" ")))
+
+
+client.activate()
+try:
+    client.connect(audio_port, audio_in)
+    client.connect(midi_port, midi_in)
+except jack.JackError as error:
+    print(f"jack_recorder: {error}", file=sys.stderr)
+    sys.exit(1)
+time.sleep(seconds)
+client.deactivate()
+client.close()
+
+events = []
+silent = 100
+for start, samples in chunks:
+    for index, value in enumerate(samples):
+        if value == 0:
+            silent += 1
+            continue
+        if silent >= 100:
+            events.append((start + index, 0, "audio"))
+        silent = 0
+for frame, text in messages:
+    events.append((frame, 1, f"midi {text}"))
+for frame, _, text in sorted(events):
+    kind, _, rest = text.partition(" ")
+    print(f"{kind} {frame} {rest}".rstrip())
