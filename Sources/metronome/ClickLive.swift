@@ -76,6 +76,7 @@ struct ClickLive {
         if let jack = live.jack {
             engine.sendMIDIClock()
             if jack.midiNotes {
+                engine.sendMIDINotes()
                 engine.sendMIDIClickNotes { event in
                     MIDIClickNotes.generalMIDI.note(for: event).map { ($0.key, $0.velocity) }
                 }

@@ -45,7 +45,7 @@ struct LiveOptions: ParsableArguments {
     @Flag(
         help: """
             With --driver jack: midi_out also sends every click as a General MIDI percussion note on channel 10 \
-            (the keys and velocities of the MIDI export), on the click's frame.
+            (the keys and velocities of the MIDI export), and every note, chord and arpeggio, on their frames.
             """)
     var midiNotes = false
 

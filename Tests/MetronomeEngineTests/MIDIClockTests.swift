@@ -1,5 +1,6 @@
 import MetronomeEngine
 import MetronomeModel
+import MetronomeMusic
 import MetronomeTestSupport
 import Testing
 
@@ -295,5 +296,61 @@ struct MIDIClickNoteTests {
             if index + 1 < subdivisions.count { #expect(subdivisions[index + 1].frame == sent.frame) }
         }
         #expect(!messages.contains { $0.message == .clock })
+    }
+}
+
+@Suite("MIDI notes of the note players")
+struct MIDINotePlayerTests {
+    @Test("sendsMIDINotes: every arpeggio note a note on on the frame its voice starts and a note off on the frame its release is pushed, channel 1, keys and velocities as played; none without it")
+    func arpeggioNotesAsMIDI() throws {
+        for midi in [true, false] {
+            let map = try TempoMap.steady(tempo: .of(120))
+            let zone = try BankZone(
+                sample: SampleBuffer(channels: [[0.1]], name: "tick"), sampleRate: 48_000, lowNote: 0, highNote: 127,
+                rootNote: 60, release: 0)
+            var settings = ArpeggioSettings()
+            settings.rate = .eighth
+            let player = NotePlayer(
+                tracks: [.init(bank: SoundBank(name: "tick", summary: "one frame", zones: [zone]), pan: 0)],
+                source: ArpeggioSequence(chords: try ChordSymbol.progression("C Am"), settings: settings, map: map),
+                sampleRate: .standard)
+            let scheduler = Scheduler(map: map, clicks: Impulses.clickSet(), ring: CommandRing(minimumCapacity: 4096))
+            scheduler.sendsMIDINotes = midi
+            scheduler.add(player)
+            scheduler.send(.play, at: .frame(0))
+            var starts: [(frame: SampleTime, tag: UInt32)] = []
+            var releases: [(frame: SampleTime, tag: UInt32)] = []
+            var messages: [(frame: SampleTime, message: MIDIMessage)] = []
+            var horizon: SampleTime = 0
+            while horizon < 96_000 {
+                horizon += 1000
+                scheduler.schedule(until: horizon)
+                while let command = scheduler.ring.peek() {
+                    switch command.kind {
+                    case .startVoice where command.tag != 0: starts.append((command.frame, command.tag))
+                    case .releaseVoices: releases.append((command.frame, command.tag))
+                    case .midi: messages.append((command.frame, command.midi))
+                    default: break
+                    }
+                    scheduler.ring.removeFirst()
+                }
+            }
+            guard midi else {
+                #expect(messages.isEmpty)
+                continue
+            }
+            // Eighths at 120 BPM: a note every 12 000 frames, each on its own frame.
+            let ons = messages.filter { $0.message.status == 0x90 }
+            let offs = messages.filter { $0.message.status == 0x80 }
+            #expect(ons.count >= 7)
+            #expect(ons.map(\.frame) == starts.map(\.frame))
+            #expect(ons.allSatisfy { $0.message.data2 > 0 })
+            // C major arpeggiated upward: C, E, G from the root the arpeggiator picks.
+            let keys = ons.prefix(3).map { Int($0.message.data1) }
+            #expect(keys.count == 3 && keys[1] - keys[0] == 4 && keys[2] - keys[1] == 3, "\(keys)")
+            // Each off on its release's frame, in the order the releases were pushed.
+            #expect(offs.map(\.frame) == releases.map(\.frame))
+            #expect(offs.count >= 6)
+        }
     }
 }

@@ -126,6 +126,46 @@ struct JackMIDITests {
         #expect(!dumped.contains { $0.bytes == "f8" && $0.frame > transport[1].frame && $0.frame < transport[3].frame })
     }
 
+    @Test("chord Cmaj7 and arp \"C Am\" with --midi-notes: the chord's four notes on one frame, channel 1 (C E G B), their note offs; the arpeggio's notes one sixteenth (6000 frames at 120 BPM) apart, each off before the next on")
+    func chordAndArpeggioNotes() throws {
+        let server = try JackServer(period: 256)
+        let dump = try Self.startDump(on: server)
+        let chord = try ChildProcess(
+            CommandRunner.executable,
+            ["chord", "Cmaj7", "--driver", "jack", "--no-connect", "--midi-notes", "--midi-connect",
+             "midi-monitor:input", "--duration", "1", "--quiet"],
+            environment: server.clientEnvironment
+        ).wait()
+        let chordDump = Self.finish(dump)
+        #expect(chord.status == 0, "\(chord.standardError)")
+        let ons = chordDump.filter { $0.bytes.hasPrefix("90 ") }
+        #expect(ons.count == 4, "\(chordDump)")
+        #expect(Set(ons.map(\.frame)).count == 1, "\(ons)")
+        let keys = ons.compactMap { Int($0.bytes.split(separator: " ")[1], radix: 16) }.sorted()
+        #expect(keys.count == 4 && keys.map { $0 - keys[0] } == [0, 4, 7, 11] && keys[0] % 12 == 0, "\(keys)")
+        #expect(chordDump.filter { $0.bytes.hasPrefix("80 ") }.count == 4, "\(chordDump)")
+
+        let again = try Self.startDump(on: server)
+        let arp = try ChildProcess(
+            CommandRunner.executable,
+            ["arp", "C Am", "--rate", "1/16", "--bpm", "120", "--bars", "1", "--driver", "jack", "--no-connect",
+             "--midi-notes", "--midi-connect", "midi-monitor:input", "--quiet"],
+            environment: server.clientEnvironment
+        ).wait()
+        let arpDump = Self.finish(again)
+        #expect(arp.status == 0, "\(arp.standardError)")
+        let steps = arpDump.filter { $0.bytes.hasPrefix("90 ") }
+        #expect(steps.count >= 12, "\(arpDump)")
+        #expect(zip(steps, steps.dropFirst()).allSatisfy { $1.frame - $0.frame == 6000 }, "\(steps)")
+        // Every note's off comes after its on and no later than the next step's on (gate below 1).
+        for (index, step) in steps.enumerated() {
+            let key = step.bytes.split(separator: " ")[1]
+            let off = arpDump.first { $0.bytes.hasPrefix("80 \(key)") && $0.frame > step.frame }
+            let next = index + 1 < steps.count ? steps[index + 1].frame : Int.max
+            #expect(off.map { $0.frame <= next } == true, "\(step) off \(String(describing: off))")
+        }
+    }
+
     @Test("--midi-connect to a port that does not exist: exit 69 in one line; --midi-connect or --midi-notes without --driver jack: exit 64")
     func refusals() throws {
         let server = try JackServer()

@@ -46,6 +46,7 @@ extension NotePlayer {
                 bank: state.bank, program: state.program, key: event.note, velocity: event.velocity)
             guard !zones.isEmpty else { return }
             let tag = takeTag()
+            addMIDINote(event, channel: midiChannel(track: index), tag: tag, frame: frame, into: &commands)
             let gain = tracks[index].gain * (event.chordSize > 1 ? NoteEvent.chordScale(size: event.chordSize) : 1)
             for zone in zones {
                 touchedSampleBytes &+= zone.pointee.touchSamplePages()

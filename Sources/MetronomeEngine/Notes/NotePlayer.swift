@@ -82,6 +82,10 @@ public final class NotePlayer: @unchecked Sendable {
 
     /// The state of each SoundFont track (nil for bank tracks).
     var fontStates: [FontTrackState?]
+    /// Whether every note also goes out as MIDI (`Scheduler.sendsMIDINotes` sets it). Scheduling thread.
+    var sendsMIDI = false
+    /// The MIDI note off owed to each sounding note's tag, while `sendsMIDI`.
+    var midiOffs: [UInt32: MIDIMessage] = [:]
     /// Commands of the last batch that did not fit in the ring, pushed before anything else.
     private var stash: [MixerCommand] = []
     /// The sum of the sample bytes read to map a note's pages before the mixer plays them (kept only so that those
@@ -202,6 +206,7 @@ public final class NotePlayer: @unchecked Sendable {
                 NoteEvent.gain(velocity: event.velocity) * zone.gain * NoteEvent.chordScale(size: event.chordSize)
                 * track.gain
             let tag = takeTag()
+            addMIDINote(event, channel: midiChannel(track: index), tag: tag, frame: frame, into: &commands)
             commands.append(
                 .startNote(
                     zone.sample.reference, at: frame, gain: gain,
@@ -211,6 +216,22 @@ public final class NotePlayer: @unchecked Sendable {
             scheduleRelease(of: event, tag: tag, frame: frame, offset: offset)
         }
         return commands
+    }
+
+    /// The MIDI channel a track's notes go out on: a MIDI file's own channel for its SoundFont tracks, else the
+    /// track's index (0…15), passing over channel 10 (index 9), General MIDI's percussion, which the click uses.
+    func midiChannel(track index: Int) -> Int {
+        if let font = tracks[index].font, font.channel < 16 { return font.channel }
+        return min(15, index < 9 ? index : index + 1)
+    }
+
+    /// With `sendsMIDI`, adds a note's MIDI note on (on its frame) and remembers the note off its release owes.
+    func addMIDINote(
+        _ event: NoteEvent, channel: Int, tag: UInt32, frame: SampleTime, into commands: inout [MixerCommand]
+    ) {
+        guard sendsMIDI else { return }
+        commands.append(.midi(.noteOn(channel: channel, key: event.note, velocity: max(1, event.velocity)), at: frame))
+        midiOffs[tag] = .noteOff(channel: channel, key: event.note)
     }
 
     /// A fresh release tag (never 0).
@@ -327,7 +348,15 @@ public final class NotePlayer: @unchecked Sendable {
                 _ = flushStash(into: ring)
                 return true
             }
-            guard ring.push(.release(tag: release.tag, at: release.frame)) else { return nil }
+            if let off = midiOffs[release.tag] {
+                // The sound's release and the MIDI note off go in together, on one frame.
+                guard ring.freeCount >= 2 else { return nil }
+                ring.push(.release(tag: release.tag, at: release.frame))
+                ring.push(.midi(off, at: release.frame))
+                midiOffs[release.tag] = nil
+            } else {
+                guard ring.push(.release(tag: release.tag, at: release.frame)) else { return nil }
+            }
             releases.removeFirst()
             lastFrame = release.frame
             return true

@@ -63,6 +63,9 @@ public final class Scheduler: @unchecked Sendable {
     /// velocity from this mapping (nil: no note), the note off a 32nd note later (as the MIDI export's click notes),
     /// or just before the same key sounds again. Set it before the first pass.
     public var midiClickNotes: (@Sendable (ClickEvent) -> (key: UInt8, velocity: UInt8)?)?
+    /// Whether every note of the note players (chords, arpeggios, patterns' note tracks, MIDI files) also goes out as
+    /// a MIDI note on and note off, on the frames its sound starts and is released (`NotePlayer.midiChannel`).
+    public var sendsMIDINotes = false
 
     /// Commands refused when they fell due (a `.load` of a map for another sample rate).
     public private(set) var rejectedCommandCount = 0
@@ -501,6 +504,7 @@ public final class Scheduler: @unchecked Sendable {
                 continue
             }
             guard let best else { return true }
+            best.player.sendsMIDI = sendsMIDINotes
             guard let pushed = best.player.pushNext(before: limit, into: ring, offset: offset, endFrame: endFrame)
             else { return false }
             if pushed { lastCommandFrame = max(lastCommandFrame ?? 0, best.player.lastFrame ?? 0) }

@@ -419,6 +419,10 @@ public final class Session: @unchecked Sendable {
         queue.sync { scheduler.midiClickNotes = mapping }
     }
 
+    /// Makes every note of the note players also go out as MIDI through `midiOut` (`Scheduler.sendsMIDINotes`).
+    /// Call before `start`. Any control thread.
+    public func sendMIDINotes(_ on: Bool = true) { queue.sync { scheduler.sendsMIDINotes = on } }
+
     /// Whether the scheduler sends MIDI clock and transport (`sendMIDIClock`). Any control thread.
     public var sendsMIDIClock: Bool { queue.sync { scheduler.sendsMIDIClock } }
 
