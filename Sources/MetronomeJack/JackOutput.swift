@@ -27,8 +27,8 @@ public enum JackPorts: Sendable, Equatable {
 /// runs on JACK's thread and is real-time safe (no allocation, lock, log or Foundation call; `callbackAllocations`
 /// counts it in tests). The xrun, latency and shutdown callbacks run on JACK's other threads and only store atomics.
 public final class JackOutput: @unchecked Sendable {
-    // @unchecked: `client` and `ports` are set in init and cleared only by `close` (under `closing`), after
-    // jack_deactivate has stopped the callbacks; `alignedSeen` is the process thread's alone; the rest is atomic.
+    // @unchecked: `client`, `ports` and `midiPort` are set in init, before jack_activate starts the callbacks, and
+    // `client` is cleared only by `close` (under `closing`), after jack_deactivate has stopped them; `alignedSeen` is the process thread's alone; the rest is atomic.
 
     /// The mixer the process callback pulls.
     public let mixer: Mixer

@@ -45,6 +45,7 @@ extension JackOutput: CommandOutput, ServiceOutput {
             "xruns reported by the server: \(underrunCount)",
             "process callbacks: \(cycleCount)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
+            "MIDI messages dropped: \(droppedMIDICount)",
         ]
         lines += extra
         if let latency = latencyFrames {

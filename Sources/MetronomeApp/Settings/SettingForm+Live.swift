@@ -61,12 +61,14 @@ public struct JackSettings: Sendable, Equatable {
 
     /// JACK with the defaults.
     public init(
-        clientName: String = "metronome", connect: [String]? = nil, noConnect: Bool = false, midiConnect: [String] = []
+        clientName: String = "metronome", connect: [String]? = nil, noConnect: Bool = false, midiConnect: [String] = [],
+        midiNotes: Bool = false
     ) {
         self.clientName = clientName
         self.connect = connect
         self.noConnect = noConnect
         self.midiConnect = midiConnect
+        self.midiNotes = midiNotes
     }
 }
 

@@ -62,14 +62,14 @@ public struct MIDIMessage: Sendable, Hashable, CustomStringConvertible {
 /// only, so neither side allocates or locks. Messages that do not fit are counted and dropped.
 public final class MIDIOutbox: @unchecked Sendable {
     // @unchecked: touched only by the render thread (the mixer fills it inside `render`, the output reads it after
-    // `render` returns, on the same thread); `droppedCount` is read elsewhere only as a statistic.
+    // `render` returns, on the same thread), `droppedCount` included.
     /// How many messages one render call can carry.
     public let capacity: Int
     private let frames: UnsafeMutablePointer<SampleTime>
     private let messages: UnsafeMutablePointer<MIDIMessage>
     /// Messages held now.
     public private(set) var count = 0
-    /// Messages dropped because a render call had more than `capacity`.
+    /// Messages dropped because a render call had more than `capacity`. Render thread.
     public private(set) var droppedCount = 0
 
     init(capacity: Int) {

@@ -20,8 +20,11 @@ import Synchronization
 /// never an accumulated interval, so it follows every ramp and edit as the clicks do. A start from the top sends Start
 /// (FA) on the first frame, before the first clock; a stop or pause sends Stop (FC); going on from elsewhere (resume,
 /// a locate, a load while playing) sends Stop if running, then Song Position Pointer (F2, the sixteenth note at or
-/// after the position) and Continue (FB), and the clocks go on from that sixteenth; the map's end, the end frame and
-/// `releaseEverything` (a session's stop) send Stop.
+/// after the position) and Continue (FB), and the clocks go on from that sixteenth; a load while playing starts the new
+/// map from its top (Stop, then Start); the map's end, the end frame and `releaseEverything` (a session's stop) send
+/// Stop. Known limit: following a tempo source, an alignment that moves the beat earlier by more than a clock (a
+/// Link session's beat jump) skips the clocks in between, and a receiver counting them falls behind until the next
+/// locate or start.
 ///
 /// Threads: `schedule`, `takeBeats` and the read-only properties from one scheduling thread at a time (a Dispatch
 /// timer live, the writer loop offline); `send`, `add` and `remove` from any thread.
@@ -384,7 +387,10 @@ public final class Scheduler: @unchecked Sendable {
         } else if retimed {
             // The clocks before `frame` are pushed; the rest follow the edited map (or the moved anchor) from it.
             let position = transport.firstPosition(atOrAfter: frame) ?? run.position
-            nextClock = (position.ticks + Self.ticksPerClock - 1) / Self.ticksPerClock
+            let first = (position.ticks + Self.ticksPerClock - 1) / Self.ticksPerClock
+            // Never a clock number twice: an alignment that moves the beat later by more than a clock would repeat
+            // ones already sent (one that moves it earlier by more than a clock skips some: see the notes above).
+            nextClock = max(nextClock ?? first, first)
         }
     }
 

@@ -24,7 +24,8 @@ extension Reconnector {
             output: first, session: session, driver: driver, timeout: reconnectTimeout, tryTimeout: timeout)
     }
 
-    /// Ends playback within about 200 ms: the session stops (nothing new is scheduled, held notes are released), a
+    /// Ends playback within about 200 ms (sending MIDI clock, within a lookahead more, so the receivers get their
+    /// Stop): the session stops (nothing new is scheduled, held notes are released), a
     /// gap's stand-in clock stops, and, while a backend plays, the sounding voices may ring for `ringOut` before
     /// the rest fades out over 50 ms; then what was rendered is drained and the backend closed. A backend that
     /// stopped pulling (a server stopped with SIGSTOP, or gone) gets neither the wait nor the drain: it would never
