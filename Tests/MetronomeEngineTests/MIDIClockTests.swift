@@ -236,19 +236,7 @@ struct MIDIClockSwingTests {
     @Test("A count-in is part of the song: Start and the first clock on the count-in's first beat, the music's first downbeat on clock 96 (one bar of 4/4)")
     func countInIsPartOfTheSong() throws {
         let map = try TempoMap.steady(tempo: .of(120)).withCountIn(bars: 1)
-        let scheduler = Scheduler(map: map, clicks: Impulses.clickSet(), ring: CommandRing(minimumCapacity: 256))
-        scheduler.sendsMIDIClock = true
-        scheduler.send(.play, at: .frame(0))
-        var messages: [(SampleTime, MIDIMessage)] = []
-        var horizon: SampleTime = 0
-        while horizon < 120_000 {
-            horizon += 1000
-            scheduler.schedule(until: horizon)
-            while let command = scheduler.ring.peek() {
-                if command.kind == .midi { messages.append((command.frame, command.midi)) }
-                scheduler.ring.removeFirst()
-            }
-        }
+        let messages = midi(map, until: 120_000, step: 1000).map { ($0.frame, $0.message) }
         #expect(messages.first.map { $0.0 == 0 && $0.1 == .start } == true)
         let clocks = messages.filter { $0.1 == .clock }.map(\.0)
         #expect(clocks.count == 120)

@@ -40,17 +40,22 @@ struct JackMIDITests {
         return DumpedMIDI.parse(dump.output)
     }
 
+    /// Runs `metronome ARGUMENTS --driver jack --no-connect --midi-connect midi-monitor:input --quiet` to its end
+    /// while jack_midi_dump reads `midi_out`; returns the command's result and what the dump read.
+    static func played(_ arguments: [String], on server: JackServer) throws -> (CommandResult, [DumpedMIDI]) {
+        let dump = try startDump(on: server)
+        let result = try ChildProcess(
+            CommandRunner.executable,
+            arguments + ["--driver", "jack", "--no-connect", "--midi-connect", "midi-monitor:input", "--quiet"],
+            environment: server.clientEnvironment
+        ).wait()
+        return (result, finish(dump))
+    }
+
     @Test("metronome 127 --driver jack --duration 3: Start and the first clock on the first frame, clock n on round(n × 944.88…) frames from it (the interval is fractional), none at or past 3 s, Stop on 3 s exactly", arguments: [64, 256, 1024])
     func clockInClosedForm(period: Int) throws {
         let server = try JackServer(period: period)
-        let dump = try Self.startDump(on: server)
-        let result = try ChildProcess(
-            CommandRunner.executable,
-            ["127", "--driver", "jack", "--no-connect", "--midi-connect", "midi-monitor:input", "--duration", "3",
-             "--quiet"],
-            environment: server.clientEnvironment
-        ).wait()
-        let dumped = Self.finish(dump)
+        let (result, dumped) = try Self.played(["127", "--duration", "3"], on: server)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty, "\(result.standardError)")
         try #require(dumped.count > 2, "\(dumped)")
@@ -129,14 +134,7 @@ struct JackMIDITests {
     @Test("chord Cmaj7 and arp \"C Am\" with --midi-notes: the chord's four notes on one frame, channel 1 (C E G B), their note offs; the arpeggio's notes one sixteenth (6000 frames at 120 BPM) apart, each off before the next on")
     func chordAndArpeggioNotes() throws {
         let server = try JackServer(period: 256)
-        let dump = try Self.startDump(on: server)
-        let chord = try ChildProcess(
-            CommandRunner.executable,
-            ["chord", "Cmaj7", "--driver", "jack", "--no-connect", "--midi-notes", "--midi-connect",
-             "midi-monitor:input", "--duration", "1", "--quiet"],
-            environment: server.clientEnvironment
-        ).wait()
-        let chordDump = Self.finish(dump)
+        let (chord, chordDump) = try Self.played(["chord", "Cmaj7", "--midi-notes", "--duration", "1"], on: server)
         #expect(chord.status == 0, "\(chord.standardError)")
         let ons = chordDump.filter { $0.bytes.hasPrefix("90 ") }
         #expect(ons.count == 4, "\(chordDump)")
@@ -145,14 +143,8 @@ struct JackMIDITests {
         #expect(keys.count == 4 && keys.map { $0 - keys[0] } == [0, 4, 7, 11] && keys[0] % 12 == 0, "\(keys)")
         #expect(chordDump.filter { $0.bytes.hasPrefix("80 ") }.count == 4, "\(chordDump)")
 
-        let again = try Self.startDump(on: server)
-        let arp = try ChildProcess(
-            CommandRunner.executable,
-            ["arp", "C Am", "--rate", "1/16", "--bpm", "120", "--bars", "1", "--driver", "jack", "--no-connect",
-             "--midi-notes", "--midi-connect", "midi-monitor:input", "--quiet"],
-            environment: server.clientEnvironment
-        ).wait()
-        let arpDump = Self.finish(again)
+        let (arp, arpDump) = try Self.played(
+            ["arp", "C Am", "--rate", "1/16", "--bpm", "120", "--bars", "1", "--midi-notes"], on: server)
         #expect(arp.status == 0, "\(arp.standardError)")
         let steps = arpDump.filter { $0.bytes.hasPrefix("90 ") }
         #expect(steps.count >= 12, "\(arpDump)")
