@@ -289,10 +289,8 @@ public final class JackOutput: @unchecked Sendable {
         switch wanted {
         case .none: return
         case .named(let names):
+            try requireExisting(names)
             targets = names
-            for name in names where jack_port_by_name(client, name) == nil {
-                throw .noSuchPort(server: serverName, port: name)
-            }
         case .physical:
             let flags = UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)
             if let found = jack_get_ports(client, nil, metronome_jack_audio_type(), flags) {
@@ -304,19 +302,27 @@ public final class JackOutput: @unchecked Sendable {
                 jack_free(found)
             }
         }
-        for (from, to) in zip(portNames, targets) {
-            let result = jack_connect(client, from, to)
-            guard result == 0 || result == EEXIST else { throw .connectFailed(server: serverName, from: from, to: to) }
+        try connect(Array(zip(portNames, targets)))
+    }
+
+    /// Connects `midi_out` to each of `targets` (each must exist).
+    private func connectMIDI(_ from: String, to targets: [String]) throws(JackError) {
+        try requireExisting(targets)
+        try connect(targets.map { (from, $0) })
+    }
+
+    /// Throws `noSuchPort` for the first of `names` the server does not have.
+    private func requireExisting(_ names: [String]) throws(JackError) {
+        guard let client else { return }
+        for name in names where jack_port_by_name(client, name) == nil {
+            throw .noSuchPort(server: serverName, port: name)
         }
     }
 
-    /// Connects `midi_out` to each of `targets`.
-    private func connectMIDI(_ from: String, to targets: [String]) throws(JackError) {
+    /// Connects each pair, `from` (ours) to `to`; one already connected counts as done.
+    private func connect(_ pairs: [(from: String, to: String)]) throws(JackError) {
         guard let client else { return }
-        for name in targets where jack_port_by_name(client, name) == nil {
-            throw .noSuchPort(server: serverName, port: name)
-        }
-        for to in targets {
+        for (from, to) in pairs {
             let result = jack_connect(client, from, to)
             guard result == 0 || result == EEXIST else { throw .connectFailed(server: serverName, from: from, to: to) }
         }
