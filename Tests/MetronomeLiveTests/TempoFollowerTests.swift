@@ -156,6 +156,20 @@ struct TempoFollowerTests {
         #expect(sink.onsets.map(\.frame) == (0..<8).map { SampleTime($0) * 24_000 })
         #expect(session.followedBeatOffset == nil)
     }
+
+    @Test("A beat on the first unscheduled frame that the source hears a frame earlier (inside the tolerance) is played where it is: no quantum is skipped")
+    func aBeatOnTheScheduledEdgeWithinToleranceStays() throws {
+        // The source hears every beat one frame (20.8 µs) before ours. With 4 000-frame blocks the scheduler reaches
+        // 24 000 — beat 1's frame — exactly, so the next pass looks at beat 1 with the source's time for it 23 999,
+        // just behind what is scheduled: a deviation the tolerance accepts, not a beat to move a quantum on (the
+        // CI's TEMPO-4 recording lost 4 beats at 999 BPM this way).
+        let timeline = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: -20_833), quantum: 4)
+        let session = try Self.session()
+        session.follow(FixedTempoSource(timeline))
+        let sink = OnsetSink(channels: 1)
+        try session.render(frameCount: 48_000 * 4, to: sink, blockFrames: 4_000)
+        #expect(sink.onsets.map(\.frame) == (0..<8).map { SampleTime($0) * 24_000 })
+    }
 }
 
 /// A source that lets its followers lead, by Link's rules: alone it takes a follower's tempo and phase when following

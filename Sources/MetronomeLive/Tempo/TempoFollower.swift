@@ -11,7 +11,8 @@ import MetronomeModel
 /// transport is re-anchored so it is heard there (`.align`), quantized to a frame before both, so nothing already
 /// scheduled moves and nothing sounds twice (following steadily, a deviation under `confirmLimit` must show at two
 /// beats in a row: one look's clock noise moves nothing). When the source's time for the beat is already scheduled
-/// past, the next beat is taken instead. Wall time decides when to compute; frames come from the output's clock
+/// past by more than half of its beat (its tempo rose a lot), the beat goes to the source's first beat in the same
+/// phase not yet scheduled, whole quanta on; less far behind, the beat stays and the next one is aligned. Wall time decides when to compute; frames come from the output's clock
 /// mapping.
 ///
 /// Both ways, with a source that lets followers lead (`TempoSource.propose`, Link): when following starts (or the
@@ -163,9 +164,13 @@ public struct TempoFollower {
             ?? Self.phaseOffset(
                 of: beat, quarters: quarters, frame: frame, on: map, timeline: timeline, mapping: mapping)
         var target = mapping.exactFrame(at: timeline.hostTime(ofBeat: quarters + offset))
-        if target < Double(scheduledUntil) {
-            // The source's time for this beat is already scheduled past (its tempo rose a lot): this beat goes to the
-            // first of the source's beats not yet scheduled with the same phase, whole quanta on.
+        let sourceBeatFrames = 60 / timeline.tempo.quarterNotesPerMinute * mapping.framesPerSecond
+        if Double(scheduledUntil) - target > sourceBeatFrames / 2 {
+            // The source's time for this beat is scheduled past by more than half a beat (its tempo rose a lot): this
+            // beat goes to the first of the source's beats not yet scheduled with the same phase, whole quanta on.
+            // Less behind (a frame of clock noise when the beat is on the first unscheduled frame, a peer's small
+            // shift), the beat stays and the next one, which is still ahead, is aligned: skipping a quantum for that
+            // lost 4 clicks at 999 BPM.
             let due = timeline.beat(at: mapping.hostTime(ofFrame: scheduledUntil))
             offset += ((due - quarters - offset) / timeline.quantum).rounded(.up) * timeline.quantum
             target = mapping.exactFrame(at: timeline.hostTime(ofBeat: quarters + offset))
