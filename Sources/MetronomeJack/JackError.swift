@@ -16,6 +16,8 @@ public enum JackError: Error, Sendable, Equatable, CustomStringConvertible {
     case connectFailed(server: String, from: String, to: String)
     /// The server shut down or dropped the client while playing.
     case lost(server: String, reason: String)
+    /// The server would not make the client timebase master.
+    case timebaseRefused(server: String)
 
     /// One line: what happened and what to do.
     public var description: String {
@@ -37,6 +39,8 @@ public enum JackError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the JACK server '\(server)' would not connect \(from) to \(to)"
         case .lost(let server, let reason):
             return "the JACK server '\(server)' went away: \(reason)"
+        case .timebaseRefused(let server):
+            return "the JACK server '\(server)' would not make the client timebase master"
         }
     }
 }

@@ -78,6 +78,14 @@ public final class JackOutput: @unchecked Sendable {
     private let aligned = Atomic<Bool>(false)
     private let sounding: Atomic<Bool>
     private var alignedSeen: Int64 = 0
+    /// Locked to the JACK transport (`TransportLock`): the request waited for (0: none), its transport frame, the
+    /// transport frame minus the mixer's once granted (nil before), and whether the last cycle rolled and whether a
+    /// Stop was sent for a stop. The process thread's alone.
+    private let transportLock: TransportLock?
+    private var lockAwaiting: Int64 = 0
+    private var lockRequestFrame: Int64 = 0
+    private var lockDelta: Int64?
+    private var midiStopped = false
     /// How long a takeover client that is aligned waits for the mixer to fall silent before it sounds anyway.
     static let silenceWait: Int64 = 1_000_000_000
 
@@ -92,13 +100,19 @@ public final class JackOutput: @unchecked Sendable {
     ///   - beforeStreaming: called once the server has answered, just before the mixer is first pulled.
     ///   - catchUp: for a takeover (a reconnect): the frame the mixer must have reached at an instant.
     ///   - skipLimit: for a takeover: how far the mixer may be skipped now.
+    ///   - transportLock: locks the mixer to the JACK transport (`TransportLock`): pulled only while it rolls, its
+    ///     frames the transport's; the session must be locked to the same lock (`Session.lock(to:)`).
+    ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
+    ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
     /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused.
     public init(
         mixer: Mixer, name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
         midiConnections: [String]? = nil, beforeStreaming: () -> Void = {}, catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
-        skipLimit: (@Sendable (Int) -> SampleTime)? = nil
+        skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
+        timebaseMaster: Bool = false
     ) throws(JackError) {
         self.mixer = mixer
+        self.transportLock = transportLock
         channels = mixer.configuration.channels
         self.catchUp = catchUp
         self.skipLimit = skipLimit
@@ -148,6 +162,12 @@ public final class JackOutput: @unchecked Sendable {
             let context = Unmanaged.passUnretained(self).toOpaque()
             jack_set_process_callback(client, Self.processCallback, context)
             jack_set_xrun_callback(client, Self.xrunCallback, context)
+            if transportLock != nil { jack_set_sync_callback(client, Self.syncCallback, context) }
+            if transportLock != nil, timebaseMaster {
+                guard jack_set_timebase_callback(client, 0, Self.timebaseCallback, context) == 0 else {
+                    throw .timebaseRefused(server: serverName)
+                }
+            }
             jack_set_latency_callback(client, Self.latencyCallback, context)
             jack_on_info_shutdown(client, Self.shutdownCallback, context)
             beforeStreaming()
@@ -155,6 +175,7 @@ public final class JackOutput: @unchecked Sendable {
             try connect(ports)
             if let midiPortName, let midiConnections { try connectMIDI(midiPortName, to: midiConnections) }
             connected.store(true, ordering: .releasing)
+            transportLock?.setController { [weak self] request in self?.moveTransport(request) }
         } catch {
             close()
             throw error
@@ -280,6 +301,19 @@ public final class JackOutput: @unchecked Sendable {
         guard let client else { return }
         if !isLost { jack_deactivate(client) }
         jack_client_close(client)
+    }
+
+    /// Starts, stops or locates the JACK transport for the session's own controls (`TransportLock.setController`).
+    /// Any thread; nothing once closed.
+    private func moveTransport(_ request: TransportLock.Request) {
+        closing.withLock { closed in
+            guard !closed, let client else { return }
+            switch request {
+            case .start: jack_transport_start(client)
+            case .stop: jack_transport_stop(client)
+            case .locate(let frame): _ = jack_transport_locate(client, jack_nframes_t(clamping: max(0, frame)))
+            }
+        }
     }
 
     /// Connects our ports as asked.
@@ -453,6 +487,13 @@ public final class JackOutput: @unchecked Sendable {
             if alignedSeen == 0 { alignedSeen = now }
             if mixer.isSilent || now - alignedSeen >= Self.silenceWait { sounding.store(true, ordering: .releasing) }
         }
+        var midiBuffer: UnsafeMutableRawPointer?
+        if let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) {
+            jack_midi_clear_buffer(buffer)
+            midiBuffer = buffer
+        }
+        // Locked to the transport, a cycle pulls the mixer only while it rolls (after any seek's catch-up).
+        let pulls = transportLock.map { followTransport($0, client: client, frameCount: frameCount) } ?? true
         // When the period's first frame is heard: the cycle's start on JACK's clock, plus the ports' latency.
         if jack_get_cycle_times(client, &cycleFrames, &cycleMicros, &nextMicros, &periodMicros) == 0,
             nextMicros > cycleMicros
@@ -462,14 +503,10 @@ public final class JackOutput: @unchecked Sendable {
             let start = Int64(cycleMicros) * 1000 - rawOffset + Int64(Double(latencyFrames) * 1e9 / rate)
             clock.store(ClockMapping(frame: mixer.framePosition, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate))
         }
+        guard pulls else { return }
         let silent = !sounding.load(ordering: .relaxed)
         let block = mixer.configuration.maximumBlockFrames
         let periodStart = mixer.framePosition
-        var midiBuffer: UnsafeMutableRawPointer?
-        if let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) {
-            jack_midi_clear_buffer(buffer)
-            midiBuffer = buffer
-        }
         var done = 0
         while done < frameCount {
             let count = min(block, frameCount - done)
@@ -490,9 +527,102 @@ public final class JackOutput: @unchecked Sendable {
         }
     }
 
+    /// Locked to the transport: whether this cycle pulls the mixer. A locate (or the first cycle) asks the session to
+    /// seek and keeps the ports silent until it has; a stopped transport keeps them silent and the mixer still (a
+    /// Stop on `midi_out` when it stops, a Continue when it rolls on). Real-time path.
+    private func followTransport(_ lock: TransportLock, client: OpaquePointer, frameCount: Int) -> Bool {
+        var position = jack_position_t()
+        let state = jack_transport_query(client, &position)
+        let rolling = state == JackTransportRolling
+        lock.isRolling = rolling
+        guard positioned(lock, atTransportFrame: Int64(position.frame)) else {
+            silence(frameCount)
+            return false
+        }
+        guard rolling else {
+            silence(frameCount)
+            if !midiStopped, midiPort != nil {
+                writeMIDIStatus(0xFC, frameCount: frameCount)
+                midiStopped = true
+            }
+            return false
+        }
+        if midiStopped {
+            midiStopped = false
+            writeMIDIStatus(0xFB, frameCount: frameCount)
+        }
+        return true
+    }
+
+    /// Whether the mixer is where the transport frame is heard. If not, asks the session to seek there (a locate, the
+    /// first cycle) and answers false until it has; then renders the mixer into nothing up to where the transport has
+    /// rolled since (nothing when it waited in Starting for us, a slow-sync client). Process thread.
+    private func positioned(_ lock: TransportLock, atTransportFrame frame: Int64) -> Bool {
+        if lockAwaiting != 0 {
+            guard let granted = lock.granted(lockAwaiting) else { return false }
+            renderIntoNothing(granted + (frame - lockRequestFrame) - mixer.framePosition)
+            lockDelta = frame - mixer.framePosition
+            lockAwaiting = 0
+        }
+        if let lockDelta, frame - lockDelta == mixer.framePosition { return true }
+        lockRequestFrame = frame
+        lockAwaiting = lock.request(transportFrame: frame)
+        // The seek sends its own Stop, Song Position and Continue.
+        midiStopped = false
+        return false
+    }
+
+    /// Writes a one-byte MIDI message at the period's first frame of the port's buffer, cleared already this cycle.
+    /// Real-time path.
+    private func writeMIDIStatus(_ status: UInt8, frameCount: Int) {
+        guard let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) else { return }
+        var byte = status
+        if jack_midi_event_write(buffer, 0, &byte, 1) != 0 { midiDropped.add(1, ordering: .relaxed) }
+    }
+
     private static let processCallback: JackProcessCallback = { frames, context in
         Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue().process(Int(frames))
         return 0
+    }
+
+    /// A slow-sync client's answer: the transport starts (or rolls on after a locate) only once the mixer is at its
+    /// frame, so the first click after a start or a locate is on its frame. Process thread, before `process`.
+    private static let syncCallback: JackSyncCallback = { _, position, context in
+        let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
+        guard let lock = output.transportLock, let position, output.connected.load(ordering: .acquiring) else { return 1 }
+        return output.countingAllocations {
+            output.positioned(lock, atTransportFrame: Int64(position.pointee.frame)) ? 1 : 0
+        }
+    }
+
+    /// Runs a callback other than `process` on the process thread, adding what it allocates to
+    /// `callbackAllocations` (tests only: without a probe it just runs). Real-time path.
+    private func countingAllocations<Result>(_ body: () -> Result) -> Result {
+        guard let probe = Self.allocationProbe, firstWrite.load(ordering: .relaxed) != 0 else { return body() }
+        let before = probe()
+        let result = body()
+        allocations.add(probe() &- before, ordering: .relaxed)
+        return result
+    }
+
+    /// The timebase master's answer: bar, beat, tick and tempo at the position's frame, the map's own (the map's
+    /// time is the transport's frame). Process thread, after `process`; real-time safe.
+    private static let timebaseCallback: JackTimebaseCallback = { _, _, position, _, context in
+        let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
+        guard let position, let lock = output.transportLock else { return }
+        guard let bbt = output.countingAllocations({ lock.barBeatTick(atMapFrame: Int64(position.pointee.frame)) }) else {
+            position.pointee.valid = jack_position_bits_t(position.pointee.valid.rawValue & ~JackPositionBBT.rawValue)
+            return
+        }
+        position.pointee.valid = jack_position_bits_t(position.pointee.valid.rawValue | JackPositionBBT.rawValue)
+        position.pointee.bar = Int32(clamping: bbt.bar)
+        position.pointee.beat = Int32(clamping: bbt.beat)
+        position.pointee.tick = Int32(clamping: bbt.tick)
+        position.pointee.bar_start_tick = bbt.barStartTick
+        position.pointee.beats_per_bar = Float(bbt.beatsPerBar)
+        position.pointee.beat_type = Float(bbt.beatType)
+        position.pointee.ticks_per_beat = Double(bbt.ticksPerBeat)
+        position.pointee.beats_per_minute = bbt.beatsPerMinute
     }
 
     private static let xrunCallback: JackXRunCallback = { context in
@@ -529,16 +659,22 @@ public struct JackDriver: OutputDriver, Sendable {
     public var ports: JackPorts
     /// nil: no MIDI port; else `midi_out`, connected to these (`JackOutput.init`).
     public var midiConnections: [String]?
+    /// Locks every client's mixer to the JACK transport (`JackOutput.init`), or nil.
+    public var transportLock: TransportLock?
+    /// With a lock, whether every client is the timebase master too.
+    public var timebaseMaster: Bool
 
     /// Creates a driver.
     public init(
         name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
-        midiConnections: [String]? = nil
+        midiConnections: [String]? = nil, transportLock: TransportLock? = nil, timebaseMaster: Bool = false
     ) {
+        self.timebaseMaster = timebaseMaster
         self.name = name
         self.server = server
         self.ports = ports
         self.midiConnections = midiConnections
+        self.transportLock = transportLock
     }
 
     /// Opens a client (`JackOutput.init`). JACK answers at once or not at all: `timeout` and `isCancelled` have
@@ -549,7 +685,8 @@ public struct JackDriver: OutputDriver, Sendable {
         try JackOutput(
             mixer: mixer, name: name, server: server, ports: ports, midiConnections: midiConnections,
             beforeStreaming: takeover?.beforeStreaming ?? {},
-            catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit)
+            catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit, transportLock: transportLock,
+            timebaseMaster: timebaseMaster)
     }
 }
 

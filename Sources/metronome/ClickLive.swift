@@ -43,6 +43,13 @@ struct ClickLive {
             link?.stop()
             throw error
         }
+        if live.jack?.transport != nil, let frames = plan.frameCount, frames != plan.map.endFrame {
+            link?.stop()
+            throw CommandLineError(
+                .usage,
+                "--duration and --bars do not apply with --transport: the JACK transport decides when the click plays "
+                    + "(quit with q or Ctrl-C)")
+        }
         let configuration = try mixerConfiguration(plan)
         // Through JACK the output's latency is the server's period: the lookahead covers it as it covers PulseAudio's.
         var timing = live
@@ -82,6 +89,9 @@ struct ClickLive {
                 }
             }
         }
+        // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
+        let transportLock = live.jack?.transport.map { _ in TransportLock() }
+        if let transportLock { engine.lock(to: transportLock) }
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if status != nil || service != nil {
             engine.start(output: nil) { beat in
@@ -94,7 +104,9 @@ struct ClickLive {
         let context = Playing(engine: engine, plan: plan, link: link, joined: joined, osc: osc, status: status)
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
-            let driver = JackDriver(name: jack.clientName, ports: ports, midiConnections: jack.midiConnect)
+            let driver = JackDriver(
+                name: jack.clientName, ports: ports, midiConnections: jack.midiConnect, transportLock: transportLock,
+                timebaseMaster: jack.transport == .master)
             try play(driver, context, stop) { error in
                 CommandLineError(.unavailable, error.description)
             }

@@ -49,6 +49,14 @@ struct LiveOptions: ParsableArguments {
             """)
     var midiNotes = false
 
+    @Option(
+        help: """
+            With --driver jack: follow the JACK transport: start-stop (start, stop and locate with it; the map's time \
+            from the top is the transport's frame) or master (the same, and the timebase master: bar, beat, tick and \
+            tempo from our map for every client).
+            """)
+    var transport: String?
+
     @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
     var verbose = false
 
@@ -87,7 +95,7 @@ struct LiveOptions: ParsableArguments {
             SettingForm.flag("--link", link), ("--quantum", quantum), SettingForm.flag("--link-start-stop", linkStartStop),
             ("--driver", driver), ("--client-name", clientName), ("--connect", connect),
             SettingForm.flag("--no-connect", noConnect), ("--midi-connect", midiConnect),
-            SettingForm.flag("--midi-notes", midiNotes),
+            SettingForm.flag("--midi-notes", midiNotes), ("--transport", transport),
         ])
     }
 

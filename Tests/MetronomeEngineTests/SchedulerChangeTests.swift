@@ -44,6 +44,26 @@ private func newScheduler(_ map: TempoMap, clicks: ClickSet = Impulses.clickSet(
 
 @Suite("Live changes in the scheduler")
 struct SchedulerChangeTests {
+    @Test("A seek (an external transport's locate) plays on from a map frame at an output frame, exactly: the map's next beat after it on its map frame plus the shift, backwards and from a stop alike, what sounds fading out there")
+    func seekToAMapFrame() throws {
+        let map = try TempoMap.steady(tempo: .of(120))
+        let scheduler = newScheduler(map)
+        // At 60 000 (beats 0, 1, 2 scheduled) the map goes on from its frame 50 000 at output frame 61 000: its next
+        // beat, at map frame 72 000, comes at 83 000; then every 24 000.
+        let frames = run(scheduler, until: 200_000, step: 1000, at: 60_000) {
+            $0.send(.seek(mapFrame: 50_000, frame: 61_000), at: .frame(61_000))
+        }
+        // (61 000: the fade-out of what sounds.)
+        #expect(frames == [0, 24_000, 48_000, 61_000, 83_000, 107_000, 131_000, 155_000, 179_000])
+        // From a stop, backwards: map frame 24 000 (beat 1 itself) at output frame 130 000.
+        let stopped = newScheduler(map)
+        let again = run(stopped, until: 200_000, step: 1000, at: 100_000) {
+            $0.send(.stop, at: .frame(100_000))
+            $0.send(.seek(mapFrame: 24_000, frame: 130_000), at: .frame(130_000))
+        }
+        #expect(again.filter { $0 >= 100_000 } == [130_000, 130_000, 154_000, 178_000])
+    }
+
     @Test("A tempo change lands on the first beat not yet scheduled; the grid continues from it")
     func tempoChangeAtNextBeat() throws {
         let map = try TempoMap.steady(tempo: .of(120))

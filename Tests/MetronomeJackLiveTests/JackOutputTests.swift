@@ -100,6 +100,40 @@ struct JackOutputTests {
         print("process callbacks: \(output.cycleCount); allocations in the first: \(output.firstCallbackAllocations)")
     }
 
+    @Test(
+        "Locked to the JACK transport as timebase master, the process, sync and timebase callbacks allocate nothing after the first, through starts, stops and locates", .countsAllocations)
+    func transportCallbacksAllocateNothing() throws {
+        let server = try JackServer(period: 64)
+        JackOutput.allocationProbe = metronome_thread_allocation_count
+        defer { JackOutput.allocationProbe = nil }
+        let lock = TransportLock()
+        let sampleRate = try SampleRate(48_000)
+        let session = try Session(
+            map: try TempoMap.steady(tempo: .of(480), sampleRate: sampleRate), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(sampleRate: sampleRate))
+        session.sendMIDIClock()
+        session.lock(to: lock)
+        session.start(output: nil)
+        let output = try JackOutput(
+            mixer: session.mixer, server: server.name, ports: .none, midiConnections: [], transportLock: lock,
+            timebaseMaster: true)
+        session.attach(output: output)
+        let peer = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", JackTransportTests.peer, server.name, "metronome:out_1", "wait:0.2", "start", "wait:0.5",
+             "locate:96000", "wait:0.5", "stop", "wait:0.2", "locate:20000", "start", "wait:0.5"],
+            environment: server.clientEnvironment
+        ).wait()
+        session.stop()
+        output.close()
+        try #require(peer.status == 0, "\(peer.standardError)")
+        let lines = peer.standardOutput.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("bbt ") && $0.contains(" rolling ") }, "\(peer.standardOutput)")
+        #expect(lines.contains { $0.hasPrefix("audio ") }, "\(peer.standardOutput)")
+        #expect(output.cycleCount > 1000)
+        #expect(output.callbackAllocations == 0)
+    }
+
     @Test("The output's clock: a frame's host time from JACK's cycle times, its rate within 0.1 % of the nominal")
     func clockFromCycleTimes() throws {
         let server = try JackServer(period: 256)

@@ -96,3 +96,24 @@ struct TimelineRoundTripTests {
         }
     }
 }
+
+@Suite("Bar, beat and tick for a transport's clients")
+struct BarBeatTickTests {
+    @Test("A bar of 3/4 at 90 then 6/8 at 120 quarter notes per minute: bar and beat from 1, ticks of 1920 a beat floored, the bar's start tick, the meter, and the tempo in the meter's beats")
+    func barBeatTick() throws {
+        // 3/4 at 90: 32 000 frames a beat, 96 000 the bar; 6/8 at 120 quarter notes: 12 000 frames an eighth.
+        let map = try TempoMap(sections: [
+            TempoSection(bars: 1, meter: Meter(beats: 3, unit: 4), tempo: .of(90)),
+            TempoSection(bars: 2, meter: Meter(beats: 6, unit: 8), tempo: .of(120)),
+        ])
+        let first = try #require(map.barBeatTick(atExactFrame: 40_000))
+        #expect(first == BarBeatTick(
+            bar: 1, beat: 2, tick: 480, barStartTick: 0, beatsPerBar: 3, beatType: 4, ticksPerBeat: 1920,
+            beatsPerMinute: 90))
+        let second = try #require(map.barBeatTick(atExactFrame: 96_000 + 12_000 * 4 + 6_001))
+        #expect(second == BarBeatTick(
+            bar: 2, beat: 5, tick: 960, barStartTick: 3 * 1920 * 2, beatsPerBar: 6, beatType: 8, ticksPerBeat: 1920,
+            beatsPerMinute: 240))
+        #expect(map.barBeatTick(atExactFrame: 96_000 + 12 * 12_000 * 2)?.bar == nil)
+    }
+}

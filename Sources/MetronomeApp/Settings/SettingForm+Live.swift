@@ -45,6 +45,16 @@ public struct LinkSettings: Sendable, Equatable {
     }
 }
 
+/// How a live command uses the JACK transport (`--transport`).
+public enum JackTransportMode: String, Sendable, Equatable, CaseIterable {
+    /// klick's `-t`: the click starts, stops and locates with the transport, the map's time from the top being the
+    /// transport's frame.
+    case startStop = "start-stop"
+    /// klick's `-T`: as `startStop`, and the timebase master, telling every client bar, beat, tick and tempo from
+    /// our map.
+    case master
+}
+
 /// How a live command plays through JACK (`--driver jack`, `--client-name`, `--connect`, `--no-connect`,
 /// `--midi-connect`, `--midi-notes`).
 public struct JackSettings: Sendable, Equatable {
@@ -58,6 +68,8 @@ public struct JackSettings: Sendable, Equatable {
     public var midiConnect: [String] = []
     /// Whether `midi_out` also sends the clicks as General MIDI percussion notes (`--midi-notes`).
     public var midiNotes = false
+    /// How the JACK transport is used (`--transport`); nil: not at all.
+    public var transport: JackTransportMode?
 
     /// JACK with the defaults.
     public init(
@@ -79,7 +91,7 @@ extension SettingForm {
         ("--latency", true), ("--lookahead", true), ("--device", true), ("--verbose", false),
         ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
         ("--link-start-stop", true), ("--driver", true), ("--client-name", true), ("--connect", true),
-        ("--no-connect", true), ("--midi-connect", true), ("--midi-notes", true),
+        ("--no-connect", true), ("--midi-connect", true), ("--midi-notes", true), ("--transport", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -106,7 +118,9 @@ extension SettingForm {
         }
         switch self["--driver"] {
         case nil, "pulse":
-            if let name = ["--client-name", "--connect", "--no-connect", "--midi-connect", "--midi-notes"].first(where: has) {
+            if let name = ["--client-name", "--connect", "--no-connect", "--midi-connect", "--midi-notes", "--transport"]
+                .first(where: has)
+            {
                 throw SettingError(name, "applies only with --driver jack")
             }
         case "jack":
@@ -142,6 +156,15 @@ extension SettingForm {
                 jack.midiConnect = ports
             }
             jack.midiNotes = has("--midi-notes")
+            if let text = self["--transport"] {
+                guard let mode = JackTransportMode(rawValue: text) else {
+                    throw SettingError("--transport", "\(text): the mode is start-stop or master")
+                }
+                if has("--link") {
+                    throw SettingError("--transport", "and --link each lead the beat: give one of them")
+                }
+                jack.transport = mode
+            }
             settings.jack = jack
         case let other?:
             throw SettingError("--driver", "\(other): the driver is pulse or jack")

@@ -288,6 +288,10 @@ public final class Scheduler: @unchecked Sendable {
             let command = MixerCommand.setMasterGain(VolumeCurve.gain(volume: Double(transport.volume)), at: due.frame)
             pendingGain = ring.push(command) ? nil : command
         }
+        if case .seek = transport.applied.last?.command {
+            // An external transport's locate: what still sounds from before it (pushed ahead of it) fades out.
+            _ = ring.push(.fadeOutAll(at: due.frame))
+        }
         // An alignment moves the run's anchor without a jump: it re-expands from here, as a map edit does.
         var realigned = false
         if case .align = transport.applied.last?.command { realigned = true }

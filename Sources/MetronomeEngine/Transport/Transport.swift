@@ -233,6 +233,14 @@ public struct Transport: Sendable {
         case .align(let position, let exactFrame):
             guard running, exactFrame.isFinite else { return }
             run = (exactFrame, position)
+        case .seek(let mapFrame, let exactFrame):
+            guard mapFrame.isFinite, exactFrame.isFinite else { return }
+            // The first tick at or after the map frame anchors the run, shifted so the offset is exactly
+            // `exactFrame - mapFrame`: nothing before the map frame is played.
+            var position = map.position(atExactFrame: max(0, mapFrame))
+            if map.exactFrame(at: position) < mapFrame { position = Position(ticks: position.ticks + 1) }
+            if let end = map.endPosition { position = min(position, end) }
+            start(at: position, frame: exactFrame - mapFrame + map.exactFrame(at: position))
         }
     }
 

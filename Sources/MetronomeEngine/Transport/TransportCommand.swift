@@ -78,6 +78,11 @@ public enum TransportCommand: Sendable, Hashable {
     /// already scheduled stays where it is and nothing is released; send it quantized to a frame not after either
     /// the position's current frame or `frame`. Ignored while not running.
     case align(Position, frame: Double)
+    /// Plays on from the map's exact frame `mapFrame` (its time from the top, in frames), heard at the exact output
+    /// frame `frame`, from any state: an external transport's locate (`TransportLock`), whose frames are the map's.
+    /// Every position's output frame is then its map frame plus `frame - mapFrame`, exactly. Send it quantized to
+    /// a frame not after `frame`.
+    case seek(mapFrame: Double, frame: Double)
 
     /// The quantization a command has when none is given: pause, tempo and ramps at the next beat; locate, click
     /// changes, trainers and load at the next bar; the rest now.
@@ -85,7 +90,7 @@ public enum TransportCommand: Sendable, Hashable {
         switch self {
         case .pause, .setTempo, .rampTempo: .nextBeat
         case .locateBar, .locateLabel, .changeClicks, .load, .stepTempo: .nextBar
-        case .play, .stop, .resume, .setVolume, .align: .now
+        case .play, .stop, .resume, .setVolume, .align, .seek: .now
         }
     }
 }

@@ -43,6 +43,9 @@ public final class Session: @unchecked Sendable {
     private var onBeat: (@Sendable (BeatEvent) -> Void)?
     /// The external clock followed (`follow(_:)`), on `queue`.
     private var follower: TempoFollower?
+    /// The external transport the map is locked to (`lock(to:)`), or nil; on `queue`, and for any thread.
+    private var transportLock: TransportLock?
+    private let lockedTo = Mutex<TransportLock?>(nil)
     /// The source followed, for `send` on any thread (the follower itself is the queue's).
     private let followed = Locked<TempoSource?>(nil)
     private let taps = Locked(TapTempo())
@@ -111,13 +114,18 @@ public final class Session: @unchecked Sendable {
     /// Following a source that shares play and stop (Link's start/stop sync), a start (`.play`, `.resume`) goes to
     /// the source instead, and the transport starts when and where the source does (`TempoFollower.playCommands`).
     public func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
-        if !routesStartToSource([command]).isEmpty { scheduler.send(command, at: quantization) }
+        if !routesToTransport([command]).isEmpty, !routesStartToSource([command]).isEmpty {
+            scheduler.send(command, at: quantization)
+        }
         wake()
     }
 
     /// Sends several transport commands that the scheduler takes in one pass, so they apply together (a start
     /// apart, following a source that shares play and stop, as `send(_:at:)` says). Any thread.
     public func send(_ commands: [(TransportCommand, Quantization?)]) {
+        guard !commands.isEmpty else { return }
+        let left = Set(routesToTransport(commands.map(\.0)))
+        let commands = commands.filter { left.contains($0.0) }
         guard !commands.isEmpty else { return }
         let kept = routesStartToSource(commands.map(\.0))
         if kept.count == commands.count {
@@ -126,6 +134,36 @@ public final class Session: @unchecked Sendable {
             scheduler.send(commands.filter { $0.0 != .play && $0.0 != .resume })
         }
         wake()
+    }
+
+    /// Locked to an external transport with a controller (`TransportLock.setController`), hands it our starts, stops
+    /// and locates — the transport moves, and the map with it — and returns the commands left for the scheduler (all
+    /// of them otherwise). A stop also goes back to the top; a locate to a bar or a label goes to its frame on the map.
+    private func routesToTransport(_ commands: [TransportCommand]) -> [TransportCommand] {
+        guard let lock = lockedTo.withLock({ $0 }), lock.hasController else { return commands }
+        return commands.filter { command in
+            switch command {
+            case .play, .resume: return !lock.control(.start)
+            case .pause: return !lock.control(.stop)
+            case .stop:
+                guard lock.control(.stop) else { return true }
+                _ = lock.control(.locate(0))
+                return false
+            case .locateBar, .locateLabel:
+                queue.async { [weak self] in
+                    guard let self else { return }
+                    let map = self.scheduler.transport.map
+                    var position: Position?
+                    if case .locateBar(let bar) = command, bar >= 1 { position = map.position(ofBar: bar - 1) }
+                    if case .locateLabel(let label) = command, let index = map.sections.firstIndex(where: { $0.label == label }) {
+                        position = map.startTicks[index]
+                    }
+                    if let position { _ = lock.control(.locate(SampleTime(map.exactFrame(at: position).rounded()))) }
+                }
+                return false
+            default: return true
+            }
+        }
     }
 
     /// Following a source that shares play and stop, hands the starts among `commands` to the follower; returns the
@@ -262,6 +300,25 @@ public final class Session: @unchecked Sendable {
         queue.sync { follower = source.map { TempoFollower(source: $0) } }
         followed.withLock { $0 = source }
         wake()
+    }
+
+    /// Locks the map to an external transport's frames (`TransportLock`): from the next pass on, every request the
+    /// output's render thread makes (the first cycle, a locate) seeks the map to the transport's frame at the first
+    /// frame not yet scheduled. The output must pull the mixer only while the transport rolls (`JackOutput` with a
+    /// lock). Call before `start`. Any control thread.
+    public func lock(to transport: TransportLock) {
+        queue.sync { transportLock = transport }
+        lockedTo.withLock { $0 = transport }
+        wake()
+    }
+
+    /// Answers the transport lock's request, if one waits: the map seeks to the transport's frame at the first frame
+    /// not scheduled. Returns the grant to give once that frame is scheduled; on `queue`.
+    private func seekToTransport() -> (number: Int64, mixerFrame: Int64)? {
+        guard let request = transportLock?.pendingRequest else { return nil }
+        let at = scheduler.scheduledUntil
+        scheduler.send(.seek(mapFrame: Double(request.transportFrame), frame: Double(at)), at: .frame(at))
+        return (request.number, at)
     }
 
     /// The source's beat minus our quarter notes, fixed when following starts (`TempoFollower.beatOffset`); nil
@@ -472,8 +529,13 @@ public final class Session: @unchecked Sendable {
             scheduler.skipIdle(to: position + max(0, lookahead - periodFrames))
             slept = false
         }
+        let seek = seekToTransport()
         followSource(mapping: output?.mapping, now: .now())
-        scheduler.schedule(until: position + lookahead)
+        // A seek's frames are scheduled a lookahead on from it: the render thread goes there once it is granted.
+        scheduler.schedule(until: max(position, seek?.mixerFrame ?? position) + lookahead)
+        // Granted once the frames from the seek on are in the ring: the render thread plays on from there at once.
+        if let seek { transportLock?.grant(seek.number, mixerFrame: seek.mixerFrame) }
+        transportLock?.publish(scheduler.transport.map, version: scheduler.transport.applied.count)
         skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
         let latency = output?.latencyFrames ?? 0
         // A beat is published once heard, with its host time: until the output exists and maps its frames to the
@@ -503,7 +565,8 @@ public final class Session: @unchecked Sendable {
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
         // A source switched on can move the next beat at any moment: following one, every pass looks at it.
-        guard let timer, output != nil, follower?.source.isActive != true else { return }
+        // Locked to a transport, every pass looks for its locates.
+        guard let timer, output != nil, follower?.source.isActive != true, transportLock == nil else { return }
         // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
         sleeping.store(true, ordering: .sequentiallyConsistent)
         // Commands or notes waiting are due at the next unscheduled frame: keep ticking.

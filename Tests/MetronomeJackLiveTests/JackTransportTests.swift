@@ -1,0 +1,206 @@
+import Foundation
+import MetronomeFiles
+import MetronomeTestSupport
+import Testing
+
+/// `--transport start-stop` and `--transport master` against a real jackd's transport, driven and recorded by
+/// Peers/jack_transport_peer.py (JACK-Client): every onset stamped with the transport frame of the cycle it came in.
+@Suite("JACK transport: the click starts, stops and locates with it, and as timebase master tells bar, beat and tick", .serialized)
+struct JackTransportTests {
+    static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Peers/jack_transport_peer.py").path
+
+    /// What the peer printed: onsets (transport frame, rolling), bar-beat-tick lines, and its steps.
+    struct Recording {
+        var onsets: [(frame: Int, rolling: Bool)] = []
+        var bbt: [(frame: Int, rolling: Bool, fields: [String])] = []
+    }
+
+    /// Runs `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the peer's steps beside
+    /// it, then Ctrl-C (unless the command ended by itself); returns its result and the peer's recording.
+    static func run(_ arguments: [String], steps: [String]) throws -> (CommandResult, Recording) {
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        let peer = try ChildProcess(
+            "/usr/bin/env", ["python3", Self.peer, server.name, "metronome:out_1"] + steps,
+            environment: server.clientEnvironment
+        ).wait()
+        kill(ours.pid, SIGINT)
+        let result = ours.wait()
+        try #require(peer.status == 0, "\(peer.standardError)")
+        var recording = Recording()
+        for line in peer.standardOutput.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            if words[0] == "audio", let frame = Int(words[1]) {
+                recording.onsets.append((frame, words[2] == "rolling"))
+            } else if words[0] == "bbt", let frame = Int(words[1]) {
+                recording.bbt.append((frame, words[2] == "rolling", Array(words.dropFirst(3))))
+            }
+        }
+        return (result, recording)
+    }
+
+    @Test("--transport start-stop at 120 BPM: every click on a transport frame that is a whole beat (24 000 frames) and only while rolling; a stop and start go on in place, a locate while rolling to 96 000 plays its downbeat on 96 000, a locate while stopped to 240 000 starts there, a locate to 50 000 goes on at 72 000")
+    func startStopAndLocate() throws {
+        let (result, recording) = try Self.run(
+            ["120", "--transport", "start-stop"],
+            steps: [
+                "wait:0.5", "start", "wait:2.1", "stop", "wait:0.7", "start", "wait:1", "locate:96000", "wait:1", "stop",
+                "locate:240000", "wait:0.5", "start", "wait:1.2", "locate:50000", "wait:1", "stop",
+            ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let frames = recording.onsets.map(\.frame)
+        #expect(recording.onsets.allSatisfy { $0.rolling }, "\(recording.onsets)")
+        #expect(frames.allSatisfy { $0 % 24_000 == 0 }, "\(frames)")
+        // Runs of consecutive beats, each started by the top or a locate: nothing lost within a run.
+        var runs: [[Int]] = []
+        for frame in frames {
+            if let last = runs.last?.last, frame - last == 24_000 { runs[runs.count - 1].append(frame) } else { runs.append([frame]) }
+        }
+        #expect(runs.map { $0[0] } == [0, 96_000, 240_000, 72_000], "\(frames)")
+        // The stop and start in place (after 2.1 s rolling, 0.7 s stopped, then 1 s more) lost no beat: the first run
+        // goes on past where it stopped, to 144 000.
+        #expect((runs.first?.last ?? 0) >= 144_000, "\(frames)")
+    }
+
+    @Test("--transport master with a klick map (a bar of 3/4 at 90, a bar of 4/4 at 120): clicks on the map's frames, and every rolling cycle's bar, beat, tick, meter and tempo, read by another client, are the map's at the cycle's transport frame")
+    func timebaseMaster() throws {
+        let directory = NSTemporaryDirectory() + "metronome-transport-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let map = directory + "/map.klick"
+        try "1 3/4 90\n1 4/4 120\n".write(toFile: map, atomically: true, encoding: .utf8)
+        let (result, recording) = try Self.run(
+            ["play", map, "--transport", "master"], steps: ["wait:0.5", "start", "wait:4.3", "stop"])
+        #expect(result.status == 0, "\(result.standardError)")
+        // 3/4 at 90: 32 000 frames a beat; from 96 000, 4/4 at 120: 24 000.
+        #expect(
+            recording.onsets.map(\.frame) == [0, 32_000, 64_000, 96_000, 120_000, 144_000, 168_000],
+            "\(recording.onsets)")
+        let rolling = recording.bbt.filter { $0.rolling && $0.frame < 192_000 }
+        #expect(rolling.count > 600, "\(rolling.count) cycles")
+        for cycle in rolling {
+            let (bar, beatLength, beats, unit, tempo, from) =
+                cycle.frame < 96_000 ? (1, 32_000, 3, 4, "90", 0) : (2, 24_000, 4, 4, "120", 96_000)
+            let into = cycle.frame - from
+            let beat = into / beatLength + 1
+            let tick = (into % beatLength) * 1920 / beatLength
+            let expected = ["\(bar)", "\(beat)", "\(tick)", "\(beats)", "\(unit)", "1920", tempo]
+            #expect(cycle.fields == expected, "at \(cycle.frame)")
+            if cycle.fields != expected { break }
+        }
+    }
+
+    @Test("Beside klick: klick -j following our --transport master (a bar of 3/4 at 90, two of 4/4 at 120) plays every bar's downbeat on our frame exactly and every other beat within one of its ticks (1920 a beat: 12.5 frames at 120) after ours")
+    func klickFollowsOurTimebase() throws {
+        let directory = NSTemporaryDirectory() + "metronome-transport-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let map = directory + "/map.klick"
+        try "1 3/4 90\n2 4/4 120\n".write(toFile: map, atomically: true, encoding: .utf8)
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable,
+            ["play", map, "--transport", "master", "--driver", "jack", "--no-connect", "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        let klick = try ChildProcess("/usr/bin/klick", ["-j", "-n", "klick"], environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("klick:out", on: server)
+        let peer = try ChildProcess(
+            "/usr/bin/env", ["python3", Self.peer, server.name, "klick:out", "wait:0.3", "start", "wait:6.3", "stop"],
+            environment: server.clientEnvironment
+        ).wait()
+        kill(ours.pid, SIGINT)
+        kill(klick.pid, SIGTERM)
+        let result = ours.wait()
+        _ = klick.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        try #require(peer.status == 0, "\(peer.standardError)")
+        let lines: [[Substring]] = peer.standardOutput.split(separator: "\n").map { $0.split(separator: " ") }
+        let onsets: [Int] = lines.filter { $0[0] == "audio" }.compactMap { Int($0[1]) }
+        // Ours: 0, 32 000, 64 000 (3/4 at 90), then every 24 000 from 96 000; downbeats at 0, 96 000 and 192 000.
+        let beats: [Int] = [0, 32_000, 64_000] + (0..<8).map { (index: Int) -> Int in 96_000 + index * 24_000 }
+        #expect(onsets.count == beats.count, "klick: \(onsets)")
+        for (heard, beat) in zip(onsets, beats) {
+            if [0, 96_000, 192_000].contains(beat) {
+                #expect(heard == beat, "klick: \(onsets)")
+            } else {
+                #expect(heard >= beat && Double(heard - beat) < 12.5, "klick: \(onsets)")
+            }
+        }
+    }
+
+    @Test("serve --transport start-stop steered over OSC: continue starts the JACK transport (the click from frame 0), pause stops it, a locate to bar 3 moves it to 192 000 and the next continue plays bar 3's downbeat there")
+    func ourControlsMoveTheTransport() throws {
+        let server = try JackServer(period: 256)
+        let port = try UDPPort().port
+        let serve = try ChildProcess(
+            CommandRunner.executable,
+            ["serve", "--driver", "jack", "--transport", "start-stop", "--bpm", "120", "--no-connect", "--osc",
+             "127.0.0.1:\(port)", "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        let peer = try ChildProcess(
+            "/usr/bin/env", ["python3", Self.peer, server.name, "metronome:out_1", "wait:4"],
+            environment: server.clientEnvironment)
+        func send(_ arguments: String...) throws {
+            let sent = try ChildProcess("/usr/bin/oscsend", ["127.0.0.1", String(port)] + arguments).wait()
+            #expect(sent.status == 0, "\(arguments): \(sent.standardError)")
+        }
+        usleep(700_000)
+        try send("/metronome/continue")
+        usleep(1_100_000)
+        try send("/metronome/pause")
+        usleep(400_000)
+        try send("/metronome/locate", "i", "3")
+        usleep(300_000)
+        try send("/metronome/continue")
+        let recorded = peer.wait()
+        try send("/metronome/quit")
+        let served = serve.wait()
+        #expect(served.status == 0, "\(served.standardError)")
+        try #require(recorded.status == 0, "\(recorded.standardError)")
+        var onsets: [(frame: Int, rolling: Bool)] = []
+        for line in recorded.standardOutput.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if words[0] == "audio", let frame = Int(words[1]) { onsets.append((frame, words[2] == "rolling")) }
+        }
+        #expect(onsets.allSatisfy { $0.rolling }, "\(onsets)")
+        let frames = onsets.map(\.frame)
+        #expect(frames.allSatisfy { $0 % 24_000 == 0 }, "\(frames)")
+        var runs: [[Int]] = []
+        for frame in frames {
+            if let last = runs.last?.last, frame - last == 24_000 { runs[runs.count - 1].append(frame) } else { runs.append([frame]) }
+        }
+        #expect(runs.map { $0[0] } == [0, 192_000], "\(frames)")
+    }
+
+    @Test("--transport: without --driver jack, an unknown mode, with --link, and with --duration: exit 64, one line each")
+    func refusals() throws {
+        let cases: [([String], String)] = [
+            (["120", "--transport", "start-stop"], "metronome: error: --transport applies only with --driver jack\n"),
+            (["120", "--driver", "jack", "--transport", "follow-me"],
+             "metronome: error: --transport follow-me: the mode is start-stop or master\n"),
+            (["120", "--driver", "jack", "--transport", "master", "--link"],
+             "metronome: error: --transport and --link each lead the beat: give one of them\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.standardError == message, "\(arguments)")
+        }
+        let server = try JackServer(period: 256)
+        let timed = try ChildProcess(
+            CommandRunner.executable, ["120", "--driver", "jack", "--transport", "start-stop", "--duration", "2"],
+            environment: server.clientEnvironment
+        ).wait()
+        #expect(timed.status == 64)
+        #expect(
+            timed.standardError
+                == "metronome: error: --duration and --bars do not apply with --transport: the JACK transport decides "
+                + "when the click plays (quit with q or Ctrl-C)\n")
+    }
+}

@@ -1,0 +1,75 @@
+"""Drives a JACK server's transport and records one audio port against it, in a single client: each onset is stamped
+with the transport's frame and state in the cycle it came in, so a click can be checked against the transport frame
+it must land on.
+
+Usage: jack_transport_peer.py SERVER AUDIO_PORT STEP…
+Steps, run in order from the moment the port is connected: wait:SECONDS, start, stop, locate:FRAME.
+
+Prints, in order: "audio TRANSPORT_FRAME STATE" for each onset (a non-zero sample after at least 100 silent ones;
+STATE is rolling or stopped, TRANSPORT_FRAME the cycle's transport frame plus the offset in the period);
+"bbt TRANSPORT_FRAME STATE BAR BEAT TICK BEATS_PER_BAR BEAT_TYPE TICKS_PER_BEAT BEATS_PER_MINUTE" for every cycle
+whose position has bar, beat and tick (a timebase master's); and "step NAME TRANSPORT_FRAME" when a step was taken. Exits 0, or 1 with a line on stderr when the port does not exist.
+"""
+import sys
+import time
+
+import jack
+import numpy
+
+server, audio_port, steps = sys.argv[1], sys.argv[2], sys.argv[3:]
+client = jack.Client("transport_peer", servername=server, no_start_server=True)
+audio_in = client.inports.register("audio_in")
+chunks = []
+bbts = []
+
+
+@client.set_process_callback
+def process(frames):
+    state, position = client.transport_query()
+    rolling = state == jack.ROLLING
+    chunks.append((position["frame"], rolling, numpy.array(audio_in.get_array(), copy=True)))
+    if "bar" in position:
+        fields = ("bar", "beat", "tick", "beats_per_bar", "beat_type", "ticks_per_beat", "beats_per_minute")
+        bbts.append((position["frame"], rolling) + tuple(position[name] for name in fields))
+
+
+client.activate()
+try:
+    client.connect(audio_port, audio_in)
+except jack.JackError as error:
+    print(f"jack_transport_peer: {error}", file=sys.stderr)
+    sys.exit(1)
+taken = []
+for step in steps:
+    name, _, value = step.partition(":")
+    if name == "wait":
+        time.sleep(float(value))
+        continue
+    if name == "start":
+        client.transport_start()
+    elif name == "stop":
+        client.transport_stop()
+    elif name == "locate":
+        client.transport_locate(int(value))
+    else:
+        print(f"jack_transport_peer: unknown step {step}", file=sys.stderr)
+        sys.exit(1)
+    taken.append((name, client.transport_frame))
+time.sleep(0.3)
+client.deactivate()
+client.close()
+
+silent = 100
+for frame, rolling, samples in chunks:
+    for index, value in enumerate(samples):
+        if value == 0:
+            silent += 1
+            continue
+        if silent >= 100:
+            print(f"audio {frame + index} {'rolling' if rolling else 'stopped'}")
+        silent = 0
+for frame, rolling, *fields in bbts:
+    state = "rolling" if rolling else "stopped"
+    print(f"bbt {frame} {state} " + " ".join(f"{value:g}" if isinstance(value, float) else str(value) for value in fields))
+for name, frame in taken:
+    print(f"step {name} {frame}")
