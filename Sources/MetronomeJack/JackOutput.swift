@@ -27,8 +27,10 @@ public enum JackPorts: Sendable, Equatable {
 /// runs on JACK's thread and is real-time safe (no allocation, lock, log or Foundation call; `callbackAllocations`
 /// counts it in tests). The xrun, latency and shutdown callbacks run on JACK's other threads and only store atomics.
 public final class JackOutput: @unchecked Sendable {
-    // @unchecked: `client`, `ports` and `midiPort` are set in init, before jack_activate starts the callbacks, and
-    // `client` is cleared only by `close` (under `closing`), after jack_deactivate has stopped them; `alignedSeen` is the process thread's alone; the rest is atomic.
+    // @unchecked: `client`, `ports`, `midiPort` and `midiInPort` are set in init, before jack_activate starts the
+    // callbacks, and `client` is cleared only by `close` (under `closing`), after jack_deactivate has stopped them;
+    // `alignedSeen` and the `lock…` and `midi…` state of the transport lock are the process thread's alone (the
+    // process, sync and timebase callbacks all run on it); the rest is atomic.
 
     /// The mixer the process callback pulls.
     public let mixer: Mixer
@@ -46,6 +48,11 @@ public final class JackOutput: @unchecked Sendable {
     private var midiPort: OpaquePointer?
     /// Its full name (`metronome:midi_out`), or nil.
     public let midiPortName: String?
+    /// The `midi_in` port and where what arrives on it goes (each message on the mixer frame it arrived on), or nil.
+    private var midiInPort: OpaquePointer?
+    private let midiInput: MIDIInbox?
+    /// Its full name (`metronome:midi_in`), or nil.
+    public let midiInPortName: String?
     private let midiDropped = Atomic<Int>(0)
     /// Set once the ports are connected: until then a cycle is silence and the mixer is not pulled, so the first
     /// frames (the first click, MIDI Start) reach the ports they were meant for, not an unconnected port.
@@ -85,7 +92,11 @@ public final class JackOutput: @unchecked Sendable {
     private var lockAwaiting: Int64 = 0
     private var lockRequestFrame: Int64 = 0
     private var lockDelta: Int64?
+    private var lockInvalidations = 0
+    /// Whether receivers were sent Stop for a stopped transport (a Continue is owed when it rolls), and whether a seek
+    /// is under way, whose own Stop, Song Position and Continue restart them.
     private var midiStopped = false
+    private var midiSeeking = false
     /// How long a takeover client that is aligned waits for the mixer to fall silent before it sounds anyway.
     static let silenceWait: Int64 = 1_000_000_000
 
@@ -102,6 +113,8 @@ public final class JackOutput: @unchecked Sendable {
     ///   - skipLimit: for a takeover: how far the mixer may be skipped now.
     ///   - transportLock: locks the mixer to the JACK transport (`TransportLock`): pulled only while it rolls, its
     ///     frames the transport's; the session must be locked to the same lock (`Session.lock(to:)`).
+    ///   - midiInput: nil: no `midi_in` port; else one is registered, and every channel message arriving on it is
+    ///     pushed here with the mixer frame it arrived on (the cycle's first frame plus its offset in the period).
     ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
     ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
     /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused.
@@ -109,9 +122,10 @@ public final class JackOutput: @unchecked Sendable {
         mixer: Mixer, name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
         midiConnections: [String]? = nil, beforeStreaming: () -> Void = {}, catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
-        timebaseMaster: Bool = false
+        timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil
     ) throws(JackError) {
         self.mixer = mixer
+        self.midiInput = midiInput
         self.transportLock = transportLock
         channels = mixer.configuration.channels
         self.catchUp = catchUp
@@ -142,6 +156,7 @@ public final class JackOutput: @unchecked Sendable {
         reason.initialize(repeating: 0, count: Self.reasonCapacity)
         portNames = (1...channels).map { "\(String(cString: jack_get_client_name(client))):out_\($0)" }
         midiPortName = midiConnections == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_out"
+        midiInPortName = midiInput == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_in"
         // Every stored property is set; a refusal from here on closes the client before it is thrown (a client left
         // open on a server that later dies was seen to block the next jack_client_open in the process for good).
         do throws(JackError) {
@@ -158,6 +173,13 @@ public final class JackOutput: @unchecked Sendable {
                         client, "midi_out", metronome_jack_midi_type(), UInt(JackPortIsOutput.rawValue), 0)
                 else { throw .portFailed(server: serverName, port: "midi_out") }
                 midiPort = port
+            }
+            if midiInput != nil {
+                guard
+                    let port = jack_port_register(
+                        client, "midi_in", metronome_jack_midi_type(), UInt(JackPortIsInput.rawValue), 0)
+                else { throw .portFailed(server: serverName, port: "midi_in") }
+                midiInPort = port
             }
             let context = Unmanaged.passUnretained(self).toOpaque()
             jack_set_process_callback(client, Self.processCallback, context)
@@ -262,10 +284,11 @@ public final class JackOutput: @unchecked Sendable {
     /// Allocations in the first process callback (the runtime's one-time set-up). Any thread.
     public var firstCallbackAllocations: UInt64 { firstAllocations.load(ordering: .relaxed) }
 
-    /// Moves the client onto a beat grid it plays behind (see `OutputBackend.advance(by:)`).
+    /// Moves the client onto a beat grid it plays behind (see `OutputBackend.advance(by:)`). Locked to the JACK
+    /// transport, the grid is the transport's: the seek places the mixer, and nothing is skipped here.
     public func advance(by frames: SampleTime) {
         guard frames >= 0, skipLimit != nil else { return }
-        pendingSkip.add(frames, ordering: .relaxed)
+        if transportLock == nil { pendingSkip.add(frames, ordering: .relaxed) }
         aligned.store(true, ordering: .releasing)
     }
 
@@ -299,6 +322,8 @@ public final class JackOutput: @unchecked Sendable {
             return self.client
         }
         guard let client else { return }
+        // Our own controls no longer reach a transport through this client (a reconnect's client sets itself).
+        transportLock?.setController(nil)
         if !isLost { jack_deactivate(client) }
         jack_client_close(client)
     }
@@ -470,11 +495,14 @@ public final class JackOutput: @unchecked Sendable {
         var nextMicros: jack_time_t = 0
         var periodMicros: Float = 0
         if isFirst {
-            if let catchUp { renderIntoNothing(catchUp(HostTime(nanoseconds: now)) - mixer.framePosition) }
+            // Locked to the transport, a takeover's mixer goes where the transport's seek puts it, not on the clock.
+            if let catchUp, transportLock == nil {
+                renderIntoNothing(catchUp(HostTime(nanoseconds: now)) - mixer.framePosition)
+            }
             firstWrite.store(now, ordering: .releasing)
         }
         let pending = pendingSkip.load(ordering: .relaxed)
-        if pending > 0, let skipLimit {
+        if pending > 0, let skipLimit, transportLock == nil {
             let frames = min(pending, skipLimit(frameCount))
             if frames > 0 {
                 renderIntoNothing(frames)
@@ -503,6 +531,7 @@ public final class JackOutput: @unchecked Sendable {
             let start = Int64(cycleMicros) * 1000 - rawOffset + Int64(Double(latencyFrames) * 1e9 / rate)
             clock.store(ClockMapping(frame: mixer.framePosition, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate))
         }
+        receiveMIDI(frameCount)
         guard pulls else { return }
         let silent = !sounding.load(ordering: .relaxed)
         let block = mixer.configuration.maximumBlockFrames
@@ -534,20 +563,23 @@ public final class JackOutput: @unchecked Sendable {
         var position = jack_position_t()
         let state = jack_transport_query(client, &position)
         let rolling = state == JackTransportRolling
-        lock.isRolling = rolling
-        guard positioned(lock, atTransportFrame: Int64(position.frame)) else {
+        guard positioned(lock, atTransportFrame: Int64(position.frame), rolling: rolling) else {
             silence(frameCount)
             return false
         }
         guard rolling else {
             silence(frameCount)
-            if !midiStopped, midiPort != nil {
+            if !midiStopped, !midiSeeking, midiPort != nil {
                 writeMIDIStatus(0xFC, frameCount: frameCount)
                 midiStopped = true
             }
             return false
         }
-        if midiStopped {
+        if midiSeeking {
+            // The seek's own Stop, Song Position and Continue are in this cycle's render.
+            midiSeeking = false
+            midiStopped = false
+        } else if midiStopped {
             midiStopped = false
             writeMIDIStatus(0xFB, frameCount: frameCount)
         }
@@ -557,19 +589,53 @@ public final class JackOutput: @unchecked Sendable {
     /// Whether the mixer is where the transport frame is heard. If not, asks the session to seek there (a locate, the
     /// first cycle) and answers false until it has; then renders the mixer into nothing up to where the transport has
     /// rolled since (nothing when it waited in Starting for us, a slow-sync client). Process thread.
-    private func positioned(_ lock: TransportLock, atTransportFrame frame: Int64) -> Bool {
+    private func positioned(_ lock: TransportLock, atTransportFrame frame: Int64, rolling: Bool) -> Bool {
+        let invalidations = lock.invalidationCount
+        if invalidations != lockInvalidations {
+            // A new map: its frames are not the transport's until a seek puts them there.
+            lockInvalidations = invalidations
+            lockDelta = nil
+        }
         if lockAwaiting != 0 {
             guard let granted = lock.granted(lockAwaiting) else { return false }
-            renderIntoNothing(granted + (frame - lockRequestFrame) - mixer.framePosition)
-            lockDelta = frame - mixer.framePosition
             lockAwaiting = 0
+            // Granted for the frame asked: the transport is still there (stopped, or held in Starting for us), or
+            // has only rolled on since. Moved back, or moved while not rolling (another locate meanwhile), the grant
+            // is for a frame no longer wanted: asked again below.
+            let rolledSince = frame - lockRequestFrame
+            if rolledSince == 0 || (rolling && rolledSince > 0) {
+                renderIntoNothing(granted + rolledSince - mixer.framePosition)
+                lockDelta = frame - mixer.framePosition
+            }
         }
         if let lockDelta, frame - lockDelta == mixer.framePosition { return true }
         lockRequestFrame = frame
         lockAwaiting = lock.request(transportFrame: frame)
-        // The seek sends its own Stop, Song Position and Continue.
-        midiStopped = false
+        // The seek sends its own Stop, Song Position and Continue: nothing more from here until it has played.
+        midiSeeking = true
         return false
+    }
+
+    /// Pushes the channel messages (note on and off, controllers, …) that arrived on `midi_in` this period into the
+    /// inbox, each on the mixer frame the period starts at plus its offset; others (clock, sysex) are left out.
+    /// Real-time path.
+    private func receiveMIDI(_ frameCount: Int) {
+        guard let midiInPort, let midiInput, let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount))
+        else { return }
+        let start = mixer.framePosition
+        let count = jack_midi_get_event_count(buffer)
+        var event = jack_midi_event_t()
+        for index in 0..<count {
+            guard jack_midi_event_get(&event, buffer, index) == 0, event.size >= 2, let bytes = event.buffer else {
+                continue
+            }
+            let status = bytes[0]
+            guard status >= 0x80, status < 0xF0 else { continue }
+            let twoBytes = status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0
+            guard twoBytes || event.size >= 3 else { continue }
+            let message = twoBytes ? MIDIMessage(status, bytes[1]) : MIDIMessage(status, bytes[1], bytes[2])
+            midiInput.push(message, at: start + SampleTime(event.time))
+        }
     }
 
     /// Writes a one-byte MIDI message at the period's first frame of the port's buffer, cleared already this cycle.
@@ -587,11 +653,12 @@ public final class JackOutput: @unchecked Sendable {
 
     /// A slow-sync client's answer: the transport starts (or rolls on after a locate) only once the mixer is at its
     /// frame, so the first click after a start or a locate is on its frame. Process thread, before `process`.
-    private static let syncCallback: JackSyncCallback = { _, position, context in
+    private static let syncCallback: JackSyncCallback = { state, position, context in
         let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
         guard let lock = output.transportLock, let position, output.connected.load(ordering: .acquiring) else { return 1 }
         return output.countingAllocations {
-            output.positioned(lock, atTransportFrame: Int64(position.pointee.frame)) ? 1 : 0
+            output.positioned(
+                lock, atTransportFrame: Int64(position.pointee.frame), rolling: state == JackTransportRolling) ? 1 : 0
         }
     }
 
@@ -663,13 +730,17 @@ public struct JackDriver: OutputDriver, Sendable {
     public var transportLock: TransportLock?
     /// With a lock, whether every client is the timebase master too.
     public var timebaseMaster: Bool
+    /// nil: no `midi_in` port; else every client's `midi_in` feeds this inbox (`JackOutput.init`).
+    public var midiInput: MIDIInbox?
 
     /// Creates a driver.
     public init(
         name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
-        midiConnections: [String]? = nil, transportLock: TransportLock? = nil, timebaseMaster: Bool = false
+        midiConnections: [String]? = nil, transportLock: TransportLock? = nil, timebaseMaster: Bool = false,
+        midiInput: MIDIInbox? = nil
     ) {
         self.timebaseMaster = timebaseMaster
+        self.midiInput = midiInput
         self.name = name
         self.server = server
         self.ports = ports
@@ -686,7 +757,7 @@ public struct JackDriver: OutputDriver, Sendable {
             mixer: mixer, name: name, server: server, ports: ports, midiConnections: midiConnections,
             beforeStreaming: takeover?.beforeStreaming ?? {},
             catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit, transportLock: transportLock,
-            timebaseMaster: timebaseMaster)
+            timebaseMaster: timebaseMaster, midiInput: midiInput)
     }
 }
 

@@ -15,8 +15,19 @@ struct Arp: ParsableCommand {
             stays straight.
             """)
 
-    @Argument(help: "The chords, separated by spaces (quote them).")
-    var progression: String
+    @Argument(help: "The chords, separated by spaces (quote them); none with --midi-in.")
+    var progression: String?
+
+    @Flag(
+        name: .customLong("midi-in"),
+        help: """
+            With --driver jack: arpeggiate the keys held on midi_in instead of a progression (new keys start on the \
+            next step).
+            """)
+    var midiIn = false
+
+    @Flag(help: "With --midi-in: the last keys go on after they are released, until new ones are pressed.")
+    var latch = false
 
     @Option(help: "Step length: 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32.")
     var rate = "1/16"
@@ -50,6 +61,17 @@ struct Arp: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     mutating func run() throws {
+        if latch, !midiIn { throw CommandLineError(.usage, "--latch applies only with --midi-in") }
+        if midiIn {
+            guard progression == nil else {
+                throw CommandLineError(.usage, "give chords or --midi-in, not both")
+            }
+            guard live.driver == "jack", output.output == nil else {
+                throw CommandLineError(.usage, "--midi-in arpeggiates the keys held on JACK's midi_in: it needs --driver jack and no --output")
+            }
+        } else if progression == nil {
+            throw CommandLineError(.usage, "give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack")
+        }
         output = try live.adopting(output)
         if let name = section.form.given.first(where: { $0 != "--swing" }) {
             throw CommandLineError(
@@ -57,7 +79,7 @@ struct Arp: ParsableCommand {
                 "\(name) does not apply to 'arp'; write the chords in a .metro file with '\(name.dropFirst(2))' and "
                     + "play it")
         }
-        let chords = try NoteOptions.chords(progression)
+        let chords = try midiIn ? [] : NoteOptions.chords(progression ?? "")
         let voicing = try notes.checked()
         let form = SettingForm([
             ("--style", style), ("--rate", rate), ("--octaves", octaves), ("--gate", gate),
@@ -69,7 +91,12 @@ struct Arp: ParsableCommand {
         }
         var job = try Job(clickOptions.form.merging(output.form), .click(silent: !click))
         let track = try voicing.checkedTrack(sampleRate: job.plan.sampleRate)
-        job.plan.playArpeggio(chords, settings: settings, track: track, voicing: voicing)
+        job.plan.midiInputTrack = track
+        if midiIn {
+            job.plan.midiInputArpeggio = (settings, latch)
+        } else {
+            job.plan.playArpeggio(chords, settings: settings, track: track, voicing: voicing)
+        }
         try Metronome.perform(job, live: live)
     }
 }

@@ -47,6 +47,7 @@ struct Chord: ParsableCommand {
         var form = output.form
         form.set("--duration", String(held + release + 0.05))
         var job = try Job(clickOptions.form.merging(form), .click(silent: true))
+        job.plan.midiInputTrack = track
         job.plan.playChord(
             chords[0], held: held, strumMilliseconds: strumMilliseconds, track: track, voicing: voicing)
         try Metronome.perform(job, live: live)

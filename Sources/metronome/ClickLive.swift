@@ -89,6 +89,21 @@ struct ClickLive {
                 }
             }
         }
+        // Through JACK, notes arriving on midi_in play the command's instrument, or feed `arp --midi-in`.
+        let midiInbox = live.jack == nil ? nil : MIDIInbox()
+        if let midiInbox {
+            let track: NotePlayer.Track
+            do { track = try plan.midiInputTrack ?? Voicing().track(sampleRate: plan.sampleRate) } catch {
+                link?.stop()
+                throw CommandLineError(.unavailable, "\(error)")
+            }
+            let player = NotePlayer(tracks: [track], source: NoteBatches([]), sampleRate: plan.sampleRate)
+            if let arpeggio = plan.midiInputArpeggio {
+                engine.arpeggiateMIDIInput(midiInbox, on: player, settings: arpeggio.settings, latch: arpeggio.latch)
+            } else {
+                engine.playMIDIInput(midiInbox, on: player)
+            }
+        }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
         let transportLock = live.jack?.transport.map { _ in TransportLock() }
         if let transportLock { engine.lock(to: transportLock) }
@@ -106,7 +121,7 @@ struct ClickLive {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
             let driver = JackDriver(
                 name: jack.clientName, ports: ports, midiConnections: jack.midiConnect, transportLock: transportLock,
-                timebaseMaster: jack.transport == .master)
+                timebaseMaster: jack.transport == .master, midiInput: midiInbox)
             try play(driver, context, stop) { error in
                 CommandLineError(.unavailable, error.description)
             }

@@ -46,6 +46,8 @@ extension JackOutput: CommandOutput, ServiceOutput {
             "process callbacks: \(cycleCount)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
             "MIDI messages dropped: \(droppedMIDICount)",
+            "MIDI input: \(session.midiInputLatency) frames from arrival to sound, "
+                + "\(session.lateMIDIInputCount) messages late",
         ]
         lines += extra
         if let latency = latencyFrames {

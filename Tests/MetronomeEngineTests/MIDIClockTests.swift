@@ -342,3 +342,41 @@ struct MIDINotePlayerTests {
         }
     }
 }
+
+@Suite("MIDI clock beside live notes")
+struct MIDIClockLiveNoteTests {
+    @Test("Live notes queued a while ahead (a MIDI input's) keep the ring in frame order: the clocks between a note on and its note off are not held behind it")
+    func liveNotesKeepTheClockInOrder() throws {
+        let map = try TempoMap.steady(tempo: .of(120))
+        let zone = try BankZone(
+            sample: SampleBuffer(channels: [[0.1]], name: "tick"), sampleRate: 48_000, lowNote: 0, highNote: 127,
+            rootNote: 60, release: 0)
+        let player = NotePlayer(
+            tracks: [.init(bank: SoundBank(name: "tick", summary: "one frame", zones: [zone]), pan: 0)],
+            source: NoteBatches([]), sampleRate: .standard)
+        let scheduler = Scheduler(map: map, clicks: Impulses.clickSet(), ring: CommandRing(minimumCapacity: 4096))
+        scheduler.sendsMIDIClock = true
+        scheduler.add(player)
+        scheduler.send(.play, at: .frame(0))
+        var frames: [SampleTime] = []
+        var clocks: [SampleTime] = []
+        var horizon: SampleTime = 0
+        while horizon < 96_000 {
+            horizon += 480
+            if horizon == 48_000 {
+                // Queued ahead of what is scheduled, as a MIDI input's note on and off.
+                player.queue.noteOn(60, velocity: 100, at: 50_000)
+                player.queue.noteOff(60, at: 50_200)
+                player.queue.commit()
+            }
+            scheduler.schedule(until: horizon)
+            while let command = scheduler.ring.peek() {
+                frames.append(command.frame)
+                if command.kind == .midi, command.midi == .clock { clocks.append(command.frame) }
+                scheduler.ring.removeFirst()
+            }
+        }
+        #expect(frames == frames.sorted(), "\(frames)")
+        #expect(clocks == (0..<96).map { SampleTime($0) * 1000 }, "\(clocks)")
+    }
+}

@@ -62,6 +62,33 @@ struct SchedulerChangeTests {
             $0.send(.seek(mapFrame: 24_000, frame: 130_000), at: .frame(130_000))
         }
         #expect(again.filter { $0 >= 100_000 } == [130_000, 130_000, 154_000, 178_000])
+        // At 130 BPM bar 3's downbeat is at 177 230.77 on the map: a locate to frame 177 231 (where it is heard)
+        // plays it, on the seek's frame.
+        let odd = newScheduler(try TempoMap.steady(tempo: .of(130)))
+        let located = run(odd, until: 140_000, step: 1000, at: 100_000) {
+            $0.send(.seek(mapFrame: 177_231, frame: 101_000), at: .frame(101_000))
+        }
+        #expect(Array(located.filter { $0 >= 100_000 }.prefix(3)) == [101_000, 101_000, 123_154], "\(located)")
+    }
+
+    @Test("A seek asked for at once goes ahead of commands queued for later (a tempo change at the next bar): it applies on the first frame not yet scheduled, and the ring stays in frame order")
+    func seekGoesFirst() throws {
+        let map = try TempoMap.steady(tempo: .of(60))
+        let scheduler = newScheduler(map)
+        scheduler.send(.play, at: .frame(0))
+        scheduler.schedule(until: 60_000)
+        scheduler.send(.setTempo(.of(90)), at: .nextBar)
+        let frame = scheduler.seek(toMapFrame: 480_000)
+        #expect(frame == 60_000)
+        scheduler.schedule(until: 200_000)
+        var frames: [SampleTime] = []
+        while let command = scheduler.ring.peek() {
+            frames.append(command.frame)
+            scheduler.ring.removeFirst()
+        }
+        #expect(frames == frames.sorted(), "\(frames)")
+        // 60 BPM: 48 000 frames a beat; map frame 480 000 is beat 10, heard at 60 000 (after the fade-out there).
+        #expect(frames.filter { $0 >= 60_000 }.prefix(2) == [60_000, 60_000], "\(frames)")
     }
 
     @Test("A tempo change lands on the first beat not yet scheduled; the grid continues from it")

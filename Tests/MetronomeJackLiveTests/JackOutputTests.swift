@@ -82,17 +82,30 @@ struct JackOutputTests {
     }
 
     @Test(
-        "The process callback allocates nothing after its first, while clicks play and midi_out sends clock and notes", .countsAllocations)
+        "The process callback allocates nothing after its first, while clicks play, midi_out sends clock and notes and midi_in takes notes in", .countsAllocations)
     func processCallbackAllocatesNothing() throws {
         let server = try JackServer(period: 64)
         JackOutput.allocationProbe = metronome_thread_allocation_count
         defer { JackOutput.allocationProbe = nil }
         let session = try Self.session(rate: 48_000, tempo: 480, midi: true)
-        let output = try JackOutput(mixer: session.mixer, server: server.name, ports: .none, midiConnections: [])
+        let inbox = MIDIInbox()
+        let output = try JackOutput(
+            mixer: session.mixer, server: server.name, ports: .none, midiConnections: [], midiInput: inbox)
         session.attach(output: output)
-        usleep(2_000_000)
+        // 2 s with notes coming into midi_in from a JACK-Client peer, a note on or off every 1000 frames.
+        let events = (0..<40).map { "\($0 * 1000):\($0 % 2 == 0 ? "903c64" : "803c40")" }
+        let peer = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", JackMIDIInputTests.peers.appendingPathComponent("jack_midi_peer.py").path, server.name,
+             "metronome:midi_in", "-", "-", "2.2"] + events,
+            environment: server.clientEnvironment
+        ).wait()
         session.stop()
         output.close()
+        try #require(peer.status == 0, "\(peer.standardError)")
+        var received = 0
+        while inbox.pop() != nil { received += 1 }
+        #expect(received == 40)
         // 2 s of 64-frame periods at 48 kHz: some 1500 cycles.
         #expect(output.cycleCount > 1000)
         #expect(session.scheduledClickCount >= 15)

@@ -14,6 +14,7 @@ struct JackTransportTests {
     struct Recording {
         var onsets: [(frame: Int, rolling: Bool)] = []
         var bbt: [(frame: Int, rolling: Bool, fields: [String])] = []
+        var midi: [(frame: Int, bytes: String)] = []
     }
 
     /// Runs `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the peer's steps beside
@@ -36,6 +37,8 @@ struct JackTransportTests {
             let words = line.split(separator: " ").map(String.init)
             if words[0] == "audio", let frame = Int(words[1]) {
                 recording.onsets.append((frame, words[2] == "rolling"))
+            } else if words[0] == "midi", let frame = Int(words[1]) {
+                recording.midi.append((frame, words.dropFirst(3).joined(separator: " ")))
             } else if words[0] == "bbt", let frame = Int(words[1]) {
                 recording.bbt.append((frame, words[2] == "rolling", Array(words.dropFirst(3))))
             }
@@ -48,7 +51,7 @@ struct JackTransportTests {
         let (result, recording) = try Self.run(
             ["120", "--transport", "start-stop"],
             steps: [
-                "wait:0.5", "start", "wait:2.1", "stop", "wait:0.7", "start", "wait:1", "locate:96000", "wait:1", "stop",
+                "midi=metronome:midi_out", "wait:0.5", "start", "wait:2.1", "stop", "wait:0.7", "start", "wait:1", "locate:96000", "wait:1", "stop",
                 "locate:240000", "wait:0.5", "start", "wait:1.2", "locate:50000", "wait:1", "stop",
             ])
         #expect(result.status == 0, "\(result.standardError)")
@@ -64,6 +67,23 @@ struct JackTransportTests {
         // The stop and start in place (after 2.1 s rolling, 0.7 s stopped, then 1 s more) lost no beat: the first run
         // goes on past where it stopped, to 144 000.
         #expect((runs.first?.last ?? 0) >= 144_000, "\(frames)")
+        // midi_out, by transport frame: the first start, a seek to the top (Stop, Start on frame 0); Stop at the stop
+        // and Continue on the same frame at the start in place; the locate while rolling to 96 000 (sixteenth 16):
+        // Stop, F2 10 00, Continue on 96 000; Stop; the locate while stopped to 240 000 (sixteenth 40) and start:
+        // Stop, F2 28 00, Continue on 240 000; the locate to 50 000 (at sixteenth 9, 54 000, the first on or after
+        // it): Stop, F2 09 00, Continue on 50 000; the last Stop.
+        let bytes = recording.midi.map(\.bytes)
+        #expect(
+            bytes == [
+                "fc", "fa", "fc", "fb", "fc", "f2 10 00", "fb", "fc", "fc", "f2 28 00", "fb", "fc", "f2 09 00", "fb",
+                "fc",
+            ], "\(recording.midi)")
+        if bytes.count == 15 {
+            let frames = recording.midi.map(\.frame)
+            #expect(frames[0...1] == [0, 0] && frames[2] == frames[3], "\(recording.midi)")
+            #expect(frames[4...6] == [96_000, 96_000, 96_000] && frames[8...10] == [240_000, 240_000, 240_000])
+            #expect(frames[11...13] == [50_000, 50_000, 50_000], "\(recording.midi)")
+        }
     }
 
     @Test("--transport master with a klick map (a bar of 3/4 at 90, a bar of 4/4 at 120): clicks on the map's frames, and every rolling cycle's bar, beat, tick, meter and tempo, read by another client, are the map's at the cycle's transport frame")

@@ -41,6 +41,10 @@ public struct ClickPlan: Sendable {
     /// Notes to play with the clicks (an arpeggio, a chord, a file's note track, a MIDI file), made when playing
     /// starts.
     public var notes: (@Sendable () -> NotePlayer)?
+    /// The instrument notes arriving on a MIDI input play (JACK's `midi_in`); nil: the default instrument.
+    public var midiInputTrack: NotePlayer.Track?
+    /// Set: the keys held on a MIDI input are arpeggiated with these settings (latched or not) instead of played.
+    public var midiInputArpeggio: (settings: ArpeggioSettings, latch: Bool)?
     /// A transport command sent as playing starts (a MIDI file's start bar: a locate after the count-in).
     public var start: (command: TransportCommand, at: Quantization)?
     /// The same notes as note tracks of a MIDI export.

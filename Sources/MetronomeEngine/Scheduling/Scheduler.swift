@@ -212,6 +212,18 @@ public final class Scheduler: @unchecked Sendable {
         }
     }
 
+    /// Plays on from the map's exact frame `mapFrame` on the first frame not yet scheduled, at once and ahead of any
+    /// queued command (`TransportCommand.seek`): an external transport's locate. Scheduling thread.
+    /// - Returns: the output frame the map frame is heard on.
+    package func seek(toMapFrame mapFrame: Double) -> SampleTime {
+        if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
+        takeInbox()
+        let frame = scheduledUntil
+        transport.sendFirst(.seek(mapFrame: mapFrame, frame: Double(frame)), at: .frame(frame))
+        if let due = transport.nextDue(now: frame) { apply(due) }
+        return frame
+    }
+
     /// Removes and returns the beats (main-grid beats, silent ones included) with a frame at or before `frame`,
     /// in order. Scheduling thread.
     public func takeBeats(upTo frame: SampleTime) -> [ClickEvent] {

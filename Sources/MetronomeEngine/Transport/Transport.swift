@@ -73,6 +73,11 @@ public struct Transport: Sendable {
         queue.append((command, quantization ?? command.defaultQuantization))
     }
 
+    /// Queues a command ahead of every queued one: the next `nextDue` is its.
+    public mutating func sendFirst(_ command: TransportCommand, at quantization: Quantization? = nil) {
+        queue.insert((command, quantization ?? command.defaultQuantization), at: 0)
+    }
+
     /// Added to a position's exact frame on the map to give its exact output frame, or nil when not running.
     public private(set) var offset: Double?
 
@@ -237,8 +242,10 @@ public struct Transport: Sendable {
             guard mapFrame.isFinite, exactFrame.isFinite else { return }
             // The first tick at or after the map frame anchors the run, shifted so the offset is exactly
             // `exactFrame - mapFrame`: nothing before the map frame is played.
-            var position = map.position(atExactFrame: max(0, mapFrame))
-            if map.exactFrame(at: position) < mapFrame { position = Position(ticks: position.ticks + 1) }
+            // A position heard on the output frame is one whose exact frame rounds to it: from half a frame before.
+            let from = mapFrame - 0.5
+            var position = map.position(atExactFrame: max(0, from))
+            if map.exactFrame(at: position) < from { position = Position(ticks: position.ticks + 1) }
             if let end = map.endPosition { position = min(position, end) }
             start(at: position, frame: exactFrame - mapFrame + map.exactFrame(at: position))
         }

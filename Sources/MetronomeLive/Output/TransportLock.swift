@@ -22,7 +22,9 @@ public final class TransportLock: Sendable {
     private let requestFrame = Atomic<Int64>(0)
     private let grantNumber = Atomic<Int64>(0)
     private let grantFrame = Atomic<Int64>(0)
-    private let rolling = Atomic<Bool>(false)
+    private let invalidations = Atomic<Int>(0)
+    /// The snapshot the render thread is reading (its address, 0: none): never freed while it is.
+    private let hazard = Atomic<Int>(0)
     /// The map the render thread reads bar, beat and tick from (a timebase master), and the snapshots published,
     /// the latest last: a render thread reading one while a newer comes finds it still alive.
     /// The latest snapshot's address (0: none), as an integer: a pointer is not `Sendable`.
@@ -101,23 +103,41 @@ public final class TransportLock: Sendable {
             guard kept.version != version else { return }
             let snapshot = MapSnapshot(map)
             kept.snapshots.append(snapshot)
-            if kept.snapshots.count > Self.keptSnapshots { kept.snapshots.removeFirst() }
             kept.version = version
-            published.store(Int(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .releasing)
+            published.store(Int(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .sequentiallyConsistent)
+            // The oldest go, but never the one the render thread has marked as read (nor the latest).
+            let reading = hazard.load(ordering: .sequentiallyConsistent)
+            while kept.snapshots.count > Self.keptSnapshots,
+                let index = kept.snapshots.dropLast().firstIndex(where: {
+                    Int(bitPattern: Unmanaged.passUnretained($0).toOpaque()) != reading
+                })
+            {
+                kept.snapshots.remove(at: index)
+            }
         }
     }
 
     /// Bar, beat and tick at a frame of the published map (`TempoMap.barBeatTick`), nil before one is published or
-    /// past its end. Render thread: real-time safe (an atomic load; the snapshot is kept alive by the publisher for
-    /// 64 publications, far longer than a cycle).
+    /// past its end. Render thread: real-time safe (atomics; the snapshot read is marked, and the publisher, which
+    /// frees only old snapshots, never frees the marked one: it checks the mark after publishing a newer one, and
+    /// the render thread checks the latest after marking).
     public func barBeatTick(atMapFrame frame: Int64) -> BarBeatTick? {
-        guard let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else { return nil }
+        var address = published.load(ordering: .sequentiallyConsistent)
+        while true {
+            hazard.store(address, ordering: .sequentiallyConsistent)
+            let latest = published.load(ordering: .sequentiallyConsistent)
+            if latest == address { break }
+            address = latest
+        }
+        defer { hazard.store(0, ordering: .releasing) }
+        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
         return Unmanaged<MapSnapshot>.fromOpaque(pointer).takeUnretainedValue().map.barBeatTick(atExactFrame: Double(frame))
     }
 
-    /// Whether the transport rolled at the last cycle. Render thread stores; any thread reads.
-    public var isRolling: Bool {
-        get { rolling.load(ordering: .relaxed) }
-        set { rolling.store(newValue, ordering: .relaxed) }
-    }
+    /// Tells the render thread that the map's frames no longer match the transport's (a new map was loaded): it
+    /// asks for a seek again. Session's scheduling queue.
+    package func invalidate() { invalidations.add(1, ordering: .releasing) }
+
+    /// How many times the map was invalidated; a render thread that saw fewer asks for a seek. Render thread.
+    public var invalidationCount: Int { invalidations.load(ordering: .acquiring) }
 }

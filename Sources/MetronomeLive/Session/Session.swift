@@ -46,6 +46,10 @@ public final class Session: @unchecked Sendable {
     /// The external transport the map is locked to (`lock(to:)`), or nil; on `queue`, and for any thread.
     private var transportLock: TransportLock?
     private let lockedTo = Mutex<TransportLock?>(nil)
+    /// How many of the transport's applied commands were looked at for a load (locked to a transport).
+    private var appliedChecked = 0
+    /// Notes coming in from an output's MIDI input (`playMIDIInput`, `arpeggiateMIDIInput`), or nil; on `queue`.
+    private var midiInput: MIDIInput?
     /// The source followed, for `send` on any thread (the follower itself is the queue's).
     private let followed = Locked<TempoSource?>(nil)
     private let taps = Locked(TapTempo())
@@ -312,13 +316,43 @@ public final class Session: @unchecked Sendable {
         wake()
     }
 
+    /// Frames from a MIDI message's arrival on an output's input to its effect (`playMIDIInput`): the lookahead and
+    /// two timer periods, so that the scheduling pass after its arrival still finds its frame unscheduled.
+    public var midiInputLatency: SampleTime { lookahead + 2 * periodFrames }
+
+    /// Plays the notes arriving in `inbox` (an output's MIDI input) on `player`'s first track, each note on and off
+    /// `midiInputLatency` after the frame it arrived on. The player is added to the session. Call before `start`.
+    /// Any control thread.
+    public func playMIDIInput(_ inbox: MIDIInbox, on player: NotePlayer) {
+        scheduler.add(player)
+        queue.sync { midiInput = MIDIInput(inbox: inbox, player: player, use: .play, latency: midiInputLatency) }
+    }
+
+    /// Arpeggiates the keys held on `inbox` (an output's MIDI input) on `player`'s first track, like a hardware
+    /// arpeggiator: a note every step of `settings.rate` on the transport's grid, from the keys held on the step's
+    /// frame (each key `midiInputLatency` after it arrived); new keys start on the next step; with `latch`, the last
+    /// keys go on after they are released, until new ones are pressed. The player is added to the session. Call
+    /// before `start`. Any control thread.
+    public func arpeggiateMIDIInput(
+        _ inbox: MIDIInbox, on player: NotePlayer, settings: ArpeggioSettings, latch: Bool
+    ) {
+        scheduler.add(player)
+        let arpeggiator = LiveArpeggiator(settings: settings, latch: latch)
+        queue.sync {
+            midiInput = MIDIInput(
+                inbox: inbox, player: player, use: .arpeggiate(arpeggiator), latency: midiInputLatency)
+        }
+    }
+
+    /// MIDI input messages that came too late for their frame and took effect on the first one not yet scheduled.
+    /// Any control thread.
+    public var lateMIDIInputCount: Int { queue.sync { midiInput?.lateCount ?? 0 } }
+
     /// Answers the transport lock's request, if one waits: the map seeks to the transport's frame at the first frame
     /// not scheduled. Returns the grant to give once that frame is scheduled; on `queue`.
     private func seekToTransport() -> (number: Int64, mixerFrame: Int64)? {
         guard let request = transportLock?.pendingRequest else { return nil }
-        let at = scheduler.scheduledUntil
-        scheduler.send(.seek(mapFrame: Double(request.transportFrame), frame: Double(at)), at: .frame(at))
-        return (request.number, at)
+        return (request.number, scheduler.seek(toMapFrame: Double(request.transportFrame)))
     }
 
     /// The source's beat minus our quarter notes, fixed when following starts (`TempoFollower.beatOffset`); nil
@@ -531,11 +565,23 @@ public final class Session: @unchecked Sendable {
         }
         let seek = seekToTransport()
         followSource(mapping: output?.mapping, now: .now())
+        midiInput?.pass(
+            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil,
+            horizon: max(position, seek?.mixerFrame ?? position) + lookahead)
         // A seek's frames are scheduled a lookahead on from it: the render thread goes there once it is granted.
         scheduler.schedule(until: max(position, seek?.mixerFrame ?? position) + lookahead)
         // Granted once the frames from the seek on are in the ring: the render thread plays on from there at once.
         if let seek { transportLock?.grant(seek.number, mixerFrame: seek.mixerFrame) }
-        transportLock?.publish(scheduler.transport.map, version: scheduler.transport.applied.count)
+        if let transportLock {
+            // A map loaded since the last pass starts from its top where it took effect: its frames are no longer
+            // the transport's until the render thread asks for a seek again.
+            let applied = scheduler.transport.applied
+            if applied.dropFirst(appliedChecked).contains(where: { if case .load = $0.command { true } else { false } }) {
+                transportLock.invalidate()
+            }
+            appliedChecked = applied.count
+            transportLock.publish(scheduler.transport.map, version: applied.count)
+        }
         skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
         let latency = output?.latencyFrames ?? 0
         // A beat is published once heard, with its host time: until the output exists and maps its frames to the
@@ -566,7 +612,9 @@ public final class Session: @unchecked Sendable {
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
         // A source switched on can move the next beat at any moment: following one, every pass looks at it.
         // Locked to a transport, every pass looks for its locates.
-        guard let timer, output != nil, follower?.source.isActive != true, transportLock == nil else { return }
+        // With a MIDI input, every pass looks for notes.
+        guard let timer, output != nil, follower?.source.isActive != true, transportLock == nil, midiInput == nil
+        else { return }
         // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
         sleeping.store(true, ordering: .sequentiallyConsistent)
         // Commands or notes waiting are due at the next unscheduled frame: keep ticking.

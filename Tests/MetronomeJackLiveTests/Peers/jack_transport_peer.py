@@ -2,12 +2,13 @@
 with the transport's frame and state in the cycle it came in, so a click can be checked against the transport frame
 it must land on.
 
-Usage: jack_transport_peer.py SERVER AUDIO_PORT STEP…
+Usage: jack_transport_peer.py SERVER AUDIO_PORT [midi=MIDI_PORT] STEP…
 Steps, run in order from the moment the port is connected: wait:SECONDS, start, stop, locate:FRAME.
+With midi=MIDI_PORT, that port's messages are recorded too, but for clocks (F8).
 
 Prints, in order: "audio TRANSPORT_FRAME STATE" for each onset (a non-zero sample after at least 100 silent ones;
 STATE is rolling or stopped, TRANSPORT_FRAME the cycle's transport frame plus the offset in the period);
-"bbt TRANSPORT_FRAME STATE BAR BEAT TICK BEATS_PER_BAR BEAT_TYPE TICKS_PER_BEAT BEATS_PER_MINUTE" for every cycle
+"midi TRANSPORT_FRAME STATE HEX…" for each MIDI message; "bbt TRANSPORT_FRAME STATE BAR BEAT TICK BEATS_PER_BAR BEAT_TYPE TICKS_PER_BEAT BEATS_PER_MINUTE" for every cycle
 whose position has bar, beat and tick (a timebase master's); and "step NAME TRANSPORT_FRAME" when a step was taken. Exits 0, or 1 with a line on stderr when the port does not exist.
 """
 import sys
@@ -17,8 +18,14 @@ import jack
 import numpy
 
 server, audio_port, steps = sys.argv[1], sys.argv[2], sys.argv[3:]
+midi_port = None
+if steps and steps[0].startswith("midi="):
+    midi_port = steps[0][len("midi="):]
+    steps = steps[1:]
 client = jack.Client("transport_peer", servername=server, no_start_server=True)
 audio_in = client.inports.register("audio_in")
+midi_in = client.midi_inports.register("midi_in")
+messages = []
 chunks = []
 bbts = []
 
@@ -28,6 +35,9 @@ def process(frames):
     state, position = client.transport_query()
     rolling = state == jack.ROLLING
     chunks.append((position["frame"], rolling, numpy.array(audio_in.get_array(), copy=True)))
+    for offset, data in midi_in.incoming_midi_events():
+        if bytes(data) != b"\xf8":
+            messages.append((position["frame"] + offset, rolling, bytes(data).hex(" ")))
     if "bar" in position:
         fields = ("bar", "beat", "tick", "beats_per_bar", "beat_type", "ticks_per_beat", "beats_per_minute")
         bbts.append((position["frame"], rolling) + tuple(position[name] for name in fields))
@@ -36,6 +46,8 @@ def process(frames):
 client.activate()
 try:
     client.connect(audio_port, audio_in)
+    if midi_port:
+        client.connect(midi_port, midi_in)
 except jack.JackError as error:
     print(f"jack_transport_peer: {error}", file=sys.stderr)
     sys.exit(1)
@@ -68,6 +80,8 @@ for frame, rolling, samples in chunks:
         if silent >= 100:
             print(f"audio {frame + index} {'rolling' if rolling else 'stopped'}")
         silent = 0
+for frame, rolling, text in messages:
+    print(f"midi {frame} {'rolling' if rolling else 'stopped'} {text}")
 for frame, rolling, *fields in bbts:
     state = "rolling" if rolling else "stopped"
     print(f"bbt {frame} {state} " + " ".join(f"{value:g}" if isinstance(value, float) else str(value) for value in fields))

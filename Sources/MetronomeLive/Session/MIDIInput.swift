@@ -1,0 +1,172 @@
+import MetronomeEngine
+import MetronomeModel
+import MetronomeMusic
+
+/// Notes played into a session from an output's MIDI input (`MIDIInbox`, JACK's `midi_in`): each note on and note
+/// off takes effect a fixed latency after the frame it arrived on (`Session.midiInputLatency`: the lookahead and two
+/// timer periods), so the time between two messages is kept to the frame. Either they play an instrument (a note
+/// player's), or they are the keys held for a live arpeggiator (`LiveArpeggiator`).
+///
+/// Threads: the session's scheduling queue only.
+final class MIDIInput {
+    /// What the keys do.
+    enum Use {
+        /// Every note sounds on the player's first track until its note off.
+        case play
+        /// The keys held are the chord of an arpeggiator.
+        case arpeggiate(LiveArpeggiator)
+    }
+
+    let inbox: MIDIInbox
+    let player: NotePlayer
+    let use: Use
+    /// Frames from a message's arrival to its effect.
+    let latency: SampleTime
+    /// The keys pressed and released, on the frames they take effect, for the arpeggiator.
+    private(set) var keys = HeldKeys()
+    /// Messages that came too late to take effect on their frame (the scheduling pass after their arrival came
+    /// later than the latency allows): they took effect on the first frame not yet scheduled.
+    private(set) var lateCount = 0
+
+    init(inbox: MIDIInbox, player: NotePlayer, use: Use, latency: SampleTime) {
+        self.inbox = inbox
+        self.player = player
+        self.use = use
+        self.latency = latency
+    }
+
+    /// Takes every message waiting and, arpeggiating, queues the steps before `horizon`. Before the scheduler's pass.
+    func pass(transport: Transport, scheduledUntil: SampleTime, horizon: SampleTime) {
+        var queued = false
+        while let (arrival, message) = inbox.pop() {
+            let kind = message.status & 0xF0
+            guard kind == 0x90 || kind == 0x80 else { continue }
+            var frame = arrival + latency
+            if frame < scheduledUntil {
+                lateCount += 1
+                frame = scheduledUntil
+            }
+            let isOn = kind == 0x90 && message.data2 > 0
+            switch use {
+            case .play:
+                if isOn {
+                    player.queue.noteOn(Int(message.data1), velocity: Int(message.data2), at: frame)
+                } else {
+                    player.queue.noteOff(Int(message.data1), at: frame)
+                }
+                queued = true
+            case .arpeggiate:
+                keys.record(note: Int(message.data1), pressed: isOn, at: frame)
+            }
+        }
+        if case .arpeggiate(let arpeggiator) = use {
+            queued = arpeggiator.queueSteps(
+                into: player.queue, keys: &keys, transport: transport, scheduledUntil: scheduledUntil,
+                horizon: horizon) || queued
+        }
+        if queued { player.queue.commit() }
+    }
+}
+
+/// The keys held on a MIDI input over time: presses and releases on the frames they take effect, asked for in
+/// increasing frames (the arpeggiator's steps).
+struct HeldKeys {
+    /// Keys held before the first waiting change.
+    private var held: Set<Int> = []
+    /// Changes not yet folded in, in frame order.
+    private var changes: [(frame: SampleTime, note: Int, pressed: Bool)] = []
+
+    mutating func record(note: Int, pressed: Bool, at frame: SampleTime) {
+        let index = changes.lastIndex { $0.frame <= frame }.map { $0 + 1 } ?? 0
+        changes.insert((frame, note, pressed), at: index)
+    }
+
+    /// The keys held on `frame`, low to high (changes on that frame count).
+    mutating func held(at frame: SampleTime) -> [Int] {
+        let due = changes.prefix { $0.frame <= frame }
+        for change in due {
+            if change.pressed { held.insert(change.note) } else { held.remove(change.note) }
+        }
+        changes.removeFirst(due.count)
+        return held.sorted()
+    }
+}
+
+/// An arpeggiator played from a MIDI input, like a hardware one: on every step of `settings.rate` on the transport's
+/// grid (swing included, as `ArpeggioSequence` places steps), it plays the next note of the keys held on that step's
+/// frame in `settings.order`, spread over `settings.octaves`; a new set of keys starts its order afresh on the next
+/// step; with no key held, nothing plays — or, latched, the last keys go on until new ones are pressed.
+final class LiveArpeggiator {
+    let settings: ArpeggioSettings
+    let latch: Bool
+    /// Steps on the map: an arpeggio of a placeholder chord whose notes are replaced by the keys'.
+    private var steps: ArpeggioSequence?
+    private var pending: NoteEvent?
+    /// What the step placement was made for: the transport's commands applied and its offset.
+    private var madeFor: (applied: Int, offset: Double)?
+    /// The keys being arpeggiated, their spread notes, the order, and the next step in it.
+    private var chord: [Int] = []
+    private var notes: [Int] = []
+    private var order: [Int] = []
+    private var step = 0
+    private var random: SeededGenerator
+    /// Steps in one draw of a random order before it is drawn again.
+    private static let orderLength = 64
+
+    init(settings: ArpeggioSettings, latch: Bool) {
+        self.settings = settings.normalized
+        self.latch = latch
+        random = SeededGenerator(seed: settings.seed)
+    }
+
+    /// Queues the steps from `scheduledUntil` to before `horizon` as live notes of their exact frames.
+    /// - Returns: whether a note was queued.
+    func queueSteps(
+        into queue: NoteQueue, keys: inout HeldKeys, transport: Transport, scheduledUntil: SampleTime,
+        horizon: SampleTime
+    ) -> Bool {
+        guard let offset = transport.offset, let from = transport.firstPosition(atOrAfter: scheduledUntil) else {
+            steps = nil
+            pending = nil
+            madeFor = nil
+            return false
+        }
+        if madeFor.map({ $0.applied != transport.applied.count || $0.offset != offset }) ?? true {
+            // Playing, a jump or any edit: the steps are placed afresh from the first frame not yet scheduled.
+            guard let placeholder = Self.placeholder else { return false }
+            var sequence = ArpeggioSequence(chords: [placeholder], settings: settings, map: transport.map)
+            sequence.seek(to: from, on: transport.map)
+            steps = sequence
+            pending = nil
+            madeFor = (transport.applied.count, offset)
+        }
+        var queued = false
+        while true {
+            if pending == nil { pending = steps?.nextBatch()?.first }
+            guard let event = pending else { return queued }
+            let frame = SampleTime((event.exactFrame + offset).rounded(.toNearestOrAwayFromZero))
+            guard frame < horizon else { return queued }
+            pending = nil
+            guard frame >= scheduledUntil else { continue }
+            let pressed = keys.held(at: frame)
+            let playing = pressed.isEmpty && latch ? chord : pressed
+            if playing != chord {
+                chord = playing
+                notes = ArpeggioSequence.spread(playing, octaves: settings.octaves, asPlayed: false)
+                step = 0
+            }
+            guard !notes.isEmpty else { continue }
+            if step % Self.orderLength == 0 {
+                order = settings.order.indices(size: notes.count, count: Self.orderLength, random: &random)
+            }
+            let note = notes[order[step % Self.orderLength]]
+            step += 1
+            let off = SampleTime((event.exactOffFrame + offset).rounded(.toNearestOrAwayFromZero))
+            queue.noteOn(note, velocity: settings.velocity, at: frame, track: 0, chordSize: 1, holdFrames: off - frame)
+            queued = true
+        }
+    }
+
+    /// Any chord: only its steps' places are used.
+    private static let placeholder = try? ChordSymbol(parsing: "C")
+}

@@ -1,0 +1,168 @@
+import Foundation
+import MetronomeTestSupport
+import Testing
+
+/// Notes played into `midi_in` by one JACK-Client client (Peers/jack_midi_peer.py, on exact frames) and our sound and
+/// `midi_out` recorded by another (Peers/jack_recorder.py), both on the server's frame clock.
+@Suite("JACK: MIDI in, played through and arpeggiated", .serialized)
+struct JackMIDIInputTests {
+    static let peers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers")
+
+    /// What was sent, and what we sounded and sent on `midi_out`, by frame.
+    struct Run {
+        var result: CommandResult
+        var base = 0
+        var sent: [(frame: Int, bytes: String)] = []
+        var sounds: [Int] = []
+        var midi: [(frame: Int, bytes: String)] = []
+        /// The MIDI clocks (F8) on midi_out: the click's grid, 24 a quarter note.
+        var clocks: Set<Int> = []
+    }
+
+    /// Runs `metronome ARGUMENTS --driver jack --no-connect --midi-notes --verbose` on a server with period 256,
+    /// plays `events` (FRAMES:HEX after the peer's base frame) into `metronome:midi_in` while recording, then Ctrl-C.
+    static func run(_ arguments: [String], events: [String], seconds: Double = 4) throws -> Run {
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--midi-notes", "--verbose"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:midi_in", on: server)
+        let recorder = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", peers.appendingPathComponent("jack_recorder.py").path, server.name, "metronome:out_1",
+             "metronome:midi_out", String(seconds + 0.5)],
+            environment: server.clientEnvironment)
+        let sender = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", peers.appendingPathComponent("jack_midi_peer.py").path, server.name, "metronome:midi_in", "-",
+             "-", String(seconds)] + events,
+            environment: server.clientEnvironment
+        ).wait()
+        let recorded = recorder.wait()
+        kill(ours.pid, SIGINT)
+        var run = Run(result: ours.wait())
+        try #require(sender.status == 0, "\(sender.standardError)")
+        try #require(recorded.status == 0, "\(recorded.standardError)")
+        for line in sender.standardOutput.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+            guard let frame = Int(words[1]) else { continue }
+            if words[0] == "base" { run.base = frame }
+            if words[0] == "sent" { run.sent.append((frame, words[2])) }
+        }
+        for line in recorded.standardOutput.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+            guard let frame = Int(words[1]) else { continue }
+            if words[0] == "audio" { run.sounds.append(frame) }
+            if words[0] == "midi", words[2] != "f8" { run.midi.append((frame, words[2])) }
+            if words[0] == "midi", words[2] == "f8" { run.clocks.insert(frame) }
+        }
+        return run
+    }
+
+    /// The latency `--verbose` reports: "MIDI input: N frames from arrival to sound, M messages late".
+    static func latency(_ result: CommandResult) -> (frames: Int, late: Int)? {
+        for line in result.standardError.split(separator: "\n") where line.hasPrefix("metronome: MIDI input: ") {
+            let words = line.split(separator: " ")
+            if let frames = Int(words[3]), let late = Int(words[9]) { return (frames, late) }
+        }
+        return nil
+    }
+
+    @Test("Notes on midi_in sound through the instrument a fixed latency after they arrive (2176 frames at period 256: the lookahead and two timer periods), the time between them kept to the frame; their note on and off go out on midi_out on the same frames")
+    func notesPlayThrough() throws {
+        // arp "N.C." plays nothing itself (and no click): every sound is a key's.
+        let run = try Self.run(
+            ["arp", "N.C."], events: ["0:903c64", "200:803c40", "72007:904064", "72207:804040"])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let latency = try #require(Self.latency(run.result), "\(run.result.standardError)")
+        #expect(latency == (2176, 0))
+        #expect(run.sent.map(\.frame) == [0, 200, 72_007, 72_207].map { run.base + $0 })
+        // Our midi_out: each note on and off exactly the latency after it was sent (channel 1).
+        #expect(
+            run.midi.map(\.frame) == run.sent.map { $0.frame + 2176 } && run.midi.map(\.bytes).map { $0.prefix(5) }
+                == ["90 3c", "80 3c", "90 40", "80 40"], "\(run.midi)")
+        // The sound: two onsets, 72 007 frames apart, each the same few frames after its note on (where the
+        // instrument's sample first leaves zero).
+        #expect(run.sounds.count == 2, "\(run.sounds)")
+        if run.sounds.count == 2, run.midi.count == 4 {
+            #expect(run.sounds[1] - run.sounds[0] == 72_007)
+            let lead = run.sounds[0] - run.midi[0].frame
+            #expect(lead >= 0 && lead < 64 && run.sounds[1] - run.midi[2].frame == lead, "\(run.sounds), \(run.midi)")
+        }
+    }
+
+    /// The arpeggio's note ons on midi_out: frame and key.
+    static func notes(_ run: Run) -> [(frame: Int, key: String)] {
+        run.midi.filter { $0.bytes.hasPrefix("90 ") }.map { ($0.frame, String($0.bytes.dropFirst(3).prefix(2))) }
+    }
+
+    @Test("arp --midi-in: C E G held, then D F A: the keys' notes in order, one every 1/16 step (6000 frames at 120) on the click's grid from the first step after the keys take effect; the new keys start on the next step after theirs; nothing after the last release")
+    func arpeggiatesTheKeysHeld() throws {
+        let run = try Self.run(
+            ["arp", "--midi-in"],
+            events: [
+                "0:903c64", "10:904064", "20:904364", "40000:803c40", "40000:804040", "40000:804340", "50000:903e64",
+                "50000:904164", "50000:904564", "90000:803e40", "90000:804140", "90000:804540",
+            ])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let notes = Self.notes(run)
+        try #require(notes.count >= 8, "\(run.midi)")
+        let first = notes[0].frame
+        // Every step on the grid of the first, 6000 frames a step, and on the click's grid: on a MIDI clock.
+        #expect(notes.allSatisfy { ($0.frame - first) % 6000 == 0 }, "\(notes)")
+        #expect(notes.allSatisfy { run.clocks.contains($0.frame) }, "\(notes)")
+        let effect = { (delay: Int) in run.base + delay + 2176 }
+        // The first step at or after the first keys take effect (the third key, 20 frames later, is held by then).
+        #expect(first >= effect(20) && first - 6000 < effect(0), "first \(first), keys from \(effect(0))")
+        let cChord = notes.filter { $0.frame < effect(40_000) }
+        let dChord = notes.filter { $0.frame >= effect(50_000) }
+        #expect(cChord.count + dChord.count == notes.count, "a note between the release and the new keys: \(notes)")
+        #expect(cChord.map(\.key) == Array(["3c", "40", "43", "3c", "40", "43", "3c", "40", "43"].prefix(cChord.count)))
+        #expect(cChord.last.map { $0.frame + 6000 >= effect(40_000) } == true, "the C chord stopped early: \(notes)")
+        #expect(dChord.first.map { $0.frame - 6000 < effect(50_000) } == true, "the D chord started late: \(notes)")
+        #expect(dChord.map(\.key) == Array(["3e", "41", "45", "3e", "41", "45", "3e", "41", "45"].prefix(dChord.count)))
+        #expect(dChord.last.map { $0.frame < effect(90_000) && $0.frame + 6000 >= effect(90_000) } == true, "\(notes)")
+        // Each note off the gate (0.8) of a step after its note on.
+        let offs = run.midi.filter { $0.bytes.hasPrefix("80 ") }.map(\.frame)
+        #expect(Set(offs) == Set(notes.map { $0.frame + 4800 }), "\(run.midi)")
+    }
+
+    @Test("arp --midi-in --latch: the keys go on after they are released, until new ones are pressed, which replace them on the next step and go on after their own release")
+    func latchHoldsTheLastKeys() throws {
+        let run = try Self.run(
+            ["arp", "--midi-in", "--latch", "--rate", "1/8"],
+            events: [
+                "0:903c64", "0:904064", "12000:803c40", "12000:804040", "72000:903e64", "84000:803e40",
+            ], seconds: 4)
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let notes = Self.notes(run)
+        let effect = { (delay: Int) in run.base + delay + 2176 }
+        // Eighths at 120: 12 000 frames a step.
+        let first = try #require(notes.first, "\(run.midi)").frame
+        #expect(notes.allSatisfy { ($0.frame - first) % 12_000 == 0 }, "\(notes)")
+        let latched = notes.filter { $0.frame < effect(72_000) }
+        let replaced = notes.filter { $0.frame >= effect(72_000) }
+        #expect(latched.count >= 5, "\(notes)")
+        #expect(latched.map(\.key) == Array(["3c", "40", "3c", "40", "3c", "40", "3c", "40"].prefix(latched.count)))
+        #expect(replaced.first.map { $0.frame - 12_000 < effect(72_000) } == true, "\(notes)")
+        #expect(replaced.count >= 5 && replaced.allSatisfy { $0.key == "3e" }, "\(notes)")
+        // The last note comes after the new key's release: it is latched too.
+        #expect(replaced.last.map { $0.frame > effect(84_000) } == true, "\(notes)")
+    }
+
+    @Test("arp --midi-in refusals: with chords (64), without --driver jack (64), --latch without --midi-in (64), no chords and no --midi-in (64)")
+    func refusals() throws {
+        let cases: [([String], String)] = [
+            (["arp", "C", "--midi-in", "--driver", "jack"], "metronome: error: give chords or --midi-in, not both\n"),
+            (["arp", "--midi-in"],
+             "metronome: error: --midi-in arpeggiates the keys held on JACK's midi_in: it needs --driver jack and no --output\n"),
+            (["arp", "C", "--latch"], "metronome: error: --latch applies only with --midi-in\n"),
+            (["arp"], "metronome: error: give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.standardError == message, "\(arguments)")
+        }
+    }
+}
