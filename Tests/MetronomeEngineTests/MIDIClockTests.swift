@@ -134,6 +134,27 @@ struct MIDIClockTests {
         #expect(found.last.map { $0 >= 192_000 } == true)
     }
 
+    @Test("An alignment moving the beat earlier by more than a clock (a Link beat jump) sends Stop, the song position of the beat and Continue on its new frame, the clocks going on from it; one moving it by less than a clock keeps counting")
+    func alignmentJumpResyncs() throws {
+        let map = try TempoMap.steady(tempo: .of(120))
+        // As the follower sends it: the beat at position 3 (frame 72 000 at 120 BPM) re-anchored on an earlier
+        // frame, quantized to that frame.
+        let beat3 = Position(ticks: 3 * Position.ticksPerQuarter)
+        func aligned(to frame: Double) -> [(frame: SampleTime, message: MIDIMessage)] {
+            midi(map, until: 150_000, changes: [(50_000, { $0.send(.align(beat3, frame: frame), at: .frame(SampleTime(frame))) })])
+        }
+        // 12 000 frames (12 clocks) earlier: clocks 60 to 71 would be skipped.
+        let jumped = aligned(to: 60_000)
+        let transport = jumped.filter { $0.message != .clock }
+        #expect(transport.map(\.message) == [.start, .stop, .songPosition(12), .continue], "\(transport)")
+        #expect(transport.dropFirst().allSatisfy { $0.frame == 60_000 }, "\(transport)")
+        #expect(clocks(jumped) == grid(0, 60, 1000) + grid(60_000, 90, 1000))
+        // 200 frames earlier: every clock counted, the one of the beat on its new frame.
+        let small = aligned(to: 71_800)
+        #expect(small.filter { $0.message != .clock }.map(\.message) == [.start])
+        #expect(clocks(small) == grid(0, 72, 1000) + grid(71_800, 79, 1000))
+    }
+
     @Test("A tempo change goes on from the first clock not yet pushed, on the edited map's frames")
     func tempoChange() throws {
         let map = try TempoMap.steady(tempo: .of(120))

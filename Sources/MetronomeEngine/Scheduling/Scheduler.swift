@@ -404,9 +404,20 @@ public final class Scheduler: @unchecked Sendable {
             // The clocks before `frame` are pushed; the rest follow the edited map (or the moved anchor) from it.
             let position = transport.firstPosition(atOrAfter: frame) ?? run.position
             let first = (position.ticks + Self.ticksPerClock - 1) / Self.ticksPerClock
-            // Never a clock number twice: an alignment that moves the beat later by more than a clock would repeat
-            // ones already sent (one that moves it earlier by more than a clock skips some: see the notes above).
-            nextClock = max(nextClock ?? first, first)
+            if let next = nextClock, first > next, midiRolling {
+                // An alignment that moves the beat earlier by more than a clock (a Link session's beat jump) would
+                // skip clocks a receiver counts: it is told the new place instead, as after a locate.
+                queueMIDIStop(at: frame)
+                midiRolling = true
+                let sixteenth = (position.ticks + Self.ticksPerSixteenth - 1) / Self.ticksPerSixteenth
+                pendingMIDI.append(.midi(.songPosition(Int(clamping: sixteenth)), at: frame))
+                pendingMIDI.append(.midi(.continue, at: frame))
+                nextClock = sixteenth * 6
+            } else {
+                // Never a clock number twice: an alignment that moves the beat later by more than a clock would
+                // repeat ones already sent.
+                nextClock = max(nextClock ?? first, first)
+            }
         }
     }
 
