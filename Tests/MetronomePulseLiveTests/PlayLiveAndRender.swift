@@ -3,13 +3,14 @@ import MetronomeFiles
 import MetronomeTestSupport
 import Testing
 
-/// Plays `metronome ARGUMENTS` live into `server`'s sink (the first run without an underrun, with `--verbose`),
-/// expects a clean run — exit 0, no late event, no underrun — and renders the same arguments with `--output`.
+/// Plays `metronome ARGUMENTS` live into `server`'s sink (with `--verbose`; the first run without an underrun, of at
+/// most `attempts`), expects a clean run — exit 0, no late event, no underrun — and renders the same arguments with
+/// `--output`.
 /// - Returns: the recording's left channel and the render's.
-func playLiveAndRender(_ arguments: [String], server: PulseServer, scratch: Scratch) throws -> (
-    recorded: [Float], offline: [Float]
-) {
-    let ((result, recorded), _) = try firstRunWithoutUnderruns {
+func playLiveAndRender(
+    _ arguments: [String], server: some PulseProtocolServer, scratch: Scratch, attempts: Int = 3
+) throws -> (recorded: [Float], offline: [Float]) {
+    let ((result, recorded), _) = try firstRunWithoutUnderruns(attempts: attempts) {
         let recording = try server.startRecording()
         let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
         return ((result, try recording.finish()), reportedUnderruns(result.standardError))

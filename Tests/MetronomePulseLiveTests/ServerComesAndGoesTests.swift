@@ -9,29 +9,6 @@ import Testing
 
 @testable import MetronomePulse
 
-/// Seconds on the monotonic clock, for measuring how long the metronome took.
-private func now() -> Double { Double(HostTime.now().nanoseconds) / 1e9 }
-
-/// Polls every 2 ms until `condition` holds or `seconds` pass; returns whether it held.
-@discardableResult
-private func poll(atMost seconds: Double, until condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = now() + seconds
-    while try !condition() {
-        if now() > deadline { return false }
-        usleep(2_000)
-    }
-    return true
-}
-
-/// Waits until the server shows a playback stream, and then 250 ms: the server lists the stream before the
-/// metronome has its answer that the stream is ready, and a server killed in between is a stream refused at the start
-/// ("refused the playback stream: Connection terminated", seen once beside a build), not a loss while playing.
-private func waitUntilPlaying(_ server: PulseServer) throws -> Bool {
-    let listed = try poll(atMost: 5) { try !server.pactl(["list", "short", "sink-inputs"]).standardOutput.isEmpty }
-    usleep(250_000)
-    return listed
-}
-
 @Suite("The sound server may hang, freeze, go and come back", .serialized)
 struct ServerComesAndGoesTests {
     @Test("A server frozen with SIGSTOP while playing: Ctrl-C stops within 0.5 s, exit 0, nothing on stderr")
@@ -89,29 +66,7 @@ struct ServerComesAndGoesTests {
         #expect(result.status == 0)
         #expect(result.standardError == lostLine + backLine)
 
-        // Each recording holds whole clicks, identical to the offline ones: nothing cut, nothing bunched, 24000
-        // frames apart. The kill may cut the last click before the loss; the new stream is silent until it is on the
-        // lost one's grid (its start latency skipped while silent) and sounds from a moment when no click sounds, so
-        // every click after the return is whole. (Where they fall against the grid before the loss: the next test.)
-        let rendered = scratch.file("reference.wav")
-        #expect(try CommandRunner.run(["--bpm", "120", "--bars", "2", "--quiet", "--output", rendered]).status == 0)
-        let reference = try AudioFileReader.read(path: rendered).channels[0]
-        let accent = Array(reference[0..<(reference[0..<24000].lastIndex { $0 != 0 }! + 1)])
-        let normal = Array(reference[24000..<(reference[24000..<48000].lastIndex { $0 != 0 }! + 1)])
-        for (recording, partial) in [(before, onsets(before).last), (after, nil)] {
-            let whole = onsets(recording).filter { onset in
-                [accent, normal].contains { click in
-                    recording.count >= onset + click.count && Array(recording[onset..<(onset + click.count)]) == click
-                }
-            }
-            #expect(whole.count >= 2)
-            let broken = Set(onsets(recording)).subtracting(whole).subtracting([partial].compactMap { $0 }).sorted()
-            #expect(
-                broken.isEmpty,
-                "clicks not whole: \(broken.map { "as an accent, " + differenceFromClick(recording, at: $0, accent) + "; as a normal click, " + differenceFromClick(recording, at: $0, normal) })"
-            )
-            #expect(zip(whole.dropFirst(), whole).allSatisfy { $0 - $1 == 24000 })
-        }
+        try expectWholeClicks(before: before, after: after, scratch: scratch)
     }
 
     @Test(
@@ -152,22 +107,7 @@ struct ServerComesAndGoesTests {
         #expect(result.status == 0)
         #expect(result.standardError == expected)
 
-        // The grid is the recording's own: between losses every click 24000 frames after the one before; after a
-        // return, the first click a whole number of beats after the last one before the loss, off that grid by
-        // `errors` frames.
-        let found = onsets(samples)
-        let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
-        let errors = intervals.filter { $0 > 24002 }.map { $0 - Int((Double($0) / 24000).rounded()) * 24000 }
-        print("the first click after each return against the grid before the loss, frames: \(errors)")
-        // An interval longer than a beat that no return explains is silence inserted (a server underrun, whose
-        // measured cause is the server's: docs/benchmarks.md), or a return that moved the grid; the message tells.
-        #expect(errors.count == 3, "intervals between clicks, frames: \(intervals)")
-        #expect(intervals.filter { $0 <= 24002 }.allSatisfy { $0 == 24000 }, "intervals: \(intervals)")
-        #expect(found.count >= 14)
-        // Measured over 20 returns in one recording (docs/benchmarks.md): 0 or 1 frame on a quiet machine, at most 2
-        // with a build beside (and once more than 2, in a run beside a clean clone's build): the new stream's clock
-        // fit against the lost one's, from PulseAudio's microsecond reports, and the skip rounded to a whole frame.
-        #expect(errors.allSatisfy { abs($0) <= 2 }, "each return's first click off the grid, frames: \(errors)")
+        expectOnTheGridAcrossReturns(samples, returns: 3, clicks: 14)
     }
 
     @Test("--no-reconnect: a lost server is exit 69 at once, as before")

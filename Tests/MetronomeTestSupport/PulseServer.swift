@@ -1,5 +1,4 @@
 import Foundation
-import MetronomeFiles
 
 /// A private PulseAudio daemon for one test: its own HOME and runtime directories in a temporary folder, a 48 kHz
 /// float32 stereo null sink named `metro` (with rewinds off, so the monitor records exactly what was written), and
@@ -128,35 +127,8 @@ public final class PulseServer {
 
     /// Starts recording the null sink's monitor (10 ms latency, float32 stereo 48 kHz) and returns the recorder.
     public func startRecording() throws -> Recording {
-        let path = "\(directory)/recording-\(UUID().uuidString.prefix(6)).wav"
-        let process = try ChildProcess(
-            "/usr/bin/parec",
-            [
-                "-d", "metro.monitor", "--latency-msec=10", "--rate=48000", "--channels=2", "--format=float32le",
-                "--file-format=wav", path,
-            ], environment: clientEnvironment)
-        usleep(150_000)
-        return Recording(process: process, path: path)
+        try Recording.start(in: directory, environment: clientEnvironment)
     }
 }
 
-/// A running `parec`.
-public struct Recording {
-    /// The `parec` process.
-    public let process: ChildProcess
-    /// The WAV file it writes.
-    public let path: String
-
-    /// Stops recording (after a short tail) and returns the left channel.
-    public func finish() throws -> [Float] {
-        try finishStereo()[0]
-    }
-
-    /// Stops recording (after a short tail) and returns both channels.
-    public func finishStereo() throws -> [[Float]] {
-        usleep(300_000)
-        process.send(SIGINT)
-        process.wait()
-        return try AudioFileReader.read(path: path).channels
-    }
-}
+extension PulseServer: PulseProtocolServer {}
