@@ -34,8 +34,8 @@ struct JackMIDIInputTests {
             environment: server.clientEnvironment)
         let sender = try ChildProcess(
             "/usr/bin/env",
-            ["python3", peers.appendingPathComponent("jack_midi_peer.py").path, server.name, "metronome:midi_in", "-",
-             "-", String(seconds)] + events,
+            ["python3", peers.appendingPathComponent("jack_midi_peer.py").path, server.name, "metronome:midi_in",
+             String(seconds)] + events,
             environment: server.clientEnvironment
         ).wait()
         let recorded = recorder.wait()

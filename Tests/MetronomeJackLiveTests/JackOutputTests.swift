@@ -97,7 +97,7 @@ struct JackOutputTests {
         let peer = try ChildProcess(
             "/usr/bin/env",
             ["python3", JackMIDIInputTests.peers.appendingPathComponent("jack_midi_peer.py").path, server.name,
-             "metronome:midi_in", "-", "-", "2.2"] + events,
+             "metronome:midi_in", "2.2"] + events,
             environment: server.clientEnvironment
         ).wait()
         session.stop()

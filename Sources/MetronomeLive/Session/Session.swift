@@ -12,7 +12,8 @@ import Synchronization
 /// sends. Live, `start(output:onBeat:)` starts a `DispatchSourceTimer` on the session's serial queue that wakes every
 /// `timerInterval`, reads the mixer's frame position and schedules every event in `[scheduledUntil, position +
 /// lookahead)`; between events it sleeps until one period before the next is due (about 10 wake-ups a second at
-/// 120 BPM). The mixer's frame counter is the clock: wall time only decides when to compute, never where a sound
+/// 120 BPM), except while it follows a tempo source, is locked to a transport or takes MIDI input (always with
+/// JACK's `midi_in`): then every period looks. The mixer's frame counter is the clock: wall time only decides when to compute, never where a sound
 /// lands. Lookahead must cover the timer period plus the largest block the output requests; anything later is
 /// played at once by the mixer and counted in `mixer.lateEventCount`.
 ///
