@@ -199,14 +199,26 @@ struct LinkLiveTests {
     /// BPM at `changeAt`: each beat's time tag is within 1 ms of the session's time for it, and that session beat is
     /// ours, in phase: our beat count (4/4) less the session beat is one constant, a multiple of Q (the peer measures
     /// against the session beat nearest each time tag). At least `beats` beats are compared. Returns the peer's lines.
-    static func beatTimes(seconds: Int, changeAt: Int, quantum: Int, beats minimum: Int) throws -> [Substring] {
-        let lab = try LinkLab()
-        let peer = try lab.peer(
-            "beat_times", [LinkLab.oscPort, "2.5", String(seconds), "120", String(changeAt), "140", String(quantum)])
-        usleep(1_000_000)
-        let ours = try lab.serve(["--verbose", "--quantum", String(quantum)])
-        let peerResult = peer.wait()
-        let result = ours.wait()
+    ///
+    /// A time tag tells when a beat was heard, so a server underrun (its silence delays every frame after it; the
+    /// measured cause is the server's, docs/benchmarks.md) honestly moves one tag by the silence's length, until the
+    /// beat is aligned again. A run in which the server reported one is repeated, never silently
+    /// (`firstRunWithoutUnderruns`), in a fresh lab; the run kept must have none.
+    static func beatTimes(
+        seconds: Int, changeAt: Int, quantum: Int, beats minimum: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [Substring] {
+        let ((result, peerResult), underruns) = try firstRunWithoutUnderruns(sourceLocation: sourceLocation) {
+            () throws -> (value: (CommandResult, CommandResult), underruns: Int) in
+            let lab = try LinkLab()
+            let peer = try lab.peer(
+                "beat_times", [LinkLab.oscPort, "2.5", String(seconds), "120", String(changeAt), "140", String(quantum)])
+            usleep(1_000_000)
+            let ours = try lab.serve(["--verbose", "--quantum", String(quantum)])
+            let peerResult = peer.wait()
+            let result = ours.wait()
+            return ((result, peerResult), reportedUnderruns(result.standardError))
+        }
+        #expect(underruns == 0, sourceLocation: sourceLocation)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
         let lines = peerResult.standardOutput.split(separator: "\n")
