@@ -73,6 +73,10 @@ public final class JackOutput: @unchecked Sendable {
     private let longest = Atomic<Int64>(0)
     private let longestCycle = Atomic<Int>(0)
     private let slow = Atomic<Int>(0)
+    /// Cycles the server ran without calling us, and the frame time and length of the last cycle we ran (the process
+    /// thread's).
+    private let missed = Atomic<Int>(0)
+    private var lastCycle: (frame: jack_nframes_t, count: jack_nframes_t)?
 
     /// Counts allocations on the calling thread (the tests' counter); nil in the shipped binary.
     nonisolated(unsafe) public static var allocationProbe: (@convention(c) () -> UInt64)?
@@ -97,6 +101,9 @@ public final class JackOutput: @unchecked Sendable {
     /// is under way, whose own Stop, Song Position and Continue restart them.
     private var midiStopped = false
     private var midiSeeking = false
+    /// The last of Start, Continue and Stop written on `midi_out` (0: none yet): a Stop after a Stop is left out (a
+    /// seek's own Stop when the transport's stop already sent one). The process thread's.
+    private var lastMIDITransport: UInt8 = 0
     /// How long a takeover client that is aligned waits for the mixer to fall silent before it sounds anyway.
     static let silenceWait: Int64 = 1_000_000_000
 
@@ -120,7 +127,8 @@ public final class JackOutput: @unchecked Sendable {
     /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused.
     public init(
         mixer: Mixer, name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
-        midiConnections: [String]? = nil, beforeStreaming: () -> Void = {}, catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
+        midiConnections: [String]? = nil, beforeStreaming: () -> Void = {},
+        catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
         timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil
     ) throws(JackError) {
@@ -252,6 +260,11 @@ public final class JackOutput: @unchecked Sendable {
     public var longestCallback: (nanoseconds: Int64, cycle: Int) {
         (longest.load(ordering: .relaxed), longestCycle.load(ordering: .relaxed))
     }
+
+    /// Cycles the server ran without calling our process callback (our client was late on the one before, or the
+    /// server skipped it): each one moves everything after it a period later against the server's frames, as an
+    /// underrun does on PulseAudio. Any thread.
+    public var missedCycleCount: Int { missed.load(ordering: .relaxed) }
 
     /// Process callbacks (the first left out) that ran longer than half the period they rendered. Any thread.
     public var slowCallbackCount: Int { slow.load(ordering: .relaxed) }
@@ -396,6 +409,7 @@ public final class JackOutput: @unchecked Sendable {
         let outbox = mixer.midiOut
         for index in 0..<outbox.count {
             let (frame, message) = outbox[index]
+            if message.status == 0xFC, lastMIDITransport == 0xFC { continue }
             let offset = min(SampleTime(frameCount - 1), max(0, frame - periodStart))
             var bytes = (message.status, message.data1, message.data2)
             let written = withUnsafeBytes(of: &bytes) { raw in
@@ -403,7 +417,11 @@ public final class JackOutput: @unchecked Sendable {
                     buffer, jack_nframes_t(offset), raw.baseAddress!.assumingMemoryBound(to: jack_midi_data_t.self),
                     Int(message.length))
             }
-            if written != 0 { midiDropped.add(1, ordering: .relaxed) }
+            if written != 0 {
+                midiDropped.add(1, ordering: .relaxed)
+            } else if message.status == 0xFA || message.status == 0xFB || message.status == 0xFC {
+                lastMIDITransport = message.status
+            }
         }
     }
 
@@ -459,6 +477,11 @@ public final class JackOutput: @unchecked Sendable {
     /// The process callback: one period, rendered straight from the mixer into the ports. Real-time path.
     private func process(_ frameCount: Int) {
         guard let client else { return }
+        let frameTime = jack_last_frame_time(client)
+        if let lastCycle, frameTime &- lastCycle.frame > lastCycle.count, lastCycle.count > 0 {
+            missed.add(Int((frameTime &- lastCycle.frame) / lastCycle.count) - 1, ordering: .relaxed)
+        }
+        lastCycle = (frameTime, jack_nframes_t(frameCount))
         guard connected.load(ordering: .acquiring) else {
             silence(frameCount)
             return
@@ -481,7 +504,8 @@ public final class JackOutput: @unchecked Sendable {
                 var end = timespec()
                 clock_gettime(CLOCK_MONOTONIC, &end)
                 let took = Int64(end.tv_sec) * 1_000_000_000 + Int64(end.tv_nsec) - now
-                if took * 2 * Int64(mixer.configuration.sampleRate.framesPerSecond) > Int64(frameCount) * 1_000_000_000 {
+                if took * 2 * Int64(mixer.configuration.sampleRate.framesPerSecond) > Int64(frameCount) * 1_000_000_000
+                {
                     slow.add(1, ordering: .relaxed)
                 }
                 if took > longest.load(ordering: .relaxed) {
@@ -529,9 +553,10 @@ public final class JackOutput: @unchecked Sendable {
             let rate = Double(frameCount) * 1e6 / Double(nextMicros - cycleMicros)
             let latencyFrames = max(0, latency.load(ordering: .relaxed))
             let start = Int64(cycleMicros) * 1000 - rawOffset + Int64(Double(latencyFrames) * 1e9 / rate)
-            clock.store(ClockMapping(frame: mixer.framePosition, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate))
+            clock.store(
+                ClockMapping(frame: mixer.framePosition, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate))
         }
-        receiveMIDI(frameCount)
+        receiveMIDI(frameCount, mixerHeld: !pulls)
         guard pulls else { return }
         let silent = !sounding.load(ordering: .relaxed)
         let block = mixer.configuration.maximumBlockFrames
@@ -616,34 +641,39 @@ public final class JackOutput: @unchecked Sendable {
         return false
     }
 
-    /// Pushes the channel messages (note on and off, controllers, …) that arrived on `midi_in` this period into the
-    /// inbox, each on the mixer frame the period starts at plus its offset; others (clock, sysex) are left out.
-    /// Real-time path.
-    private func receiveMIDI(_ frameCount: Int) {
+    /// Pushes the note ons and note offs that arrived on `midi_in` this period into the inbox, each on the mixer
+    /// frame the period starts at plus its offset (their data bytes kept to 7 bits); other messages (controllers,
+    /// clock, sysex) are left out, as nothing here uses them. `mixerHeld`: this cycle does not pull the mixer (a
+    /// stopped transport). Real-time path.
+    private func receiveMIDI(_ frameCount: Int, mixerHeld: Bool) {
         guard let midiInPort, let midiInput, let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount))
         else { return }
         let start = mixer.framePosition
         let count = jack_midi_get_event_count(buffer)
         var event = jack_midi_event_t()
         for index in 0..<count {
-            guard jack_midi_event_get(&event, buffer, index) == 0, event.size >= 2, let bytes = event.buffer else {
+            guard jack_midi_event_get(&event, buffer, index) == 0, event.size >= 3, let bytes = event.buffer else {
                 continue
             }
             let status = bytes[0]
-            guard status >= 0x80, status < 0xF0 else { continue }
-            let twoBytes = status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0
-            guard twoBytes || event.size >= 3 else { continue }
-            let message = twoBytes ? MIDIMessage(status, bytes[1]) : MIDIMessage(status, bytes[1], bytes[2])
-            midiInput.push(message, at: start + SampleTime(event.time))
+            guard status & 0xF0 == 0x80 || status & 0xF0 == 0x90 else { continue }
+            let message = MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F)
+            midiInput.push(message, at: start + SampleTime(event.time), mixerHeld: mixerHeld)
         }
     }
 
     /// Writes a one-byte MIDI message at the period's first frame of the port's buffer, cleared already this cycle.
     /// Real-time path.
     private func writeMIDIStatus(_ status: UInt8, frameCount: Int) {
-        guard let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) else { return }
+        guard let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)),
+            status != 0xFC || lastMIDITransport != 0xFC
+        else { return }
         var byte = status
-        if jack_midi_event_write(buffer, 0, &byte, 1) != 0 { midiDropped.add(1, ordering: .relaxed) }
+        if jack_midi_event_write(buffer, 0, &byte, 1) != 0 {
+            midiDropped.add(1, ordering: .relaxed)
+        } else {
+            lastMIDITransport = status
+        }
     }
 
     private static let processCallback: JackProcessCallback = { frames, context in
@@ -655,7 +685,9 @@ public final class JackOutput: @unchecked Sendable {
     /// frame, so the first click after a start or a locate is on its frame. Process thread, before `process`.
     private static let syncCallback: JackSyncCallback = { state, position, context in
         let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
-        guard let lock = output.transportLock, let position, output.connected.load(ordering: .acquiring) else { return 1 }
+        guard let lock = output.transportLock, let position, output.connected.load(ordering: .acquiring) else {
+            return 1
+        }
         return output.countingAllocations {
             output.positioned(
                 lock, atTransportFrame: Int64(position.pointee.frame), rolling: state == JackTransportRolling) ? 1 : 0
@@ -677,7 +709,8 @@ public final class JackOutput: @unchecked Sendable {
     private static let timebaseCallback: JackTimebaseCallback = { _, _, position, _, context in
         let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
         guard let position, let lock = output.transportLock else { return }
-        guard let bbt = output.countingAllocations({ lock.barBeatTick(atMapFrame: Int64(position.pointee.frame)) }) else {
+        guard let bbt = output.countingAllocations({ lock.barBeatTick(atMapFrame: Int64(position.pointee.frame)) })
+        else {
             position.pointee.valid = jack_position_bits_t(position.pointee.valid.rawValue & ~JackPositionBBT.rawValue)
             return
         }

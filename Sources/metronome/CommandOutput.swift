@@ -44,10 +44,12 @@ extension JackOutput: CommandOutput, ServiceOutput {
             "late events: \(session.mixer.lateEventCount)",
             "xruns reported by the server: \(underrunCount)",
             "process callbacks: \(cycleCount)",
+            "cycles the server ran without calling us: \(missedCycleCount)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
             "MIDI messages dropped: \(droppedMIDICount)",
             "MIDI input: \(session.midiInputLatency) frames from arrival to sound, "
-                + "\(session.lateMIDIInputCount) messages late",
+                + "\(session.lateMIDIInputCount) messages late, \(session.ignoredMIDIInputCount) notes ignored while "
+                + "the transport was stopped, \(session.droppedMIDIInputCount) dropped with the inbox full",
         ]
         lines += extra
         if let latency = latencyFrames {

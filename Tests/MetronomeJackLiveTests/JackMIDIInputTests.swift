@@ -21,7 +21,22 @@ struct JackMIDIInputTests {
 
     /// Runs `metronome ARGUMENTS --driver jack --no-connect --midi-notes --verbose` on a server with period 256,
     /// plays `events` (FRAMES:HEX after the peer's base frame) into `metronome:midi_in` while recording, then Ctrl-C.
-    static func run(_ arguments: [String], events: [String], seconds: Double = 4) throws -> Run {
+    /// A run in which the server ran a cycle without calling us (the machine's: everything after it sounds a period
+    /// later on the server's frames) is repeated, never silently (`firstRunWithoutUnderruns`); the run kept has none.
+    static func run(
+        _ arguments: [String], events: [String], seconds: Double = 4, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Run {
+        let (run, missed) = try firstRunWithoutUnderruns(
+            cause: "cycle(s) the JACK server ran without calling us", sourceLocation: sourceLocation
+        ) { () throws -> (value: Run, underruns: Int) in
+            let run = try runOnce(arguments, events: events, seconds: seconds)
+            return (run, reportedMissedCycles(run.result.standardError))
+        }
+        #expect(missed == 0, "\(run.result.standardError)", sourceLocation: sourceLocation)
+        return run
+    }
+
+    private static func runOnce(_ arguments: [String], events: [String], seconds: Double) throws -> Run {
         let server = try JackServer(period: 256)
         let ours = try ChildProcess(
             CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--midi-notes", "--verbose"],
@@ -29,13 +44,17 @@ struct JackMIDIInputTests {
         try JackCommandTests.waitForPort("metronome:midi_in", on: server)
         let recorder = try ChildProcess(
             "/usr/bin/env",
-            ["python3", peers.appendingPathComponent("jack_recorder.py").path, server.name, "metronome:out_1",
-             "metronome:midi_out", String(seconds + 0.5)],
+            [
+                "python3", peers.appendingPathComponent("jack_recorder.py").path, server.name, "metronome:out_1",
+                "metronome:midi_out", String(seconds + 0.5),
+            ],
             environment: server.clientEnvironment)
         let sender = try ChildProcess(
             "/usr/bin/env",
-            ["python3", peers.appendingPathComponent("jack_midi_peer.py").path, server.name, "metronome:midi_in",
-             String(seconds)] + events,
+            [
+                "python3", peers.appendingPathComponent("jack_midi_peer.py").path, server.name, "metronome:midi_in",
+                String(seconds),
+            ] + events,
             environment: server.clientEnvironment
         ).wait()
         let recorded = recorder.wait()
@@ -68,7 +87,9 @@ struct JackMIDIInputTests {
         return nil
     }
 
-    @Test("Notes on midi_in sound through the instrument a fixed latency after they arrive (2176 frames at period 256: the lookahead and two timer periods), the time between them kept to the frame; their note on and off go out on midi_out on the same frames")
+    @Test(
+        "Notes on midi_in sound through the instrument a fixed latency after they arrive (2176 frames at period 256: the lookahead and two timer periods), the time between them kept to the frame; their note on and off go out on midi_out on the same frames"
+    )
     func notesPlayThrough() throws {
         // arp "N.C." plays nothing itself (and no click): every sound is a key's.
         let run = try Self.run(
@@ -79,8 +100,10 @@ struct JackMIDIInputTests {
         #expect(run.sent.map(\.frame) == [0, 200, 72_007, 72_207].map { run.base + $0 })
         // Our midi_out: each note on and off exactly the latency after it was sent (channel 1).
         #expect(
-            run.midi.map(\.frame) == run.sent.map { $0.frame + 2176 } && run.midi.map(\.bytes).map { $0.prefix(5) }
-                == ["90 3c", "80 3c", "90 40", "80 40"], "\(run.midi)")
+            run.midi.map(\.frame) == run.sent.map { $0.frame + 2176 }
+                && run.midi.map(\.bytes).map { $0.prefix(5) }
+                    == ["90 3c", "80 3c", "90 40", "80 40"],
+            "\(run.midi)")
         // The sound: two onsets, 72 007 frames apart, each the same few frames after its note on (where the
         // instrument's sample first leaves zero).
         #expect(run.sounds.count == 2, "\(run.sounds)")
@@ -96,7 +119,9 @@ struct JackMIDIInputTests {
         run.midi.filter { $0.bytes.hasPrefix("90 ") }.map { ($0.frame, String($0.bytes.dropFirst(3).prefix(2))) }
     }
 
-    @Test("arp --midi-in: C E G held, then D F A: the keys' notes in order, one every 1/16 step (6000 frames at 120) on the click's grid from the first step after the keys take effect; the new keys start on the next step after theirs; nothing after the last release")
+    @Test(
+        "arp --midi-in: C E G held, then D F A: the keys' notes in order, one every 1/16 step (6000 frames at 120) on the click's grid from the first step after the keys take effect; the new keys start on the next step after theirs; nothing after the last release"
+    )
     func arpeggiatesTheKeysHeld() throws {
         let run = try Self.run(
             ["arp", "--midi-in"],
@@ -117,17 +142,21 @@ struct JackMIDIInputTests {
         let cChord = notes.filter { $0.frame < effect(40_000) }
         let dChord = notes.filter { $0.frame >= effect(50_000) }
         #expect(cChord.count + dChord.count == notes.count, "a note between the release and the new keys: \(notes)")
-        #expect(cChord.map(\.key) == Array(["3c", "40", "43", "3c", "40", "43", "3c", "40", "43"].prefix(cChord.count)))
+        #expect(
+            cChord.map(\.key) == Array(["3c", "40", "43", "3c", "40", "43", "3c", "40", "43"].prefix(cChord.count)))
         #expect(cChord.last.map { $0.frame + 6000 >= effect(40_000) } == true, "the C chord stopped early: \(notes)")
         #expect(dChord.first.map { $0.frame - 6000 < effect(50_000) } == true, "the D chord started late: \(notes)")
-        #expect(dChord.map(\.key) == Array(["3e", "41", "45", "3e", "41", "45", "3e", "41", "45"].prefix(dChord.count)))
+        #expect(
+            dChord.map(\.key) == Array(["3e", "41", "45", "3e", "41", "45", "3e", "41", "45"].prefix(dChord.count)))
         #expect(dChord.last.map { $0.frame < effect(90_000) && $0.frame + 6000 >= effect(90_000) } == true, "\(notes)")
         // Each note off the gate (0.8) of a step after its note on.
         let offs = run.midi.filter { $0.bytes.hasPrefix("80 ") }.map(\.frame)
         #expect(Set(offs) == Set(notes.map { $0.frame + 4800 }), "\(run.midi)")
     }
 
-    @Test("arp --midi-in --latch: the keys go on after they are released, until new ones are pressed, which replace them on the next step and go on after their own release")
+    @Test(
+        "arp --midi-in --latch: the keys go on after they are released, until new ones are pressed, which replace them on the next step and go on after their own release"
+    )
     func latchHoldsTheLastKeys() throws {
         let run = try Self.run(
             ["arp", "--midi-in", "--latch", "--rate", "1/8"],
@@ -150,14 +179,71 @@ struct JackMIDIInputTests {
         #expect(replaced.last.map { $0.frame > effect(84_000) } == true, "\(notes)")
     }
 
-    @Test("arp --midi-in refusals: with chords (64), without --driver jack (64), --latch without --midi-in (64), no chords and no --midi-in (64)")
+    @Test("arp --midi-in --style asPlayed: G, C and E pressed in that order play in that order, every step")
+    func asPlayedKeepsThePressOrder() throws {
+        let run = try Self.run(
+            ["arp", "--midi-in", "--style", "asPlayed"],
+            events: ["0:904364", "10:903c64", "20:904064", "60000:804340", "60000:803c40", "60000:804040"])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let keys = Self.notes(run).map(\.key)
+        #expect(
+            keys.count >= 8 && keys == Array(repeatElement(["43", "3c", "40"], count: 4).joined().prefix(keys.count)))
+    }
+
+    @Test(
+        "arp --midi-in --style upDown over 4 keys held for 150 steps: the order turns at its ends every 6 steps all along (it is never redrawn in blocks)"
+    )
+    func anOrderRunsOnWhileTheKeysAreHeld() throws {
+        // 1/32 at 240 BPM: 1 500 frames a step.
+        let run = try Self.run(
+            ["arp", "--midi-in", "--style", "upDown", "--rate", "1/32", "--bpm", "240"],
+            events: [
+                "0:903c64", "0:904064", "0:904364", "0:904764", "225000:803c40", "225000:804040",
+                "225000:804340", "225000:804740",
+            ], seconds: 6.5)
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let notes = Self.notes(run)
+        let cycle = ["3c", "40", "43", "47", "43", "40"]
+        #expect(notes.count >= 140, "\(notes.count) steps")
+        #expect(notes.map(\.key) == (0..<notes.count).map { cycle[$0 % 6] }, "\(notes.map(\.key))")
+        #expect(zip(notes, notes.dropFirst()).allSatisfy { $1.frame - $0.frame == 1500 }, "\(notes)")
+    }
+
+    @Test(
+        "--transport start-stop: a note played in while the transport is stopped is not played, then or when it starts, and --verbose counts it; a note after the start sounds the latency after it"
+    )
+    func notesWhileStoppedAreIgnored() throws {
+        let run = try Self.run(
+            ["arp", "N.C.", "--transport", "start-stop"],
+            events: ["0:903c64", "200:803c40", "24000:start", "72000:904064", "72200:804040"])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(
+            run.result.standardError.contains(
+                "MIDI input: 2176 frames from arrival to sound, 0 messages late, 1 notes ignored while the transport "
+                    + "was stopped, 0 dropped with the inbox full\n"), "\(run.result.standardError)")
+        let sentKey = try #require(run.sent.first { $0.bytes == "90 40 64" }, "\(run.sent)").frame
+        #expect(run.midi.filter { $0.bytes.hasPrefix("9") }.map(\.bytes) == ["90 40 64"], "\(run.midi)")
+        #expect(run.midi.first { $0.bytes == "90 40 64" }?.frame == sentKey + 2176, "\(run.midi)")
+        #expect(
+            run.sounds.count == 1 && run.sounds.allSatisfy { $0 - (sentKey + 2176) >= 0 && $0 - (sentKey + 2176) < 64 },
+            "\(run.sounds)")
+    }
+
+    @Test(
+        "arp --midi-in refusals: with chords (64), without --driver jack (64), --latch without --midi-in (64), no chords and no --midi-in (64)"
+    )
     func refusals() throws {
         let cases: [([String], String)] = [
             (["arp", "C", "--midi-in", "--driver", "jack"], "metronome: error: give chords or --midi-in, not both\n"),
-            (["arp", "--midi-in"],
-             "metronome: error: --midi-in arpeggiates the keys held on JACK's midi_in: it needs --driver jack and no --output\n"),
+            (
+                ["arp", "--midi-in"],
+                "metronome: error: --midi-in arpeggiates the keys held on JACK's midi_in: it needs --driver jack and no --output\n"
+            ),
             (["arp", "C", "--latch"], "metronome: error: --latch applies only with --midi-in\n"),
-            (["arp"], "metronome: error: give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack\n"),
+            (
+                ["arp"],
+                "metronome: error: give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack\n"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try CommandRunner.run(arguments)

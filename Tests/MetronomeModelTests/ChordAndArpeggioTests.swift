@@ -109,6 +109,28 @@ struct ChordAndArpeggioTests {
         #expect(ArpeggioOrder.randomWalk.indices(size: 1, count: 3, random: &random) == [0, 0, 0])
     }
 
+    @Test(
+        "A cursor goes on as long as the keys are held, never cut into blocks: upDown of 4 keeps its period of 6, randomOnce of 3 plays each note once in every 3 steps, and randomWalk moves by one, over 200 steps"
+    )
+    func cursorNeverRestarts() {
+        var random = SeededGenerator(seed: 5)
+        var upDown = ArpeggioOrderCursor(order: .upDown, size: 4)
+        let steps = (0..<200).map { _ in upDown.next(random: &random) }
+        #expect(steps == (0..<200).map { [0, 1, 2, 3, 2, 1][$0 % 6] })
+        var once = ArpeggioOrderCursor(order: .randomOnce, size: 3)
+        let drawn = (0..<201).map { _ in once.next(random: &random) }
+        for start in stride(from: 0, to: 201, by: 3) { #expect(Set(drawn[start..<(start + 3)]) == [0, 1, 2]) }
+        var walk = ArpeggioOrderCursor(order: .randomWalk, size: 5)
+        let walked = (0..<200).map { _ in walk.next(random: &random) }
+        #expect(zip(walked, walked.dropFirst()).allSatisfy { abs($0 - $1) == 1 })
+        // The same steps as `indices`, drawing the same numbers.
+        var first = SeededGenerator(seed: 11)
+        var second = SeededGenerator(seed: 11)
+        var cursor = ArpeggioOrderCursor(order: .random, size: 6)
+        let stepped = (0..<50).map { _ in cursor.next(random: &first) }
+        #expect(stepped == ArpeggioOrder.random.indices(size: 6, count: 50, random: &second))
+    }
+
     @Test("Random orders are reproducible from the seed and keep their rules")
     func randomOrders() {
         for order in [ArpeggioOrder.random, .randomOnce, .randomWalk] {

@@ -10,7 +10,7 @@ import Testing
 /// underruns (after the `live underrun:` lines `reportedUnderruns` printed for the run: where each silence went in
 /// and the write callbacks before it), and .ci/test counts them in its closing lines.
 public func firstRunWithoutUnderruns<T>(
-    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation,
+    attempts: Int = 3, cause: String = "server underrun(s)", sourceLocation: SourceLocation = #_sourceLocation,
     _ run: () throws -> (value: T, underruns: Int)
 ) rethrows -> (value: T, underruns: Int) {
     var last = try run()
@@ -18,7 +18,7 @@ public func firstRunWithoutUnderruns<T>(
     while last.underruns > 0, attempt < attempts {
         print(
             "live retry: \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) had \(last.underruns) "
-                + "server underrun(s); running it again")
+                + "\(cause); running it again")
         last = try run()
         attempt += 1
     }
@@ -27,7 +27,7 @@ public func firstRunWithoutUnderruns<T>(
 
 /// As `firstRunWithoutUnderruns`, for a run that awaits.
 public func firstRunWithoutUnderruns<T>(
-    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation,
+    attempts: Int = 3, cause: String = "server underrun(s)", sourceLocation: SourceLocation = #_sourceLocation,
     _ run: () async throws -> (value: T, underruns: Int)
 ) async rethrows -> (value: T, underruns: Int) {
     var last = try await run()
@@ -35,11 +35,19 @@ public func firstRunWithoutUnderruns<T>(
     while last.underruns > 0, attempt < attempts {
         print(
             "live retry: \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) had \(last.underruns) "
-                + "server underrun(s); running it again")
+                + "\(cause); running it again")
         last = try await run()
         attempt += 1
     }
     return last
+}
+
+/// The cycles a JACK server ran without calling our client, as `metronome --driver jack --verbose` reported them
+/// (each moves what follows a period later against the server's frames), or -1 when the line is missing.
+public func reportedMissedCycles(_ standardError: String) -> Int {
+    let prefix = "metronome: cycles the server ran without calling us: "
+    guard let line = standardError.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return -1 }
+    return Int(line.dropFirst(prefix.count)) ?? -1
 }
 
 /// The underrun count `metronome --verbose` reported, or -1 when the line is missing; prints each underrun's report

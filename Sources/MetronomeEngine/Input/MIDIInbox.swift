@@ -1,20 +1,22 @@
 import MetronomeModel
 import Synchronization
 
-/// MIDI messages received by an output (JACK's `midi_in`), each stamped with the mixer frame it arrived on, on their
-/// way from the render thread to the session's scheduling thread: a single-producer, single-consumer ring of fixed
+/// MIDI messages received by an output (JACK's `midi_in`), each stamped with the mixer frame it arrived on (and
+/// whether the output was holding the mixer still, a stopped transport), on their way from the render thread to the
+/// session's scheduling thread: a single-producer, single-consumer ring of fixed
 /// capacity, allocated once. Pushing neither allocates nor locks; a message that finds the ring full is counted and
 /// dropped.
 ///
 /// Threads: `push` from the render thread only; `pop` from one consumer thread only; the counts from any thread.
 public final class MIDIInbox: @unchecked Sendable {
-    // @unchecked: `frames` and `messages` are written only by the producer at slots the consumer does not read (between
+    // @unchecked: `frames`, `messages` and `held` are written only by the producer at slots the consumer does not read (between
     // `tail` and `head`, published by the releasing store of `head`), and read only by the consumer at slots the
     // producer does not write (published back by the releasing store of `tail`).
     /// How many messages the ring holds at most.
     public let capacity: Int
     private let frames: UnsafeMutablePointer<SampleTime>
     private let messages: UnsafeMutablePointer<MIDIMessage>
+    private let held: UnsafeMutablePointer<Bool>
     /// Messages pushed so far (the producer's), and popped so far (the consumer's).
     private let head = Atomic<Int>(0)
     private let tail = Atomic<Int>(0)
@@ -27,17 +29,22 @@ public final class MIDIInbox: @unchecked Sendable {
         frames.initialize(repeating: 0, count: self.capacity)
         messages = .allocate(capacity: self.capacity)
         messages.initialize(repeating: MIDIMessage(0), count: self.capacity)
+        held = .allocate(capacity: self.capacity)
+        held.initialize(repeating: false, count: self.capacity)
     }
 
     deinit {
         frames.deallocate()
         messages.deallocate()
+        held.deallocate()
     }
 
     /// Adds a message that arrived on `frame`. Render thread; real-time safe.
+    /// - Parameter mixerHeld: the output was not pulling the mixer when it came (a stopped JACK transport): `frame`
+    ///   stands still for as long as that lasts.
     /// - Returns: false when the ring was full (the message is dropped and counted).
     @discardableResult
-    public func push(_ message: MIDIMessage, at frame: SampleTime) -> Bool {
+    public func push(_ message: MIDIMessage, at frame: SampleTime, mixerHeld: Bool = false) -> Bool {
         let written = head.load(ordering: .relaxed)
         guard written - tail.load(ordering: .acquiring) < capacity else {
             dropped.add(1, ordering: .relaxed)
@@ -45,15 +52,17 @@ public final class MIDIInbox: @unchecked Sendable {
         }
         frames[written % capacity] = frame
         messages[written % capacity] = message
+        held[written % capacity] = mixerHeld
         head.store(written + 1, ordering: .releasing)
         return true
     }
 
-    /// Takes the oldest message with its frame, or nil when none waits. The consumer's thread.
-    public func pop() -> (frame: SampleTime, message: MIDIMessage)? {
+    /// Takes the oldest message with its frame and whether the mixer was held, or nil when none waits. The
+    /// consumer's thread.
+    public func pop() -> (frame: SampleTime, message: MIDIMessage, mixerHeld: Bool)? {
         let read = tail.load(ordering: .relaxed)
         guard read < head.load(ordering: .acquiring) else { return nil }
-        let entry = (frames[read % capacity], messages[read % capacity])
+        let entry = (frames[read % capacity], messages[read % capacity], held[read % capacity])
         tail.store(read + 1, ordering: .releasing)
         return entry
     }

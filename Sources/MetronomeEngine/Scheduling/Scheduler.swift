@@ -197,6 +197,24 @@ public final class Scheduler: @unchecked Sendable {
         }
     }
 
+    /// Applies the commands due on the first unscheduled frame, pushing nothing, so that notes placed on the
+    /// transport's grid from that frame on (a live arpeggiator's steps) are placed on the grid the commands make.
+    /// Leaves a finite map's end to `schedule(until:)`. Scheduling thread.
+    /// - Returns: whether a command was applied.
+    @discardableResult
+    package func applyCommandsDue() -> Bool {
+        if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
+        takeInbox()
+        var applied = false
+        while let due = transport.nextDue(now: scheduledUntil), due.frame <= scheduledUntil,
+            endFrame.map({ due.frame < $0 }) ?? true, transport.endFrame.map({ $0 > scheduledUntil }) ?? true
+        {
+            apply(due)
+            applied = true
+        }
+        return applied
+    }
+
     /// After an idle stretch the live timer slept through, moves the first unscheduled frame forward to `frame` —
     /// never past the next click, note, due command or end still to schedule — so that commands and live notes taken
     /// next land at `frame` or later, not on a frame the mixer has already played. Scheduling thread.
@@ -245,7 +263,9 @@ public final class Scheduler: @unchecked Sendable {
         let midi = pendingMIDI.first?.frame ?? offset.flatMap { nextClockFrame(offset: $0) }
         // A Stop owed at the end frame is due there: a live timer must not sleep past it.
         let stop = midiRolling ? endFrame : nil
-        return ([pendingClick?.frame, midi, midiOffs.first?.frame, stop] + players.map { $0.nextFrame(offset: offset) }).compactMap { $0 }.min()
+        return
+            ([pendingClick?.frame, midi, midiOffs.first?.frame, stop] + players.map { $0.nextFrame(offset: offset) })
+            .compactMap { $0 }.min()
     }
 
     /// Whether transport commands, players or live notes are waiting to be taken or to fall due.
@@ -490,7 +510,8 @@ public final class Scheduler: @unchecked Sendable {
             if let note {
                 ring.push(.midi(.noteOn(channel: 9, key: Int(note.key), velocity: Int(note.velocity)), at: event.frame))
                 let length = 60 / max(1, event.tempo) / 8 * Double(transport.map.sampleRate.framesPerSecond)
-                let off = max(event.frame + 1, SampleTime((event.exactFrame + length).rounded(.toNearestOrAwayFromZero)))
+                let off = max(
+                    event.frame + 1, SampleTime((event.exactFrame + length).rounded(.toNearestOrAwayFromZero)))
                 let index = midiOffs.firstIndex { $0.frame > off } ?? midiOffs.count
                 midiOffs.insert((off, .noteOff(channel: 9, key: Int(note.key))), at: index)
             }

@@ -27,6 +27,10 @@ final class MIDIInput {
     /// Messages that came too late to take effect on their frame (the scheduling pass after their arrival came
     /// later than the latency allows): they took effect on the first frame not yet scheduled.
     private(set) var lateCount = 0
+    /// Note ons played through while the output held the mixer still (a stopped JACK transport): not played, or
+    /// they would all sound at once when it rolls again. Keys for an arpeggiator are kept: they are held when it
+    /// rolls.
+    private(set) var ignoredCount = 0
 
     init(inbox: MIDIInbox, player: NotePlayer, use: Use, latency: SampleTime) {
         self.inbox = inbox
@@ -35,10 +39,12 @@ final class MIDIInput {
         self.latency = latency
     }
 
-    /// Takes every message waiting and, arpeggiating, queues the steps before `horizon`. Before the scheduler's pass.
+    /// Takes every message waiting and, arpeggiating, queues the steps before `horizon`, on the grid the transport
+    /// has now (the scheduler applies a command before the steps after its frame are placed). Before the
+    /// scheduler's pass.
     func pass(transport: Transport, scheduledUntil: SampleTime, horizon: SampleTime) {
         var queued = false
-        while let (arrival, message) = inbox.pop() {
+        while let (arrival, message, mixerHeld) = inbox.pop() {
             let kind = message.status & 0xF0
             guard kind == 0x90 || kind == 0x80 else { continue }
             var frame = arrival + latency
@@ -49,8 +55,12 @@ final class MIDIInput {
             let isOn = kind == 0x90 && message.data2 > 0
             switch use {
             case .play:
-                if isOn {
-                    player.queue.noteOn(Int(message.data1), velocity: Int(message.data2), at: frame)
+                if isOn, mixerHeld {
+                    ignoredCount += 1
+                } else if isOn {
+                    // Each key is a note of its own, at its own velocity (the limiter keeps a full hand from
+                    // clipping), whatever else arrived in the same pass.
+                    player.queue.noteOn(Int(message.data1), velocity: Int(message.data2), at: frame, chordSize: 1)
                 } else {
                     player.queue.noteOff(Int(message.data1), at: frame)
                 }
@@ -60,9 +70,10 @@ final class MIDIInput {
             }
         }
         if case .arpeggiate(let arpeggiator) = use {
-            queued = arpeggiator.queueSteps(
-                into: player.queue, keys: &keys, transport: transport, scheduledUntil: scheduledUntil,
-                horizon: horizon) || queued
+            queued =
+                arpeggiator.queueSteps(
+                    into: player.queue, keys: &keys, transport: transport, scheduledUntil: scheduledUntil,
+                    horizon: horizon) || queued
         }
         if queued { player.queue.commit() }
     }
@@ -71,8 +82,8 @@ final class MIDIInput {
 /// The keys held on a MIDI input over time: presses and releases on the frames they take effect, asked for in
 /// increasing frames (the arpeggiator's steps).
 struct HeldKeys {
-    /// Keys held before the first waiting change.
-    private var held: Set<Int> = []
+    /// Keys held before the first waiting change, in the order they were pressed.
+    private var held: [Int] = []
     /// Changes not yet folded in, in frame order.
     private var changes: [(frame: SampleTime, note: Int, pressed: Bool)] = []
 
@@ -81,21 +92,23 @@ struct HeldKeys {
         changes.insert((frame, note, pressed), at: index)
     }
 
-    /// The keys held on `frame`, low to high (changes on that frame count).
+    /// The keys held on `frame`, in the order they were pressed (changes on that frame count).
     mutating func held(at frame: SampleTime) -> [Int] {
         let due = changes.prefix { $0.frame <= frame }
         for change in due {
-            if change.pressed { held.insert(change.note) } else { held.remove(change.note) }
+            held.removeAll { $0 == change.note }
+            if change.pressed { held.append(change.note) }
         }
         changes.removeFirst(due.count)
-        return held.sorted()
+        return held
     }
 }
 
 /// An arpeggiator played from a MIDI input, like a hardware one: on every step of `settings.rate` on the transport's
 /// grid (swing included, as `ArpeggioSequence` places steps), it plays the next note of the keys held on that step's
-/// frame in `settings.order`, spread over `settings.octaves`; a new set of keys starts its order afresh on the next
-/// step; with no key held, nothing plays — or, latched, the last keys go on until new ones are pressed.
+/// frame in `settings.order` (`asPlayed`: the order they were pressed in; the others: low to high), spread over
+/// `settings.octaves`; a new set of keys starts its order afresh on the next step; with no key held, nothing plays —
+/// or, latched, the last keys go on until new ones are pressed.
 final class LiveArpeggiator {
     let settings: ArpeggioSettings
     let latch: Bool
@@ -104,14 +117,11 @@ final class LiveArpeggiator {
     private var pending: NoteEvent?
     /// What the step placement was made for: the transport's commands applied and its offset.
     private var madeFor: (applied: Int, offset: Double)?
-    /// The keys being arpeggiated, their spread notes, the order, and the next step in it.
+    /// The keys being arpeggiated, their spread notes, and the steps of the order over them.
     private var chord: [Int] = []
     private var notes: [Int] = []
-    private var order: [Int] = []
-    private var step = 0
+    private var order: ArpeggioOrderCursor?
     private var random: SeededGenerator
-    /// Steps in one draw of a random order before it is drawn again.
-    private static let orderLength = 64
 
     init(settings: ArpeggioSettings, latch: Bool) {
         self.settings = settings.normalized
@@ -132,10 +142,13 @@ final class LiveArpeggiator {
             return false
         }
         if madeFor.map({ $0.applied != transport.applied.count || $0.offset != offset }) ?? true {
-            // Playing, a jump or any edit: the steps are placed afresh from the first frame not yet scheduled.
+            // Playing, a jump or any edit: the steps are placed afresh from the first frame not yet scheduled — from
+            // the downbeat of its bar, as swing warps inside a bar (a step straight before it may sound after it);
+            // the steps already scheduled are skipped below.
             guard let placeholder = Self.placeholder else { return false }
             var sequence = ArpeggioSequence(chords: [placeholder], settings: settings, map: transport.map)
-            sequence.seek(to: from, on: transport.map)
+            let bar = transport.map.barPosition(at: from).flatMap { transport.map.position(ofBar: $0.bar) }
+            sequence.seek(to: min(from, bar ?? from), on: transport.map)
             steps = sequence
             pending = nil
             madeFor = (transport.applied.count, offset)
@@ -152,15 +165,12 @@ final class LiveArpeggiator {
             let playing = pressed.isEmpty && latch ? chord : pressed
             if playing != chord {
                 chord = playing
-                notes = ArpeggioSequence.spread(playing, octaves: settings.octaves, asPlayed: false)
-                step = 0
+                notes = ArpeggioSequence.spread(
+                    playing, octaves: settings.octaves, asPlayed: settings.order == .asPlayed)
+                order = notes.isEmpty ? nil : ArpeggioOrderCursor(order: settings.order, size: notes.count)
             }
-            guard !notes.isEmpty else { continue }
-            if step % Self.orderLength == 0 {
-                order = settings.order.indices(size: notes.count, count: Self.orderLength, random: &random)
-            }
-            let note = notes[order[step % Self.orderLength]]
-            step += 1
+            guard let index = order?.next(random: &random) else { continue }
+            let note = notes[index]
             let off = SampleTime((event.exactOffFrame + offset).rounded(.toNearestOrAwayFromZero))
             queue.noteOn(note, velocity: settings.velocity, at: frame, track: 0, chordSize: 1, holdFrames: off - frame)
             queued = true

@@ -1,7 +1,7 @@
 import Dispatch
 import MetronomeEngine
-import MetronomeMusic
 import MetronomeModel
+import MetronomeMusic
 import Synchronization
 
 /// The one place the playback chain is built — command ring, mixer, scheduler with its transport, note players,
@@ -160,7 +160,9 @@ public final class Session: @unchecked Sendable {
                     let map = self.scheduler.transport.map
                     var position: Position?
                     if case .locateBar(let bar) = command, bar >= 1 { position = map.position(ofBar: bar - 1) }
-                    if case .locateLabel(let label) = command, let index = map.sections.firstIndex(where: { $0.label == label }) {
+                    if case .locateLabel(let label) = command,
+                        let index = map.sections.firstIndex(where: { $0.label == label })
+                    {
                         position = map.startTicks[index]
                     }
                     if let position { _ = lock.control(.locate(SampleTime(map.exactFrame(at: position).rounded()))) }
@@ -348,6 +350,14 @@ public final class Session: @unchecked Sendable {
     /// MIDI input messages that came too late for their frame and took effect on the first one not yet scheduled.
     /// Any control thread.
     public var lateMIDIInputCount: Int { queue.sync { midiInput?.lateCount ?? 0 } }
+
+    /// Note ons the MIDI input did not play because they came while the output held the mixer still (a stopped
+    /// JACK transport). Any control thread.
+    public var ignoredMIDIInputCount: Int { queue.sync { midiInput?.ignoredCount ?? 0 } }
+
+    /// MIDI input messages dropped because the inbox was full (the scheduling thread fell a whole ring behind).
+    /// Any thread.
+    public var droppedMIDIInputCount: Int { queue.sync { midiInput?.inbox.droppedCount ?? 0 } }
 
     /// Answers the transport lock's request, if one waits: the map seeks to the transport's frame at the first frame
     /// not scheduled. Returns the grant to give once that frame is scheduled; on `queue`.
@@ -566,18 +576,21 @@ public final class Session: @unchecked Sendable {
         }
         let seek = seekToTransport()
         followSource(mapping: output?.mapping, now: .now())
-        midiInput?.pass(
-            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil,
-            horizon: max(position, seek?.mixerFrame ?? position) + lookahead)
         // A seek's frames are scheduled a lookahead on from it: the render thread goes there once it is granted.
-        scheduler.schedule(until: max(position, seek?.mixerFrame ?? position) + lookahead)
+        let horizon = max(position, seek?.mixerFrame ?? position) + lookahead
+        if let midiInput {
+            scheduleWithMIDIInput(midiInput, until: horizon)
+        } else {
+            scheduler.schedule(until: horizon)
+        }
         // Granted once the frames from the seek on are in the ring: the render thread plays on from there at once.
         if let seek { transportLock?.grant(seek.number, mixerFrame: seek.mixerFrame) }
         if let transportLock {
             // A map loaded since the last pass starts from its top where it took effect: its frames are no longer
             // the transport's until the render thread asks for a seek again.
             let applied = scheduler.transport.applied
-            if applied.dropFirst(appliedChecked).contains(where: { if case .load = $0.command { true } else { false } }) {
+            if applied.dropFirst(appliedChecked).contains(where: { if case .load = $0.command { true } else { false } })
+            {
                 transportLock.invalidate()
             }
             appliedChecked = applied.count
@@ -607,6 +620,23 @@ public final class Session: @unchecked Sendable {
         guard let source = follower?.sourceBeat(of: position) else { return }
         event.sourceBeat = source.beat
         event.sourcePhase = source.phase
+    }
+
+    /// Schedules to `horizon` with the MIDI input's notes and steps: a command due before the horizon (a tempo
+    /// change, a locate) changes the grid from its frame, so the steps before it are placed on the grid as it is,
+    /// the scheduler goes up to its frame and applies it, and the steps from there on are placed on the new grid.
+    private func scheduleWithMIDIInput(_ midiInput: MIDIInput, until horizon: SampleTime) {
+        // A pass holds the few commands a lookahead can: the bound only guards against a command never applied.
+        for _ in 0..<16 {
+            guard let due = scheduler.transport.nextDue(now: scheduler.scheduledUntil)?.frame, due < horizon else {
+                break
+            }
+            midiInput.pass(transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, horizon: due)
+            scheduler.schedule(until: due)
+            guard scheduler.scheduledUntil >= due, scheduler.applyCommandsDue() else { break }
+        }
+        midiInput.pass(transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, horizon: horizon)
+        scheduler.schedule(until: horizon)
     }
 
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).

@@ -22,34 +22,39 @@ public enum ArpeggioOrder: String, CaseIterable, Sendable {
     ///   - count: how many steps to produce.
     ///   - random: the seeded generator the random orders draw from.
     public func indices<R: RandomNumberGenerator>(size: Int, count: Int, random: inout R) -> [Int] {
+        var cursor = ArpeggioOrderCursor(order: self, size: size)
+        return (0..<count).map { _ in cursor.next(random: &random) }
+    }
+}
+
+/// An order's indices one step at a time, for as long as a chord is held (a live arpeggiator's keys): the same
+/// steps `ArpeggioOrder.indices(size:count:random:)` gives, drawing the same numbers from the generator, never cut
+/// into blocks (a block ending mid-cycle would skip or repeat a note where it ends).
+public struct ArpeggioOrderCursor: Sendable {
+    public let order: ArpeggioOrder
+    /// Notes in the chord, at least 1.
+    public let size: Int
+    /// The cycle repeated, for the orders that repeat one.
+    private var pattern: [Int] = []
+    /// The next step in `pattern`; for `upDown` and `downUp`, the next index.
+    private var position = 0
+    private var upward = true
+    /// `randomOnce`: the notes not yet played in this draw. `randomWalk`: whether the start is drawn.
+    private var left: [Int] = []
+    private var started = false
+
+    public init(order: ArpeggioOrder, size: Int) {
         precondition(size >= 1)
-        // Our own draw (not the standard library's, whose algorithm may change) keeps seeds reproducible.
-        func draw(_ bound: Int, _ random: inout R) -> Int { Int(random.next() % UInt64(bound)) }
-        var result: [Int] = []
-        result.reserveCapacity(count)
-        func cycle(_ pattern: [Int]) {
-            while result.count < count { for index in pattern where result.count < count { result.append(index) } }
-        }
-        switch self {
-        case .up, .asPlayed: cycle(Array(0..<size))
-        case .down: cycle(Array((0..<size).reversed()))
+        self.order = order
+        self.size = size
+        switch order {
+        case .up, .asPlayed: pattern = Array(0..<size)
+        case .down: pattern = Array((0..<size).reversed())
         case .upDown, .downUp:
-            var index = self == .upDown ? 0 : size - 1
-            var upward = self == .upDown
-            while result.count < count {
-                index = min(max(index, 0), size - 1)
-                result.append(index)
-                if upward {
-                    index += 1
-                    if index >= size - 1 { upward = false }
-                } else {
-                    index -= 1
-                    if index <= 0 { upward = true }
-                }
-            }
+            position = order == .upDown ? 0 : size - 1
+            upward = order == .upDown
         case .alternateUp, .alternateDown:
-            var pattern: [Int] = []
-            let up = self == .alternateUp
+            let up = order == .alternateUp
             var index = up ? 0 : size - 1
             var step = 0
             while up ? index < size : index >= 0 {
@@ -57,32 +62,7 @@ public enum ArpeggioOrder: String, CaseIterable, Sendable {
                 step += 1
                 index += step % 2 == 1 ? (up ? 2 : -2) : (up ? -1 : 1)
             }
-            cycle(pattern)
-        case .random:
-            while result.count < count { result.append(draw(size, &random)) }
-        case .randomOnce:
-            while result.count < count {
-                var left = Array(0..<size)
-                while !left.isEmpty, result.count < count {
-                    result.append(left.remove(at: draw(left.count, &random)))
-                }
-            }
-        case .randomWalk:
-            var index = draw(size, &random)
-            while result.count < count {
-                if size == 1 {
-                    index = 0
-                } else if index == 0 {
-                    index += 1
-                } else if index == size - 1 {
-                    index -= 1
-                } else {
-                    index += random.next() & 1 == 0 ? -1 : 1
-                }
-                result.append(index)
-            }
         case .converge, .diverge:
-            var pattern: [Int] = []
             var low = 0
             var high = size - 1
             while low <= high {
@@ -91,9 +71,52 @@ public enum ArpeggioOrder: String, CaseIterable, Sendable {
                 low += 1
                 high -= 1
             }
-            cycle(self == .converge ? pattern : pattern.reversed())
+            if order == .diverge { pattern.reverse() }
+        case .random, .randomOnce, .randomWalk: break
         }
-        return result
+    }
+
+    /// The next step's index into the chord.
+    /// - Parameter random: the seeded generator the random orders draw from.
+    public mutating func next<R: RandomNumberGenerator>(random: inout R) -> Int {
+        // Our own draw (not the standard library's, whose algorithm may change) keeps seeds reproducible.
+        func draw(_ bound: Int, _ random: inout R) -> Int { Int(random.next() % UInt64(bound)) }
+        switch order {
+        case .up, .asPlayed, .down, .alternateUp, .alternateDown, .converge, .diverge:
+            defer { position = (position + 1) % pattern.count }
+            return pattern[position]
+        case .upDown, .downUp:
+            let index = min(max(position, 0), size - 1)
+            position = index
+            if upward {
+                position += 1
+                if position >= size - 1 { upward = false }
+            } else {
+                position -= 1
+                if position <= 0 { upward = true }
+            }
+            return index
+        case .random:
+            return draw(size, &random)
+        case .randomOnce:
+            if left.isEmpty { left = Array(0..<size) }
+            return left.remove(at: draw(left.count, &random))
+        case .randomWalk:
+            if !started {
+                position = draw(size, &random)
+                started = true
+            }
+            if size == 1 {
+                position = 0
+            } else if position == 0 {
+                position += 1
+            } else if position == size - 1 {
+                position -= 1
+            } else {
+                position += random.next() & 1 == 0 ? -1 : 1
+            }
+            return position
+        }
     }
 }
 
