@@ -190,6 +190,12 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeOSC",
                 "MetronomeService", "MetronomeTestSupport",
             ]),
+        // The web remote without a sound server: its checks, its commands, a real server over an idle session.
+        .testTarget(
+            name: "MetronomeWebTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+            ]),
         // The binary, offline: renders, errors, options, and live options refused before any server is reached.
         .testTarget(
             name: "MetronomeCLITests",

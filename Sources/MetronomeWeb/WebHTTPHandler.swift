@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 
 /// Answers a connection's plain HTTP requests: the page, or a refusal with its status and reason (`WebAccess`).
 /// Every response closes the connection (a page makes one request, then opens its WebSocket). A request the
@@ -30,6 +31,15 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.verdict = nil
             respond(verdict, context: context)
         }
+    }
+
+    /// A request the decoder could not read (malformed, or a head over the bound): NIO's error handler has answered
+    /// 400; the connection is closed and the request counted. An upgrade the checks declined is no such error: the
+    /// request comes here next and is answered with its refusal.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !(error is NIOWebSocketUpgradeError) else { return }
+        hub.counts.withLock { $0.refusedRequests += 1 }
+        context.close(promise: nil)
     }
 
     private func respond(_ verdict: WebAccess.Verdict, context: ChannelHandlerContext) {
