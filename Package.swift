@@ -235,6 +235,9 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeEngine",
                 "MetronomeLive", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeTestSupport",
             ]),
+        // Live: `metronome serve --http` through PulseAudio, its page in headless Chromium (Peers/web_page.py,
+        // selenium).
+        .testTarget(name: "MetronomeWebLiveTests", dependencies: ["MetronomeTestSupport"], exclude: ["Peers"]),
     ],
     cxxLanguageStandard: .cxx17
 )
