@@ -70,7 +70,7 @@ extension WebPage {
           $("counter").textContent = beat.bar + "." + beat.beat;
           $("chord").hidden = !beat.chord;
           $("chord").textContent = beat.chord || "";
-          $("accents").textContent = m.levels.map((l) => l || "?").join(" ");
+          $("accents").textContent = Array.from({ length: beat.beats }, (_, i) => m.levels[i] || "–").join(" ");
         }
         function drawLights(count, current) {
           const lights = $("lights");

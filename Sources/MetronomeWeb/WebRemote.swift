@@ -1,3 +1,4 @@
+import Glibc
 import MetronomeLive
 import MetronomeService
 import NIOCore
@@ -57,7 +58,9 @@ public final class WebRemote: Sendable {
             listener = try bootstrap.bind(host: address.host, port: address.port).wait()
         } catch {
             try? group.syncShutdownGracefully()
-            throw .bind(address, reason: "\(error)")
+            // An IOError's description names NIO's own function; the system's message is the part a person needs.
+            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+            throw .bind(address, reason: reason)
         }
         self.address = WebAddress(host: address.host, port: listener.localAddress?.port ?? address.port)
     }

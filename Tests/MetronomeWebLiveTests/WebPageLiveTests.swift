@@ -80,7 +80,8 @@ struct WebPageLiveTests {
         #expect(report.afterRightArrow == 97)
         // Beats in 3/4 after the meter change, each with the host time it is heard at.
         #expect(report.shown.count == 6)
-        #expect(report.shown.suffix(3).allSatisfy { (1...3).contains($0.beat) && $0.host != nil && $0.shownHost != nil })
+        #expect(
+            report.shown.suffix(3).allSatisfy { (1...3).contains($0.beat) && $0.host != nil && $0.shownHost != nil })
         #expect(report.accentsShown == "X x x")
         #expect(report.refused == [])
         #expect(result.standardError.contains("metronome: web: 1 page loads, 1 WebSockets, "))
@@ -98,7 +99,9 @@ struct WebPageLiveTests {
         case string(String)
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let value = try? container.decode(Int.self) { self = .int(value) } else {
+            if let value = try? container.decode(Int.self) {
+                self = .int(value)
+            } else {
                 self = .string(try container.decode(String.self))
             }
         }
@@ -148,9 +151,10 @@ struct WebPageLiveTests {
             #expect(size > 1000, "\(shot.path)")
             #expect(shot.scrollWidth == shot.clientWidth, "\(shot.path)")
         }
-        #expect(report.screenshots.map(\.background) == [
-            "rgb(250, 250, 250)", "rgb(17, 19, 22)", "rgb(250, 250, 250)", "rgb(17, 19, 22)",
-        ])
+        #expect(
+            report.screenshots.map(\.background) == [
+                "rgb(250, 250, 250)", "rgb(17, 19, 22)", "rgb(250, 250, 250)", "rgb(17, 19, 22)",
+            ])
         // 2.5 s at 150 BPM is six beats: lit without the preference, never lit with it, the counter going on in both.
         #expect((report.lit["no-preference"] ?? 0) > 0)
         #expect(report.lit["reduce"] == 0)

@@ -19,7 +19,8 @@ final class WebServe {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let lines = child.errorOutput.split(separator: "\n")
-            if let osc = lines.first(where: { $0.hasPrefix(oscPrefix) }).flatMap({ Int($0.dropFirst(oscPrefix.count)) }),
+            if let osc = lines.first(where: { $0.hasPrefix(oscPrefix) }).flatMap({ Int($0.dropFirst(oscPrefix.count)) }
+            ),
                 let web = lines.first(where: { $0.hasPrefix(webPrefix) })
             {
                 oscPort = osc
@@ -59,7 +60,8 @@ enum WebPageDriver {
         return child.wait().status == 0
     }()
 
-    static let missing: Comment = "chromium, chromium-driver, selenium or python-osc is missing: run .ci/install-packages"
+    static let missing: Comment =
+        "chromium, chromium-driver, selenium or python-osc is missing: run .ci/install-packages"
 
     /// Where screenshots are kept: `METRONOME_ARTIFACTS` when set, else a folder in the temporary directory.
     static let artifacts: String = {
