@@ -87,6 +87,35 @@ struct WebPageLiveTests {
         #expect(result.standardError.contains("metronome: web: 1 page loads, 1 WebSockets, "))
     }
 
+    struct Sections: Decodable {
+        var stateSection: String
+        var sectionsShown: [[String]]
+        var chordShown: String
+        var chordHidden: Bool
+        var afterLocate: String
+        var sectionsAfterLocate: [[String]]
+        var afterVolume: Double
+    }
+
+    @Test(
+        "Serving a pattern: its sections with the current one marked, a tap on another goes there at the next bar, the bar's chord shown; the volume slider sets the volume"
+    )
+    func sections() throws {
+        let server = try PulseServer()
+        let serve = try WebServe(["chords"], server: server)
+        let report = try WebPageDriver.run("sections", url: serve.url, oscPort: serve.oscPort, as: Sections.self)
+        let result = try serve.quit()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(report.stateSection == "arps")
+        // The count-in is a section of the map too, labelled as `check` shows it.
+        #expect(report.sectionsShown == [["count-in", "false"], ["arps", "true"], ["blocks", "false"]])
+        #expect(["C", "Am", "F", "G"].contains(report.chordShown))
+        #expect(!report.chordHidden)
+        #expect(report.afterLocate == "blocks")
+        #expect(report.sectionsAfterLocate == [["count-in", "false"], ["arps", "false"], ["blocks", "true"]])
+        #expect(report.afterVolume == 0.5)
+    }
+
     struct Token: Decodable {
         var withoutToken: [StringOrInt]
         var pageWithoutToken: String

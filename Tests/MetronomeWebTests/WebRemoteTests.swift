@@ -54,6 +54,17 @@ struct WebRemoteTests {
         // No CDN, nothing fetched from elsewhere.
         #expect(!body.contains("http://") && !body.contains("https://") && !body.contains("//cdn"))
         #expect(remote.remote.counts.pageLoads == 1)
+        let response = try RawClient.request(port: remote.port, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let head = response.prefix { $0 != "<" }
+        for line in [
+            "Connection: close",
+            "Content-Type: text/html; charset=utf-8",
+            "Content-Security-Policy: default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                + "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            "X-Frame-Options: DENY", "Referrer-Policy: no-referrer", "Cache-Control: no-store",
+        ] {
+            #expect(head.contains("\r\n\(line)\r\n"), "\(line)")
+        }
     }
 
     @Test(

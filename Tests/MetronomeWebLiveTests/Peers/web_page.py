@@ -7,6 +7,7 @@ request Chromium makes to a host that is not loopback goes to a dead proxy on 12
 
 Scenarios:
   controls  a phone (360x740): layout, labels, + over OSC, the tap pad at 0.5 s, pause/play/stop, OSC changes shown
+  sections  serving 'chords': the sections, the current one marked, locate by a tap, the chord, the volume
   token     the page without the token (401) and with it (it connects and shows the state)
   looks     screenshots at 360x740 and 1280x800, light and dark; reduced motion lights nothing, the counter goes on
 """
@@ -187,6 +188,41 @@ def controls():
     return report
 
 
+SECTIONS = """
+return Array.from(document.querySelectorAll("#sections button")).map((b) =>
+  [b.textContent, b.getAttribute("aria-current")]);
+"""
+
+
+def sections():
+    """Serving the shipped pattern 'chords' (its count-in, sections arps and blocks, chords C Am F G): the sections, the current
+    one marked, a tap on the other going there at the next bar, the chord of the bar, the volume slider."""
+    report = {}
+    driver = browser(360, 740, phone=True)
+    try:
+        driver.get(URL)
+        ready(driver)
+        report["stateSection"] = until_state(lambda s: s["section"] == "arps", seconds=6)["section"]
+        WebDriverWait(driver, 2).until(lambda d: d.execute_script(SECTIONS) == [["count-in", "false"], ["arps", "true"], ["blocks", "false"]])
+        report["sectionsShown"] = driver.execute_script(SECTIONS)
+        WebDriverWait(driver, 3).until(lambda d: text(d, "chord") != "")
+        report["chordShown"] = text(driver, "chord")
+        report["chordHidden"] = driver.execute_script("return document.getElementById('chord').hidden")
+        driver.find_element("css selector", "#sections li:nth-child(3) button").click()
+        report["afterLocate"] = until_state(lambda s: s["section"] == "blocks", seconds=6)["section"]
+        WebDriverWait(driver, 2).until(lambda d: d.execute_script(SECTIONS) == [["count-in", "false"], ["arps", "false"], ["blocks", "true"]])
+        report["sectionsAfterLocate"] = driver.execute_script(SECTIONS)
+        driver.execute_script("""
+            const slider = document.getElementById("volume");
+            slider.value = "0.5";
+            slider.dispatchEvent(new Event("input"));
+            slider.dispatchEvent(new Event("change"));""")
+        report["afterVolume"] = until_state(lambda s: abs(s["volume"] - 0.5) < 0.001)["volume"]
+    finally:
+        driver.quit()
+    return report
+
+
 def token():
     import http.client
     report = {}
@@ -241,4 +277,4 @@ def looks():
     return report
 
 
-print(json.dumps({"controls": controls, "token": token, "looks": looks}[SCENARIO]()))
+print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks}[SCENARIO]()))
