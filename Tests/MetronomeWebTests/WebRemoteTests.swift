@@ -163,6 +163,29 @@ struct WebRemoteTests {
         #expect(remote.remote.counts.refusedCommands == 2)
     }
 
+    @Test("Several pages: a change made on one, and one made over OSC, reach every page open; a closed page is let go")
+    func severalPages() throws {
+        let remote = try Remote()
+        let pages = [try RawWebSocket(port: remote.port), try RawWebSocket(port: remote.port)]
+        for page in pages { #expect(page.receiveText()?.contains(#""volume":1,"#) == true) }
+        try pages[0].send("/metronome/volume\tf\t0.25")
+        for page in pages { #expect(page.receiveText()?.contains(#""volume":0.25,"#) == true) }
+        // The same service over OSC: the pages hear of it as of their own.
+        remote.service.handle(
+            .message(OSCMessage("/metronome/volume", [.float32(0.75)])), from: OSCEndpoint.loopback(port: 9000))
+        for page in pages { #expect(page.receiveText()?.contains(#""volume":0.75,"#) == true) }
+        #expect(remote.remote.counts.pages == 2)
+        try pages[1].send(opcode: 8, [0x03, 0xE8])
+        let close = try #require(pages[1].receive())
+        #expect(close.opcode == 8)
+        #expect(Array(close.payload.prefix(2)) == [0x03, 0xE8])
+        remote.service.handle(
+            .message(OSCMessage("/metronome/volume", [.float32(0.5)])), from: OSCEndpoint.loopback(port: 9000))
+        #expect(pages[0].receiveText()?.contains(#""volume":0.5,"#) == true)
+        for _ in 0..<200 where remote.remote.openConnections > 1 { usleep(5000) }
+        #expect(remote.remote.openConnections == 1)
+    }
+
     @Test("Bounds: a message over 4096 bytes closes the socket with 1009; a binary frame with 1003")
     func frameBounds() throws {
         let remote = try Remote()
