@@ -15,7 +15,8 @@ struct Serve: ParsableCommand {
             on 127.0.0.1:7770 (--osc HOST:PORT). It starts at once, or with --wait on /metronome/play; it runs until \
             /metronome/quit, /klick/quit, q or Esc on the terminal, or Ctrl-C, and then exits 0. A pattern that ends \
             stops the transport; the service stays. Any address but a loopback one must be given with --osc, and a \
-            warning says that OSC has no authentication. The addresses are listed in the README ('metronome serve').
+            warning says that OSC has no authentication. The addresses are listed in the README ('metronome serve'). \
+            --http also serves the web remote, a page for a phone or a browser (docs/web.md).
             """)
 
     @Argument(help: "A pattern file, or the name of a shipped pattern (default: a click from the options).")
