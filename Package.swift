@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
         // `swift package generate-documentation` (.ci/docs); a command plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // HTTP/1.1 and WebSocket for the web remote (`serve --http`): NIOHTTP1 and NIOWebSocket only (see docs/web.md
+        // for why not Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // libsndfile, reached only through MetronomeFiles.
@@ -106,11 +109,20 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomePatterns", "MetronomeApp",
                 "MetronomeOSC",
             ]),
+        // The web remote of `metronome serve --http`: one page and a WebSocket over the service core (swift-nio's
+        // HTTP/1.1 and WebSocket; the page is in the binary).
+        .target(
+            name: "MetronomeWeb",
+            dependencies: [
+                "MetronomeModel", "MetronomeLive", "MetronomeOSC", "MetronomeService",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
         .executableTarget(
             name: "metronome",
             dependencies: [
                 "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeJack", "MetronomeService", "MetronomeOSC",
-                "MetronomeLink", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetronomeLink", "MetronomeWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.
@@ -178,6 +190,12 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeOSC",
                 "MetronomeService", "MetronomeTestSupport",
             ]),
+        // The web remote without a sound server: its checks, its commands, a real server over an idle session.
+        .testTarget(
+            name: "MetronomeWebTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+            ]),
         // The binary, offline: renders, errors, options, and live options refused before any server is reached.
         .testTarget(
             name: "MetronomeCLITests",
@@ -217,6 +235,9 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeEngine",
                 "MetronomeLive", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeTestSupport",
             ]),
+        // Live: `metronome serve --http` through PulseAudio, its page in headless Chromium (Peers/web_page.py,
+        // selenium).
+        .testTarget(name: "MetronomeWebLiveTests", dependencies: ["MetronomeTestSupport"], exclude: ["Peers"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,3 +1,4 @@
+import MetronomeLive
 import MetronomeModel
 import MetronomeOSC
 
@@ -38,6 +39,20 @@ struct Arguments {
         switch values[index] {
         case .string(let text), .symbol(let text): return text
         default: throw Rejection("\(name) must be a string, got \(values[index])")
+        }
+    }
+
+    /// A time tag (not "immediately") as the host time it names (`CLOCK_MONOTONIC`).
+    func hostTime(_ index: Int, _ name: String) throws(Rejection) -> HostTime {
+        guard index < values.count else { throw Rejection("missing \(name)") }
+        guard case .timeTag(let tag) = values[index], !tag.isImmediate else {
+            throw Rejection("\(name) must be a time tag, got \(values[index])")
+        }
+        do {
+            return HostTime(
+                nanoseconds: try tag.monotonicNanoseconds(unixOffsetNanoseconds: OSCService.unixOffset()))
+        } catch {
+            throw Rejection(error.description)
         }
     }
 

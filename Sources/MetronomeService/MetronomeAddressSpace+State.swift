@@ -4,35 +4,29 @@ import MetronomeOSC
 extension MetronomeAddressSpace {
     /// `/metronome/state`: key/value pairs.
     static func stateMessage(_ context: ServiceContext) -> OSCMessage {
-        let service = context.service
-        let session = context.session
-        let (tempo, meter) = session.tempoAndMeter
-        let transport = session.state
-        let where_ = session.barAndBeat
-        let underruns = service.attachedOutput?.underrunCount ?? 0
-        let lateEvents = session.mixer.lateEventCount
+        let state = ServiceState(context.service, shared: context.shared)
         let pairs: [(String, OSCArgument)] = [
-            ("playing", .int32(transport == .playing || transport == .countingIn ? 1 : 0)),
-            ("state", .string("\(transport)")),
-            ("tempo", .float32(Float(tempo))),
-            ("meter", .string(meter.description)),
-            ("bar", .int32(Int32(clamping: where_?.bar ?? 0))),
-            ("beat", .int32(Int32(clamping: where_?.beat ?? 0))),
-            ("section", .string(session.sectionLabel ?? "")),
-            ("late", .int32(Int32(clamping: lateEvents + service.lateBundleCount))),
-            ("late_events", .int32(Int32(clamping: lateEvents))),
-            ("late_bundles", .int32(Int32(clamping: service.lateBundleCount))),
-            ("underruns", .int32(Int32(clamping: underruns))),
-            ("dropped", .int32(Int32(clamping: service.droppedCount))),
-            ("received", .int32(Int32(clamping: service.receivedCount))),
-            ("subscribers", .int32(Int32(clamping: service.subscriberCount))),
-            ("volume", .float32(context.shared.volume)),
-            ("sound", .string(context.shared.sound)),
-            ("pattern", .string(context.shared.patternName)),
-            ("error", .string(service.lastErrorMessage)),
-            ("link", .int32(context.settings.link?.isEnabled == true ? 1 : 0)),
-            ("peers", .int32(Int32(clamping: context.settings.link?.peers ?? 0))),
-            ("quantum", .float32(Float(context.settings.link?.quantum ?? 0))),
+            ("playing", .int32(state.isPlaying ? 1 : 0)),
+            ("state", .string("\(state.transport)")),
+            ("tempo", .float32(Float(state.tempo))),
+            ("meter", .string(state.meter.description)),
+            ("bar", .int32(Int32(clamping: state.bar ?? 0))),
+            ("beat", .int32(Int32(clamping: state.beat ?? 0))),
+            ("section", .string(state.section ?? "")),
+            ("late", .int32(Int32(clamping: state.lateEvents + state.lateBundles))),
+            ("late_events", .int32(Int32(clamping: state.lateEvents))),
+            ("late_bundles", .int32(Int32(clamping: state.lateBundles))),
+            ("underruns", .int32(Int32(clamping: state.underruns))),
+            ("dropped", .int32(Int32(clamping: state.dropped))),
+            ("received", .int32(Int32(clamping: state.received))),
+            ("subscribers", .int32(Int32(clamping: state.subscribers))),
+            ("volume", .float32(state.volume)),
+            ("sound", .string(state.sound)),
+            ("pattern", .string(state.pattern)),
+            ("error", .string(state.error)),
+            ("link", .int32(state.link ? 1 : 0)),
+            ("peers", .int32(Int32(clamping: state.peers))),
+            ("quantum", .float32(Float(state.quantum))),
         ]
         return OSCMessage("/metronome/state", pairs.flatMap { [.string($0.0), $0.1] })
     }

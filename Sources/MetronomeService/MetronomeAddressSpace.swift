@@ -117,8 +117,13 @@ struct MetronomeAddressSpace: OSCAddressSpace {
             }
         },
         "/metronome/tap": { _, values, context throws(Rejection) in
-            try Arguments(values).count(0...0, "no arguments")
-            context.session.tap()
+            let arguments = Arguments(values)
+            try arguments.count(0...1, "[t when]")
+            guard arguments.has(0) else {
+                context.session.tap()
+                return
+            }
+            context.session.tap(at: try arguments.hostTime(0, "the tap's time"))
         },
         "/metronome/note": { _, values, context throws(Rejection) in
             let arguments = Arguments(values)
@@ -188,7 +193,9 @@ struct MetronomeAddressSpace: OSCAddressSpace {
             try arguments.count(1...1, "f quantum")
             let link = try Self.link(context)
             let quantum = try arguments.float(0, "the quantum")
-            guard (1...64).contains(quantum) else { throw Rejection("the quantum must be 1 to 64 beats, got \(quantum)") }
+            guard (1...64).contains(quantum) else {
+                throw Rejection("the quantum must be 1 to 64 beats, got \(quantum)")
+            }
             link.quantum = quantum
         },
         "/metronome/link/startstop": { _, values, context throws(Rejection) in

@@ -29,11 +29,11 @@ extension OSCService {
         {
             matches = addresses.filter { pattern.matches($0) }
         } else {
-            reject("\(message.addressPattern): unknown address")
+            refuse("\(message.addressPattern): unknown address", in: &context)
             return
         }
         if matches.isEmpty {
-            reject("\(message.addressPattern): no address matches")
+            refuse("\(message.addressPattern): no address matches", in: &context)
             return
         }
         // A message counts once, however many of the addresses its pattern matches refuse it.
@@ -46,9 +46,27 @@ extension OSCService {
                 refusal = "\(address): \(error.reason)"
             }
         }
-        if let refusal { reject(refusal) }
+        if let refusal { refuse(refusal, in: &context) }
         let changes = context.takeChanges()
         for index in spaces.indices { spaces[index].settle(changes, in: &context) }
+    }
+
+    /// Counts a refused message and keeps its reason in the batch, for a front end that answers its sender.
+    private func refuse(_ reason: String, in context: inout ServiceContext) {
+        reject(reason)
+        context.batch.refusals.append(reason)
+    }
+
+    /// Handles one message from another front end than OSC's socket (the web remote): the same routing, handlers
+    /// and counters as a datagram's message, applied at once. Call from that front end's thread.
+    /// - Parameters:
+    ///   - message: the command, an address of the service's (a pattern matches as in a datagram).
+    ///   - sender: where replies would go; a front end sends only messages that make none.
+    /// - Returns: why the message was refused (it counts in `droppedCount`), or nil when it was applied.
+    public func perform(_ message: OSCMessage, from sender: OSCEndpoint) -> String? {
+        let batch = dispatch([message], from: sender, floor: nil)
+        flush(batch)
+        return batch.refusals.first
     }
 
     /// Sends a batch's commands to the transport, commits its notes, and sends its replies.

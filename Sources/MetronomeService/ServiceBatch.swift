@@ -19,6 +19,8 @@ struct ServiceBatch {
     var noteOffs: [(note: Int, track: Int)] = []
     /// Replies and notifications, in order.
     var replies: [(OSCPacket, OSCEndpoint)] = []
+    /// Why messages were refused, in order (each also counted by the service).
+    var refusals: [String] = []
 
     /// A batch for a message or a bundle from `sender`, applying at `floor`.
     init(sender: OSCEndpoint, floor: SampleTime?) {

@@ -2,6 +2,7 @@ import MetronomeJack
 import MetronomeKit
 import MetronomePulse
 import MetronomeService
+import MetronomeWeb
 
 /// `metronome` without `--output`: plays through PulseAudio until the map ends, `--bars`/`--duration` runs out, or
 /// Ctrl-C / SIGTERM arrives. On a stop it schedules nothing new, lets the sounding click finish (fading it if it is
@@ -75,6 +76,17 @@ struct ClickLive {
             link?.stop()
             throw error
         }
+        // The web remote drives the same service: it starts once the OSC socket is bound.
+        let web: WebRemote?
+        do throws(CommandLineError) {
+            web = try serving?.web.map { setup throws(CommandLineError) in
+                try WebRemote.start(setup, service: osc!.service)
+            }
+        } catch {
+            osc?.server.stop()
+            link?.stop()
+            throw error
+        }
         var peers: (@Sendable () -> Int)? = nil
         if joined, let session = link?.link { peers = { session.peers } }
         let status = FileOutput.standardOutput.isTerminal && !job.quiet ? StatusLine(peers: peers) : nil
@@ -112,11 +124,13 @@ struct ClickLive {
             engine.start(output: nil) { beat in
                 status?.show(beat)
                 service?.publish(beat)
+                web?.publish(beat)
             }
         } else {
             engine.start(output: nil)
         }
-        let context = Playing(engine: engine, plan: plan, link: link, joined: joined, osc: osc, status: status)
+        let context = Playing(
+            engine: engine, plan: plan, link: link, joined: joined, osc: osc, web: web, status: status)
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
             let driver = JackDriver(
@@ -145,6 +159,7 @@ struct ClickLive {
         let link: LinkJoin?
         let joined: Bool
         let osc: OSCServiceHost?
+        let web: WebRemote?
         let status: StatusLine?
     }
 
@@ -158,6 +173,7 @@ struct ClickLive {
             context.engine, context.plan, context.link, context.joined, context.osc, context.status
         )
         let service = osc?.service
+        let web = context.web
         var stream: Reconnector<Driver>
         do throws(Driver.Backend.Failure) {
             stream = try .start(
@@ -165,6 +181,7 @@ struct ClickLive {
                 reconnectTimeout: live.reconnectTimeout, isCancelled: { StopSignals.wasReceived })
         } catch {
             osc?.server.stop()
+            web?.stop()
             link?.stop()
             engine.stop()
             throw refusal(error)
@@ -204,6 +221,7 @@ struct ClickLive {
                 }
             })
         osc?.server.stop()
+        web?.stop()
         let peersAtEnd = joined ? link?.link.peers : nil
         link?.stop()
         let output = stream.output
@@ -226,6 +244,12 @@ struct ClickLive {
                             + "\($0.lateBundleCount) late bundles"
                     ]
                 } ?? []
+            if let counts = web?.counts {
+                extra.append(
+                    "web: \(counts.pageLoads) page loads, \(counts.pages) WebSockets, \(counts.commands) commands "
+                        + "(\(counts.refusedCommands) refused), \(counts.refusedRequests) requests refused, "
+                        + "\(counts.refusedConnections) connections refused")
+            }
             if let peersAtEnd {
                 extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")
             }

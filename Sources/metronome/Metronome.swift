@@ -62,7 +62,7 @@ struct Metronome: ParsableCommand {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try checkHelpTopic(arguments)
-            var command = try parseAsRoot(try bareTempo(arguments))
+            var command = try parseAsRoot(Serve.bareHTTP(try bareTempo(arguments)))
             try command.run()
         } catch let error as CommandLineError {
             if error.prefixed {

@@ -4,6 +4,7 @@ import MetronomeKit
 import MetronomeOSC
 import MetronomePulse
 import MetronomeService
+import MetronomeWeb
 
 /// `metronome serve [FILE-or-NAME]`: a long-running metronome played through PulseAudio and controlled over OSC.
 struct Serve: ParsableCommand {
@@ -14,7 +15,8 @@ struct Serve: ParsableCommand {
             on 127.0.0.1:7770 (--osc HOST:PORT). It starts at once, or with --wait on /metronome/play; it runs until \
             /metronome/quit, /klick/quit, q or Esc on the terminal, or Ctrl-C, and then exits 0. A pattern that ends \
             stops the transport; the service stays. Any address but a loopback one must be given with --osc, and a \
-            warning says that OSC has no authentication. The addresses are listed in the README ('metronome serve').
+            warning says that OSC has no authentication. The addresses are listed in the README ('metronome serve'). \
+            --http also serves the web remote, a page for a phone or a browser (docs/web.md).
             """)
 
     @Argument(help: "A pattern file, or the name of a shipped pattern (default: a click from the options).")
@@ -22,6 +24,16 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Where to listen for OSC over UDP, HOST:PORT (default 127.0.0.1:7770).")
     var osc: String?
+
+    @Option(
+        help: """
+            Also serve the web remote, a page and a WebSocket over HTTP, on [HOST:]PORT (bare --http: 127.0.0.1:7780). \
+            Any address but a loopback one needs the token printed with the URL.
+            """)
+    var http: String?
+
+    @Flag(help: "With --http: require the token on a loopback address too.")
+    var httpToken = false
 
     @Flag(help: "Wait for /metronome/play (or /klick/metro/start, or space) instead of playing at once.")
     var wait = false
@@ -37,12 +49,38 @@ struct Serve: ParsableCommand {
     /// The default OSC port (klick has none; 7770 is ours).
     static let defaultPort: UInt16 = 7770
 
+    /// `serve … --http` with no address after it: `--http 127.0.0.1:7780`. The word after `--http` is its value only
+    /// when it reads as `[HOST:]PORT` (digits after the last colon, or digits alone), so `serve --http song` serves
+    /// the pattern `song` with the web remote on the default address.
+    static func bareHTTP(_ arguments: [String]) -> [String] {
+        guard arguments.first == "serve" else { return arguments }
+        var result: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            result.append(argument)
+            guard argument == "--http" else { continue }
+            let next = index + 1 < arguments.count ? arguments[index + 1] : ""
+            let port = next.split(separator: ":", omittingEmptySubsequences: false).last ?? ""
+            if port.isEmpty || !port.allSatisfy(\.isASCII) || !port.allSatisfy(\.isNumber) {
+                result.append(WebAddress.standard.description)
+            }
+        }
+        return result
+    }
+
     mutating func run() throws {
         output = try live.adopting(output)
         try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
         if output.output != nil {
             throw CommandLineError.usage(
                 option: "--output", "\(output.output!): 'serve' plays live; render with the main command")
+        }
+        var web: WebSetup?
+        if let http {
+            do { web = WebSetup(address: try WebAddress(parsing: http), token: httpToken) } catch {
+                throw CommandLineError.usage(option: "--http", error.description)
+            }
+        } else if httpToken {
+            throw CommandLineError.usage(option: "--http-token", "needs --http [HOST:]PORT")
         }
         let endpoint: OSCEndpoint
         if let osc {
@@ -78,7 +116,7 @@ struct Serve: ParsableCommand {
         do { settings = try ServiceSettings(plan: job.plan, voicing: voicing) } catch { throw CommandLineError(error) }
         try ClickLive(
             job: job, live: try live.checked(rendering: false),
-            serving: ServeSetup(endpoint: endpoint, settings: settings)
+            serving: ServeSetup(endpoint: endpoint, settings: settings, web: web)
         ).run()
     }
 }
@@ -87,8 +125,29 @@ struct Serve: ParsableCommand {
 struct ServeSetup {
     var endpoint: OSCEndpoint
     var settings: ServiceSettings
+    var web: WebSetup?
 }
 
+/// Where the web remote listens, and whether a loopback address needs the token too.
+struct WebSetup {
+    var address: WebAddress
+    var token: Bool
+}
+
+extension WebRemote {
+    /// Starts the web remote over `service` (a port in use is exit 69) with a new random token when the address is
+    /// not a loopback one or `--http-token` asks, and prints `metronome: web remote on URL` on standard error, the
+    /// token in the URL (for an address of every interface, a line per address of this machine).
+    static func start(_ setup: WebSetup, service: OSCService) throws(CommandLineError) -> WebRemote {
+        let token = setup.token || !setup.address.isLoopback ? WebAccess.randomToken() : nil
+        let remote: WebRemote
+        do { remote = try WebRemote(address: setup.address, token: token, service: service) } catch {
+            throw CommandLineError(.unavailable, "\(error.description); choose another with --http [HOST:]PORT")
+        }
+        for url in remote.urls { FileOutput.standardError.write("metronome: web remote on \(url)\n") }
+        return remote
+    }
+}
 
 extension OSCServiceHost {
     /// Starts listening (a port in use is exit 69), warns once when the address is not a loopback one, and prints

@@ -284,6 +284,39 @@ struct ServiceTests {
         #expect(harness.state()["dropped"] == .int32(Int32(expected)))
         #expect(harness.service.receivedCount == 3)
     }
+    @Test(
+        "/metronome/tap t: taps at host times 0.5 s apart set 120 BPM; perform(_:from:) applies a command as a datagram would and returns why one is refused"
+    )
+    func tapAtTimesAndPerform() throws {
+        let harness = try Harness()
+        try harness.render(to: 10_000)
+        #expect(harness.service.perform(OSCMessage("/metronome/tempo", [.float32(90)]), from: Harness.client) == nil)
+        try harness.render(to: 100_000)
+        #expect(harness.applied.last?.command == .setTempo(try BPM(90)))
+        let start: Int64 = 1_000_000_000_000
+        for index in 0..<4 {
+            let time = try tag(start + Int64(index) * 500_000_000)
+            #expect(
+                harness.service.perform(OSCMessage("/metronome/tap", [.timeTag(time)]), from: Harness.client) == nil)
+        }
+        try harness.render(to: 250_000)
+        // Each time tag goes through the Unix offset, sampled anew: a few nanoseconds of difference, no more.
+        guard case .setTempo(let tempo) = harness.applied.last?.command else {
+            Issue.record("no tempo from the taps: \(harness.applied)")
+            return
+        }
+        #expect(abs(tempo.quarterNotesPerMinute - 120) < 0.001)
+        #expect(
+            harness.service.perform(OSCMessage("/metronome/tap", [.int32(3)]), from: Harness.client)
+                == "/metronome/tap: the tap's time must be a time tag, got i 3")
+        #expect(
+            harness.service.perform(OSCMessage("/metronome/tap", [.timeTag(.immediately)]), from: Harness.client)
+                == "/metronome/tap: the tap's time must be a time tag, got t immediately")
+        #expect(harness.service.droppedCount == 2)
+        #expect(
+            harness.service.lastErrorMessage == "/metronome/tap: the tap's time must be a time tag, got t immediately")
+    }
+
 
     @Test("/metronome/query replies with the state's key/value pairs to the sender")
     func query() throws {

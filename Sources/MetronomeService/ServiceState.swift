@@ -1,0 +1,76 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+
+/// What the service reports about itself and its session at one moment: what `/metronome/state` carries, and what the
+/// web remote shows. Both front ends read this one value, so they never disagree.
+public struct ServiceState: Sendable, Equatable {
+    /// The transport's state.
+    public var transport: Transport.State
+    /// Whether it plays (or counts in).
+    public var isPlaying: Bool { transport == .playing || transport == .countingIn }
+    /// The tempo where the transport plays next, or is held, in quarter notes per minute.
+    public var tempo: Double
+    /// The meter there.
+    public var meter: Meter
+    /// The bar and beat there (numbered as `BeatEvent` numbers them), nil before the first bar or past the end.
+    public var bar: Int?
+    /// The beat in the bar, from 1.
+    public var beat: Int?
+    /// The label of the section there, if it has one.
+    public var section: String?
+    /// The labels of the map's sections, in order, each once (a label repeated in the map is listed at its first).
+    public var sections: [String]
+    /// Events the mixer played late.
+    public var lateEvents: Int
+    /// Time-tagged bundles that came too late.
+    public var lateBundles: Int
+    /// Underruns the sound server reported.
+    public var underruns: Int
+    /// Packets and messages dropped.
+    public var dropped: Int
+    /// Datagrams received.
+    public var received: Int
+    /// Subscribers to `/metronome/beat`.
+    public var subscribers: Int
+    /// The perceptual volume, 0...1.
+    public var volume: Float
+    /// The click style's name.
+    public var sound: String
+    /// The name the last pattern was loaded by (empty before one is).
+    public var pattern: String
+    /// Why the last dropped message was dropped (empty when none was).
+    public var error: String
+    /// Whether Link is on.
+    public var link: Bool
+    /// Link's other peers.
+    public var peers: Int
+    /// Link's phase cycle in beats (0 without Link).
+    public var quantum: Double
+}
+
+extension OSCService {
+    /// The state now. Any thread but one handling a message (it takes the dispatch lock).
+    public var state: ServiceState { dispatchLock.withLock { ServiceState(self, shared: $0.shared) } }
+}
+
+extension ServiceState {
+    /// The state of `service`, with `shared` as the dispatch lock holds it. Call with the lock held, or with its
+    /// value.
+    init(_ service: OSCService, shared: SharedState) {
+        let session = service.session
+        let (tempo, meter) = session.tempoAndMeter
+        let position = session.barAndBeat
+        let map = session.map
+        var labels: [String] = []
+        for label in map.sections.compactMap(\.label) where !labels.contains(label) { labels.append(label) }
+        let link = service.settings.link
+        self.init(
+            transport: session.state, tempo: tempo, meter: meter, bar: position?.bar, beat: position?.beat,
+            section: session.sectionLabel, sections: labels, lateEvents: session.mixer.lateEventCount,
+            lateBundles: service.lateBundleCount, underruns: service.attachedOutput?.underrunCount ?? 0,
+            dropped: service.droppedCount, received: service.receivedCount, subscribers: service.subscriberCount,
+            volume: shared.volume, sound: shared.sound, pattern: shared.patternName, error: service.lastErrorMessage,
+            link: link?.isEnabled == true, peers: link?.peers ?? 0, quantum: link?.quantum ?? 0)
+    }
+}

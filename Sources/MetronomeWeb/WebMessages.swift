@@ -1,0 +1,104 @@
+import MetronomeLive
+import MetronomeModel
+import MetronomeService
+
+/// What the server sends a page, as JSON text frames: the state when it changes, each beat ahead of time with the host
+/// time it is heard at, the answer to a ping, and why a command was refused.
+enum WebMessages {
+    /// `{"type":"state",…}`: the service's state (`ServiceState`), what the page shows besides the beat.
+    static func state(_ state: ServiceState) -> String {
+        JSON.object([
+            ("type", JSON.string("state")),
+            ("state", JSON.string("\(state.transport)")),
+            ("playing", JSON.bool(state.isPlaying)),
+            ("tempo", JSON.number(state.tempo)),
+            ("meter", JSON.string(state.meter.description)),
+            ("beats", JSON.number(state.meter.beats)),
+            ("unit", JSON.number(state.meter.unit)),
+            ("bar", state.bar.map(JSON.number) ?? "null"),
+            ("beat", state.beat.map(JSON.number) ?? "null"),
+            ("section", state.section.map(JSON.string) ?? "null"),
+            ("sections", JSON.array(state.sections.map(JSON.string))),
+            ("volume", JSON.number(Double(state.volume))),
+            ("sound", JSON.string(state.sound)),
+            ("pattern", JSON.string(state.pattern)),
+            ("link", JSON.bool(state.link)),
+            ("peers", JSON.number(state.peers)),
+            ("quantum", JSON.number(state.quantum)),
+            ("dropped", JSON.number(state.dropped)),
+            ("error", JSON.string(state.error)),
+        ])
+    }
+
+    /// `{"type":"beat",…}`: a beat, sent as soon as it is scheduled, with `host`, the `CLOCK_MONOTONIC` nanoseconds
+    /// at which it is heard (null while the output has no clock yet), and its accent letter (`X x o .`).
+    static func beat(_ beat: BeatEvent) -> String {
+        JSON.object([
+            ("type", JSON.string("beat")),
+            ("bar", JSON.number(beat.bar)),
+            ("beat", JSON.number(beat.beat)),
+            ("beats", JSON.number(beat.meter.beats)),
+            ("countIn", JSON.bool(beat.isCountIn)),
+            ("level", JSON.string(String(beat.level.letter))),
+            ("host", beat.hostNanoseconds.map { JSON.number(Double($0)) } ?? "null"),
+            ("tempo", JSON.number(beat.tempo)),
+            ("section", beat.section.map(JSON.string) ?? "null"),
+            ("chord", beat.chord.map(JSON.string) ?? "null"),
+        ])
+    }
+
+    /// `{"type":"pong","page":P,"host":H}`: the page's time of the ping, echoed, and the host time the pong left.
+    static func pong(page: Double, hostNanoseconds: Int64) -> String {
+        JSON.object([
+            ("type", JSON.string("pong")), ("page", JSON.number(page)), ("host", JSON.number(Double(hostNanoseconds))),
+        ])
+    }
+
+    /// `{"type":"refused","reason":…}`: why a page's command was not applied.
+    static func refused(_ reason: String) -> String {
+        JSON.object([("type", JSON.string("refused")), ("reason", JSON.string(reason))])
+    }
+}
+
+/// JSON text written by hand (the module uses no Foundation): values are already-encoded fragments.
+enum JSON {
+    /// `{"key":value,…}` in the order given.
+    static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    /// `[a,b,…]`.
+    static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
+
+    /// `true` or `false`.
+    static func bool(_ value: Bool) -> String { value ? "true" : "false" }
+
+    /// A whole number.
+    static func number(_ value: Int) -> String { String(value) }
+
+    /// A number; `null` for one that is not finite (JSON has none).
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// A string, quoted, with quotes, backslashes and control characters escaped.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let digits = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,188 @@
+/// The page's script. It keeps a WebSocket to the server (reconnecting after a second when it drops), shows the
+/// state the server pushes, sends the controls' commands as OSC messages in text (`WebCommand`), and lights each beat
+/// at the host time it is heard: pings give the offset between the page's clock (`performance.now()`) and the host's
+/// (`CLOCK_MONOTONIC`), taken from the fastest round trips, and each beat is shown by a timer set for its host time
+/// less that offset. `window.metronome` exposes the state, the offset and the beats shown, for tests.
+extension WebPage {
+    static let script = #"""
+        "use strict";
+        const $ = (id) => document.getElementById(id);
+        const token = new URLSearchParams(location.search).get("token");
+        const m = window.metronome = { state: null, offset: null, samples: [], shown: [], refused: [], socket: null,
+          pendingTempo: null, pendingUntil: 0, levels: [] };
+        const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
+        const still = () => reduced.matches || $("still").checked;
+
+        function send(address, tags, ...values) {
+          if (!m.socket || m.socket.readyState !== WebSocket.OPEN) return;
+          m.socket.send((tags === "" ? [address] : [address, tags, ...values.map(String)]).join("\t"));
+        }
+        const command = (address) => send(address, "");
+
+        function connect() {
+          const query = token ? "?token=" + encodeURIComponent(token) : "";
+          const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws" + query);
+          m.socket = socket;
+          socket.onopen = () => { $("status").textContent = "connected"; m.samples = []; burst(); };
+          socket.onclose = () => {
+            $("status").textContent = "disconnected: retrying";
+            setTimeout(connect, 1000);
+          };
+          socket.onmessage = (event) => {
+            const message = JSON.parse(event.data);
+            if (message.type === "state") showState(message);
+            else if (message.type === "beat") scheduleBeat(message);
+            else if (message.type === "pong") pong(message);
+            else if (message.type === "refused") {
+              m.refused.push(message.reason);
+              $("status").textContent = "refused: " + message.reason;
+            }
+          };
+        }
+
+        // The clock: the host's time minus the page's, from the pings with the fastest round trips.
+        function ping() { if (m.socket && m.socket.readyState === WebSocket.OPEN) m.socket.send("ping\t" + performance.now()); }
+        function burst() { for (let i = 0; i < 10; i++) setTimeout(ping, i * 50); }
+        setInterval(ping, 2000);
+        function pong(message) {
+          const now = performance.now();
+          const trip = now - message.page;
+          m.samples.push({ trip: trip, offset: message.host / 1e6 - (message.page + now) / 2 });
+          if (m.samples.length > 32) m.samples.shift();
+          const fastest = m.samples.slice().sort((a, b) => a.trip - b.trip).slice(0, 5)
+            .map((s) => s.offset).sort((a, b) => a - b);
+          m.offset = fastest[Math.floor(fastest.length / 2)];
+        }
+        const hostNow = (pageTime) => m.offset === null ? null : Math.round((pageTime + m.offset) * 1e6);
+
+        // Beats: each is lit at the page time its host time maps to.
+        function scheduleBeat(beat) {
+          const at = beat.host === null || m.offset === null ? performance.now() : beat.host / 1e6 - m.offset;
+          setTimeout(() => showBeat(beat), Math.max(0, at - performance.now()));
+        }
+        function showBeat(beat) {
+          const now = performance.now();
+          m.shown.push({ bar: beat.bar, beat: beat.beat, host: beat.host, shownHost: hostNow(now) });
+          if (m.shown.length > 1024) m.shown.shift();
+          m.levels[beat.beat - 1] = beat.level;
+          m.levels.length = beat.beats;
+          drawLights(beat.beats, beat.beat);
+          $("counter").textContent = beat.bar + "." + beat.beat;
+          $("chord").hidden = !beat.chord;
+          $("chord").textContent = beat.chord || "";
+          $("accents").textContent = Array.from({ length: beat.beats }, (_, i) => m.levels[i] || "–").join(" ");
+        }
+        function drawLights(count, current) {
+          const lights = $("lights");
+          while (lights.children.length < count) lights.appendChild(document.createElement("span"));
+          while (lights.children.length > count) lights.lastChild.remove();
+          for (let i = 0; i < count; i++) {
+            const level = m.levels[i] === "." ? "dot" : m.levels[i] || "x";
+            let name = "light level-" + level + (i === 0 ? " down" : "");
+            if (i + 1 === current && !still()) name += " lit";
+            lights.children[i].className = name;
+          }
+        }
+
+        function format(tempo) { return String(Math.round(tempo * 10) / 10); }
+        let dragging = null;
+        function showState(state) {
+          m.state = state;
+          if (m.pendingTempo !== null && (Math.abs(state.tempo - m.pendingTempo) < 0.01 || performance.now() > m.pendingUntil))
+            m.pendingTempo = null;
+          $("tempo").textContent = format(state.tempo);
+          if (dragging !== "tempo") $("tempo-slider").value = Math.round(state.tempo);
+          if (dragging !== "volume") $("volume").value = state.volume;
+          $("meter").textContent = state.meter;
+          $("play").setAttribute("aria-pressed", String(state.playing));
+          $("pause").setAttribute("aria-pressed", String(state.state === "paused"));
+          $("stop").setAttribute("aria-pressed", String(state.state === "stopped"));
+          if (m.levels.length !== state.beats) { m.levels.length = state.beats; drawLights(state.beats, 0); }
+          if (!state.playing) $("counter").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
+          showSections(state.sections, state.section);
+          $("link-area").hidden = !state.link;
+          $("peers").textContent = state.peers;
+          $("peers-word").textContent = state.peers === 1 ? "peer" : "peers";
+        }
+        function showSections(labels, current) {
+          $("sections-area").hidden = labels.length === 0;
+          const list = $("sections");
+          const names = Array.from(list.children).map((item) => item.firstChild.textContent);
+          if (names.join("\n") !== labels.join("\n")) {
+            list.replaceChildren(...labels.map((label) => {
+              const item = document.createElement("li");
+              const button = document.createElement("button");
+              button.type = "button";
+              button.textContent = label;
+              button.setAttribute("aria-label", "Go to " + label + " at the next bar");
+              button.onclick = () => send("/metronome/locate", "s", label);
+              item.appendChild(button);
+              return item;
+            }));
+          }
+          for (const item of list.children) item.firstChild.setAttribute("aria-current", String(item.firstChild.textContent === current));
+        }
+
+        // Controls.
+        function baseTempo() { return m.pendingTempo !== null ? m.pendingTempo : m.state ? m.state.tempo : null; }
+        function setTempo(tempo) {
+          tempo = Math.min(1000, Math.max(1, tempo));
+          m.pendingTempo = tempo;
+          m.pendingUntil = performance.now() + 3000;
+          $("tempo").textContent = format(tempo);
+          send("/metronome/tempo", "f", tempo);
+        }
+        function stepTempo(step) { const base = baseTempo(); if (base !== null) setTempo(base + step); }
+        function scaleTempo(factor) { const base = baseTempo(); if (base !== null) setTempo(base * factor); }
+        function tap(pageTime) {
+          const host = hostNow(pageTime);
+          if (host === null) command("/metronome/tap"); else send("/metronome/tap", "t", host);
+        }
+        function volume(step) {
+          if (!m.state) return;
+          const value = Math.min(1, Math.max(0, Math.round((m.state.volume + step) * 100) / 100));
+          send("/metronome/volume", "f", value);
+        }
+        function stopOrPlay() { command(m.state && m.state.playing ? "/metronome/stop" : "/metronome/play"); }
+        function pauseOrContinue() { command(m.state && m.state.state === "paused" ? "/metronome/continue" : "/metronome/pause"); }
+        function beatsPerBar(beats) { if (m.state) send("/metronome/meter", "ii", beats, m.state.unit); }
+
+        $("slower").onclick = () => stepTempo(-1);
+        $("faster").onclick = () => stepTempo(1);
+        $("tap").addEventListener("pointerdown", (event) => { event.preventDefault(); tap(event.timeStamp); });
+        $("tap").addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); event.stopPropagation(); tap(event.timeStamp); }
+        });
+        $("play").onclick = () => command("/metronome/play");
+        $("pause").onclick = pauseOrContinue;
+        $("stop").onclick = () => command("/metronome/stop");
+        const slider = $("tempo-slider");
+        slider.oninput = () => { dragging = "tempo"; $("tempo").textContent = slider.value; };
+        slider.onchange = () => { dragging = null; setTempo(Number(slider.value)); };
+        const level = $("volume");
+        level.oninput = () => { dragging = "volume"; };
+        level.onchange = () => { dragging = null; send("/metronome/volume", "f", Number(level.value)); };
+        $("still").onchange = () => drawLights(m.levels.length, 0);
+
+        // The terminal's keys (q and Esc, which quit there, do nothing here).
+        document.addEventListener("keydown", (event) => {
+          if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+          const key = event.key;
+          const actions = {
+            ArrowLeft: () => stepTempo(-1), ArrowRight: () => stepTempo(1),
+            ArrowDown: () => stepTempo(-10), ArrowUp: () => stepTempo(10),
+            PageDown: () => scaleTempo(0.5), PageUp: () => scaleTempo(2),
+            "+": () => volume(0.1), "=": () => volume(0.1), "-": () => volume(-0.1),
+            " ": stopOrPlay, p: pauseOrContinue, t: () => tap(event.timeStamp),
+          };
+          let action = actions[key];
+          if (!action && /^[0-9]$/.test(key)) action = () => beatsPerBar(key === "0" ? 10 : Number(key));
+          if (!action) return;
+          event.preventDefault();
+          action();
+        });
+
+        connect();
+
+        """#
+}

@@ -1,0 +1,280 @@
+"""The web remote of `metronome serve --http` in headless Chromium, driven through selenium and checked over OSC.
+
+Usage: web_page.py SCENARIO URL OSC_PORT [ARTIFACTS_DIR]
+Prints one JSON object, the report; the Swift test asserts on it. Nothing leaves this machine: Debian's chromedriver
+and chromium are named (selenium's driver manager never runs), SE_OFFLINE and SE_AVOID_STATS are set, and every
+request Chromium makes to a host that is not loopback goes to a dead proxy on 127.0.0.1:9.
+
+Scenarios:
+  controls  a phone (360x740): layout, labels, + over OSC, the tap pad at 0.5 s, pause/play/stop, OSC changes shown
+  sections  serving 'chords': the sections, the current one marked, locate by a tap, the chord, the volume
+  token     the page without the token (401) and with it (it connects and shows the state)
+  looks     screenshots at 360x740 and 1280x800, light and dark; reduced motion lights nothing, the counter goes on
+"""
+import json
+import os
+import socket
+import sys
+import time
+
+os.environ["SE_OFFLINE"] = "true"
+os.environ["SE_AVOID_STATS"] = "true"
+
+from pythonosc.osc_message import OscMessage
+from pythonosc.osc_message_builder import OscMessageBuilder
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+SCENARIO, URL, OSC_PORT = sys.argv[1], sys.argv[2], int(sys.argv[3])
+ARTIFACTS = sys.argv[4] if len(sys.argv) > 4 else None
+osc = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+osc.bind(("127.0.0.1", 0))
+osc.settimeout(5)
+
+
+def send(address, *args):
+    builder = OscMessageBuilder(address=address)
+    for value in args:
+        builder.add_arg(value)
+    osc.sendto(builder.build().dgram, ("127.0.0.1", OSC_PORT))
+
+
+def query():
+    send("/metronome/query")
+    while True:
+        message = OscMessage(osc.recvfrom(65536)[0])
+        if message.address == "/metronome/state":
+            return dict(zip(message.params[0::2], message.params[1::2]))
+
+
+def until_state(test, seconds=3):
+    """Queries the service until test(state) holds; returns that state, or the last one."""
+    deadline = time.time() + seconds
+    state = query()
+    while not test(state) and time.time() < deadline:
+        time.sleep(0.02)
+        state = query()
+    return state
+
+
+def browser(width, height, phone):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--disable-default-apps", "--disable-domain-reliability", "--no-pings",
+                     "--proxy-server=127.0.0.1:9", "--lang=en-US"]:
+        options.add_argument(argument)
+    if phone:
+        options.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}})
+    else:
+        options.add_argument("--window-size=%d,%d" % (width, height))
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def media(driver, **features):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": name.replace("_", "-"), "value": value} for name, value in features.items()]})
+
+
+def ready(driver):
+    """Waits for the page's first state and a clock offset from its pings."""
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "return !!(window.metronome && window.metronome.state && window.metronome.offset !== null)"))
+
+
+def text(driver, element):
+    return driver.execute_script("return document.getElementById(arguments[0]).textContent", element)
+
+
+def click(driver, element):
+    driver.find_element("id", element).click()
+
+
+def wait_text(driver, element, expected, seconds=3):
+    start = time.time()
+    while time.time() - start < seconds:
+        if text(driver, element) == expected:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+LAYOUT = """
+const targets = Array.from(document.querySelectorAll("button, input")).filter((e) => e.getClientRects().length > 0);
+const small = targets.map((e) => e.type === "checkbox" ? e.closest("label") : e)
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
+  .map((e) => e.id || e.textContent.trim());
+const unlabelled = targets.filter((e) => !(e.getAttribute("aria-label") || (e.labels && e.labels.length &&
+  e.labels[0].textContent.trim()))).map((e) => e.id || e.outerHTML);
+const root = document.documentElement;
+return { innerWidth: window.innerWidth, scrollWidth: root.scrollWidth, clientWidth: root.clientWidth,
+  widest: Math.max(...Array.from(document.querySelectorAll("body *")).map((e) => e.getBoundingClientRect().right)),
+  small: small, unlabelled: unlabelled };
+"""
+
+TAPS = """
+const done = arguments[arguments.length - 1];
+const pad = document.getElementById("tap");
+const start = performance.now() + 100;
+const times = [];
+for (let i = 0; i < 5; i++) {
+  setTimeout(() => {
+    const event = new PointerEvent("pointerdown", { bubbles: true, cancelable: true });
+    times.push(event.timeStamp);
+    pad.dispatchEvent(event);
+  }, start + 500 * i - performance.now());
+}
+setTimeout(() => done(times), start + 2100 - performance.now());
+"""
+
+SAMPLE = """
+const done = arguments[arguments.length - 1];
+const seen = { lit: 0, counters: [] };
+const timer = setInterval(() => {
+  seen.lit += document.querySelectorAll(".light.lit").length;
+  const counter = document.getElementById("counter").textContent;
+  if (seen.counters[seen.counters.length - 1] !== counter) seen.counters.push(counter);
+}, 10);
+setTimeout(() => { clearInterval(timer); done(seen); }, 2500);
+"""
+
+
+def controls():
+    report = {}
+    driver = browser(360, 740, phone=True)
+    try:
+        driver.set_script_timeout(15)
+        driver.get(URL)
+        ready(driver)
+        report["layout"] = driver.execute_script(LAYOUT)
+        report["tempoShown"] = text(driver, "tempo")
+        report["meterShown"] = text(driver, "meter")
+        report["statusShown"] = text(driver, "status")
+        start = query()
+        report["tempoBefore"] = start["tempo"]
+        click(driver, "faster")
+        report["afterPlus"] = until_state(lambda s: s["tempo"] != start["tempo"])["tempo"]
+        report["tempoShownAfterPlus"] = text(driver, "tempo")
+        report["tapTimes"] = driver.execute_async_script(TAPS)
+        report["afterTaps"] = until_state(lambda s: abs(s["tempo"] - 120) < 0.5)["tempo"]
+        click(driver, "pause")
+        report["afterPause"] = until_state(lambda s: s["state"] == "paused")["state"]
+        WebDriverWait(driver, 1).until(
+            lambda d: d.find_element("id", "pause").get_attribute("aria-pressed") == "true")
+        report["pausePressed"] = driver.find_element("id", "pause").get_attribute("aria-pressed")
+        click(driver, "play")
+        report["afterPlay"] = until_state(lambda s: s["state"] == "playing")["state"]
+        click(driver, "stop")
+        report["afterStop"] = until_state(lambda s: s["state"] == "stopped")["state"]
+        wait_text(driver, "counter", "–")
+        click(driver, "play")
+        report["afterPlayAgain"] = until_state(lambda s: s["state"] == "playing")["state"]
+        send("/metronome/tempo", 96.0)
+        report["oscTempoShown"] = wait_text(driver, "tempo", "96")
+        # The keyboard: the right arrow is +1 BPM, as at the terminal.
+        driver.find_element("tag name", "body").send_keys("\ue014")
+        report["afterRightArrow"] = until_state(lambda s: abs(s["tempo"] - 97) < 0.01)["tempo"]
+        send("/metronome/meter", 3, 4)
+        report["oscMeterShown"] = wait_text(driver, "meter", "3/4")
+        time.sleep(2.5)
+        report["shown"] = driver.execute_script("return window.metronome.shown.slice(-6)")
+        report["accentsShown"] = text(driver, "accents")
+        report["refused"] = driver.execute_script("return window.metronome.refused")
+    finally:
+        driver.quit()
+    return report
+
+
+SECTIONS = """
+return Array.from(document.querySelectorAll("#sections button")).map((b) =>
+  [b.textContent, b.getAttribute("aria-current")]);
+"""
+
+
+def sections():
+    """Serving the shipped pattern 'chords' (its count-in, sections arps and blocks, chords C Am F G): the sections, the current
+    one marked, a tap on the other going there at the next bar, the chord of the bar, the volume slider."""
+    report = {}
+    driver = browser(360, 740, phone=True)
+    try:
+        driver.get(URL)
+        ready(driver)
+        report["stateSection"] = until_state(lambda s: s["section"] == "arps", seconds=6)["section"]
+        WebDriverWait(driver, 2).until(lambda d: d.execute_script(SECTIONS) == [["count-in", "false"], ["arps", "true"], ["blocks", "false"]])
+        report["sectionsShown"] = driver.execute_script(SECTIONS)
+        WebDriverWait(driver, 3).until(lambda d: text(d, "chord") != "")
+        report["chordShown"] = text(driver, "chord")
+        report["chordHidden"] = driver.execute_script("return document.getElementById('chord').hidden")
+        driver.find_element("css selector", "#sections li:nth-child(3) button").click()
+        report["afterLocate"] = until_state(lambda s: s["section"] == "blocks", seconds=6)["section"]
+        WebDriverWait(driver, 2).until(lambda d: d.execute_script(SECTIONS) == [["count-in", "false"], ["arps", "false"], ["blocks", "true"]])
+        report["sectionsAfterLocate"] = driver.execute_script(SECTIONS)
+        driver.execute_script("""
+            const slider = document.getElementById("volume");
+            slider.value = "0.5";
+            slider.dispatchEvent(new Event("input"));
+            slider.dispatchEvent(new Event("change"));""")
+        report["afterVolume"] = until_state(lambda s: abs(s["volume"] - 0.5) < 0.001)["volume"]
+    finally:
+        driver.quit()
+    return report
+
+
+def token():
+    import http.client
+    report = {}
+    bare = URL.split("?")[0]
+    host = bare.split("/")[2]
+    connection = http.client.HTTPConnection(host, timeout=5)
+    connection.request("GET", "/")
+    response = connection.getresponse()
+    report["withoutToken"] = [response.status, response.read().decode()]
+    driver = browser(360, 740, phone=True)
+    try:
+        driver.get(bare)
+        report["pageWithoutToken"] = driver.find_element("tag name", "body").text
+        driver.get(URL)
+        ready(driver)
+        report["statusWithToken"] = text(driver, "status")
+        report["tempoWithToken"] = text(driver, "tempo")
+    finally:
+        driver.quit()
+    return report
+
+
+def looks():
+    report = {"screenshots": [], "lit": {}, "counters": {}}
+    for width, height, phone in [(360, 740, True), (1280, 800, False)]:
+        driver = browser(width, height, phone)
+        try:
+            driver.set_script_timeout(15)
+            for scheme in ["light", "dark"]:
+                media(driver, prefers_color_scheme=scheme)
+                driver.get(URL)
+                ready(driver)
+                time.sleep(0.5)
+                path = os.path.join(ARTIFACTS, "web-%dx%d-%s.png" % (width, height, scheme))
+                driver.save_screenshot(path)
+                background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+                report["screenshots"].append({"path": path, "background": background,
+                                              "scrollWidth": driver.execute_script(
+                                                  "return document.documentElement.scrollWidth"),
+                                              "clientWidth": driver.execute_script(
+                                                  "return document.documentElement.clientWidth")})
+            if phone:
+                for motion in ["no-preference", "reduce"]:
+                    media(driver, prefers_reduced_motion=motion)
+                    driver.get(URL)
+                    ready(driver)
+                    seen = driver.execute_async_script(SAMPLE)
+                    report["lit"][motion] = seen["lit"]
+                    report["counters"][motion] = seen["counters"]
+        finally:
+            driver.quit()
+    return report
+
+
+print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks}[SCENARIO]()))

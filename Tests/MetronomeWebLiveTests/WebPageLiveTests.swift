@@ -1,0 +1,193 @@
+import Foundation
+import MetronomeTestSupport
+import Testing
+
+/// `metronome serve --http` through a private PulseAudio server, its page in headless Chromium.
+@Suite(
+    "metronome serve --http: the page in a real browser", .serialized,
+    .enabled(if: WebPageDriver.available, WebPageDriver.missing))
+struct WebPageLiveTests {
+    struct Layout: Decodable {
+        var innerWidth: Int
+        var scrollWidth: Int
+        var clientWidth: Int
+        var widest: Double
+        var small: [String]
+        var unlabelled: [String]
+    }
+
+    struct ShownBeat: Decodable {
+        var bar: Int
+        var beat: Int
+        var host: Double?
+        var shownHost: Double?
+    }
+
+    struct Controls: Decodable {
+        var layout: Layout
+        var tempoShown: String
+        var meterShown: String
+        var statusShown: String
+        var tempoBefore: Double
+        var afterPlus: Double
+        var tempoShownAfterPlus: String
+        var tapTimes: [Double]
+        var afterTaps: Double
+        var afterPause: String
+        var pausePressed: String
+        var afterPlay: String
+        var afterStop: String
+        var afterPlayAgain: String
+        var oscTempoShown: Bool
+        var oscMeterShown: Bool
+        var afterRightArrow: Double
+        var shown: [ShownBeat]
+        var accentsShown: String
+        var refused: [String]
+    }
+
+    @Test(
+        "On a 360-pixel phone: no sideways scroll, 44-pixel targets, every control labelled; the page shows the service's tempo and meter; + raises it; taps 0.5 s apart set 120; pause, play, stop; → is +1 BPM; OSC changes appear"
+    )
+    func controls() throws {
+        let server = try PulseServer()
+        let serve = try WebServe(["--bpm", "120"], server: server)
+        let report = try WebPageDriver.run("controls", url: serve.url, oscPort: serve.oscPort, as: Controls.self)
+        let result = try serve.quit()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(report.layout.innerWidth == 360)
+        #expect(report.layout.scrollWidth == 360)
+        #expect(report.layout.widest <= 360)
+        #expect(report.layout.small == [])
+        #expect(report.layout.unlabelled == [])
+        #expect(report.statusShown == "connected")
+        #expect(report.tempoShown == "120")
+        #expect(report.meterShown == "4/4")
+        #expect(report.tempoBefore == 120)
+        #expect(report.afterPlus == 121)
+        #expect(report.tempoShownAfterPlus == "121")
+        // The taps' own times (the page's clock) give the tempo, whatever the WebSocket's delays: 120 to a few
+        // hundredths (the browser's timers fire a fraction of a millisecond apart from 500 ms).
+        #expect(report.tapTimes.count == 5)
+        #expect(abs(report.afterTaps - 120) < 0.5, "\(report.afterTaps) from taps at \(report.tapTimes)")
+        #expect(report.afterPause == "paused")
+        #expect(report.pausePressed == "true")
+        #expect(report.afterPlay == "playing")
+        #expect(report.afterStop == "stopped")
+        #expect(report.afterPlayAgain == "playing")
+        #expect(report.oscTempoShown)
+        #expect(report.oscMeterShown)
+        #expect(report.afterRightArrow == 97)
+        // Beats in 3/4 after the meter change, each with the host time it is heard at.
+        #expect(report.shown.count == 6)
+        #expect(
+            report.shown.suffix(3).allSatisfy { (1...3).contains($0.beat) && $0.host != nil && $0.shownHost != nil })
+        #expect(report.accentsShown == "X x x")
+        #expect(report.refused == [])
+        #expect(result.standardError.contains("metronome: web: 1 page loads, 1 WebSockets, "))
+    }
+
+    struct Sections: Decodable {
+        var stateSection: String
+        var sectionsShown: [[String]]
+        var chordShown: String
+        var chordHidden: Bool
+        var afterLocate: String
+        var sectionsAfterLocate: [[String]]
+        var afterVolume: Double
+    }
+
+    @Test(
+        "Serving a pattern: its sections with the current one marked, a tap on another goes there at the next bar, the bar's chord shown; the volume slider sets the volume"
+    )
+    func sections() throws {
+        let server = try PulseServer()
+        let serve = try WebServe(["chords"], server: server)
+        let report = try WebPageDriver.run("sections", url: serve.url, oscPort: serve.oscPort, as: Sections.self)
+        let result = try serve.quit()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(report.stateSection == "arps")
+        // The count-in is a section of the map too, labelled as `check` shows it.
+        #expect(report.sectionsShown == [["count-in", "false"], ["arps", "true"], ["blocks", "false"]])
+        #expect(["C", "Am", "F", "G"].contains(report.chordShown))
+        #expect(!report.chordHidden)
+        #expect(report.afterLocate == "blocks")
+        #expect(report.sectionsAfterLocate == [["count-in", "false"], ["arps", "false"], ["blocks", "true"]])
+        #expect(report.afterVolume == 0.5)
+    }
+
+    struct Token: Decodable {
+        var withoutToken: [StringOrInt]
+        var pageWithoutToken: String
+        var statusWithToken: String
+        var tempoWithToken: String
+    }
+
+    enum StringOrInt: Decodable, Equatable {
+        case int(Int)
+        case string(String)
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Int.self) {
+                self = .int(value)
+            } else {
+                self = .string(try container.decode(String.self))
+            }
+        }
+    }
+
+    @Test("--http-token on loopback: the URL printed carries the token; without it 401, with it the page connects")
+    func token() throws {
+        let server = try PulseServer()
+        let serve = try WebServe(["--bpm", "100", "--http-token"], server: server)
+        let token = serve.url.split(separator: "=").last.map(String.init) ?? ""
+        #expect(serve.url.hasPrefix("http://127.0.0.1:") && serve.url.hasSuffix("/?token=\(token)"))
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit))
+        let report = try WebPageDriver.run("token", url: serve.url, oscPort: serve.oscPort, as: Token.self)
+        let result = try serve.quit()
+        #expect(result.status == 0)
+        #expect(
+            report.withoutToken == [.int(401), .string("a token is needed: open the URL metronome printed\n")])
+        #expect(report.pageWithoutToken == "a token is needed: open the URL metronome printed")
+        #expect(report.statusWithToken == "connected")
+        #expect(report.tempoWithToken == "100")
+    }
+
+    struct Looks: Decodable {
+        struct Shot: Decodable {
+            var path: String
+            var background: String
+            var scrollWidth: Int
+            var clientWidth: Int
+        }
+        var screenshots: [Shot]
+        var lit: [String: Int]
+        var counters: [String: [String]]
+    }
+
+    @Test(
+        "Screenshots at 360x740 and 1280x800, light and dark, kept; no sideways scroll; reduced motion lights nothing while the counter goes on"
+    )
+    func looks() throws {
+        let server = try PulseServer()
+        let serve = try WebServe(["--bpm", "150"], server: server)
+        let report = try WebPageDriver.run("looks", url: serve.url, oscPort: serve.oscPort, as: Looks.self)
+        let result = try serve.quit()
+        #expect(result.status == 0)
+        #expect(report.screenshots.count == 4)
+        for shot in report.screenshots {
+            let size = (try? FileManager.default.attributesOfItem(atPath: shot.path)[.size] as? Int) ?? 0
+            #expect(size > 1000, "\(shot.path)")
+            #expect(shot.scrollWidth == shot.clientWidth, "\(shot.path)")
+        }
+        #expect(
+            report.screenshots.map(\.background) == [
+                "rgb(250, 250, 250)", "rgb(17, 19, 22)", "rgb(250, 250, 250)", "rgb(17, 19, 22)",
+            ])
+        // 2.5 s at 150 BPM is six beats: lit without the preference, never lit with it, the counter going on in both.
+        #expect((report.lit["no-preference"] ?? 0) > 0)
+        #expect(report.lit["reduce"] == 0)
+        #expect((report.counters["no-preference"]?.count ?? 0) >= 4)
+        #expect((report.counters["reduce"]?.count ?? 0) >= 4)
+    }
+}
