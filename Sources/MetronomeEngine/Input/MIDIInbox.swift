@@ -40,8 +40,11 @@ public final class MIDIInbox: @unchecked Sendable {
     }
 
     /// Adds a message that arrived on `frame`. Render thread; real-time safe.
-    /// - Parameter mixerHeld: the output was not pulling the mixer when it came (a stopped JACK transport): `frame`
-    ///   stands still for as long as that lasts.
+    /// - Parameters:
+    ///   - message: the MIDI message.
+    ///   - frame: the mixer frame it arrived on.
+    ///   - mixerHeld: the output was not pulling the mixer when it came (a stopped JACK transport): `frame` stands
+    ///     still for as long as that lasts.
     /// - Returns: false when the ring was full (the message is dropped and counted).
     @discardableResult
     public func push(_ message: MIDIMessage, at frame: SampleTime, mixerHeld: Bool = false) -> Bool {
