@@ -104,8 +104,8 @@ final class WebHub: Sendable {
         if changed { for channel in channels { send(text, to: channel) } }
     }
 
-    /// Sends every page a beat (when it is scheduled, ahead of the time it is heard). Any thread (the session's beat
-    /// callback): the sending is done on the event loop.
+    /// Sends every page a beat, with the host time it is heard at (the session's beat callback gives it once heard).
+    /// Any thread: the sending is done on the event loop.
     func publish(_ beat: BeatEvent) {
         guard pages.withLock({ !$0.isEmpty }) else { return }
         let text = WebMessages.beat(beat)
