@@ -7,6 +7,20 @@ import Testing
     "metronome serve --http: the page in a real browser", .serialized,
     .enabled(if: WebPageDriver.available, WebPageDriver.missing))
 struct WebPageLiveTests {
+    /// Runs `serve ARGUMENTS --http` into a private PulseAudio server, drives its page through `scenario`, quits
+    /// over OSC (the service must end 0) and returns the page's report and the service's result.
+    static func drive<Report: Decodable>(
+        _ scenario: String, _ arguments: [String], as type: Report.Type,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (report: Report, result: CommandResult) {
+        let server = try PulseServer()
+        let serve = try WebServe(arguments, server: server)
+        let report = try WebPageDriver.run(scenario, url: serve.url, oscPort: serve.oscPort, as: type)
+        let result = try serve.quit()
+        #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
+        return (report, result)
+    }
+
     struct Layout: Decodable {
         var innerWidth: Int
         var scrollWidth: Int
@@ -50,11 +64,7 @@ struct WebPageLiveTests {
         "On a 360-pixel phone: no sideways scroll, 44-pixel targets, every control labelled; the page shows the service's tempo and meter; + raises it; taps 0.5 s apart set 120; pause, play, stop; → is +1 BPM; OSC changes appear"
     )
     func controls() throws {
-        let server = try PulseServer()
-        let serve = try WebServe(["--bpm", "120"], server: server)
-        let report = try WebPageDriver.run("controls", url: serve.url, oscPort: serve.oscPort, as: Controls.self)
-        let result = try serve.quit()
-        #expect(result.status == 0, "\(result.standardError)")
+        let (report, result) = try Self.drive("controls", ["--bpm", "120"], as: Controls.self)
         #expect(report.layout.innerWidth == 360)
         #expect(report.layout.scrollWidth == 360)
         #expect(report.layout.widest <= 360)
@@ -101,11 +111,7 @@ struct WebPageLiveTests {
         "Serving a pattern: its sections with the current one marked, a tap on another goes there at the next bar, the bar's chord shown; the volume slider sets the volume"
     )
     func sections() throws {
-        let server = try PulseServer()
-        let serve = try WebServe(["chords"], server: server)
-        let report = try WebPageDriver.run("sections", url: serve.url, oscPort: serve.oscPort, as: Sections.self)
-        let result = try serve.quit()
-        #expect(result.status == 0, "\(result.standardError)")
+        let (report, _) = try Self.drive("sections", ["chords"], as: Sections.self)
         #expect(report.stateSection == "arps")
         // The count-in is a section of the map too, labelled as `check` shows it.
         #expect(report.sectionsShown == [["count-in", "false"], ["arps", "true"], ["blocks", "false"]])
@@ -169,11 +175,7 @@ struct WebPageLiveTests {
         "Screenshots at 360x740 and 1280x800, light and dark, kept; no sideways scroll; reduced motion lights nothing while the counter goes on"
     )
     func looks() throws {
-        let server = try PulseServer()
-        let serve = try WebServe(["--bpm", "150"], server: server)
-        let report = try WebPageDriver.run("looks", url: serve.url, oscPort: serve.oscPort, as: Looks.self)
-        let result = try serve.quit()
-        #expect(result.status == 0)
+        let (report, _) = try Self.drive("looks", ["--bpm", "150"], as: Looks.self)
         #expect(report.screenshots.count == 4)
         for shot in report.screenshots {
             let size = (try? FileManager.default.attributesOfItem(atPath: shot.path)[.size] as? Int) ?? 0
