@@ -31,7 +31,8 @@ enum WebMessages {
     }
 
     /// `{"type":"beat",…}`: a beat, sent as soon as it is scheduled, with `host`, the `CLOCK_MONOTONIC` nanoseconds
-    /// at which it is heard (null while the output has no clock yet), and its accent letter (`X x o .`).
+    /// at which it is heard (null while the output has no clock yet), `frame`, the output frame it sounds at, and its
+    /// accent letter (`X x o .`).
     static func beat(_ beat: BeatEvent) -> String {
         JSON.object([
             ("type", JSON.string("beat")),
@@ -41,6 +42,7 @@ enum WebMessages {
             ("countIn", JSON.bool(beat.isCountIn)),
             ("level", JSON.string(String(beat.level.letter))),
             ("host", beat.hostNanoseconds.map { JSON.number(Double($0)) } ?? "null"),
+            ("frame", JSON.number(Double(beat.frame))),
             ("tempo", JSON.number(beat.tempo)),
             ("section", beat.section.map(JSON.string) ?? "null"),
             ("chord", beat.chord.map(JSON.string) ?? "null"),

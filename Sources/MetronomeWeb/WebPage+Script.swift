@@ -1,8 +1,9 @@
 /// The page's script. It keeps a WebSocket to the server (reconnecting after a second when it drops), shows the
 /// state the server pushes, sends the controls' commands as OSC messages in text (`WebCommand`), and lights each beat
 /// at the host time it is heard: pings give the offset between the page's clock (`performance.now()`) and the host's
-/// (`CLOCK_MONOTONIC`), taken from the fastest round trips, and each beat is shown by a timer set for its host time
-/// less that offset. `window.metronome` exposes the state, the offset and the beats shown, for tests.
+/// (`CLOCK_MONOTONIC`), taken from the fastest round trips, and each beat (sent as soon as it is scheduled) is drawn
+/// in the animation frame nearest its host time less that offset. `window.metronome` exposes the state, the offset
+/// and the beats shown (`page`: the frame's time), for tests.
 extension WebPage {
     static let script = #"""
         "use strict";
@@ -55,14 +56,30 @@ extension WebPage {
         }
         const hostNow = (pageTime) => m.offset === null ? null : Math.round((pageTime + m.offset) * 1e6);
 
-        // Beats: each is lit at the page time its host time maps to.
+        // Beats arrive ahead of their time (sent as scheduled). Each is drawn in the animation frame nearest the page
+        // time its host time maps to: a frame starting at most half a frame before it. Animation frames run only
+        // while a beat waits; a page in the background (no frames) draws only the latest beat when it comes back.
+        const waiting = [];
+        const frames = m.frames = { last: null, deltas: [], interval: 1000 / 60 };
         function scheduleBeat(beat) {
-          const at = beat.host === null || m.offset === null ? performance.now() : beat.host / 1e6 - m.offset;
-          setTimeout(() => showBeat(beat), Math.max(0, at - performance.now()));
+          beat.at = beat.host === null || m.offset === null ? performance.now() : beat.host / 1e6 - m.offset;
+          waiting.push(beat);
+          if (waiting.length === 1) requestAnimationFrame(frame);
         }
-        function showBeat(beat) {
-          const now = performance.now();
-          m.shown.push({ bar: beat.bar, beat: beat.beat, host: beat.host, shownHost: hostNow(now) });
+        function frame(time) {
+          if (frames.last !== null && time > frames.last) {
+            frames.deltas.push(time - frames.last);
+            if (frames.deltas.length > 16) frames.deltas.shift();
+            frames.interval = Math.min(50, Math.max(4, Math.min(...frames.deltas)));
+          }
+          let due = null;
+          while (waiting.length > 0 && waiting[0].at <= time + frames.interval / 2) due = waiting.shift();
+          if (due !== null) showBeat(due, time);
+          if (waiting.length > 0) { frames.last = time; requestAnimationFrame(frame); } else frames.last = null;
+        }
+        function showBeat(beat, time) {
+          m.shown.push({ bar: beat.bar, beat: beat.beat, frame: beat.frame, host: beat.host, page: time,
+            shownHost: hostNow(time) });
           if (m.shown.length > 1024) m.shown.shift();
           m.levels[beat.beat - 1] = beat.level;
           m.levels.length = beat.beats;

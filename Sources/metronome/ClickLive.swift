@@ -121,11 +121,14 @@ struct ClickLive {
         if let transportLock { engine.lock(to: transportLock) }
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if status != nil || service != nil {
-            engine.start(output: nil) { beat in
+            let heard: @Sendable (BeatEvent) -> Void = { beat in
                 status?.show(beat)
                 service?.publish(beat)
-                web?.publish(beat)
             }
+            // The web remote's pages get each beat as soon as it is scheduled, to light it when it is heard.
+            var scheduled: (@Sendable (BeatEvent) -> Void)?
+            if let web { scheduled = { beat in web.publish(beat) } }
+            engine.start(output: nil, onBeat: heard, onScheduledBeat: scheduled)
         } else {
             engine.start(output: nil)
         }

@@ -257,6 +257,14 @@ public final class Scheduler: @unchecked Sendable {
         return Array(beats.prefix(count))
     }
 
+    /// The beats still waiting for `takeBeats` with a frame after `frame`, each with the map it was scheduled on, in
+    /// order: the beats scheduled since a caller last looked, without taking them. Scheduling thread.
+    package func scheduledBeatsWithMaps(after frame: SampleTime) -> ArraySlice<(event: ClickEvent, map: TempoMap)> {
+        if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
+        let first = beats.firstIndex { $0.event.frame > frame } ?? beats.count
+        return beats[first...]
+    }
+
     /// Frame of the next command to push (a click or a note), or nil when none is known. Scheduling thread.
     public var nextPendingFrame: SampleTime? {
         let offset = transport.offset

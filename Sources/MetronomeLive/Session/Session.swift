@@ -21,7 +21,8 @@ import Synchronization
 /// control thread; `render` from one thread, never while live. The scheduler runs only on the session's queue
 /// (checked in debug builds); `onBeat` and the beat streams are fed from it, never from the audio thread.
 public final class Session: @unchecked Sendable {
-    // @unchecked: `scheduler`, `output`, `onBeat`, `timer` and `ticks` are touched only on `queue`; the mixer is
+    // @unchecked: `scheduler`, `output`, `onBeat`, `onScheduledBeat`, `announcedThrough`, `timer` and `ticks` are
+    // touched only on `queue`; the mixer is
     // Sendable and its render side is driven by one thread at a time.
 
     /// The mixer the output pulls from.
@@ -42,6 +43,9 @@ public final class Session: @unchecked Sendable {
     private var slept = false
     private var output: AudioOutput?
     private var onBeat: (@Sendable (BeatEvent) -> Void)?
+    private var onScheduledBeat: (@Sendable (BeatEvent) -> Void)?
+    /// The frame of the last beat given to `onScheduledBeat` (on `queue`).
+    private var announcedThrough: SampleTime = .min
     /// The external clock followed (`follow(_:)`), on `queue`.
     private var follower: TempoFollower?
     /// The external transport the map is locked to (`lock(to:)`), or nil; on `queue`, and for any thread.
@@ -478,11 +482,20 @@ public final class Session: @unchecked Sendable {
     ///   - output: the backend, asked for its latency when deciding which beats are heard (nil until attached).
     ///   - onBeat: called on the scheduler queue for each beat once it is heard. It must not read the session's
     ///     properties (they wait for that queue); use `beats()` for anything more than a display.
-    public func start(output: AudioOutput?, onBeat: (@Sendable (BeatEvent) -> Void)? = nil) {
+    ///   - onScheduledBeat: called on the scheduler queue for each beat as soon as it is scheduled and the output
+    ///     maps its frames to the host clock, with the host time it will be heard at: a lookahead plus the output's
+    ///     latency before that time, for a display that shows the beat when it sounds (the web remote). A beat
+    ///     scheduled is heard unless the session stops first, or a JACK transport relocation moves the frames it
+    ///     was scheduled on. Same rules as `onBeat`.
+    public func start(
+        output: AudioOutput?, onBeat: (@Sendable (BeatEvent) -> Void)? = nil,
+        onScheduledBeat: (@Sendable (BeatEvent) -> Void)? = nil
+    ) {
         queue.sync {
             guard timer == nil else { return }
             self.output = output
             self.onBeat = onBeat
+            self.onScheduledBeat = onScheduledBeat
             scheduler.collectsBeats = true
             scheduler.schedule(until: mixer.framePosition + lookahead)
             skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
@@ -602,17 +615,30 @@ public final class Session: @unchecked Sendable {
         // host clock, beats wait (a quarter of a second at most, then they go without a host time).
         let mapping = output?.mapping
         let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
+        if let onScheduledBeat, let mapping {
+            for (beat, map) in scheduler.scheduledBeatsWithMaps(after: announcedThrough) {
+                onScheduledBeat(Self.beatEvent(beat, map: map, mapping: mapping, follower: follower))
+                announcedThrough = beat.frame
+            }
+        }
         let beats = output == nil ? [] : scheduler.takeBeatsWithMaps(upTo: position - latency - patience)
         if !beats.isEmpty {
             for (beat, map) in beats {
-                var event = BeatEvent(
-                    click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
-                Self.addSourceBeat(to: &event, position: beat.position, follower: follower)
+                let event = Self.beatEvent(beat, map: map, mapping: mapping, follower: follower)
                 onBeat?(event)
                 beatPublisher.publish(event)
             }
         }
         sleepUntilNextWork(position: position, latency: latency)
+    }
+
+    /// The event of a scheduled beat: its host time from `mapping`, and the source's beat when following one.
+    private static func beatEvent(_ beat: ClickEvent, map: TempoMap, mapping: ClockMapping?, follower: TempoFollower?)
+        -> BeatEvent
+    {
+        var event = BeatEvent(click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
+        addSourceBeat(to: &event, position: beat.position, follower: follower)
+        return event
     }
 
     /// Following a source: the source's beat and phase of a beat of ours.

@@ -10,9 +10,15 @@ Scenarios:
   sections  serving 'chords': the sections, the current one marked, locate by a tap, the chord, the volume
   token     the page without the token (401) and with it (it connects and shows the state)
   looks     screenshots at 360x740 and 1280x800, light and dark; reduced motion lights nothing, the counter goes on
+  timing    PAGES pages (default 2) for SECONDS (default 10; env METRONOME_WEB_TIMING_PAGES, _SECONDS): every beat
+            each page drew, with the page's clock against CLOCK_MONOTONIC measured by this script (not the page's own
+            estimate), so a beat's drawn time is converted to host time independently of the page
+  latency   PRESSES times (default 8; env METRONOME_WEB_LATENCY_PRESSES): stop, wait 0.5 to 1 s, press play (its
+            page time taken as the click is dispatched); with the beats drawn and the page's clock, as in timing
 """
 import json
 import os
+import random
 import socket
 import sys
 import time
@@ -277,4 +283,74 @@ def looks():
     return report
 
 
-print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks}[SCENARIO]()))
+def page_clock(driver):
+    """CLOCK_MONOTONIC nanoseconds less the page's performance.now() in nanoseconds, from the fastest of 40 calls into
+    the page bracketed by this process's clock (Python's time.monotonic_ns), with that call's round trip."""
+    best = None
+    for _ in range(40):
+        before = time.monotonic_ns()
+        page = driver.execute_script("return performance.now()")
+        after = time.monotonic_ns()
+        if best is None or after - before < best["trip"]:
+            best = {"trip": after - before, "offset": (before + after) / 2 - page * 1e6}
+    return best
+
+
+PRESS = """
+const time = performance.now();
+document.getElementById(arguments[0]).click();
+return time;
+"""
+
+
+def latency():
+    presses = int(os.environ.get("METRONOME_WEB_LATENCY_PRESSES", "8"))
+    rng = random.Random(7)
+    driver = browser(1280, 800, False)
+    try:
+        driver.get(URL)
+        ready(driver)
+        before = page_clock(driver)
+        times = []
+        for _ in range(presses):
+            driver.execute_script(PRESS, "stop")
+            until_state(lambda s: s["state"] == "stopped")
+            time.sleep(0.5 + rng.random() * 0.5)
+            times.append(driver.execute_script(PRESS, "play"))
+            time.sleep(1.2)
+        return {"presses": times, "shown": driver.execute_script("return window.metronome.shown"),
+                "clockBefore": before, "clockAfter": page_clock(driver)}
+    finally:
+        driver.quit()
+
+
+def timing():
+    seconds = float(os.environ.get("METRONOME_WEB_TIMING_SECONDS", "10"))
+    count = int(os.environ.get("METRONOME_WEB_TIMING_PAGES", "2"))
+    drivers = []
+    try:
+        for _ in range(count):
+            driver = browser(1280, 800, False)
+            drivers.append(driver)
+            driver.get(URL)
+        for driver in drivers:
+            ready(driver)
+        before = [page_clock(driver) for driver in drivers]
+        start = time.monotonic_ns()
+        time.sleep(seconds)
+        after = [page_clock(driver) for driver in drivers]
+        pages = []
+        for driver, clock_before, clock_after in zip(drivers, before, after):
+            pages.append({
+                "shown": driver.execute_script("return window.metronome.shown"),
+                "clockBefore": clock_before, "clockAfter": clock_after,
+                "offset": driver.execute_script("return window.metronome.offset"),
+                "frameInterval": driver.execute_script("return window.metronome.frames.interval")})
+        return {"start": start, "pages": pages}
+    finally:
+        for driver in drivers:
+            driver.quit()
+
+
+print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks,
+                  "timing": timing, "latency": latency}[SCENARIO]()))
