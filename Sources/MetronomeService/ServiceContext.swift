@@ -86,7 +86,7 @@ struct SharedState: Sendable {
     var sound: String
     /// The perceptual volume, 0...1.
     var volume: Float
-    /// The name the last pattern was loaded by (empty before one is).
+    /// The name the last pattern was loaded by (the one the service started with, or empty).
     var patternName = ""
 }
 

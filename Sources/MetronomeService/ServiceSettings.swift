@@ -20,6 +20,9 @@ public struct ServiceSettings: Sendable {
     public var sound: String = ClickStyle.standard.rawValue
     /// The perceptual volume the session started with, 0...1.
     public var volume: Float = 1
+    /// The pattern (or MIDI) file the session started with, as it was named (reported as `pattern` by
+    /// `/metronome/state` and by klick's `map/filename` until another is loaded); empty for none.
+    public var patternName = ""
     /// Loads a pattern file or shipped pattern name (`/metronome/pattern`, klick's `map/load_file`) into a map at
     /// the session's rate, with klick's tempo multiplier and preroll: `PatternLibrary` for files.
     public var patterns: any PatternLoading

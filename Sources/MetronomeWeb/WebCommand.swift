@@ -8,8 +8,9 @@ import MetronomeService
 /// time of a tap). A ping is `ping⇥P`, P the page's own clock in milliseconds, echoed in the pong.
 ///
 /// A page may send only the addresses in `allowed`: the transport, tempo, meter and clicks, volume, sound, locate,
-/// tap, notes, chords and arpeggios, and Link's switches. Not the pattern loader (it reads files), not the queries
-/// and subscriptions (their replies are OSC datagrams), not quit.
+/// tap, notes, chords and arpeggios, Link's switches, and the pattern loader with one of the names the remote lists
+/// (`WebPatterns`; the hub turns it into the file's path). Not the queries and subscriptions (their replies are OSC
+/// datagrams), not quit.
 enum WebCommand: Equatable {
     /// A ping at the page's time P (milliseconds).
     case ping(Double)
@@ -22,7 +23,7 @@ enum WebCommand: Equatable {
         "/metronome/tempo/ramp", "/metronome/meter", "/metronome/accent", "/metronome/subdivide", "/metronome/swing",
         "/metronome/volume", "/metronome/sound", "/metronome/locate", "/metronome/tap", "/metronome/note",
         "/metronome/chord", "/metronome/arp", "/metronome/arp/stop", "/metronome/link", "/metronome/link/quantum",
-        "/metronome/link/startstop",
+        "/metronome/link/startstop", "/metronome/pattern",
     ]
 
     /// The most arguments a command may have.

@@ -16,6 +16,8 @@ final class WebHub: Sendable {
     let service: OSCService
     /// The checks every request goes through.
     let access: WebAccess
+    /// The patterns a page may load.
+    let patterns: WebPatterns
     /// The remote's event loop (one thread: every connection is on it).
     let loop: any EventLoop
     /// The pages' WebSocket channels, by their identity.
@@ -35,9 +37,12 @@ final class WebHub: Sendable {
     /// Where a page's commands say they come from (no command a page may send replies).
     static let sender = OSCEndpoint.loopback(port: 0)
 
-    init(service: OSCService, access: WebAccess, loop: any EventLoop, maximumConnections: Int) {
+    init(
+        service: OSCService, access: WebAccess, patterns: WebPatterns, loop: any EventLoop, maximumConnections: Int
+    ) {
         self.service = service
         self.access = access
+        self.patterns = patterns
         self.loop = loop
         self.maximumConnections = maximumConnections
     }
@@ -70,7 +75,7 @@ final class WebHub: Sendable {
             return pages.count == 1
         }
         counts.withLock { $0.pages += 1 }
-        let text = WebMessages.state(service.state)
+        let text = WebMessages.state(service.state, patterns: patterns)
         if first {
             let task = loop.scheduleRepeatedTask(initialDelay: WebHub.pollInterval, delay: WebHub.pollInterval) {
                 [self] task in
@@ -95,7 +100,7 @@ final class WebHub: Sendable {
             push.withLock { $0 = ("", nil) }
             return
         }
-        let text = WebMessages.state(service.state)
+        let text = WebMessages.state(service.state, patterns: patterns)
         let changed = push.withLock { push in
             guard push.text != text else { return false }
             push.text = text
@@ -139,8 +144,18 @@ final class WebHub: Sendable {
         switch command {
         case .ping(let page):
             return WebMessages.pong(page: page, hostNanoseconds: HostTime.now().nanoseconds)
-        case .message(let message):
+        case .message(var message):
             counts.withLock { $0.commands += 1 }
+            if message.addressPattern == "/metronome/pattern" {
+                // A page names one of the listed patterns; the service is given its file.
+                guard message.arguments.count == 1, case .string(let name) = message.arguments[0],
+                    let path = patterns.path(named: name)
+                else {
+                    counts.withLock { $0.refusedCommands += 1 }
+                    return WebMessages.refused("/metronome/pattern: not a pattern this remote lists")
+                }
+                message.arguments = [.string(path)]
+            }
             guard let reason = service.perform(message, from: WebHub.sender) else { return nil }
             counts.withLock { $0.refusedCommands += 1 }
             return WebMessages.refused(reason)

@@ -5,8 +5,9 @@ import MetronomeService
 /// What the server sends a page, as JSON text frames: the state when it changes, each beat ahead of time with the host
 /// time it is heard at, the answer to a ping, and why a command was refused.
 enum WebMessages {
-    /// `{"type":"state",…}`: the service's state (`ServiceState`), what the page shows besides the beat.
-    static func state(_ state: ServiceState) -> String {
+    /// `{"type":"state",…}`: the service's state (`ServiceState`), what the page shows besides the beat, with the
+    /// patterns it may load (`patterns`) and the one loaded under its listed name (`pattern`) when it is listed.
+    static func state(_ state: ServiceState, patterns: WebPatterns) -> String {
         JSON.object([
             ("type", JSON.string("state")),
             ("state", JSON.string("\(state.transport)")),
@@ -21,7 +22,8 @@ enum WebMessages {
             ("sections", JSON.array(state.sections.map(JSON.string))),
             ("volume", JSON.number(Double(state.volume))),
             ("sound", JSON.string(state.sound)),
-            ("pattern", JSON.string(state.pattern)),
+            ("pattern", JSON.string(patterns.name(loaded: state.pattern) ?? state.pattern)),
+            ("patterns", JSON.array(patterns.entries.map { JSON.string($0.name) })),
             ("link", JSON.bool(state.link)),
             ("peers", JSON.number(state.peers)),
             ("quantum", JSON.number(state.quantum)),

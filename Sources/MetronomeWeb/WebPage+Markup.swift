@@ -43,6 +43,10 @@ extension WebPage {
           <p>Meter <output id="meter" aria-label="Meter">–</output>
              <span class="accents">accents <output id="accents" aria-label="Accents">–</output></span></p>
         </section>
+        <section id="pattern-area" aria-label="Pattern" hidden>
+          <label for="pattern">Pattern</label>
+          <select id="pattern"></select>
+        </section>
         <section id="sections-area" aria-label="Sections" hidden>
           <h2>Sections</h2>
           <p class="hint">Tap one to go there at the next bar.</p>

@@ -117,9 +117,24 @@ extension WebPage {
           if (m.levels.length !== state.beats) { m.levels.length = state.beats; drawLights(state.beats, 0); }
           if (!state.playing) $("counter").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
           showSections(state.sections, state.section);
+          showPatterns(state.patterns, state.pattern);
           $("link-area").hidden = !state.link;
           $("peers").textContent = state.peers;
           $("peers-word").textContent = state.peers === 1 ? "peer" : "peers";
+        }
+        function showPatterns(names, current) {
+          $("pattern-area").hidden = names.length === 0;
+          const menu = $("pattern");
+          const listed = names.includes(current) ? names : [""].concat(names);
+          if (Array.from(menu.options).map((option) => option.value).join("\n") !== listed.join("\n")) {
+            menu.replaceChildren(...listed.map((name) => {
+              const option = document.createElement("option");
+              option.value = name;
+              option.textContent = name === "" ? "(not listed)" : name;
+              return option;
+            }));
+          }
+          menu.value = names.includes(current) ? current : "";
         }
         function showSections(labels, current) {
           $("sections-area").hidden = labels.length === 0;
@@ -166,6 +181,9 @@ extension WebPage {
 
         $("slower").onclick = () => stepTempo(-1);
         $("faster").onclick = () => stepTempo(1);
+        $("pattern").addEventListener("change", (event) => {
+          if (event.target.value !== "") send("/metronome/pattern", "s", event.target.value);
+        });
         $("tap").addEventListener("pointerdown", (event) => { event.preventDefault(); tap(event.timeStamp); });
         $("tap").addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") { event.preventDefault(); event.stopPropagation(); tap(event.timeStamp); }
@@ -183,7 +201,7 @@ extension WebPage {
 
         // The terminal's keys (q and Esc, which quit there, do nothing here).
         document.addEventListener("keydown", (event) => {
-          if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+          if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.ctrlKey || event.metaKey || event.altKey) return;
           const key = event.key;
           const actions = {
             ArrowLeft: () => stepTempo(-1), ArrowRight: () => stepTempo(1),

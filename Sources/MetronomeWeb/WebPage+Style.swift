@@ -23,7 +23,7 @@ extension WebPage {
         button { min-width: 44px; min-height: 44px; font: inherit; font-size: 1.25rem; color: var(--fg);
           background: var(--bg); border: 2px solid var(--line); border-radius: 10px; padding: 0.25rem 0.75rem;
           touch-action: manipulation; cursor: pointer; }
-        button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
         button[aria-pressed="true"] { background: var(--accent); color: var(--lit-fg); border-color: var(--accent); }
         #lights { display: flex; flex-wrap: wrap; gap: 0.4rem; justify-content: center; min-height: 3rem; }
         .light { width: 2.6rem; height: 2.6rem; border-radius: 50%; border: 3px solid var(--line); }
@@ -41,6 +41,8 @@ extension WebPage {
         .readout span { font-size: 1rem; font-weight: 400; color: var(--muted); }
         #slower, #faster { width: 4rem; height: 4rem; font-size: 2rem; }
         input[type="range"] { width: 100%; min-height: 44px; margin: 0.25rem 0; accent-color: var(--accent); }
+        select { display: block; width: 100%; min-height: 44px; margin-top: 0.25rem; font: inherit; color: var(--fg);
+          background: var(--bg); border: 2px solid var(--line); border-radius: 10px; padding: 0 0.5rem; }
         #tap { width: 100%; min-height: 5.5rem; font-size: 1.75rem; font-weight: 700; margin-top: 0.25rem; }
         #tap:active { background: var(--accent); color: var(--lit-fg); }
         #transport button { flex: 1; min-height: 3.5rem; }

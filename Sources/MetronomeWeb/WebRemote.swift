@@ -37,15 +37,16 @@ public final class WebRemote: Sendable {
     ///   - address: where to listen.
     ///   - token: the token every request must carry, or nil for none (only sensible on a loopback address).
     ///   - service: the service the pages drive.
+    ///   - patterns: the patterns a page may load (default: none).
     ///   - maximumConnections: the most connections open at once.
     /// - Throws: `WebRemoteError.bind` when the address cannot be bound (a port in use).
     public init(
-        address: WebAddress, token: String?, service: OSCService,
+        address: WebAddress, token: String?, service: OSCService, patterns: WebPatterns = WebPatterns(),
         maximumConnections: Int = WebRemote.defaultMaximumConnections
     ) throws(WebRemoteError) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = WebHub(
-            service: service, access: WebAccess(token: token, loopbackBind: address.isLoopback),
+            service: service, access: WebAccess(token: token, loopbackBind: address.isLoopback), patterns: patterns,
             loop: group.next(), maximumConnections: maximumConnections)
         self.hub = hub
         let bootstrap = ServerBootstrap(group: group)

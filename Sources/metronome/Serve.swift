@@ -35,6 +35,14 @@ struct Serve: ParsableCommand {
     @Flag(help: "With --http: require the token on a loopback address too.")
     var httpToken = false
 
+    @Option(
+        name: .customLong("patterns"),
+        help: """
+            A folder of .metro patterns: a bare name (on the command line, over OSC) is looked up there after the \
+            shipped patterns, and the web remote lists its patterns too. Repeatable.
+            """)
+    var patternFolders: [String] = []
+
     @Flag(help: "Wait for /metronome/play (or /klick/metro/start, or space) instead of playing at once.")
     var wait = false
 
@@ -74,9 +82,22 @@ struct Serve: ParsableCommand {
             throw CommandLineError.usage(
                 option: "--output", "\(output.output!): 'serve' plays live; render with the main command")
         }
+        var folderEntries: [WebPatterns.Entry] = []
+        for folder in patternFolders {
+            guard let entries = WebPatterns.files(in: folder) else {
+                throw CommandLineError(
+                    .noInput, "--patterns \(folder): cannot open the folder (\(String(cString: strerror(errno))))")
+            }
+            folderEntries += entries
+        }
+        let library = PatternLibrary(extraFolders: patternFolders)
         var web: WebSetup?
         if let http {
-            do { web = WebSetup(address: try WebAddress(parsing: http), token: httpToken) } catch {
+            do {
+                web = WebSetup(
+                    address: try WebAddress(parsing: http), token: httpToken,
+                    patterns: Self.webPatterns(started: file, library: library, folders: folderEntries))
+            } catch {
                 throw CommandLineError.usage(option: "--http", error.description)
             }
         } else if httpToken {
@@ -99,7 +120,8 @@ struct Serve: ParsableCommand {
                 sampleRate: try output.checkedSampleRate())
         }
         let source: ClickFormSource =
-            midi.map { .midi($0) } ?? file.map { patternSource(named: $0) } ?? .click(silent: false)
+            midi.map { .midi($0) } ?? file.map { .pattern(library.document(named: $0), startAt: nil) }
+            ?? .click(silent: false)
         var job = try Job(click.form.merging(output.form), source)
         job.plan.waits = wait
         let voicing = try notes.checked(fileInstrument: job.plan.instrument)
@@ -112,12 +134,33 @@ struct Serve: ParsableCommand {
                 "--soundfont applies to 'serve' of a MIDI file; the service's own notes play a bank or a built-in "
                     + "instrument")
         }
-        let settings: ServiceSettings
-        do { settings = try ServiceSettings(plan: job.plan, voicing: voicing) } catch { throw CommandLineError(error) }
+        var settings: ServiceSettings
+        do { settings = try ServiceSettings(plan: job.plan, voicing: voicing, patterns: library) } catch {
+            throw CommandLineError(error)
+        }
+        settings.patternName = file ?? ""
         try ClickLive(
             job: job, live: try live.checked(rendering: false),
             serving: ServeSetup(endpoint: endpoint, settings: settings, web: web)
         ).run()
+    }
+}
+
+extension Serve {
+    /// The patterns the web remote lists: the pattern served (not a MIDI file), under its name as given when that is
+    /// a bare name, else its file's name without `.metro`; the shipped patterns; the folders' patterns.
+    static func webPatterns(started: String?, library: PatternLibrary, folders: [WebPatterns.Entry]) -> WebPatterns {
+        var entries: [WebPatterns.Entry] = []
+        if let started, !MIDIPlayback.isMIDI(path: started) {
+            let document = library.document(named: started)
+            var name = started.contains("/") ? String(started.split(separator: "/").last ?? "") : started
+            if name.hasSuffix(".metro"), name.count > 6 { name = String(name.dropLast(6)) }
+            entries.append(WebPatterns.Entry(name: name, path: document.path))
+        }
+        for (name, document) in library.shippedPatterns() ?? [] {
+            entries.append(WebPatterns.Entry(name: name, path: document.path))
+        }
+        return WebPatterns(entries + folders)
     }
 }
 
@@ -128,10 +171,12 @@ struct ServeSetup {
     var web: WebSetup?
 }
 
-/// Where the web remote listens, and whether a loopback address needs the token too.
+/// Where the web remote listens, whether a loopback address needs the token too, and what a page may load.
 struct WebSetup {
     var address: WebAddress
     var token: Bool
+    /// The patterns a page may load.
+    var patterns: WebPatterns
 }
 
 extension WebRemote {
@@ -141,7 +186,9 @@ extension WebRemote {
     static func start(_ setup: WebSetup, service: OSCService) throws(CommandLineError) -> WebRemote {
         let token = setup.token || !setup.address.isLoopback ? WebAccess.randomToken() : nil
         let remote: WebRemote
-        do { remote = try WebRemote(address: setup.address, token: token, service: service) } catch {
+        do {
+            remote = try WebRemote(address: setup.address, token: token, service: service, patterns: setup.patterns)
+        } catch {
             throw CommandLineError(.unavailable, "\(error.description); choose another with --http [HOST:]PORT")
         }
         for url in remote.urls { FileOutput.standardError.write("metronome: web remote on \(url)\n") }

@@ -41,6 +41,27 @@ struct WebOptionTests {
         }
     }
 
+    @Test(
+        "--patterns: a folder that cannot be opened is exit 66 in one line; a bare name is looked up in the folder after the shipped patterns"
+    )
+    func patternFolders() throws {
+        let scratch = try Scratch()
+        try FileManager.default.copyItem(atPath: patternsFolder + "/waltz.metro", toPath: scratch.file("mine.metro"))
+        for (folder, reason) in [("/nonexistent", "No such file or directory"), (scratch.file("mine.metro"), "Not a directory")] {
+            let result = try CommandRunner.run(
+                ["serve", "--patterns", folder], environment: ["PULSE_SERVER": "unix:/nonexistent"])
+            #expect(result.status == 66, "\(folder)")
+            #expect(
+                result.standardError == "metronome: error: --patterns \(folder): cannot open the folder (\(reason))\n")
+        }
+        let unknown = try CommandRunner.run(["serve", "mine"], environment: ["PULSE_SERVER": "unix:/nonexistent"])
+        #expect(unknown.status == 66)
+        // Found in the folder, it plays: here the sound server is missing (69), so the pattern was read.
+        let found = try CommandRunner.run(
+            ["serve", "mine", "--patterns", scratch.path], environment: ["PULSE_SERVER": "unix:/nonexistent"])
+        #expect(found.status == 69, "\(found.standardError)")
+    }
+
     @Test("A port in use is exit 69, naming the address and the system's reason, before the sound server is asked")
     func portInUse() throws {
         // Hold a TCP port on 127.0.0.1.

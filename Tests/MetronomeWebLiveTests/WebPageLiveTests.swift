@@ -105,10 +105,15 @@ struct WebPageLiveTests {
         var afterLocate: String
         var sectionsAfterLocate: [[String]]
         var afterVolume: Double
+        var patternsListed: [String]
+        var patternShown: String
+        var afterChoice: String
+        var meterAfterChoice: String
+        var patternShownAfterChoice: String
     }
 
     @Test(
-        "Serving a pattern: its sections with the current one marked, a tap on another goes there at the next bar, the bar's chord shown; the volume slider sets the volume"
+        "Serving a pattern: its sections with the current one marked, a tap on another goes there at the next bar, the bar's chord shown; the volume slider sets the volume; the pattern menu lists the served and shipped patterns and loads the one chosen"
     )
     func sections() throws {
         let (report, _) = try Self.drive("sections", ["chords"], as: Sections.self)
@@ -120,6 +125,13 @@ struct WebPageLiveTests {
         #expect(report.afterLocate == "blocks")
         #expect(report.sectionsAfterLocate == [["count-in", "false"], ["arps", "false"], ["blocks", "true"]])
         #expect(report.afterVolume == 0.5)
+        // The menu: the pattern served, then the shipped ones (chords already listed); waltz chosen is loaded.
+        let shipped = shippedPatterns.map { String($0.dropLast(".metro".count)) }
+        #expect(report.patternsListed == ["chords"] + shipped.filter { $0 != "chords" })
+        #expect(report.patternShown == "chords")
+        #expect(report.afterChoice.hasSuffix("/Patterns/waltz.metro"), "\(report.afterChoice)")
+        #expect(report.meterAfterChoice == "3/4")
+        #expect(report.patternShownAfterChoice == "waltz")
     }
 
     struct Token: Decodable {

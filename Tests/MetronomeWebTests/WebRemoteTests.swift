@@ -16,7 +16,10 @@ private final class Remote {
     let remote: WebRemote
     var port: Int { remote.address.port }
 
-    init(token: String? = nil, maximumConnections: Int = WebRemote.defaultMaximumConnections) throws {
+    init(
+        token: String? = nil, patterns: WebPatterns = WebPatterns(),
+        maximumConnections: Int = WebRemote.defaultMaximumConnections
+    ) throws {
         let session = try Session(
             map: TempoMap.steady(tempo: BPM(120)), clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
             configuration: MixerConfiguration())
@@ -24,7 +27,7 @@ private final class Remote {
             session: session, settings: ServiceSettings(bank: InstrumentSynthesizer.bank(.piano, sampleRate: .standard))
         ) { _, _ in }
         remote = try WebRemote(
-            address: WebAddress(parsing: "127.0.0.1:0"), token: token, service: service,
+            address: WebAddress(parsing: "127.0.0.1:0"), token: token, service: service, patterns: patterns,
             maximumConnections: maximumConnections)
     }
 
@@ -161,6 +164,40 @@ struct WebRemoteTests {
         #expect(changed.contains(#""volume":0.5,"#))
         #expect(remote.remote.counts.commands == 2)
         #expect(remote.remote.counts.refusedCommands == 2)
+    }
+
+    @Test(
+        "Patterns: the state lists the names a page may load; a listed name loads its file and shows under its name; a path or another name is refused, counted"
+    )
+    func patterns() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Patterns").path
+        let listed = try #require(WebPatterns.files(in: folder))
+        #expect(listed.map(\.name).contains("basic"))
+        #expect(listed.allSatisfy { $0.path == folder + "/" + $0.name + ".metro" })
+        // A name taken earlier is not listed again.
+        let patterns = WebPatterns(
+            [.init(name: "mine", path: folder + "/chords.metro")] + listed
+                + [.init(name: "basic", path: "/nowhere/basic.metro")])
+        #expect(patterns.entries.count == listed.count + 1)
+        #expect(patterns.path(named: "basic") == folder + "/basic.metro")
+        let remote = try Remote(patterns: patterns)
+        let socket = try RawWebSocket(port: remote.port)
+        let names = "[" + patterns.entries.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
+        #expect(socket.receiveText()?.contains(#""patterns":"# + names) == true)
+        for refused in ["/metronome/pattern\ts\t\(folder)/basic.metro", "/metronome/pattern\ts\tnone",
+            "/metronome/pattern\ti\t1", "/metronome/pattern"]
+        {
+            try socket.send(refused)
+            #expect(
+                socket.receiveText()
+                    == #"{"type":"refused","reason":"/metronome/pattern: not a pattern this remote lists"}"#)
+        }
+        try socket.send("/metronome/pattern\ts\tmine")
+        let loaded = try #require(socket.receiveText())
+        #expect(loaded.contains(#""pattern":"mine","#), "\(loaded)")
+        #expect(remote.remote.counts.commands == 5)
+        #expect(remote.remote.counts.refusedCommands == 4)
     }
 
     @Test("Several pages: a change made on one, and one made over OSC, reach every page open; a closed page is let go")

@@ -7,7 +7,8 @@ request Chromium makes to a host that is not loopback goes to a dead proxy on 12
 
 Scenarios:
   controls  a phone (360x740): layout, labels, + over OSC, the tap pad at 0.5 s, pause/play/stop, OSC changes shown
-  sections  serving 'chords': the sections, the current one marked, locate by a tap, the chord, the volume
+  sections  serving 'chords': the sections, the current one marked, locate by a tap, the chord, the volume, the
+            pattern menu (choosing 'waltz' loads it)
   token     the page without the token (401) and with it (it connects and shows the state)
   looks     screenshots at 360x740 and 1280x800, light and dark; reduced motion lights nothing, the counter goes on
   timing    PAGES pages (default 2) for SECONDS (default 10; env METRONOME_WEB_TIMING_PAGES, _SECONDS): every beat
@@ -109,7 +110,7 @@ def wait_text(driver, element, expected, seconds=3):
 
 
 LAYOUT = """
-const targets = Array.from(document.querySelectorAll("button, input")).filter((e) => e.getClientRects().length > 0);
+const targets = Array.from(document.querySelectorAll("button, input, select")).filter((e) => e.getClientRects().length > 0);
 const small = targets.map((e) => e.type === "checkbox" ? e.closest("label") : e)
   .filter((e) => { const r = e.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
   .map((e) => e.id || e.textContent.trim());
@@ -224,6 +225,19 @@ def sections():
             slider.dispatchEvent(new Event("input"));
             slider.dispatchEvent(new Event("change"));""")
         report["afterVolume"] = until_state(lambda s: abs(s["volume"] - 0.5) < 0.001)["volume"]
+        # The pattern menu: the one served first, then the shipped ones; choosing one loads it.
+        report["patternsListed"] = driver.execute_script(
+            "return Array.from(document.getElementById('pattern').options).map((o) => o.value)")
+        report["patternShown"] = driver.execute_script("return document.getElementById('pattern').value")
+        driver.execute_script("""
+            const menu = document.getElementById("pattern");
+            menu.value = "waltz";
+            menu.dispatchEvent(new Event("change"));""")
+        report["afterChoice"] = until_state(lambda s: s["pattern"].endswith("/waltz.metro"))["pattern"]
+        # A pattern loaded while playing takes over at the next bar.
+        wait_text(driver, "meter", "3/4", seconds=6)
+        report["meterAfterChoice"] = text(driver, "meter")
+        report["patternShownAfterChoice"] = driver.execute_script("return document.getElementById('pattern').value")
     finally:
         driver.quit()
     return report
