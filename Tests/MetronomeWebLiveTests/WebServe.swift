@@ -2,18 +2,32 @@ import Foundation
 import MetronomeTestSupport
 import Testing
 
-/// `metronome serve --osc 127.0.0.1:0 --http 127.0.0.1:0 --quiet --verbose …` playing into a private server, with
+/// `metronome serve --osc 127.0.0.1:0 --http 127.0.0.1:0 --quiet --verbose …` (or another `--http`, in a network
+/// namespace) playing into a private server, with
 /// its OSC port and the web remote's URL (read from its lines on standard error).
 final class WebServe {
     let child: ChildProcess
     let oscPort: Int
     let url: String
 
+    /// The namespace it runs in, if not the machine's own.
+    let namespace: NetworkNamespace?
+
     /// Starts the service and waits (at most 10 s) for both its OSC port and its web remote.
-    init(_ arguments: [String] = [], server: PulseServer) throws {
-        child = try CommandRunner.start(
-            ["serve", "--osc", "127.0.0.1:0", "--http", "127.0.0.1:0", "--quiet", "--verbose"] + arguments,
-            environment: server.clientEnvironment)
+    /// - Parameters:
+    ///   - arguments: more arguments for `serve`.
+    ///   - http: the `--http` address.
+    ///   - namespace: a network namespace to run it in (its OSC on that namespace's loopback), or nil.
+    ///   - server: the sound server it plays into.
+    init(
+        _ arguments: [String] = [], http: String = "127.0.0.1:0", namespace: NetworkNamespace? = nil,
+        server: PulseServer
+    ) throws {
+        let all = ["serve", "--osc", "127.0.0.1:0", "--http", http, "--quiet", "--verbose"] + arguments
+        self.namespace = namespace
+        child =
+            try namespace?.start(CommandRunner.executable, all, environment: server.clientEnvironment)
+            ?? CommandRunner.start(all, environment: server.clientEnvironment)
         let oscPrefix = "metronome: listening for OSC on udp 127.0.0.1:"
         let webPrefix = "metronome: web remote on "
         let deadline = Date().addingTimeInterval(10)
@@ -35,7 +49,8 @@ final class WebServe {
 
     /// Asks it to quit over OSC and waits for its exit.
     func quit() throws -> CommandResult {
-        _ = try ChildProcess("/usr/bin/oscsend", ["127.0.0.1", String(oscPort), "/metronome/quit"]).wait()
+        let arguments = ["127.0.0.1", String(oscPort), "/metronome/quit"]
+        _ = try (namespace?.start("/usr/bin/oscsend", arguments) ?? ChildProcess("/usr/bin/oscsend", arguments)).wait()
         return child.wait()
     }
 
