@@ -485,8 +485,8 @@ public final class Session: @unchecked Sendable {
     ///   - onScheduledBeat: called on the scheduler queue for each beat as soon as it is scheduled and the output
     ///     maps its frames to the host clock, with the host time it will be heard at: a lookahead plus the output's
     ///     latency before that time, for a display that shows the beat when it sounds (the web remote). A beat
-    ///     scheduled is heard unless the session stops first, or a JACK transport relocation moves the frames it
-    ///     was scheduled on. Same rules as `onBeat`.
+    ///     scheduled is heard unless the session stops first, or a JACK transport stops or relocates before its
+    ///     frame. Same rules as `onBeat`.
     public func start(
         output: AudioOutput?, onBeat: (@Sendable (BeatEvent) -> Void)? = nil,
         onScheduledBeat: (@Sendable (BeatEvent) -> Void)? = nil
