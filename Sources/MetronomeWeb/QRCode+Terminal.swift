@@ -1,0 +1,44 @@
+extension QRCode {
+    /// The light margin drawn around the symbol, in modules: the 4 the standard asks for.
+    public static let quietZone = 4
+
+    /// The colours every line of `terminalText` is drawn in: black (SGR 30) on white (SGR 47).
+    public static let terminalColours = "\u{1B}[30;47m"
+
+    /// What ends every line of `terminalText` before its newline: SGR 0, so that the white stops at the symbol's
+    /// edge (a newline at the bottom of the screen scrolls, and some terminals fill the new line with the colour in
+    /// force).
+    public static let terminalReset = "\u{1B}[0m"
+
+    /// The symbol and its quiet zone as text for a terminal: two rows of modules a line, each character a column of
+    /// two (`█` both dark, `▀` the upper, `▄` the lower, a space neither), every line in `terminalColours` and ended
+    /// by `terminalReset` and a newline. Dark modules are the characters' black and light ones the white behind
+    /// them, whatever the terminal's own colours: a phone reads dark on light from a dark terminal as from a light
+    /// one. When the rows are odd in number (they always are: 17 + 4 × version + 8), the last line's lower half is
+    /// light, one more row of quiet zone.
+    ///
+    /// Version 5, the web remote's usual URL at level M, is 45 columns and 23 lines.
+    /// - Complexity: O(n) for n modules.
+    public var terminalText: String {
+        let side = size + 2 * QRCode.quietZone
+        func isDark(_ row: Int, _ column: Int) -> Bool {
+            let row = row - QRCode.quietZone
+            let column = column - QRCode.quietZone
+            return (0..<size).contains(row) && (0..<size).contains(column) && self[row, column]
+        }
+        var text = ""
+        for row in stride(from: 0, to: side, by: 2) {
+            text += QRCode.terminalColours
+            for column in 0..<side {
+                switch (isDark(row, column), isDark(row + 1, column)) {
+                case (true, true): text += "█"
+                case (true, false): text += "▀"
+                case (false, true): text += "▄"
+                case (false, false): text += " "
+                }
+            }
+            text += QRCode.terminalReset + "\n"
+        }
+        return text
+    }
+}
