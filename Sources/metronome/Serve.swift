@@ -76,7 +76,9 @@ struct Serve: ParsableCommand {
         }
         var web: WebSetup?
         if let http {
-            do { web = WebSetup(address: try WebAddress(parsing: http), token: httpToken) } catch {
+            do {
+                web = WebSetup(address: try WebAddress(parsing: http), token: httpToken, qrCode: !output.quiet)
+            } catch {
                 throw CommandLineError.usage(option: "--http", error.description)
             }
         } else if httpToken {
@@ -128,23 +130,34 @@ struct ServeSetup {
     var web: WebSetup?
 }
 
-/// Where the web remote listens, and whether a loopback address needs the token too.
+/// Where the web remote listens, whether a loopback address needs the token too, and whether a URL with a token
+/// is also drawn as a QR code at a terminal (not with `--quiet`).
 struct WebSetup {
     var address: WebAddress
     var token: Bool
+    var qrCode: Bool
 }
 
 extension WebRemote {
     /// Starts the web remote over `service` (a port in use is exit 69) with a new random token when the address is
     /// not a loopback one or `--http-token` asks, and prints `metronome: web remote on URL` on standard error, the
-    /// token in the URL (for an address of every interface, a line per address of this machine).
+    /// token in the URL (for an address of every interface, a line per address of this machine). With a token, when
+    /// standard error is a terminal and `--quiet` is not given, the first URL (another machine's address before
+    /// loopback) follows as a QR code for a phone's camera; a URL too long for one gets a line saying so instead.
+    /// Anywhere else (a log, a pipe) the lines are the same as without it.
     static func start(_ setup: WebSetup, service: OSCService) throws(CommandLineError) -> WebRemote {
         let token = setup.token || !setup.address.isLoopback ? WebAccess.randomToken() : nil
         let remote: WebRemote
         do { remote = try WebRemote(address: setup.address, token: token, service: service) } catch {
             throw CommandLineError(.unavailable, "\(error.description); choose another with --http [HOST:]PORT")
         }
-        for url in remote.urls { FileOutput.standardError.write("metronome: web remote on \(url)\n") }
+        let urls = remote.urls
+        for url in urls { FileOutput.standardError.write("metronome: web remote on \(url)\n") }
+        if token != nil, setup.qrCode, FileOutput.standardError.isTerminal, let url = urls.first {
+            do { FileOutput.standardError.write(try QRCode(encoding: Array(url.utf8)).terminalText) } catch {
+                FileOutput.standardError.write("metronome: the URL is not drawn as a QR code: \(error.description)\n")
+            }
+        }
         return remote
     }
 }
