@@ -9,8 +9,8 @@ import Testing
 struct WebQRCodeTests {
     static let environment = ["PULSE_SERVER": "unix:/nonexistent", "TERM": "xterm"]
     static let serve = ["serve", "--osc", "127.0.0.1:0", "--http", "127.0.0.1:0"]
-    /// What starts each line of the QR code: black on white (SGR 30 and 47).
-    static let colours = "\u{1B}[30;47m"
+    /// What starts each line of the QR code: white characters on black (SGR 37 and 40).
+    static let colours = "\u{1B}[37;40m"
 
     /// Runs `metronome ARGUMENTS` at a terminal (`script` gives it one) and returns what the terminal showed, its
     /// lines' carriage returns removed.

@@ -45,9 +45,10 @@ public enum QRScanner {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
-    /// The modules drawn by the lines of `text` that start with `colours` (the SGR sequence the QR code's lines
-    /// start with), two rows a line: `█` both dark, `▀` the upper, `▄` the lower, a space neither. Escape sequences
-    /// and carriage returns (a terminal's line ends) are left out; any other character is an error.
+    /// The modules (dark = true) drawn by the lines of `text` that start with `colours` (the SGR sequence the QR
+    /// code's lines start with: light characters on a dark background), two rows a line: `█` both light, `▀` the
+    /// upper, `▄` the lower, a space neither. Escape sequences and carriage returns (a terminal's line ends) are left
+    /// out; any other character is an error.
     public static func modules(inTerminalText text: String, colours: String) throws -> [[Bool]] {
         var rows: [[Bool]] = []
         for line in text.split(separator: "\n") where line.hasPrefix(colours) {
@@ -63,8 +64,8 @@ public enum QRScanner {
                     characters = characters.dropFirst().drop { !("@"..."~").contains($0) }.dropFirst()
                 case "\r": continue
                 case "█", "▀", "▄", " ":
-                    upper.append(character == "█" || character == "▀")
-                    lower.append(character == "█" || character == "▄")
+                    upper.append(character == " " || character == "▄")
+                    lower.append(character == " " || character == "▀")
                 default: throw Failure.character(character, line: String(line))
                 }
             }

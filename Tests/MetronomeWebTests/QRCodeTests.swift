@@ -242,6 +242,24 @@ struct QRCodeTests {
     }
 }
 
+@Suite("QR code: the terminal's text")
+struct QRCodeTerminalTextTests {
+    @Test("White characters are light modules on black: the quiet zone is █, a finder's top edge ▄▄▄▄▄ between spaces")
+    func glyphs() throws {
+        let code = try QRCode(encoding: Array("http://192.168.1.20:7780/".utf8))
+        #expect(code.version == 2)
+        let lines = code.terminalText.split(separator: "\n", omittingEmptySubsequences: false)
+        // 25 + 8 = 33 rows: 17 lines, the last one's lower half light; then the text's final newline.
+        #expect(lines.count == 18 && lines.last == "")
+        let quiet = QRCode.terminalColours + String(repeating: "█", count: 33) + QRCode.terminalReset
+        #expect(lines[0] == quiet && lines[1] == quiet && lines[16] == quiet)
+        // Rows 4 and 5: four light modules, then the finder's dark top row over its dark edge, light inside.
+        let finder = "████ ▄▄▄▄▄ "
+        #expect(lines[2].hasPrefix(QRCode.terminalColours + finder))
+        #expect(lines[2].hasSuffix(String(finder.reversed()) + QRCode.terminalReset))
+    }
+}
+
 extension QRCode {
     /// The modules row by row.
     var rows: [[Bool]] { (0..<size).map { row in (0..<size).map { self[row, $0] } } }
