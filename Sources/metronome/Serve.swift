@@ -28,7 +28,7 @@ struct Serve: ParsableCommand {
     @Option(
         help: """
             Also serve the web remote, a page and a WebSocket over HTTP, on [HOST:]PORT (bare --http: 127.0.0.1:7780). \
-            Any address but a loopback one needs the token printed with the URL.
+            Any address but a loopback one needs the token printed with the URL (at a terminal, also as a QR code).
             """)
     var http: String?
 
