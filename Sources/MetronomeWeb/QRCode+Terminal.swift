@@ -13,8 +13,8 @@ extension QRCode {
 
     /// The symbol and its quiet zone as text for a terminal: two rows of modules a line, each character a column of
     /// two (`█` both light, `▀` the upper, `▄` the lower, a space neither), every line in `terminalColours` and ended
-    /// by `terminalReset` and a newline. The colours are set, not the terminal's own: a phone reads dark on light
-    /// from a dark terminal as from a light one. Light modules are the characters and dark ones the black behind
+    /// by `terminalReset` and a newline. The colours are set, not the terminal's own, so the symbol is dark on
+    /// light on a dark terminal as on a light one. Light modules are the characters and dark ones the black behind
     /// them because a terminal whose font's block characters fall short of the line's height leaves a thin line of
     /// background between lines: black there only thins light rows at their edges, where white would cut the finder
     /// patterns' 3-module dark centres in two, and readers find a symbol by those (Benchmarks/qr-terminal: xterm

@@ -71,7 +71,8 @@ public struct QRCode: Sendable, Hashable {
     ///   - correction: the level of error correction.
     ///   - mask: the mask to apply, or nil for the one of lowest penalty (the lowest-numbered on a tie).
     /// - Throws: `QRCodeError.tooLong` when version 10 at this level cannot hold them.
-    /// - Complexity: O(n) for n modules (eight masks are drawn and scored), about 30 000 steps for version 10.
+    /// - Complexity: O(n + b) for n modules and b bytes, the modules eight times over (each mask is drawn and scored
+    ///   unless one is given).
     public init(encoding bytes: some Collection<UInt8>, correction: Correction = .medium, mask: Mask? = nil)
         throws(QRCodeError)
     {
@@ -95,8 +96,10 @@ public struct QRCode: Sendable, Hashable {
 
     /// The most bytes a version holds at a level in byte mode: its data codewords' bits less the mode indicator
     /// (4 bits) and the count (8 bits up to version 9, 16 from 10), in whole bytes.
+    /// - Precondition: `version` is one of `QRCode.versions`.
     public static func capacity(version: Int, _ correction: Correction) -> Int {
-        (blocks(version: version, correction).dataCount * 8 - 4 - countBits(version: version)) / 8
+        precondition(versions.contains(version), "QR code version \(version) is not made (1 to 10)")
+        return (blocks(version: version, correction).dataCount * 8 - 4 - countBits(version: version)) / 8
     }
 
     /// The width of the byte-mode character count: 8 bits up to version 9, 16 from version 10 to 26.
