@@ -190,11 +190,13 @@ let package = Package(
                 "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeOSC",
                 "MetronomeService", "MetronomeTestSupport",
             ]),
-        // The web remote without a sound server: its checks, its commands, a real server over an idle session.
+        // The web remote without a sound server: its checks, its commands, a real server over an idle session; its
+        // QR code read back by zbarimg.
         .testTarget(
             name: "MetronomeWebTests",
             dependencies: [
                 "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+                "MetronomeTestSupport",
             ]),
         // The binary, offline: renders, errors, options, and live options refused before any server is reached.
         .testTarget(

@@ -28,7 +28,7 @@ struct Serve: ParsableCommand {
     @Option(
         help: """
             Also serve the web remote, a page and a WebSocket over HTTP, on [HOST:]PORT (bare --http: 127.0.0.1:7780). \
-            Any address but a loopback one needs the token printed with the URL.
+            Any address but a loopback one needs the token printed with the URL (at a terminal, also as a QR code).
             """)
     var http: String?
 
@@ -95,7 +95,7 @@ struct Serve: ParsableCommand {
         if let http {
             do {
                 web = WebSetup(
-                    address: try WebAddress(parsing: http), token: httpToken,
+                    address: try WebAddress(parsing: http), token: httpToken, qrCode: !output.quiet,
                     patterns: Self.webPatterns(started: file, library: library, folders: folderEntries))
             } catch {
                 throw CommandLineError.usage(option: "--http", error.description)
@@ -171,10 +171,12 @@ struct ServeSetup {
     var web: WebSetup?
 }
 
-/// Where the web remote listens, whether a loopback address needs the token too, and what a page may load.
+/// Where the web remote listens, whether a loopback address needs the token too, whether a URL with a token for
+/// another machine is also drawn as a QR code at a terminal (not with `--quiet`), and what a page may load.
 struct WebSetup {
     var address: WebAddress
     var token: Bool
+    var qrCode: Bool
     /// The patterns a page may load.
     var patterns: WebPatterns
 }
@@ -182,7 +184,10 @@ struct WebSetup {
 extension WebRemote {
     /// Starts the web remote over `service` (a port in use is exit 69) with a new random token when the address is
     /// not a loopback one or `--http-token` asks, and prints `metronome: web remote on URL` on standard error, the
-    /// token in the URL (for an address of every interface, a line per address of this machine).
+    /// token in the URL (for an address of every interface, a line per address of this machine). On an address that
+    /// is not loopback (so with a token), when standard error is a terminal and `--quiet` is not given, the first URL
+    /// (another machine's address before loopback) follows as a QR code for a phone's camera; a URL too long for one gets a line saying so instead.
+    /// Anywhere else (a log, a pipe) the lines are the same as without it.
     static func start(_ setup: WebSetup, service: OSCService) throws(CommandLineError) -> WebRemote {
         let token = setup.token || !setup.address.isLoopback ? WebAccess.randomToken() : nil
         let remote: WebRemote
@@ -191,7 +196,16 @@ extension WebRemote {
         } catch {
             throw CommandLineError(.unavailable, "\(error.description); choose another with --http [HOST:]PORT")
         }
-        for url in remote.urls { FileOutput.standardError.write("metronome: web remote on \(url)\n") }
+        let urls = remote.urls
+        for url in urls { FileOutput.standardError.write("metronome: web remote on \(url)\n") }
+        // A phone cannot open a loopback address: the code is for a bind another machine can reach.
+        if token != nil, !setup.address.isLoopback, setup.qrCode, FileOutput.standardError.isTerminal,
+            let url = urls.first
+        {
+            do { FileOutput.standardError.write(try QRCode(encoding: Array(url.utf8)).terminalText) } catch {
+                FileOutput.standardError.write("metronome: the URL is not drawn as a QR code: \(error.description)\n")
+            }
+        }
         return remote
     }
 }
