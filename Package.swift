@@ -106,7 +106,8 @@ let package = Package(
         .target(
             name: "MetronomeService",
             dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomePatterns", "MetronomeApp",
+                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomePatterns",
+                "MetronomeApp",
                 "MetronomeOSC",
             ]),
         // The web remote of `metronome serve --http`: one page and a WebSocket over the service core (swift-nio's
@@ -195,7 +196,8 @@ let package = Package(
         .testTarget(
             name: "MetronomeWebTests",
             dependencies: [
-                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeOSC", "MetronomeService",
+                "MetronomeWeb",
                 "MetronomeTestSupport",
             ]),
         // The binary, offline: renders, errors, options, and live options refused before any server is reached.
@@ -218,7 +220,8 @@ let package = Package(
         .testTarget(
             name: "MetronomeLinkLiveTests",
             dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomePulse", "MetronomeLink",
+                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomePulse",
+                "MetronomeLink",
                 "MetronomeFiles", "MetronomeTestSupport",
             ],
             exclude: ["Peers"]),

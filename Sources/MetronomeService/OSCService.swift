@@ -95,7 +95,9 @@ public final class OSCService: Sendable {
         self.routes = routes
         addresses = routes.keys.sorted()
         dispatchLock = Locked(
-            Dispatch(shared: SharedState(sound: settings.sound, volume: settings.volume, patternName: settings.patternName), spaces: spaces))
+            Dispatch(
+                shared: SharedState(sound: settings.sound, volume: settings.volume, patternName: settings.patternName),
+                spaces: spaces))
         notes = NotePlayer(
             tracks: [.init(bank: settings.bank, pan: settings.pan)], source: NoteBatches([]),
             sampleRate: session.mixer.configuration.sampleRate)

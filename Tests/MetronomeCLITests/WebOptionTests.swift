@@ -47,7 +47,9 @@ struct WebOptionTests {
     func patternFolders() throws {
         let scratch = try Scratch()
         try FileManager.default.copyItem(atPath: patternsFolder + "/waltz.metro", toPath: scratch.file("mine.metro"))
-        for (folder, reason) in [("/nonexistent", "No such file or directory"), (scratch.file("mine.metro"), "Not a directory")] {
+        for (folder, reason) in [
+            ("/nonexistent", "No such file or directory"), (scratch.file("mine.metro"), "Not a directory"),
+        ] {
             let result = try CommandRunner.run(
                 ["serve", "--patterns", folder], environment: ["PULSE_SERVER": "unix:/nonexistent"])
             #expect(result.status == 66, "\(folder)")

@@ -20,7 +20,8 @@ struct WebQRCodeTests {
     ) {
         let command = ([CommandRunner.executable] + arguments).joined(separator: " ")
         let script = ["-qfec", command, "/dev/null"]
-        let result = try (namespace?.start("/usr/bin/script", script, environment: environment)
+        let result = try
+            (namespace?.start("/usr/bin/script", script, environment: environment)
             ?? ChildProcess("/usr/bin/script", script, environment: environment)).wait()
         return (result.status, result.standardOutput.replacingOccurrences(of: "\r\n", with: "\n"))
     }
@@ -96,7 +97,8 @@ struct WebQRCodeTests {
         #expect(try QRScanner.decode([scratch.file("code.pgm")]) == [urls[0]])
     }
 
-    @Test("At a terminal, no QR code on loopback (with or without --http-token: a phone cannot open it) or with --quiet")
+    @Test(
+        "At a terminal, no QR code on loopback (with or without --http-token: a phone cannot open it) or with --quiet")
     func noCode() throws {
         for arguments in [Self.serve, Self.serve + ["--http-token"]] {
             let (status, shown) = try Self.atTerminal(arguments)

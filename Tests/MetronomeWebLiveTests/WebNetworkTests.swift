@@ -67,6 +67,7 @@ struct WebNetworkTests {
         #expect(answers.socketWithoutToken == 401)
         let result = try serve.quit()
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardError.contains("metronome: web: 1 page loads, 1 WebSockets, "), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("metronome: web: 1 page loads, 1 WebSockets, "), "\(result.standardError)")
     }
 }

@@ -185,9 +185,10 @@ struct WebRemoteTests {
         let socket = try RawWebSocket(port: remote.port)
         let names = "[" + patterns.entries.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
         #expect(socket.receiveText()?.contains(#""patterns":"# + names) == true)
-        for refused in ["/metronome/pattern\ts\t\(folder)/basic.metro", "/metronome/pattern\ts\tnone",
-            "/metronome/pattern\ti\t1", "/metronome/pattern"]
-        {
+        for refused in [
+            "/metronome/pattern\ts\t\(folder)/basic.metro", "/metronome/pattern\ts\tnone",
+            "/metronome/pattern\ti\t1", "/metronome/pattern",
+        ] {
             try socket.send(refused)
             #expect(
                 socket.receiveText()

@@ -636,7 +636,8 @@ public final class Session: @unchecked Sendable {
     private static func beatEvent(_ beat: ClickEvent, map: TempoMap, mapping: ClockMapping?, follower: TempoFollower?)
         -> BeatEvent
     {
-        var event = BeatEvent(click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
+        var event = BeatEvent(
+            click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
         addSourceBeat(to: &event, position: beat.position, follower: follower)
         return event
     }
