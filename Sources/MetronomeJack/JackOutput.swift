@@ -588,6 +588,7 @@ public final class JackOutput: @unchecked Sendable {
         var position = jack_position_t()
         let state = jack_transport_query(client, &position)
         let rolling = state == JackTransportRolling
+        if lock.followsTimebase { lock.timebase.store(Self.timebasePosition(position)) }
         guard positioned(lock, atTransportFrame: Int64(position.frame), rolling: rolling) else {
             silence(frameCount)
             return false
@@ -609,6 +610,16 @@ public final class JackOutput: @unchecked Sendable {
             writeMIDIStatus(0xFB, frameCount: frameCount)
         }
         return true
+    }
+
+    /// A timebase master's bar, beat, tick, tempo and meter in a position, or nil without them (no master, or one
+    /// that gives none). Real-time path.
+    private static func timebasePosition(_ position: jack_position_t) -> TimebasePosition? {
+        guard position.valid.rawValue & JackPositionBBT.rawValue != 0 else { return nil }
+        return TimebasePosition(
+            frame: Int64(position.frame), bar: Int(position.bar), beat: Int(position.beat), tick: Int(position.tick),
+            ticksPerBeat: position.ticks_per_beat, beatsPerMinute: position.beats_per_minute,
+            beatsPerBar: Double(position.beats_per_bar), beatType: Double(position.beat_type))
     }
 
     /// Whether the mixer is where the transport frame is heard. If not, asks the session to seek there (a locate, the

@@ -117,7 +117,7 @@ struct ClickLive {
             }
         }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
-        let transportLock = live.jack?.transport.map { _ in TransportLock() }
+        let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
         if let transportLock { engine.lock(to: transportLock) }
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if status != nil || service != nil {
@@ -256,6 +256,7 @@ struct ClickLive {
             if let peersAtEnd {
                 extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")
             }
+            if live.jack?.transport == .follow { extra.append(Self.followReport(engine)) }
             let lines = output.report(session: engine, buffer: buffer, extra: extra)
             FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
         }
@@ -266,6 +267,19 @@ struct ClickLive {
                 } ?? "\(reason.description); stopped"
             throw CommandLineError(.unavailable, message)
         }
+    }
+
+    /// `--transport follow`'s --verbose line: whether a timebase master led (its last tempo and meter), and how many
+    /// changes of ours were ignored.
+    static func followReport(_ engine: Session) -> String {
+        let ignored = "\(engine.ignoredTempoChangeCount) tempo or meter changes of ours ignored"
+        guard let master = engine.lastTimebaseMaster else {
+            return "JACK transport: no timebase master: the map's own tempo and meter, as start-stop; \(ignored)"
+        }
+        let number = { (value: Double) in value == value.rounded() ? String(Int(value)) : String(value) }
+        let tempo = number(master.beatsPerMinute)
+        let meter = "\(number(master.beatsPerBar))/\(number(master.beatType))"
+        return "JACK transport: followed a timebase master (last seen at \(tempo) BPM, \(meter)); \(ignored)"
     }
 
     /// The longest a server may take to answer a connection or accept a stream.

@@ -52,8 +52,9 @@ struct LiveOptions: ParsableArguments {
     @Option(
         help: """
             With --driver jack: follow the JACK transport: start-stop (start, stop and locate with it; the map's time \
-            from the top is the transport's frame) or master (the same, and the timebase master: bar, beat, tick and \
-            tempo from our map for every client).
+            from the top is the transport's frame), master (the same, and the timebase master: bar, beat, tick and \
+            tempo from our map for every client) or follow (as start-stop, with the timebase master's tempo, meter \
+            and beats while there is one; our own tempo changes are then ignored).
             """)
     var transport: String?
 

@@ -147,6 +147,40 @@ struct JackOutputTests {
         #expect(output.callbackAllocations == 0)
     }
 
+    @Test(
+        "Locked to the JACK transport following a timebase master (Peers/jack_timebase_master.py, a tempo change inside), the process and sync callbacks allocate nothing after the first while they copy its bar, beat and tick for the session", .countsAllocations)
+    func followingCallbacksAllocateNothing() throws {
+        let server = try JackServer(period: 256)
+        JackOutput.allocationProbe = metronome_thread_allocation_count
+        defer { JackOutput.allocationProbe = nil }
+        let lock = TransportLock(followsTimebase: true)
+        let sampleRate = try SampleRate(48_000)
+        let session = try Session(
+            map: try TempoMap.steady(tempo: .of(480), sampleRate: sampleRate), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(sampleRate: sampleRate))
+        session.lock(to: lock)
+        session.start(output: nil)
+        let output = try JackOutput(
+            mixer: session.mixer, server: server.name, ports: .none, transportLock: lock)
+        session.attach(output: output)
+        let peer = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", JackTransportFollowTests.master, server.name, "metronome:out_1", "2", "0:96:4/4",
+             "48000:150:3/4"],
+            environment: server.clientEnvironment
+        ).wait()
+        session.stop()
+        output.close()
+        try #require(peer.status == 0, "\(peer.standardError)")
+        // 96 in 4/4 from frame 0 (30 000 frames a beat), 150 in 3/4 from 48 000, 0.6 into beat 2 (19 200 a beat):
+        // its beat 3 at 55 680.
+        let onsets = JackTransportFollowTests.onsets(peer.standardOutput)
+        #expect(Array(onsets.prefix(4)) == [0, 30_000, 55_680, 74_880], "\(onsets)")
+        #expect(session.lastTimebaseMaster?.beatsPerMinute == 150)
+        #expect(output.cycleCount > 300)
+        #expect(output.callbackAllocations == 0)
+    }
+
     @Test("The output's clock: a frame's host time from JACK's cycle times, its rate within 0.1 % of the nominal")
     func clockFromCycleTimes() throws {
         let server = try JackServer(period: 256)

@@ -225,7 +225,7 @@ struct JackTransportTests {
             (["120", "--transport", "start-stop"], "metronome: error: --transport applies only with --driver jack\n"),
             (
                 ["120", "--driver", "jack", "--transport", "follow-me"],
-                "metronome: error: --transport follow-me: the mode is start-stop or master\n"
+                "metronome: error: --transport follow-me: the mode is start-stop, master or follow\n"
             ),
             (
                 ["120", "--driver", "jack", "--transport", "master", "--link"],

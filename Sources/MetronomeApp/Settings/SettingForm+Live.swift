@@ -53,6 +53,9 @@ public enum JackTransportMode: String, Sendable, Equatable, CaseIterable {
     /// klick's `-T`: as `startStop`, and the timebase master, telling every client bar, beat, tick and tempo from
     /// our map.
     case master
+    /// klick's `-j`: as `startStop`, and tempo and meter from the timebase master's bar, beat and tick while there is
+    /// one (our own tempo and meter changes are then left out); without one, as `startStop`.
+    case follow
 }
 
 /// How a live command plays through JACK (`--driver jack`, `--client-name`, `--connect`, `--no-connect`,
@@ -158,7 +161,7 @@ extension SettingForm {
             jack.midiNotes = has("--midi-notes")
             if let text = self["--transport"] {
                 guard let mode = JackTransportMode(rawValue: text) else {
-                    throw SettingError("--transport", "\(text): the mode is start-stop or master")
+                    throw SettingError("--transport", "\(text): the mode is start-stop, master or follow")
                 }
                 if has("--link") {
                     throw SettingError("--transport", "and --link each lead the beat: give one of them")

@@ -49,8 +49,15 @@ public final class TransportLock: Sendable {
 
     private let controller = Mutex<(@Sendable (Request) -> Void)?>(nil)
 
+    /// Whether the session takes tempo and meter from a timebase master's bar, beat and tick (`--transport follow`,
+    /// `TimebaseFollower`) while there is one.
+    public let followsTimebase: Bool
+    /// The timebase master's position of the latest cycle (the output's process callback stores it every cycle).
+    public let timebase = TimebaseSlot()
+
     /// A lock with nothing asked yet.
-    public init() {}
+    /// - Parameter followsTimebase: whether the session follows a timebase master's tempo and meter.
+    public init(followsTimebase: Bool = false) { self.followsTimebase = followsTimebase }
 
     /// Sets who carries out the session's own starts, stops and locates on the external transport (the output:
     /// `jack_transport_start`, …); nil: nobody, and they go to the session's transport as without a lock.

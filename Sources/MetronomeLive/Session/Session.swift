@@ -51,6 +51,12 @@ public final class Session: @unchecked Sendable {
     /// The external transport the map is locked to (`lock(to:)`), or nil; on `queue`, and for any thread.
     private var transportLock: TransportLock?
     private let lockedTo = Mutex<TransportLock?>(nil)
+    /// Following a timebase master's tempo and meter (a lock that `followsTimebase`), on `queue`.
+    private var timebaseFollower: TimebaseFollower?
+    /// The transport frame minus the output frame, fixed by the lock's last seek (nil before one), on `queue`.
+    private var transportOffset: Int64?
+    /// Tempo and meter changes of ours left out while a timebase master led them (`ignoredTempoChangeCount`).
+    private let ignoredTempoChanges = Atomic<Int>(0)
     /// How many of the transport's applied commands were looked at for a load (locked to a transport).
     private var appliedChecked = 0
     /// Notes coming in from an output's MIDI input (`playMIDIInput`, `arpeggiateMIDIInput`), or nil; on `queue`.
@@ -154,6 +160,10 @@ public final class Session: @unchecked Sendable {
             switch command {
             case .play, .resume: return !lock.control(.start)
             case .pause: return !lock.control(.stop)
+            case .setTempo, .rampTempo, .stepTempo:
+                return !leadsTempo(lock)
+            case .changeClicks(let change) where change.meter != nil:
+                return !leadsTempo(lock)
             case .stop:
                 guard lock.control(.stop) else { return true }
                 _ = lock.control(.locate(0))
@@ -176,6 +186,22 @@ public final class Session: @unchecked Sendable {
             }
         }
     }
+
+    /// Whether a timebase master leads tempo and meter now (following one, and the latest cycle had its position):
+    /// a change of ours is then left out and counted, as klick `-j` ignores its own tempo.
+    private func leadsTempo(_ lock: TransportLock) -> Bool {
+        guard lock.followsTimebase, lock.timebase.load().position?.isUsable == true else { return false }
+        ignoredTempoChanges.add(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Tempo and meter changes of ours (keys, OSC, taps) left out because a JACK timebase master led tempo and meter
+    /// when they came (`--transport follow`). Any thread.
+    public var ignoredTempoChangeCount: Int { ignoredTempoChanges.load(ordering: .relaxed) }
+
+    /// Following a JACK timebase master (`--transport follow`): the last position one gave (it may have gone
+    /// since), or nil when none did: the map played its own tempo and meter. Any thread.
+    public var lastTimebaseMaster: TimebasePosition? { queue.sync { timebaseFollower?.lastMaster } }
 
     /// Following a source that shares play and stop, hands the starts among `commands` to the follower; returns the
     /// commands left for the scheduler (all of them otherwise).
@@ -316,9 +342,14 @@ public final class Session: @unchecked Sendable {
     /// Locks the map to an external transport's frames (`TransportLock`): from the next pass on, every request the
     /// output's render thread makes (the first cycle, a locate) seeks the map to the transport's frame at the first
     /// frame not yet scheduled. The output must pull the mixer only while the transport rolls (`JackOutput` with a
-    /// lock). Call before `start`. Any control thread.
+    /// lock). A lock that `followsTimebase` also puts the beats on a JACK timebase master's, with its tempo and meter,
+    /// while there is one (`TimebaseFollower`); our own tempo and meter changes are then left out
+    /// (`ignoredTempoChangeCount`). Call before `start`. Any control thread.
     public func lock(to transport: TransportLock) {
-        queue.sync { transportLock = transport }
+        queue.sync {
+            transportLock = transport
+            timebaseFollower = transport.followsTimebase ? TimebaseFollower() : nil
+        }
         lockedTo.withLock { $0 = transport }
         wake()
     }
@@ -367,7 +398,23 @@ public final class Session: @unchecked Sendable {
     /// not scheduled. Returns the grant to give once that frame is scheduled; on `queue`.
     private func seekToTransport() -> (number: Int64, mixerFrame: Int64)? {
         guard let request = transportLock?.pendingRequest else { return nil }
-        return (request.number, scheduler.seek(toMapFrame: Double(request.transportFrame)))
+        let frame = scheduler.seek(toMapFrame: Double(request.transportFrame))
+        transportOffset = request.transportFrame - frame
+        return (request.number, frame)
+    }
+
+    /// Following a timebase master (`TimebaseFollower`): takes its latest position and sends the commands that put
+    /// the next unscheduled beat on its grid, tempo and meter; on `queue`.
+    private func followTimebase() {
+        guard var timebaseFollower, let transportLock, let transportOffset else { return }
+        let (position, number) = transportLock.timebase.load()
+        timebaseFollower.observe(
+            position, number: number, framesPerSecond: mixer.configuration.sampleRate.framesPerSecond)
+        let commands = timebaseFollower.commands(
+            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil,
+            transportOffset: transportOffset, margin: 4 * periodFrames)
+        self.timebaseFollower = timebaseFollower
+        if !commands.isEmpty { scheduler.send(commands) }
     }
 
     /// The source's beat minus our quarter notes, fixed when following starts (`TempoFollower.beatOffset`); nil
@@ -589,6 +636,7 @@ public final class Session: @unchecked Sendable {
         }
         let seek = seekToTransport()
         followSource(mapping: output?.mapping, now: .now())
+        followTimebase()
         // A seek's frames are scheduled a lookahead on from it: the render thread goes there once it is granted.
         let horizon = max(position, seek?.mixerFrame ?? position) + lookahead
         if let midiInput {
