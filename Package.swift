@@ -236,8 +236,9 @@ let package = Package(
                 "MetronomeLive", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeTestSupport",
             ]),
         // Live: `metronome serve --http` through PulseAudio, its page in headless Chromium (Peers/web_page.py,
-        // selenium).
-        .testTarget(name: "MetronomeWebLiveTests", dependencies: ["MetronomeTestSupport"], exclude: ["Peers"]),
+        // selenium), and under a flood of hostile connections (Peers/web_flood.py).
+        .testTarget(
+            name: "MetronomeWebLiveTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"], exclude: ["Peers"]),
     ],
     cxxLanguageStandard: .cxx17
 )
