@@ -334,7 +334,6 @@ def run(connections, until=None, timeout=30, window=None):
     return time.monotonic() - start
 
 
-everything = []
 seconds = {}
 started = time.monotonic()
 # The server full: LIMIT pages, each upgraded (its 101 read) before the next phase.
@@ -352,7 +351,8 @@ for page in pages:
     page.hold = False
     page.look()
 seconds["release"] = run(pages)
-# Mixed: what the client can tell, all at once.
+# Mixed: what the client can tell, up to 2 x WINDOW at once (none of them is silent: a handshake the kernel drops is
+# sent again).
 told = list(HTTP) + PAGES + list(FRAMES)
 count = arguments.connections - len(pages) - len(full)
 mixed = [Connection("mixed", "page-held" if i % 4 == 0 else told[i % len(told)], i) for i in range(count)]
