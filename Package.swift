@@ -241,22 +241,28 @@ let package = Package(
                 "MetronomeLive", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeTestSupport",
             ]),
         // Live: `metronome serve --http` through PulseAudio, its page in headless Chromium (Peers/web_page.py,
-        // selenium).
-        .testTarget(name: "MetronomeWebLiveTests", dependencies: ["MetronomeTestSupport"], exclude: ["Peers"]),
+        // selenium), and under a flood of hostile connections (Peers/web_flood.py).
+        .testTarget(
+            name: "MetronomeWebLiveTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"], exclude: ["Peers"]),
     ],
     cxxLanguageStandard: .cxx17
 )
 
 // Fuzzing harnesses, built only by .ci/fuzz, which sets METRONOME_FUZZ to the names of the folders under Fuzz/ that
 // hold a main.swift (so the normal build and tests never see them, and a new harness needs no line here). Each
-// harness links every library module and FuzzSupport (Fuzz/Support: libFuzzer's driver and shared checks).
+// harness links every library module, the service and the web remote, and FuzzSupport (Fuzz/Support: libFuzzer's
+// driver and shared checks); NIOEmbedded's EmbeddedChannel carries the web harness's connections.
 if let harnesses = Context.environment["METRONOME_FUZZ"] {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["MetronomeKit"], path: "Fuzz/Support"))
     for name in harnesses.split(separator: " ") {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)",
-                dependencies: ["FuzzSupport", "MetronomeKit", "MetronomeFiles", "MetronomeOSC"],
+                dependencies: [
+                    "FuzzSupport", "MetronomeKit", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+                    .product(name: "NIOCore", package: "swift-nio"),
+                    .product(name: "NIOEmbedded", package: "swift-nio"),
+                ],
                 path: "Fuzz/\(name)"))
     }
 }

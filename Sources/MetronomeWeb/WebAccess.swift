@@ -5,8 +5,8 @@
 /// loopback bind a `Host` that is not a loopback name or address is 403 (DNS rebinding: a page of another site whose
 /// name was made to point here); with a token, a request whose `token` query parameter is not it is 401; `/` is the
 /// page; `/ws` is the WebSocket, for an upgrade request whose `Origin`, when there is one, is this server's own
-/// (`http://` and the `Host` header), else 403 (another site's page), and 400 without an upgrade; any other path
-/// is 404.
+/// (`http://` and the `Host` header), else 403 (another site's page), and 400 without an upgrade or with a body;
+/// any other path is 404.
 public struct WebAccess: Sendable, Hashable {
     /// The token every request must carry (`?token=`), or nil when none is needed.
     public let token: String?
@@ -32,21 +32,27 @@ public struct WebAccess: Sendable, Hashable {
         public var host: String?
         /// The `Origin` header, if any.
         public var origin: String?
-        /// Whether it asks for a WebSocket (`Upgrade: websocket`).
+        /// Whether it asks for a WebSocket: `Upgrade: websocket` and `Connection: Upgrade` (RFC 6455, 4.2.1; NIO's
+        /// decoder reads on past a head without the latter, so the two would disagree on where the frames begin).
         public var upgrade: Bool
+        /// Whether a body follows the head (`Content-Length` other than 0, or `Transfer-Encoding`). An upgrade with
+        /// one is refused: NIO's upgrade handler, ready to upgrade, waits for the body's end, and a connection closed
+        /// before it leaves the handler holding its own context (every such connection's pipeline was leaked).
+        public var body: Bool
         /// The size of the request line and headers, in bytes.
         public var headBytes: Int
 
         /// A request's facts.
         public init(
             method: String = "GET", uri: String, host: String?, origin: String? = nil, upgrade: Bool = false,
-            headBytes: Int = 0
+            body: Bool = false, headBytes: Int = 0
         ) {
             self.method = method
             self.uri = uri
             self.host = host
             self.origin = origin
             self.upgrade = upgrade
+            self.body = body
             self.headBytes = headBytes
         }
     }
@@ -85,6 +91,7 @@ public struct WebAccess: Sendable, Hashable {
             return .page
         case "/ws":
             guard request.upgrade else { return .refused(status: 400, reason: "/ws takes WebSocket upgrades only") }
+            guard !request.body else { return .refused(status: 400, reason: "a WebSocket upgrade has no body") }
             if let origin = request.origin, origin.lowercased() != "http://" + host.lowercased() {
                 return .refused(status: 403, reason: "Origin \(origin) is not this server's")
             }

@@ -3,7 +3,8 @@ import NIOHTTP1
 import NIOWebSocket
 
 /// Answers a connection's plain HTTP requests: the page, or a refusal with its status and reason (`WebAccess`).
-/// Every response closes the connection (a page makes one request, then opens its WebSocket). A request the
+/// Every response closes the connection (a page makes one request, then opens its WebSocket): whatever the client
+/// sent after the request answered — a pipelined request, garbage — is neither answered nor counted. A request the
 /// WebSocket upgrader took never reaches it.
 ///
 /// Threads: the connection's event loop.
@@ -17,10 +18,13 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let hub: WebHub
     /// The verdict on the request being read, answered at its end.
     private var verdict: WebAccess.Verdict?
+    /// Whether the connection's one response has been written (it closes once the response is out).
+    private var answered = false
 
     init(hub: WebHub) { self.hub = hub }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !answered else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             verdict = hub.access.check(WebAccess.Request(head))
@@ -35,14 +39,18 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// A request the decoder could not read (malformed, or a head over the bound): NIO's error handler has answered
     /// 400; the connection is closed and the request counted. An upgrade the checks declined is no such error: the
-    /// request comes here next and is answered with its refusal.
+    /// request comes here next and is answered with its refusal. After the response, bytes the decoder cannot read
+    /// are not a request of this connection's: the connection is closing.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard !(error is NIOWebSocketUpgradeError) else { return }
+        guard !answered else { return }
+        answered = true
         hub.counts.withLock { $0.refusedRequests += 1 }
         context.close(promise: nil)
     }
 
     private func respond(_ verdict: WebAccess.Verdict, context: ChannelHandlerContext) {
+        answered = true
         var headers = HTTPHeaders()
         headers.add(name: "Connection", value: "close")
         headers.add(name: "Cache-Control", value: "no-store")
@@ -94,7 +102,10 @@ extension WebAccess.Request {
         self.init(
             method: head.method.rawValue, uri: head.uri, host: head.headers.first(name: "Host"),
             origin: head.headers.first(name: "Origin"),
-            upgrade: head.headers[canonicalForm: "Upgrade"].contains { $0.lowercased() == "websocket" },
+            upgrade: head.headers[canonicalForm: "Upgrade"].contains { $0.lowercased() == "websocket" }
+                && head.headers[canonicalForm: "Connection"].contains { $0.lowercased() == "upgrade" },
+            body: head.headers.contains(name: "Transfer-Encoding")
+                || head.headers["Content-Length"].contains { Int($0) != 0 },
             headBytes: headBytes)
     }
 }

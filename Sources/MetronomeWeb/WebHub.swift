@@ -11,7 +11,7 @@ import NIOWebSocket
 /// Threads: the connections' handlers call it on the remote's one event loop; `publish(_:)` and the counters from any
 /// thread. Pages are registered and the state is pushed on the event loop only, so the push task is started and
 /// cancelled there without a race.
-final class WebHub: Sendable {
+package final class WebHub: Sendable {
     /// The service the pages' commands go to.
     let service: OSCService
     /// The checks every request goes through.
@@ -27,7 +27,7 @@ final class WebHub: Sendable {
     /// Open connections (HTTP and WebSocket).
     private let open = Locked<Int>(0)
     /// What was counted.
-    let counts = Locked<WebCounts>(WebCounts())
+    package let counts = Locked<WebCounts>(WebCounts())
     /// The most connections open at once; more are closed at once and counted.
     let maximumConnections: Int
 
@@ -37,7 +37,14 @@ final class WebHub: Sendable {
     /// Where a page's commands say they come from (no command a page may send replies).
     static let sender = OSCEndpoint.loopback(port: 0)
 
-    init(
+    /// A hub for one remote.
+    /// - Parameters:
+    ///   - service: the service the pages drive.
+    ///   - access: the checks every request goes through.
+    ///   - patterns: the patterns a page may load.
+    ///   - loop: the event loop every connection is on.
+    ///   - maximumConnections: the most connections open at once.
+    package init(
         service: OSCService, access: WebAccess, patterns: WebPatterns, loop: any EventLoop, maximumConnections: Int
     ) {
         self.service = service
@@ -64,7 +71,7 @@ final class WebHub: Sendable {
     func release() { open.withLock { $0 -= 1 } }
 
     /// Connections open now.
-    var openConnections: Int { open.withLock { $0 } }
+    package var openConnections: Int { open.withLock { $0 } }
 
     // MARK: Pages
 
@@ -85,6 +92,9 @@ final class WebHub: Sendable {
         }
         send(text, to: channel)
     }
+
+    /// Pages open now. Any thread.
+    package var openPages: Int { pages.withLock { $0.count } }
 
     /// A page's WebSocket closed. On the event loop.
     func closed(_ channel: any Channel) {
@@ -179,6 +189,8 @@ public struct WebCounts: Sendable, Hashable {
     public var commands = 0
     /// Frames that were not a command a page may send, and commands the service refused.
     public var refusedCommands = 0
+    /// WebSocket frames that broke the protocol, each closing its socket (1002, 1007 or 1009).
+    public var refusedFrames = 0
     /// Pages closed because they stopped reading.
     public var slowPages = 0
 }

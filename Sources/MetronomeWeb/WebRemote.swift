@@ -66,8 +66,15 @@ public final class WebRemote: Sendable {
         self.address = WebAddress(host: address.host, port: listener.localAddress?.port ?? address.port)
     }
 
-    /// Sets up a new connection: refused at once beyond the limit, else HTTP with the WebSocket upgrade.
-    private static func configure(_ channel: any Channel, hub: WebHub) -> EventLoopFuture<Void> {
+    /// Sets up a new connection as the server does each one it accepts: refused at once beyond the limit (counted),
+    /// else NIO's HTTP/1.1 pipeline with its error handling and the decoder's limits, the WebSocket upgrade, and the
+    /// remote's handlers. The fuzzing harness (`Fuzz/web`) gives it an `EmbeddedChannel`, so what it checks is this
+    /// very pipeline.
+    /// - Parameters:
+    ///   - channel: a new connection, not yet active.
+    ///   - hub: the remote's shared state.
+    /// - Returns: a future that completes when the handlers are in place.
+    package static func configure(_ channel: any Channel, hub: WebHub) -> EventLoopFuture<Void> {
         guard hub.admit() else {
             channel.close(promise: nil)
             return channel.eventLoop.makeSucceededVoidFuture()
@@ -83,6 +90,7 @@ public final class WebRemote: Sendable {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandlers([
+                            WebSocketFrameCheck(),
                             NIOWebSocketFrameAggregator(
                                 minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 16,
                                 maxAccumulatedFrameSize: WebRemote.maximumFrameBytes),

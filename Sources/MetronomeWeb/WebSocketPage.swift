@@ -3,8 +3,11 @@ import NIOWebSocket
 
 /// One page's WebSocket: registered with the hub while open (it then gets the state and the beats), each text frame
 /// a command or a ping (`WebCommand`), answered when there is something to say. A binary frame closes it with 1003
-/// (unsupported data); a close is answered and the connection closed. Frames larger than the remote's limit never
-/// reach it (the decoder closes the connection with 1009).
+/// (unsupported data; counted as a refused command); a close is answered and the connection closed. A frame that
+/// breaks the protocol closes it and is counted (`WebCounts.refusedFrames`): 1009 for a message over the remote's
+/// bound (one frame, which NIO's decoder refuses, or fragments adding up to it), 1007 for text that is not UTF-8,
+/// 1002 for the rest (unmasked, reserved bits, an unknown opcode, a fragmented or long control frame, a continuation
+/// with nothing to continue, too many fragments). Once closing, nothing more it sends is read or counted.
 ///
 /// Threads: the connection's event loop.
 final class WebSocketPage: ChannelInboundHandler {
@@ -26,10 +29,14 @@ final class WebSocketPage: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text:
-            let text = String(buffer: frame.unmaskedData)
+            guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
+                refuse(WebFrameError.notUTF8, context: context)
+                return
+            }
             if let answer = hub.handle(text) { hub.send(answer, to: context.channel) }
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
@@ -41,6 +48,31 @@ final class WebSocketPage: ChannelInboundHandler {
             close(context, code: .unacceptableData)
         default:
             break
+        }
+    }
+
+    /// A frame that broke the protocol, refused by NIO's decoder (which has sent the close frame and closes the
+    /// connection), its aggregator or `WebSocketFrameCheck`; any other error (the connection's own) closes it.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !closing else { return }
+        if error is NIOWebSocketError {
+            closing = true
+            hub.counts.withLock { $0.refusedFrames += 1 }
+        } else if error is NIOWebSocketFrameAggregator.Error || error is WebFrameError {
+            refuse(error, context: context)
+        } else {
+            closing = true
+            context.close(promise: nil)
+        }
+    }
+
+    /// Counts a frame that broke the protocol and closes with the code that says why.
+    private func refuse(_ error: any Error, context: ChannelHandlerContext) {
+        hub.counts.withLock { $0.refusedFrames += 1 }
+        switch error {
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge: close(context, code: .messageTooLarge)
+        case WebFrameError.notUTF8: close(context, code: .dataInconsistentWithMessage)
+        default: close(context, code: .protocolError)
         }
     }
 

@@ -251,7 +251,9 @@ struct ClickLive {
                 extra.append(
                     "web: \(counts.pageLoads) page loads, \(counts.pages) WebSockets, \(counts.commands) commands "
                         + "(\(counts.refusedCommands) refused), \(counts.refusedRequests) requests refused, "
-                        + "\(counts.refusedConnections) connections refused")
+                        + "\(counts.refusedConnections) of \(counts.connections + counts.refusedConnections) "
+                        + "connections refused, \(counts.refusedFrames) frames refused, \(counts.slowPages) slow pages "
+                        + "closed")
             }
             if let peersAtEnd {
                 extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")

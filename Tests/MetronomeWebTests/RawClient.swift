@@ -102,21 +102,29 @@ final class RawWebSocket {
 
     struct Refused: Error { var head: String }
 
-    /// Sends one masked frame.
-    func send(opcode: UInt8, _ payload: [UInt8]) throws {
-        var frame: [UInt8] = [0x80 | opcode]
+    /// Sends one frame: by default final, masked, with no reserved bit, as a browser sends it.
+    func send(opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, reserved: UInt8 = 0) throws {
+        try client.send(RawWebSocket.frame(opcode: opcode, payload, fin: fin, masked: masked, reserved: reserved))
+    }
+
+    /// The bytes of one client frame.
+    static func frame(opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, reserved: UInt8 = 0)
+        -> [UInt8]
+    {
+        let mark: UInt8 = masked ? 0x80 : 0
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | reserved << 4 | opcode]
         if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
+            frame.append(mark | UInt8(payload.count))
         } else if payload.count < 65536 {
-            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+            frame += [mark | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
-            frame.append(0x80 | 127)
+            frame.append(mark | 127)
             for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((payload.count >> shift) & 0xFF)) }
         }
+        guard masked else { return frame + payload }
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try client.send(frame)
+        return frame + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
     }
 
     /// Sends a text frame.

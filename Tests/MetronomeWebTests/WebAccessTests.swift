@@ -38,7 +38,7 @@ struct WebAccessTests {
     }
 
     @Test(
-        "The WebSocket: an upgrade from this server's own origin (or none) is taken; another origin 403; no upgrade 400"
+        "The WebSocket: an upgrade from this server's own origin (or none) is taken; another origin 403; no upgrade or a body 400"
     )
     func socketOrigin() {
         let access = WebAccess(token: nil, loopbackBind: true)
@@ -59,6 +59,9 @@ struct WebAccessTests {
         #expect(
             access.check(Request(uri: "/ws", host: host))
                 == .refused(status: 400, reason: "/ws takes WebSocket upgrades only"))
+        #expect(
+            access.check(Request(uri: "/ws", host: host, upgrade: true, body: true))
+                == .refused(status: 400, reason: "a WebSocket upgrade has no body"))
     }
 
     @Test("With a token: 401 without it or with another, the page and the socket with it; off loopback any Host")

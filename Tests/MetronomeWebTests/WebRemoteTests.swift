@@ -11,7 +11,7 @@ import Testing
 
 /// A web remote on 127.0.0.1 (a free port) over a service whose session is built but never started: what the server
 /// answers does not need a sound server.
-private final class Remote {
+final class Remote {
     let service: OSCService
     let remote: WebRemote
     var port: Int { remote.address.port }
@@ -243,6 +243,9 @@ struct WebRemoteTests {
         let closed = try #require(binary.receive())
         #expect(closed.opcode == 8)
         #expect(Array(closed.payload.prefix(2)) == [0x03, 0xEB])
+        // The message over the bound broke the protocol; the binary frame is a command the remote does not take.
+        #expect(remote.remote.counts.refusedFrames == 1)
+        #expect(remote.remote.counts.refusedCommands == 1)
     }
 
     @Test(
