@@ -190,6 +190,13 @@ struct ClickLive {
             throw refusal(error)
         }
         service?.attach(output: stream.output)
+        // The lookahead covers the latency granted, which may be more than the one asked for (pipewire-pulse).
+        let coverGranted = { (output: Driver.Backend) in
+            if live.lookahead == nil, let target = output.bufferFrames?.target {
+                engine.coverOutputLatency(SampleTime(target))
+            }
+        }
+        coverGranted(stream.output)
         if joined {
             link?.start(session: engine, clock: stream.output, play: !job.plan.waits)
         } else if let link {
@@ -218,6 +225,7 @@ struct ClickLive {
                     FileOutput.standardError.write(
                         "metronome: \(loss.description); retrying for \(timeout) (--reconnect-timeout)\n")
                 case .back(let fresh):
+                    coverGranted(fresh)
                     service?.attach(output: fresh)
                     FileOutput.standardError.write("metronome: \(fresh.backLine)\n")
                 case .none, .gaveUp: break

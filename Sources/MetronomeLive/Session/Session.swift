@@ -27,8 +27,9 @@ public final class Session: @unchecked Sendable {
 
     /// The mixer the output pulls from.
     public let mixer: Mixer
-    /// How far ahead of the mixer's position events are scheduled, in frames.
-    public let lookahead: SampleTime
+    /// How far ahead of the mixer's position events are scheduled, in frames (widened by `coverOutputLatency(_:)`).
+    public var lookahead: SampleTime { lookaheadFrames.load(ordering: .relaxed) }
+    private let lookaheadFrames: Atomic<SampleTime>
     /// How often the live timer wakes.
     public let timerInterval: Duration
     /// Publishes every beat (main-grid beats, silent ones included) when it is heard.
@@ -104,10 +105,11 @@ public final class Session: @unchecked Sendable {
         for player in players { scheduler.add(player) }
         if playing { scheduler.send(.play, at: .frame(0)) }
         self.timerInterval = timerInterval
-        self.lookahead =
+        lookaheadFrames = Atomic(
             lookahead
-            ?? Session.defaultLookahead(
-                timerInterval: timerInterval, outputLatency: .milliseconds(20), sampleRate: configuration.sampleRate)
+                ?? Session.defaultLookahead(
+                    timerInterval: timerInterval, outputLatency: .milliseconds(20), sampleRate: configuration.sampleRate
+                ))
         period = .nanoseconds(Int((timerInterval.inSeconds * 1e9).rounded()))
         periodFrames = configuration.sampleRate.frames(in: timerInterval)
         skipAllowance = SkipAllowance(mixer: mixer, periodFrames: periodFrames)
@@ -119,6 +121,16 @@ public final class Session: @unchecked Sendable {
         -> SampleTime
     {
         sampleRate.frames(in: timerInterval + outputLatency + .milliseconds(10))
+    }
+
+    /// Widens the lookahead to the default one for an output whose granted latency is `frames` (a timer period, the
+    /// latency, 10 ms), when that is more than it has: a server may grant more than was asked (pipewire-pulse grants
+    /// 1.5×), and the largest block it can request grows with it. Never narrows; frames already scheduled stay.
+    /// Any thread.
+    public func coverOutputLatency(_ frames: SampleTime) {
+        let rate = mixer.configuration.sampleRate
+        let wanted = rate.frames(in: timerInterval + .milliseconds(10)) + frames
+        lookaheadFrames.max(wanted, ordering: .relaxed)
     }
 
     // MARK: Control, from any thread
@@ -524,7 +536,10 @@ public final class Session: @unchecked Sendable {
     // MARK: Live
 
     /// Schedules the first window at once (so the first block the output pulls already holds the first click), then
-    /// starts the timer.
+    /// starts the timer. The first window is two lookaheads long: an output's first request can be more than the
+    /// latency the lookahead was made for (pipewire-pulse grants 1.5× the latency asked for and asks for a graph
+    /// quantum more at first), and a command taken before it (`serve --wait` sent `/metronome/play` at once) is
+    /// stamped at the window's end, which must not be rendered yet.
     /// - Parameters:
     ///   - output: the backend, asked for its latency when deciding which beats are heard (nil until attached).
     ///   - onBeat: called on the scheduler queue for each beat once it is heard. It must not read the session's
@@ -544,7 +559,7 @@ public final class Session: @unchecked Sendable {
             self.onBeat = onBeat
             self.onScheduledBeat = onScheduledBeat
             scheduler.collectsBeats = true
-            scheduler.schedule(until: mixer.framePosition + lookahead)
+            scheduler.schedule(until: mixer.framePosition + 2 * lookahead)
             skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
             let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
             timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(1))
@@ -566,6 +581,9 @@ public final class Session: @unchecked Sendable {
         let frame = queue.sync {
             timer?.cancel()
             timer = nil
+            // The callbacks may hold what holds this session (a service, a web remote): let them go.
+            onBeat = nil
+            onScheduledBeat = nil
             // Notes still held (looped organ notes, live notes) are released rather than left ringing.
             return scheduler.releaseEverything(
                 notBefore: mixer.framePosition + SampleTime(mixer.configuration.maximumBlockFrames))
@@ -629,8 +647,11 @@ public final class Session: @unchecked Sendable {
         ticks += 1
         sleeping.store(false, ordering: .relaxed)
         let position = mixer.framePosition
-        if slept {
+        if slept || scheduler.scheduledUntil < position {
             // What came during the sleep takes the frame a tick one period ago would have given it, not the stale one.
+            // So does what comes once the output has rendered past the frames scheduled: its first request can be
+            // more than the window scheduled before it existed (pipewire-pulse grants 1.5× the latency asked for),
+            // and a command taken at a frame already rendered would be late.
             scheduler.skipIdle(to: position + max(0, lookahead - periodFrames))
             slept = false
         }
