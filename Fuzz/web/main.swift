@@ -25,7 +25,7 @@ let token = "0123456789abcdef0123456789abcdef"
 /// The sizes the stream is read in; 0 is all at once.
 let readSizes = [0, 1, 2, 3, 7, 16, 64, 512]
 /// The statuses the remote answers with (docs/web.md, `WebAccess`).
-let documentedStatuses: Set = [101, 200, 400, 401, 403, 404, 405, 431]
+let documentedStatuses: Set = [101, 200, 400, 401, 403, 404, 405, 408, 431]
 /// The codes a server's close frame may carry: a normal close, a protocol error, a binary message, text that is not
 /// UTF-8, a message over the bound.
 let documentedCloseCodes: Set = [1000, 1002, 1003, 1007, 1009]
@@ -201,6 +201,17 @@ fuzz { bytes in
     let answered = !sent.statuses.isEmpty || !sent.closeCodes.isEmpty || counts.slowPages == 1
     require(closedByServer == answered, "closed by the server: \(closedByServer), \(described())")
     require(hub.openPages == (closedByServer ? 0 : counts.pages), "pages open: \(hub.openPages), \(described())")
+    require(counts.timedOutRequests == 0, "timed out before the request timeout: \(described())")
+    // A request left unfinished is answered 408 once the request timeout has passed, counted once, and closed.
+    if channel.isActive, !sent.upgraded {
+        loop.advanceTime(by: hub.requestTimeout)
+        let after = hub.counts.withLock { $0 }
+        let late = read(socket.sent)
+        let told = { "\(late) \(after): \(String(decoding: socket.sent, as: UTF8.self).prefix(1000))" }
+        require(late.statuses == [408], "no 408 after the request timeout: \(told())")
+        require(!channel.isActive, "open after its 408: \(told())")
+        require(after.timedOutRequests == 1 && after.refusedRequests == 1, "the 408 counted wrong: \(told())")
+    }
     // The client goes; then nothing of it is left.
     if channel.isActive { try! channel.close().wait() }
     loop.advanceTime(by: .milliseconds(40))

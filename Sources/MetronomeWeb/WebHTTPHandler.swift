@@ -16,12 +16,20 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let name = "metronome.web.http"
 
     private let hub: WebHub
+    /// The connection's request deadline, ended once the request is answered or the connection is a WebSocket.
+    private let deadline: WebRequestDeadline
     /// The verdict on the request being read, answered at its end.
     private var verdict: WebAccess.Verdict?
     /// Whether the connection's one response has been written (it closes once the response is out).
     private var answered = false
 
-    init(hub: WebHub) { self.hub = hub }
+    init(hub: WebHub, deadline: WebRequestDeadline) {
+        self.hub = hub
+        self.deadline = deadline
+    }
+
+    /// Removed by the WebSocket upgrade: the request is done.
+    func handlerRemoved(context: ChannelHandlerContext) { deadline.end() }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !answered else { return }
@@ -40,17 +48,20 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// A request the decoder could not read (malformed, or a head over the bound): NIO's error handler has answered
     /// 400; the connection is closed and the request counted. An upgrade the checks declined is no such error: the
     /// request comes here next and is answered with its refusal. After the response, bytes the decoder cannot read
-    /// are not a request of this connection's: the connection is closing.
+    /// are not a request of this connection's: the connection is closing. Nor is the request cut short by the request
+    /// deadline's 408 (`WebRequestDeadline`), already counted.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard !(error is NIOWebSocketUpgradeError) else { return }
-        guard !answered else { return }
+        guard !answered, !deadline.timedOut else { return }
         answered = true
+        deadline.end()
         hub.counts.withLock { $0.refusedRequests += 1 }
         context.close(promise: nil)
     }
 
     private func respond(_ verdict: WebAccess.Verdict, context: ChannelHandlerContext) {
         answered = true
+        deadline.end()
         var headers = HTTPHeaders()
         headers.add(name: "Connection", value: "close")
         headers.add(name: "Cache-Control", value: "no-store")

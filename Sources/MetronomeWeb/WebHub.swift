@@ -30,6 +30,8 @@ package final class WebHub: Sendable {
     package let counts = Locked<WebCounts>(WebCounts())
     /// The most connections open at once; more are closed at once and counted.
     let maximumConnections: Int
+    /// How long a connection has to send a whole request (`WebRequestDeadline`).
+    let requestTimeout: TimeAmount
 
     /// How often the state is compared with the last pushed while a page is open: a change made anywhere (a page,
     /// the terminal, OSC, the map itself) reaches the pages within this and a frame's transit.
@@ -44,9 +46,12 @@ package final class WebHub: Sendable {
     ///   - patterns: the patterns a page may load.
     ///   - loop: the event loop every connection is on.
     ///   - maximumConnections: the most connections open at once.
+    ///   - requestTimeout: how long a connection has to send a whole request.
     package init(
-        service: OSCService, access: WebAccess, patterns: WebPatterns, loop: any EventLoop, maximumConnections: Int
+        service: OSCService, access: WebAccess, patterns: WebPatterns, loop: any EventLoop, maximumConnections: Int,
+        requestTimeout: TimeAmount = .seconds(10)
     ) {
+        self.requestTimeout = requestTimeout
         self.service = service
         self.access = access
         self.patterns = patterns
@@ -181,8 +186,10 @@ public struct WebCounts: Sendable, Hashable {
     public var refusedConnections = 0
     /// Pages served.
     public var pageLoads = 0
-    /// Requests refused (a status of 400 or more).
+    /// Requests refused (a status of 400 or more), those that timed out included.
     public var refusedRequests = 0
+    /// Connections that sent no whole request within the remote's request timeout (answered 408).
+    public var timedOutRequests = 0
     /// WebSockets opened.
     public var pages = 0
     /// Commands the pages sent.

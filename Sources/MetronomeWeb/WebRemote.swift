@@ -13,8 +13,8 @@ import NIOWebSocket
 /// transit; every beat reaches them ahead of its time, with the host time it is heard at.
 ///
 /// Bounds: a request head of `WebAccess.maximumHeadBytes`, a WebSocket message of `maximumFrameBytes`,
-/// `maximumConnections` connections at once (more are closed at once and counted). Who may connect is `WebAccess`'s
-/// decision.
+/// `maximumConnections` connections at once (more are closed at once and counted), a whole request within
+/// `requestTimeout` (`WebRequestDeadline`). Who may connect is `WebAccess`'s decision.
 ///
 /// Threads: create and `stop()` from a control thread; `publish(_:)` from the session's beat callback; the rest from
 /// any thread.
@@ -31,6 +31,9 @@ public final class WebRemote: Sendable {
     public static let maximumFrameBytes = 4096
     /// The most connections open at once (pages and requests).
     public static let defaultMaximumConnections = 32
+    /// How long a connection has to send a whole request before it is answered 408 and closed: a phone on a slow
+    /// network sends its few hundred bytes in one round trip; a client that holds a place longer is not a page.
+    public static let defaultRequestTimeout: Duration = .seconds(10)
 
     /// Binds and starts serving.
     /// - Parameters:
@@ -39,15 +42,19 @@ public final class WebRemote: Sendable {
     ///   - service: the service the pages drive.
     ///   - patterns: the patterns a page may load (default: none).
     ///   - maximumConnections: the most connections open at once.
+    ///   - requestTimeout: how long a connection has to send a whole request (then 408, and it is closed).
     /// - Throws: `WebRemoteError.bind` when the address cannot be bound (a port in use).
     public init(
         address: WebAddress, token: String?, service: OSCService, patterns: WebPatterns = WebPatterns(),
-        maximumConnections: Int = WebRemote.defaultMaximumConnections
+        maximumConnections: Int = WebRemote.defaultMaximumConnections,
+        requestTimeout: Duration = WebRemote.defaultRequestTimeout
     ) throws(WebRemoteError) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let (seconds, attoseconds) = requestTimeout.components
         let hub = WebHub(
             service: service, access: WebAccess(token: token, loopbackBind: address.isLoopback), patterns: patterns,
-            loop: group.next(), maximumConnections: maximumConnections)
+            loop: group.next(), maximumConnections: maximumConnections,
+            requestTimeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         self.hub = hub
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
@@ -81,6 +88,8 @@ public final class WebRemote: Sendable {
         }
         channel.closeFuture.whenComplete { _ in hub.release() }
         return channel.eventLoop.makeCompletedFuture {
+            let deadline = WebRequestDeadline(hub: hub)
+            try channel.pipeline.syncOperations.addHandler(deadline, position: .first)
             let upgrader = NIOWebSocketServerUpgrader(
                 maxFrameSize: WebRemote.maximumFrameBytes, automaticErrorHandling: true,
                 shouldUpgrade: { channel, head in
@@ -111,7 +120,8 @@ public final class WebRemote: Sendable {
                 ),
                 withErrorHandling: true, withOutboundHeaderValidation: true, withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits)
-            try channel.pipeline.syncOperations.addHandler(WebHTTPHandler(hub: hub), name: WebHTTPHandler.name)
+            try channel.pipeline.syncOperations.addHandler(
+                WebHTTPHandler(hub: hub, deadline: deadline), name: WebHTTPHandler.name)
         }
     }
 

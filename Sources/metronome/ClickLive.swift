@@ -258,7 +258,8 @@ struct ClickLive {
             if let counts = web?.counts {
                 extra.append(
                     "web: \(counts.pageLoads) page loads, \(counts.pages) WebSockets, \(counts.commands) commands "
-                        + "(\(counts.refusedCommands) refused), \(counts.refusedRequests) requests refused, "
+                        + "(\(counts.refusedCommands) refused), \(counts.refusedRequests) requests refused "
+                        + "(\(counts.timedOutRequests) timed out), "
                         + "\(counts.refusedConnections) of \(counts.connections + counts.refusedConnections) "
                         + "connections refused, \(counts.refusedFrames) frames refused, \(counts.slowPages) slow pages "
                         + "closed")

@@ -155,7 +155,7 @@ struct WebFloodLiveTests {
         let refusedFrames = connections.count { [1002, 1007, 1009].contains($0.close) }
         let line =
             "metronome: web: \(loads) page loads, \(sockets) WebSockets, \(commands) commands (\(refusedCommands) "
-            + "refused), \(refusedRequests) requests refused, \(refusedConnections) of \(connections.count + 1) "
+            + "refused), \(refusedRequests) requests refused (0 timed out), \(refusedConnections) of \(connections.count + 1) "
             + "connections refused, \(refusedFrames) frames refused, 0 slow pages closed\n"
         #expect(run.result.standardError.contains(line), "\(line)\(run.result.standardError)")
         #expect(refusedConnections >= full.count)

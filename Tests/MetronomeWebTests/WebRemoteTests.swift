@@ -18,7 +18,8 @@ final class Remote {
 
     init(
         token: String? = nil, patterns: WebPatterns = WebPatterns(),
-        maximumConnections: Int = WebRemote.defaultMaximumConnections
+        maximumConnections: Int = WebRemote.defaultMaximumConnections,
+        requestTimeout: Duration = WebRemote.defaultRequestTimeout
     ) throws {
         let session = try Session(
             map: TempoMap.steady(tempo: BPM(120)), clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
@@ -28,7 +29,7 @@ final class Remote {
         ) { _, _ in }
         remote = try WebRemote(
             address: WebAddress(parsing: "127.0.0.1:0"), token: token, service: service, patterns: patterns,
-            maximumConnections: maximumConnections)
+            maximumConnections: maximumConnections, requestTimeout: requestTimeout)
     }
 
     deinit { remote.stop() }
@@ -264,5 +265,50 @@ struct WebRemoteTests {
         #expect(try remote.get("/").status == "HTTP/1.1 200 OK")
         #expect(remote.remote.counts.refusedConnections == 1)
         #expect(held.count == 1)
+    }
+
+    @Test(
+        "Bounds: a connection with no whole request within the timeout is answered 408 and closed, and counted; 32 such connections lock the remote out only until then; a page open stays open"
+    )
+    func requestTimeout() throws {
+        let remote = try Remote(requestTimeout: .milliseconds(400))
+        let timedOut = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: 31\r\n\r\nno whole request within 400 ms\n"
+        let page = try RawWebSocket(port: remote.port)
+        #expect(page.receiveText()?.hasPrefix("{\"type\":\"state\"") == true)
+        // Every place left held by a connection that never finishes: silent, a head cut short, a body never sent.
+        var held: [RawClient] = []
+        for index in 0..<(WebRemote.defaultMaximumConnections - 1) {
+            let client = try RawClient(port: remote.port)
+            switch index % 3 {
+            case 0: break
+            case 1: try client.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\n")
+            default: try client.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nContent-Length: 10\r\n\r\nab")
+            }
+            held.append(client)
+        }
+        for _ in 0..<200 where remote.remote.openConnections < WebRemote.defaultMaximumConnections { usleep(5000) }
+        #expect(remote.remote.openConnections == WebRemote.defaultMaximumConnections)
+        // Full: a page's request is refused at the limit, for now.
+        #expect(try RawClient.request(port: remote.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").isEmpty)
+        // Each held connection gets its 408 and is closed, all of it within the timeout and a little more.
+        let start = ContinuousClock.now
+        for client in held { #expect(String(decoding: client.readAll(), as: UTF8.self) == timedOut) }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        for _ in 0..<200 where remote.remote.openConnections > 1 { usleep(5000) }
+        #expect(try remote.get("/").status == "HTTP/1.1 200 OK")
+        let counts = remote.remote.counts
+        #expect(counts.timedOutRequests == 31)
+        #expect(counts.refusedRequests == 31)
+        #expect(counts.refusedConnections == 1)
+        // The page, open all along, is no request waiting: it still gets what the service pushes.
+        try page.send("/metronome/volume\tf\t0.25")
+        #expect(page.receiveText()?.contains(#""volume":0.25,"#) == true)
+        // A request answered in time is not answered again when the deadline would have come.
+        let answered = try RawClient(port: remote.port)
+        try answered.send("GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\n\r\n")
+        usleep(600_000)
+        #expect(String(decoding: answered.readAll(), as: UTF8.self).hasPrefix("HTTP/1.1 404 "))
+        #expect(remote.remote.counts.timedOutRequests == 31)
     }
 }

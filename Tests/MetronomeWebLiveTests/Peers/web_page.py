@@ -16,6 +16,10 @@ Scenarios:
             estimate), so a beat's drawn time is converted to host time independently of the page
   latency   PRESSES times (default 8; env METRONOME_WEB_LATENCY_PRESSES): stop, wait 0.5 to 1 s, press play (its
             page time taken as the click is dispatched); with the beats drawn and the page's clock, as in timing
+  changes   PAGES pages (default 3; env METRONOME_WEB_CHANGE_PAGES) and CHANGES volume changes (default 10; env
+            METRONOME_WEB_CHANGES), every other one sent over OSC by this script and from the first page's slider,
+            0.2 to 0.4 s apart: when each was made (this script's clock, or the page's as the slider's change is
+            dispatched) and when every page had shown each state it got (its DOM updated), with the pages' clocks
 """
 import json
 import os
@@ -366,5 +370,65 @@ def timing():
             driver.quit()
 
 
+# Records, on a page, each state as shown: the page's time once its script has updated the DOM for it (a microtask
+# after the assignment of window.metronome.state, in the same task), and the state's volume.
+WATCH = """
+const m = window.metronome;
+m.watched = [];
+let current = m.state;
+Object.defineProperty(m, "state", {
+  configurable: true,
+  get() { return current; },
+  set(value) { current = value; queueMicrotask(() => m.watched.push([performance.now(), value.volume])); },
+});
+"""
+
+SLIDE = """
+const level = document.getElementById("volume");
+level.value = arguments[0];
+const time = performance.now();
+level.dispatchEvent(new Event("change"));
+return time;
+"""
+
+
+def changes():
+    count = int(os.environ.get("METRONOME_WEB_CHANGES", "10"))
+    pages = int(os.environ.get("METRONOME_WEB_CHANGE_PAGES", "3"))
+    rng = random.Random(11)
+    drivers = []
+    try:
+        for _ in range(pages):
+            driver = browser(1280, 800, False)
+            drivers.append(driver)
+            driver.get(URL)
+        for driver in drivers:
+            ready(driver)
+            driver.execute_script(WATCH)
+        before = [page_clock(driver) for driver in drivers]
+        made = []
+        for index in range(count):
+            # 0.30, 0.31, ... 0.99, then again: each differs from the one before and from the volume at the start (1).
+            value = round(0.30 + (index % 70) / 100, 2)
+            if index % 2 == 0:
+                made.append({"origin": "osc", "value": value, "host": time.monotonic_ns()})
+                send("/metronome/volume", float(value))
+            else:
+                made.append({"origin": "page", "value": value, "page": drivers[0].execute_script(SLIDE, value)})
+            deadline = time.time() + 2
+            while time.time() < deadline and not all(
+                    driver.execute_script("return window.metronome.watched.some((w) => w[1] === arguments[0])", value)
+                    for driver in drivers):
+                time.sleep(0.01)
+            time.sleep(0.2 + rng.random() * 0.2)
+        after = [page_clock(driver) for driver in drivers]
+        return {"made": made, "pages": [
+            {"watched": driver.execute_script("return window.metronome.watched"), "clockBefore": clock_before,
+             "clockAfter": clock_after} for driver, clock_before, clock_after in zip(drivers, before, after)]}
+    finally:
+        for driver in drivers:
+            driver.quit()
+
+
 print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks,
-                  "timing": timing, "latency": latency}[SCENARIO]()))
+                  "timing": timing, "latency": latency, "changes": changes}[SCENARIO]()))
