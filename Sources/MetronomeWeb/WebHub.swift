@@ -31,7 +31,7 @@ package final class WebHub: Sendable {
     /// The most connections open at once; more are closed at once and counted.
     let maximumConnections: Int
     /// How long a connection has to send a whole request (`WebRequestDeadline`).
-    let requestTimeout: TimeAmount
+    package let requestTimeout: TimeAmount
 
     /// How often the state is compared with the last pushed while a page is open: a change made anywhere (a page,
     /// the terminal, OSC, the map itself) reaches the pages within this and a frame's transit.
