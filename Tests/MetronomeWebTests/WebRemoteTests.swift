@@ -268,11 +268,12 @@ struct WebRemoteTests {
     }
 
     @Test(
-        "Bounds: a connection with no whole request within the timeout is answered 408 and closed, and counted; 32 such connections lock the remote out only until then; a page open stays open"
+        "Bounds: a connection with no whole request within the timeout is answered 408 and closed, and counted; 31 such connections and a page, the remote full, lock others out only until then; the page stays open"
     )
     func requestTimeout() throws {
         let remote = try Remote(requestTimeout: .milliseconds(400))
-        let timedOut = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        let timedOut =
+            "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: 31\r\n\r\nno whole request within 400 ms\n"
         let page = try RawWebSocket(port: remote.port)
         #expect(page.receiveText()?.hasPrefix("{\"type\":\"state\"") == true)
