@@ -342,17 +342,23 @@ def latency():
         driver.quit()
 
 
+def open_pages(drivers, count):
+    """Opens count pages at 1280x800, each appended to drivers as soon as it exists (so the caller quits every one
+    opened, whatever fails), and waits until each has its state and a clock offset."""
+    for _ in range(count):
+        driver = browser(1280, 800, False)
+        drivers.append(driver)
+        driver.get(URL)
+    for driver in drivers:
+        ready(driver)
+
+
 def timing():
     seconds = float(os.environ.get("METRONOME_WEB_TIMING_SECONDS", "10"))
     count = int(os.environ.get("METRONOME_WEB_TIMING_PAGES", "2"))
     drivers = []
     try:
-        for _ in range(count):
-            driver = browser(1280, 800, False)
-            drivers.append(driver)
-            driver.get(URL)
-        for driver in drivers:
-            ready(driver)
+        open_pages(drivers, count)
         before = [page_clock(driver) for driver in drivers]
         start = time.monotonic_ns()
         time.sleep(seconds)
@@ -398,12 +404,8 @@ def changes():
     rng = random.Random(11)
     drivers = []
     try:
-        for _ in range(pages):
-            driver = browser(1280, 800, False)
-            drivers.append(driver)
-            driver.get(URL)
+        open_pages(drivers, pages)
         for driver in drivers:
-            ready(driver)
             driver.execute_script(WATCH)
         before = [page_clock(driver) for driver in drivers]
         made = []
