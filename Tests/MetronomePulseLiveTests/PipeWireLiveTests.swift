@@ -5,9 +5,12 @@ import Testing
 
 /// The live checks that matter most, against what most desktops run now: PipeWire's PulseAudio server
 /// (`pipewire-pulse`, with WirePlumber), private and headless (`PipeWireServer`), each checked as the PulseAudio tests
-/// check theirs. Each run is played once, never repeated: PULSEAUDIO.md measured no underrun through pipewire-pulse on
-/// these machines; and the one gap seen here (256 frames of silence at `--latency 5`, beside another suite's JACK
-/// tests) came with no underrun reported, so a repeat on reported underruns would not have caught it.
+/// check theirs. A run is played again (at most five runs, each repeat printed) when the server reported an underrun
+/// or PipeWire's own profiler saw a graph cycle late or a node unfinished after the first 250 ms: in such a cycle the
+/// graph can put a quantum of silence into the sink or into the recorder's stream and tell no PulseAudio client (no
+/// underrun, no move in the timing reports). Measured: a gap in 3 of 224 runs beside a CPU load; each of the two gaps
+/// the profiler watched came in a run where it flagged 4 late cycles (docs/benchmarks.md, "PipeWire: what its profiler
+/// can and cannot tell"). A run the profiler found clean, and the last run, are checked to the frame.
 @Suite("Live playback through PipeWire's PulseAudio server (pipewire-pulse)", .serialized)
 struct PipeWireLiveTests {
     @Test(
@@ -17,7 +20,7 @@ struct PipeWireLiveTests {
         let server = try PipeWireServer()
         let scratch = try Scratch()
         let (recorded, offline) = try playLiveAndRender(
-            ["--bpm", "120", "--duration", "10", "--quiet"], server: server, scratch: scratch, attempts: 1)
+            ["--bpm", "120", "--duration", "10", "--quiet"], server: server, scratch: scratch, attempts: 5)
         let found = onsets(recorded)
         #expect(found.count == 20)
         #expect(zip(found.dropFirst(), found).map { $0 - $1 } == [Int](repeating: 24000, count: 19))
@@ -31,7 +34,7 @@ struct PipeWireLiveTests {
         let server = try PipeWireServer()
         let scratch = try Scratch()
         let (recorded, offline) = try playLiveAndRender(
-            ["play", "four-three", "--bars", "3", "--quiet"], server: server, scratch: scratch, attempts: 1)
+            ["play", "four-three", "--bars", "3", "--quiet"], server: server, scratch: scratch, attempts: 5)
         // Both layers sound, and nothing else: the 3/4 beats 32000 frames apart (90 BPM) and the cowbell's four to a
         // bar of 96000 frames, 24000 apart.
         let beats = Set(stride(from: 0, to: 288_000, by: 32000))
@@ -48,11 +51,14 @@ struct PipeWireLiveTests {
         ])
     func grantedLatency(latency: [String], granted: String) throws {
         let server = try PipeWireServer()
-        let recording = try server.startRecording()
-        let result = try CommandRunner.run(
-            ["--bpm", "240", "--duration", "3", "--quiet", "--verbose"] + latency, environment: server.clientEnvironment
-        )
-        let recorded = try recording.finish()
+        let ((result, recorded), _) = try firstRunWithoutUnderruns(attempts: 5, cause: serverFaults) {
+            let recording = try server.startRecording()
+            let result = try CommandRunner.run(
+                ["--bpm", "240", "--duration", "3", "--quiet", "--verbose"] + latency,
+                environment: server.clientEnvironment)
+            let recorded = try recording.finish()
+            return ((result, recorded), try faultCount(result, recording))
+        }
         #expect(result.status == 0)
         #expect(result.standardError.contains("metronome: stream buffer: \(granted)\n"))
         #expect(result.standardError.contains("metronome: late events: 0\n"))
@@ -67,17 +73,20 @@ struct PipeWireLiveTests {
     )
     func serveSteeredOverOSC() throws {
         let server = try PipeWireServer()
-        let recording = try server.startRecording()
-        let (serve, port) = try startServe(["--wait", "--bpm", "120"], server: server)
-        #expect(try oscsend(port, "/metronome/play").status == 0)
-        usleep(1_300_000)
-        #expect(try oscsend(port, "/metronome/tempo", "f", "90").status == 0)
-        usleep(3_000_000)
-        #expect(try oscsend(port, "/metronome/quit").status == 0)
-        let quit = poll(atMost: 5) { serve.hasExited }
-        if !quit { serve.send(SIGINT) }
-        let result = serve.wait()
-        let found = onsets(try recording.finish())
+        let ((quit, result, found), _) = try firstRunWithoutUnderruns(attempts: 5, cause: serverFaults) {
+            let recording = try server.startRecording()
+            let (serve, port) = try startServe(["--wait", "--bpm", "120"], server: server)
+            #expect(try oscsend(port, "/metronome/play").status == 0)
+            usleep(1_300_000)
+            #expect(try oscsend(port, "/metronome/tempo", "f", "90").status == 0)
+            usleep(3_000_000)
+            #expect(try oscsend(port, "/metronome/quit").status == 0)
+            let quit = poll(atMost: 5) { serve.hasExited }
+            if !quit { serve.send(SIGINT) }
+            let result = serve.wait()
+            let found = onsets(try recording.finish())
+            return ((quit, result, found), try faultCount(result, recording))
+        }
         #expect(quit)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("metronome: late events: 0\n"))
@@ -157,6 +166,44 @@ struct PipeWireLiveTests {
         #expect(result.status == 0)
         #expect(result.standardError == lostLine(server) + backLine(server))
         try expectWholeClicks(before: before, after: after, scratch: scratch)
+    }
+}
+
+/// How a PipeWire run's graph cycles are judged (`Recording.troubledCycles(inProfilerLog:)`), on lines shaped as
+/// pw-profiler 0.3.65 writes them (here with two followers' columns, not its 64).
+@Suite("pw-profiler's log, as the PipeWire runs read it")
+struct ProfilerLogTests {
+    /// A cycle: the driver's four columns, then each follower's eight (blank when it took no part).
+    private func cycle(_ driver: [String], _ followers: [[String]?]) -> String {
+        (driver + followers.flatMap { $0 ?? Array(repeating: " ", count: 8) }).joined(separator: "\t") + "\t"
+    }
+
+    @Test(
+        "A late cycle (pw-profiler's 1.4-quanta mark) and a follower left unfinished are troubled; on-time cycles and blank followers are not, nor anything in the first 250 ms"
+    )
+    func troubledCycles() throws {
+        let finished = ["44", "50", "63", "93", "13", "30", "3", "0"]
+        let unfinished = ["51", "40", "0", "0", "0", "0", "1", "0"]
+        // 46 cycles of 5333 µs are 245 ms: the graph starting, the streams joining; a late and an unfinished one.
+        let start =
+            [
+                cycle(["7466", "7466", "0", "5333"], [nil, nil]),
+                cycle(["5334", "120", "0", "5333"], [unfinished, nil]),
+            ]
+            + Array(repeating: cycle(["5333", "120", "0", "5333"], [finished, nil]), count: 44)
+        let playing = [
+            cycle(["5328", "137", "0", "5333"], [finished, nil]),
+            cycle(["7466", "7466", "0", "5333"], [finished, nil]),  // late
+            cycle(["5334", "120", "0", "5333"], [finished, unfinished]),
+            cycle(["5340", "5340", "0", "5333"], [finished, finished]),  // equal but not above 1.3 quanta
+            cycle(["547", "46", "0", "5333"], [["47", "10", "0", "0", "0", "0", "2", "0"], nil]),  // awake, not done
+        ]
+        #expect(try Recording.troubledCycles(inProfilerLog: (start + playing).joined(separator: "\n")) == 3)
+        #expect(try Recording.troubledCycles(inProfilerLog: start.joined(separator: "\n")) == 0)
+        #expect(try Recording.troubledCycles(inProfilerLog: (start + [playing[0]]).joined(separator: "\n")) == 0)
+        #expect(throws: Recording.ProfilerLogError.self) {
+            try Recording.troubledCycles(inProfilerLog: (start + ["logging 660 samples"]).joined(separator: "\n"))
+        }
     }
 }
 

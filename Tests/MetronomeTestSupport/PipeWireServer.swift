@@ -29,7 +29,7 @@ public final class PipeWireServer: PulseProtocolServer {
         sync()
         directory = NSTemporaryDirectory() + "metronome-pw-\(UUID().uuidString.prefix(8))"
         address = "unix:\(directory)/runtime/pulse/native"
-        let tools = ["pipewire", "wireplumber", "pipewire-pulse", "pw-metadata", "pactl", "parec"].map {
+        let tools = ["pipewire", "wireplumber", "pipewire-pulse", "pw-metadata", "pw-profiler", "pactl", "parec"].map {
             "/usr/bin/" + $0
         }
         if let missing = tools.first(where: { !FileManager.default.isExecutableFile(atPath: $0) }) {
@@ -126,9 +126,20 @@ public final class PipeWireServer: PulseProtocolServer {
         return environment
     }
 
-    /// Starts recording `metro`'s monitor through the recorder's server (as `PulseServer.startRecording`).
+    /// Starts recording `metro`'s monitor through the recorder's server (as `PulseServer.startRecording`), with
+    /// PipeWire's profiler (`pw-profiler`, in the folder) over the same span: `Recording.troubledGraphCycles()`.
     public func startRecording() throws -> Recording {
-        try Recording.start(in: directory, environment: recorderEnvironment)
+        let name = "profiler-\(UUID().uuidString.prefix(6))"
+        let log = "\(directory)/\(name).log"
+        // It writes its plot scripts into its working directory when it stops: a folder of its own (the shell only
+        // changes into it, then is replaced by the profiler, which gets the signals).
+        try FileManager.default.createDirectory(atPath: "\(directory)/\(name)", withIntermediateDirectories: true)
+        let profiler = try ChildProcess(
+            "/bin/sh", ["-c", #"cd "$1" && exec /usr/bin/pw-profiler -o "$2""#, "sh", "\(directory)/\(name)", log],
+            environment: environment)
+        var recording = try Recording.start(in: directory, environment: recorderEnvironment)
+        recording.profiler = (profiler, log)
+        return recording
     }
 
     /// Why the server could not start.

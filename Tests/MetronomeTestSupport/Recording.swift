@@ -7,6 +7,8 @@ public struct Recording {
     public let process: ChildProcess
     /// The WAV file it writes.
     public let path: String
+    /// PipeWire's profiler (`pw-profiler`) over the same span, and the log it writes: only for a PipeWire server.
+    public var profiler: (process: ChildProcess, log: String)? = nil
 
     /// Starts `parec` on `metro.monitor` (10 ms latency, float32 stereo 48 kHz: see PULSEAUDIO.md), writing a WAV file
     /// in `directory`, and gives it 150 ms to connect before the player starts.
@@ -36,6 +38,64 @@ public struct Recording {
         usleep(300_000)
         process.send(SIGINT)
         process.wait()
+        if let profiler {
+            // It writes its log as it goes, buffered, and flushes it on SIGINT.
+            profiler.process.send(SIGINT)
+            profiler.process.wait()
+        }
         return try AudioFileReader.read(path: path).channels
+    }
+
+    /// The graph cycles PipeWire's profiler saw go wrong while this recording ran (call it after `finish`): cycles
+    /// that `pw-profiler` marks late (the driver woke, or finished its cycle, more than 1.3 quanta after the one
+    /// before: it writes both as 1.4 quanta) and cycles that ended with a node not finished. 0 without a profiler
+    /// (PulseAudio).
+    ///
+    /// Why a test asks: in such a cycle the graph can put a quantum of silence into the sink (or into the
+    /// recorder's stream) with nothing reported to any PulseAudio client, neither an underrun nor a jump in the
+    /// timing reports (docs/benchmarks.md, "PipeWire: what its profiler can and cannot tell").
+    /// - Throws: when the log cannot be read or a line is not pw-profiler's format.
+    public func troubledGraphCycles() throws -> Int {
+        guard let profiler else { return 0 }
+        let text = try String(contentsOfFile: profiler.log, encoding: .utf8)
+        return try Recording.troubledCycles(inProfilerLog: text)
+    }
+
+    /// Counts the troubled cycles in a `pw-profiler` (0.3.65) log: one line per cycle, tab-separated; four driver
+    /// columns (µs: period from the previous wake-up, processing to the end of the cycle, the device's delay, the
+    /// quantum), then eight per follower (id, three times, two durations, its status, 0), blank where a follower took
+    /// no part. A cycle is troubled when the first two columns are equal and above 1.3 quanta (pw-profiler's mark of
+    /// a late cycle) or a follower's status is not 3 (finished). The cycles of the first 250 ms are left out: there
+    /// the graph starts and the recorder, then the player, join it (measured: a late or unfinished cycle in one run
+    /// of two, before the first click; counting them would repeat every other run), so a gap the graph puts in
+    /// there is not excused: the run is checked as any other.
+    /// - Throws: `ProfilerLogError` naming the first line that is not in that format.
+    public static func troubledCycles(inProfilerLog text: String) throws -> Int {
+        var troubled = 0
+        var elapsed = 0.0
+        for (number, line) in text.split(separator: "\n").enumerated() {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard columns.count >= 4, let period = Double(columns[0]), let processing = Double(columns[1]),
+                let quantum = Double(columns[3]), quantum > 0
+            else { throw ProfilerLogError(line: number + 1, text: String(line)) }
+            elapsed += quantum
+            guard elapsed > 250_000 else { continue }
+            var late = period == processing && period > 1.3 * quantum
+            var follower = 4
+            while follower + 7 < columns.count {
+                let status = columns[follower + 6].trimmingCharacters(in: .whitespaces)
+                if !status.isEmpty && status != "3" { late = true }
+                follower += 8
+            }
+            if late { troubled += 1 }
+        }
+        return troubled
+    }
+
+    /// A `pw-profiler` log line that is not in its format.
+    public struct ProfilerLogError: Error, CustomStringConvertible {
+        public let line: Int
+        public let text: String
+        public var description: String { "pw-profiler log line \(line) is not in its format: \(text.prefix(80))" }
     }
 }
