@@ -51,14 +51,8 @@ struct PipeWireLiveTests {
         ])
     func grantedLatency(latency: [String], granted: String) throws {
         let server = try PipeWireServer()
-        let ((result, recorded), _) = try firstRunWithoutUnderruns(attempts: 5, cause: serverFaults) {
-            let recording = try server.startRecording()
-            let result = try CommandRunner.run(
-                ["--bpm", "240", "--duration", "3", "--quiet", "--verbose"] + latency,
-                environment: server.clientEnvironment)
-            let recorded = try recording.finish()
-            return ((result, recorded), try faultCount(result, recording))
-        }
+        let (result, recorded) = try playLiveRecorded(
+            ["--bpm", "240", "--duration", "3", "--quiet"] + latency, server: server, attempts: 5)
         #expect(result.status == 0)
         #expect(result.standardError.contains("metronome: stream buffer: \(granted)\n"))
         #expect(result.standardError.contains("metronome: late events: 0\n"))

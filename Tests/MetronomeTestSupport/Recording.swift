@@ -80,14 +80,12 @@ public struct Recording {
             else { throw ProfilerLogError(line: number + 1, text: String(line)) }
             elapsed += quantum
             guard elapsed > 250_000 else { continue }
-            var late = period == processing && period > 1.3 * quantum
-            var follower = 4
-            while follower + 7 < columns.count {
+            let late = period == processing && period > 1.3 * quantum
+            let unfinished = stride(from: 4, to: columns.count - 7, by: 8).contains { follower in
                 let status = columns[follower + 6].trimmingCharacters(in: .whitespaces)
-                if !status.isEmpty && status != "3" { late = true }
-                follower += 8
+                return !status.isEmpty && status != "3"
             }
-            if late { troubled += 1 }
+            if late || unfinished { troubled += 1 }
         }
         return troubled
     }
