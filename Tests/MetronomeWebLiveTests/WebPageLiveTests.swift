@@ -10,12 +10,13 @@ struct WebPageLiveTests {
     /// Runs `serve ARGUMENTS --http` into a private PulseAudio server, drives its page through `scenario`, quits
     /// over OSC (the service must end 0) and returns the page's report and the service's result.
     static func drive<Report: Decodable>(
-        _ scenario: String, _ arguments: [String], as type: Report.Type,
+        _ scenario: String, _ arguments: [String], in namespace: NetworkNamespace? = nil, as type: Report.Type,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (report: Report, result: CommandResult) {
         let server = try PulseServer()
-        let serve = try WebServe(arguments, server: server)
-        let report = try WebPageDriver.run(scenario, url: serve.url, oscPort: serve.oscPort, as: type)
+        let serve = try WebServe(arguments, namespace: namespace, server: server)
+        let report = try WebPageDriver.run(
+            scenario, url: serve.url, oscPort: serve.oscPort, namespace: namespace, as: type)
         let result = try serve.quit()
         #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
         return (report, result)
@@ -203,5 +204,43 @@ struct WebPageLiveTests {
         #expect(report.lit["reduce"] == 0)
         #expect((report.counters["no-preference"]?.count ?? 0) >= 4)
         #expect((report.counters["reduce"]?.count ?? 0) >= 4)
+    }
+
+    struct LinkArea: Decodable {
+        var shown: Bool
+        var text: String
+        var label: String
+    }
+
+    struct LinkSteps: Decodable {
+        var withPeer: LinkArea
+        var off: LinkArea
+        var onAgain: LinkArea
+    }
+
+    @Test(
+        "With --link beside a Link peer (both in a network namespace of the test's own, with only loopback), the page shows 'Link: 1 peer'; /metronome/link 0 hides it, /metronome/link 1 shows the peer again"
+    )
+    func linkPeers() throws {
+        let namespace = try NetworkNamespace()
+        #expect(try namespace.interfaces() == ["lo"])
+        let peer = try namespace.start(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import link, signal, sys, time\nsignal.signal(signal.SIGTERM, lambda *_: sys.exit(0))\n"
+                    + "peer = link.Link(120)\npeer.enabled = True\ntime.sleep(60)\nsys.exit(1)",
+            ])
+        let (report, result) = try Self.drive("link", ["--link", "--bpm", "120"], in: namespace, as: LinkSteps.self)
+        peer.send(SIGTERM)
+        #expect(peer.wait().status == 0)
+        #expect(report.withPeer.shown && report.withPeer.text == "Link: 1 peer", "\(report.withPeer)")
+        #expect(report.withPeer.label == "Link peers")
+        #expect(!report.off.shown, "\(report.off)")
+        #expect(report.onAgain.shown && report.onAgain.text == "Link: 1 peer", "\(report.onAgain)")
+        // The switches went over OSC, not from the page.
+        #expect(
+            result.standardError.contains("metronome: web: 1 page loads, 1 WebSockets, 0 commands"),
+            "\(result.standardError)")
     }
 }

@@ -87,16 +87,18 @@ enum WebPageDriver {
         return path
     }()
 
-    /// Runs a scenario of the script against `url` and the OSC port, and decodes its report.
-    static func run<Report: Decodable>(_ scenario: String, url: String, oscPort: Int, as type: Report.Type) throws
-        -> Report
-    {
+    /// Runs a scenario of the script against `url` and the OSC port (in `namespace`, when the service runs in one),
+    /// and decodes its report.
+    static func run<Report: Decodable>(
+        _ scenario: String, url: String, oscPort: Int, namespace: NetworkNamespace? = nil, as type: Report.Type
+    ) throws -> Report {
         var environment = ProcessInfo.processInfo.environment
         environment["SE_OFFLINE"] = "true"
         environment["SE_AVOID_STATS"] = "true"
-        let child = try ChildProcess(
-            "/usr/bin/env", ["python3", "\(peers)/web_page.py", scenario, url, String(oscPort), artifacts],
-            environment: environment)
+        let arguments = ["python3", "\(peers)/web_page.py", scenario, url, String(oscPort), artifacts]
+        let child =
+            try namespace?.start("/usr/bin/env", arguments, environment: environment)
+            ?? ChildProcess("/usr/bin/env", arguments, environment: environment)
         let result = child.wait()
         guard result.status == 0 else { throw Failure.script(result.standardError) }
         return try JSONDecoder().decode(Report.self, from: Data(result.standardOutput.utf8))

@@ -20,6 +20,8 @@ Scenarios:
             METRONOME_WEB_CHANGES), every other one sent over OSC by this script and from the first page's slider,
             0.2 to 0.4 s apart: when each was made (this script's clock, or the page's as the slider's change is
             dispatched) and when every page had shown each state it got (its DOM updated), with the pages' clocks
+  link      serve started with --link beside one Link peer (both in the test's network namespace): the Link area as
+            the page shows it with the peer there, after /metronome/link 0, and after /metronome/link 1 again
 """
 import json
 import os
@@ -269,6 +271,36 @@ def token():
     return report
 
 
+LINK_AREA = """
+const area = document.getElementById("link-area");
+return { shown: !area.hidden && area.getClientRects().length > 0, text: area.textContent.replace(/\\s+/g, " ").trim(),
+  label: document.getElementById("peers").getAttribute("aria-label") };
+"""
+
+
+def link():
+    """The Link area once it shows one peer, once Link is switched off over OSC, and once it is on again."""
+    report = {}
+    driver = browser(360, 740, phone=True)
+    try:
+        driver.get(URL)
+        ready(driver)
+        for step, switch, wanted in [("withPeer", None, "Link: 1 peer"), ("off", 0, None),
+                                     ("onAgain", 1, "Link: 1 peer")]:
+            if switch is not None:
+                send("/metronome/link", switch)
+            deadline = time.time() + 10
+            area = driver.execute_script(LINK_AREA)
+            while time.time() < deadline and (area["shown"] != (wanted is not None) or
+                                              (wanted is not None and area["text"] != wanted)):
+                time.sleep(0.02)
+                area = driver.execute_script(LINK_AREA)
+            report[step] = area
+    finally:
+        driver.quit()
+    return report
+
+
 def looks():
     report = {"screenshots": [], "lit": {}, "counters": {}}
     for width, height, phone in [(360, 740, True), (1280, 800, False)]:
@@ -433,4 +465,4 @@ def changes():
 
 
 print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks,
-                  "timing": timing, "latency": latency, "changes": changes}[SCENARIO]()))
+                  "timing": timing, "latency": latency, "changes": changes, "link": link}[SCENARIO]()))
