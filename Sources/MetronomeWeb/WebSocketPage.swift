@@ -21,12 +21,9 @@ final class WebSocketPage: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) { hub.opened(context.channel) }
 
+    /// Called once the handler leaves the pipeline: NIO removes every handler when the channel closes, whoever
+    /// closes it, so this one place unregisters the page (a push in between fails its write, nothing more).
     func handlerRemoved(context: ChannelHandlerContext) { hub.closed(context.channel) }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        hub.closed(context.channel)
-        context.fireChannelInactive()
-    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
