@@ -54,13 +54,12 @@ public struct TimebasePosition: Sendable, Hashable {
 }
 
 /// The latest `TimebasePosition` a JACK process callback saw, handed to the session's scheduling thread without a
-/// lock: a sequence lock over atomics. The writer (one thread: JACK's process thread) makes the sequence number odd,
-/// stores the fields and makes it even again; a reader retries until it reads the same even number before and after
-/// the fields. The writer never waits, allocates or calls anything: real-time safe.
+/// lock: a `SequenceLock` over atomics. The writer (one thread: JACK's process thread) never waits, allocates or
+/// calls anything: real-time safe.
 ///
 /// Threads: `store` from one thread at a time (the process callback); `load` from any thread.
 public final class TimebaseSlot: Sendable {
-    private let sequence = Atomic<UInt64>(0)
+    private let lock = SequenceLock()
     private let present = Atomic<Bool>(false)
     private let frame = Atomic<Int64>(0)
     private let bar = Atomic<Int>(0)
@@ -78,11 +77,9 @@ public final class TimebaseSlot: Sendable {
     /// thread: real-time safe (atomic stores only).
     /// - Parameter position: the position, or nil.
     public func store(_ position: TimebasePosition?) {
-        let number = sequence.load(ordering: .relaxed)
-        sequence.store(number &+ 1, ordering: .relaxed)
-        atomicMemoryFence(ordering: .releasing)
-        present.store(position != nil, ordering: .relaxed)
-        if let position {
+        lock.write {
+            present.store(position != nil, ordering: .relaxed)
+            guard let position else { return }
             frame.store(position.frame, ordering: .relaxed)
             bar.store(position.bar, ordering: .relaxed)
             beat.store(position.beat, ordering: .relaxed)
@@ -92,27 +89,22 @@ public final class TimebaseSlot: Sendable {
             beatsPerBar.store(position.beatsPerBar.bitPattern, ordering: .relaxed)
             beatType.store(position.beatType.bitPattern, ordering: .relaxed)
         }
-        sequence.store(number &+ 2, ordering: .releasing)
     }
 
     /// The latest position stored, nil when the latest cycle had none, and the number of stores so far (a new
     /// number: a new cycle's position). Any thread; it may retry while a store is under way, never long.
     /// - Returns: the position (or nil) and the store count.
     public func load() -> (position: TimebasePosition?, number: UInt64) {
-        while true {
-            let before = sequence.load(ordering: .acquiring)
-            guard before & 1 == 0 else { continue }
-            let position =
-                present.load(ordering: .relaxed)
-                ? TimebasePosition(
-                    frame: frame.load(ordering: .relaxed), bar: bar.load(ordering: .relaxed),
-                    beat: beat.load(ordering: .relaxed), tick: tick.load(ordering: .relaxed),
-                    ticksPerBeat: Double(bitPattern: ticksPerBeat.load(ordering: .relaxed)),
-                    beatsPerMinute: Double(bitPattern: beatsPerMinute.load(ordering: .relaxed)),
-                    beatsPerBar: Double(bitPattern: beatsPerBar.load(ordering: .relaxed)),
-                    beatType: Double(bitPattern: beatType.load(ordering: .relaxed))) : nil
-            atomicMemoryFence(ordering: .acquiring)
-            if sequence.load(ordering: .relaxed) == before { return (position, before / 2) }
+        let (position, number) = lock.read { () -> TimebasePosition? in
+            guard present.load(ordering: .relaxed) else { return nil }
+            return TimebasePosition(
+                frame: frame.load(ordering: .relaxed), bar: bar.load(ordering: .relaxed),
+                beat: beat.load(ordering: .relaxed), tick: tick.load(ordering: .relaxed),
+                ticksPerBeat: Double(bitPattern: ticksPerBeat.load(ordering: .relaxed)),
+                beatsPerMinute: Double(bitPattern: beatsPerMinute.load(ordering: .relaxed)),
+                beatsPerBar: Double(bitPattern: beatsPerBar.load(ordering: .relaxed)),
+                beatType: Double(bitPattern: beatType.load(ordering: .relaxed)))
         }
+        return (position, number)
     }
 }
