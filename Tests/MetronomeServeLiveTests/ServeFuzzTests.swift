@@ -31,22 +31,7 @@ struct FuzzedServe {
     enum ServeError: Error { case noPort(String) }
 
     /// Sends `/metronome/query` and returns the `/metronome/state` pairs (empty if no reply came within 2 s).
-    func query() -> [String: OSCArgument] {
-        client.send(.message(OSCMessage("/metronome/query")), to: service)
-        let deadline = Date().addingTimeInterval(2)
-        while Date() < deadline {
-            guard let datagram = client.receive(timeoutMilliseconds: 100),
-                case .message(let message)? = try? OSCPacket(decoding: datagram.bytes),
-                message.addressPattern == "/metronome/state"
-            else { continue }
-            var pairs: [String: OSCArgument] = [:]
-            for index in stride(from: 0, to: message.arguments.count - 1, by: 2) {
-                if case .string(let key) = message.arguments[index] { pairs[key] = message.arguments[index + 1] }
-            }
-            return pairs
-        }
-        return [:]
-    }
+    func query() -> [String: OSCArgument] { client.metronomeState(from: service) }
 
     /// Sends `/metronome/quit` and waits for the process to exit.
     func quit() -> CommandResult {

@@ -7,21 +7,9 @@ import Testing
 struct ServeKeysTests {
     /// Asks the service for its state: the key/value pairs of `/metronome/state`.
     private func state(_ socket: OSCSocket, _ service: OSCEndpoint) throws -> [String: OSCArgument] {
-        socket.send(.message(OSCMessage("/metronome/query")), to: service)
-        let deadline = Date().addingTimeInterval(3)
-        while Date() < deadline {
-            guard let datagram = socket.receive(timeoutMilliseconds: 200),
-                case .message(let reply) = try OSCPacket(decoding: datagram.bytes),
-                reply.addressPattern == "/metronome/state"
-            else { continue }
-            var pairs: [String: OSCArgument] = [:]
-            for index in stride(from: 0, to: reply.arguments.count - 1, by: 2) {
-                if case .string(let key) = reply.arguments[index] { pairs[key] = reply.arguments[index + 1] }
-            }
-            return pairs
-        }
-        Issue.record("no /metronome/state reply")
-        return [:]
+        let pairs = socket.metronomeState(from: service, seconds: 3)
+        if pairs.isEmpty { Issue.record("no /metronome/state reply") }
+        return pairs
     }
 
     @Test("→ and ↑ step the tempo, t taps it, p pauses and continues, q quits with exit 0; the terminal is restored")

@@ -182,21 +182,7 @@ struct WebFloodLiveTests {
 
     /// The service's `/metronome/state`, asked over OSC (empty when no answer comes within 2 s).
     static func query(port: Int) throws -> [String: OSCArgument] {
-        let client = try OSCSocket(binding: .loopback(port: 0))
-        _ = client.send(.message(OSCMessage("/metronome/query")), to: .loopback(port: UInt16(port)))
-        let deadline = Date().addingTimeInterval(2)
-        while Date() < deadline {
-            guard let datagram = client.receive(timeoutMilliseconds: 100),
-                case .message(let message)? = try? OSCPacket(decoding: datagram.bytes),
-                message.addressPattern == "/metronome/state"
-            else { continue }
-            var pairs: [String: OSCArgument] = [:]
-            for index in stride(from: 0, to: message.arguments.count - 1, by: 2) {
-                if case .string(let key) = message.arguments[index] { pairs[key] = message.arguments[index + 1] }
-            }
-            return pairs
-        }
-        return [:]
+        try OSCSocket(binding: .loopback(port: 0)).metronomeState(from: .loopback(port: UInt16(port)))
     }
 
     /// When `--verbose` says the first audio was written, in `CLOCK_MONOTONIC` seconds.
