@@ -11,7 +11,9 @@ import Testing
 /// clock, a block ahead, as a device would, and hears frame `s` of its stream exactly at
 /// `firstPull + latency + s / rate` — so its `mapping` is known to the nanosecond. `lose()` makes it report a loss, as
 /// a dead server does. It takes over a running mixer (`OutputTakeover`) and skips for `advance(by:)` as a real
-/// backend must: `catchUp` at the first pull, then skips only as far as `skipLimit` allows.
+/// backend must: `catchUp` at the first pull, then skips only as far as `skipLimit` allows; taking over, it sounds
+/// once `advance(by:)` was called and its skip done, as JACK's and PulseAudio's do. It keeps the MIDI messages of what
+/// it plays (`sentMIDI`).
 final class TimedBackend: OutputBackend, @unchecked Sendable {
     // @unchecked: every mutable field but the atomics and `heard` (a Locked) is touched only on `queue`.
     struct Lost: Error, CustomStringConvertible {
@@ -28,6 +30,9 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
     private let lost = Atomic<Bool>(false)
     private let pending = Atomic<Int64>(0)
     private let first = Atomic<Int64>(0)
+    private let aligned = Atomic<Bool>(false)
+    /// The MIDI messages in what it played (not in a catch-up or a skip), with their frames.
+    let sentMIDI = Locked<[(frame: SampleTime, message: MIDIMessage)]>([])
     private let heard = Locked<ClockMapping?>(nil)
     private var streamFrames: Int64 = 0
     private var origin: SampleTime = 0
@@ -60,12 +65,16 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
         return value == 0 ? nil : value
     }
     var pendingAdvance: SampleTime { pending.load(ordering: .acquiring) }
+    var isSounding: Bool {
+        takeover == nil || (aligned.load(ordering: .acquiring) && pending.load(ordering: .acquiring) == 0)
+    }
     var mapping: ClockMapping? { heard.withLock { $0 } }
     var latencyFrames: SampleTime? { latency }
 
     func advance(by frames: SampleTime) {
-        guard frames > 0, takeover != nil else { return }
-        pending.add(frames, ordering: .relaxed)
+        guard takeover != nil else { return }
+        if frames > 0 { pending.add(frames, ordering: .relaxed) }
+        aligned.store(true, ordering: .releasing)
     }
 
     func drain(timeout: Duration?) -> Bool { !isLost }
@@ -114,6 +123,8 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
                 }
             }
             render(block)
+            let outbox = mixer.midiOut
+            if outbox.count > 0 { sentMIDI.withLock { sent in sent += (0..<outbox.count).map { outbox[$0] } } }
             streamFrames += Int64(block)
         }
     }
@@ -216,6 +227,71 @@ struct ReconnectorTests {
             #expect(abs(error) <= 20_833, "frame \(frame) heard \(error) ns off the line")
         }
         backend.close()
+    }
+
+    /// A 120 BPM session sending MIDI clock (a clock every 1000 frames, from frame 0) through `TimedBackend`s: the
+    /// first is lost after half a second (paused before, with `pause`) and the one that takes over plays for 1.2 s
+    /// after its return.
+    /// Returns what the new backend played of MIDI and the events polled.
+    static func midiAcrossReturn(pause: Bool) throws -> (
+        sent: [(frame: SampleTime, message: MIDIMessage)], events: [String]
+    ) {
+        let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
+        let session = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+            configuration: try MixerConfiguration())
+        session.sendMIDIClock()
+        session.start(output: nil)
+        defer { session.stop() }
+        let driver = TimedDriver(latencies: [480, 960], refusals: 0)
+        let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
+        session.attach(output: first)
+        var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
+        if pause { session.send(.pause) }
+        usleep(500_000)
+        first.lose()
+        var events: [String] = []
+        var back: (backend: TimedBackend, at: Int64)?
+        let deadline = HostTime.now().nanoseconds + 3_000_000_000
+        while HostTime.now().nanoseconds < deadline {
+            if let back, HostTime.now().nanoseconds - back.at > 1_200_000_000 { break }
+            switch reconnector.poll() {
+            case .none: break
+            case .lost: events.append("lost")
+            case .back(let backend):
+                events.append("back")
+                back = (backend, HostTime.now().nanoseconds)
+            case .gaveUp(let failure): events.append("gave up: \(failure)")
+            }
+            usleep(10_000)
+        }
+        let backend = try #require(back?.backend)
+        backend.close()
+        return (backend.sentMIDI.withLock { $0 }, events)
+    }
+
+    @Test("After a return, once the new backend sounds, the session sends Stop, the song position of the sixteenth at or after the first unscheduled frame and Continue on one frame, then every clock from that sixteenth on its own frame (1000 n at 120 BPM); paused, nothing at all")
+    func resyncsMIDIAfterReturn() throws {
+        let (sent, events) = try Self.midiAcrossReturn(pause: false)
+        #expect(events == ["lost", "back"])
+        let transport = sent.filter { $0.message != .clock }
+        try #require(transport.count == 3, "\(transport)")
+        #expect(transport[0].message == .stop && transport[2].message == .continue, "\(transport)")
+        try #require(transport[1].message.status == 0xF2, "\(transport)")
+        let sixteenth = Int(transport[1].message.data1) | Int(transport[1].message.data2) << 7
+        let resync = transport[0].frame
+        #expect(transport.allSatisfy { $0.frame == resync }, "\(transport)")
+        // The sixteenth at or after the resync's frame (6000 frames each), its clock (6 a sixteenth) the first after.
+        #expect(resync > SampleTime(sixteenth - 1) * 6000 && resync <= SampleTime(sixteenth) * 6000, "\(transport)")
+        let after = sent.drop { $0.frame < resync || $0.message != .continue }.dropFirst().map(\.frame)
+        #expect(!after.isEmpty && after == after.indices.map { SampleTime(6 * sixteenth + $0 - after.startIndex) * 1000 })
+        // The clocks the new backend played before it: each on its own frame, one after the other.
+        let before = sent.prefix { $0.message == .clock }.map(\.frame)
+        #expect(before.allSatisfy { $0 % 1000 == 0 } && zip(before, before.dropFirst()).allSatisfy { $1 - $0 == 1000 })
+
+        let (paused, pausedEvents) = try Self.midiAcrossReturn(pause: true)
+        #expect(pausedEvents == ["lost", "back"])
+        #expect(paused.isEmpty, "\(paused)")
     }
 
     @Test("A loss with no timeout gives up at once with the backend's reason")

@@ -31,6 +31,10 @@ public protocol OutputBackend: AudioOutput {
     /// Frames `advance(by:)` asked for that the render callback has not yet skipped.
     var pendingAdvance: SampleTime { get }
 
+    /// Whether what the mixer renders is heard: always, but for a backend opened with a takeover until it is on its
+    /// grid (`advance(by:)`). Any thread.
+    var isSounding: Bool { get }
+
     /// Moves the backend onto a beat grid it plays behind: the mixer is rendered into nothing for `frames` frames
     /// on the render thread, in pieces while nothing sounds and as far as its `OutputTakeover.skipLimit` allows.
     /// A backend opened with a takeover is silent until this is called (with 0 when it is on its grid already) and
