@@ -13,7 +13,8 @@ import Testing
 /// a dead server does. It takes over a running mixer (`OutputTakeover`) and skips for `advance(by:)` as a real
 /// backend must: `catchUp` at the first pull, then skips only as far as `skipLimit` allows; taking over, it sounds
 /// once `advance(by:)` was called and its skip done, as JACK's and PulseAudio's do. It keeps the MIDI messages of what
-/// it plays (`sentMIDI`).
+/// it plays (`sentMIDI`), and of the ports named by its driver's `connections`, "connects" those `present` when it
+/// opens and leaves the others for `connectPending()`, as JACK's takeover does.
 final class TimedBackend: OutputBackend, @unchecked Sendable {
     // @unchecked: every mutable field but the atomics and `heard` (a Locked) is touched only on `queue`.
     struct Lost: Error, CustomStringConvertible {
@@ -33,15 +34,24 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
     private let aligned = Atomic<Bool>(false)
     /// The MIDI messages in what it played (not in a catch-up or a skip), with their frames.
     let sentMIDI = Locked<[(frame: SampleTime, message: MIDIMessage)]>([])
+    /// The ports still to connect to, and the ports that exist (shared with its driver).
+    private let pendingConnections: Locked<[String]>
+    private let present: Locked<Set<String>>
     private let heard = Locked<ClockMapping?>(nil)
     private var streamFrames: Int64 = 0
     private var origin: SampleTime = 0
     private var skipped: SampleTime = 0
 
-    init(mixer: Mixer, latency: SampleTime, takeover: OutputTakeover?) {
+    init(
+        mixer: Mixer, latency: SampleTime, takeover: OutputTakeover?, connections: [String] = [],
+        present: Locked<Set<String>> = Locked([])
+    ) {
         self.mixer = mixer
         self.latency = latency
         self.takeover = takeover
+        self.present = present
+        let there = present.withLock { $0 }
+        pendingConnections = Locked(connections.filter { !there.contains($0) })
         buffer = .allocate(capacity: mixer.configuration.maximumBlockFrames * mixer.configuration.channels)
         takeover?.beforeStreaming()
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
@@ -75,6 +85,15 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
         guard takeover != nil else { return }
         if frames > 0 { pending.add(frames, ordering: .relaxed) }
         aligned.store(true, ordering: .releasing)
+    }
+
+    func connectPending() -> [(from: String, to: String)] {
+        let there = present.withLock { $0 }
+        return pendingConnections.withLock { ports in
+            let made = ports.filter { there.contains($0) }
+            ports.removeAll { there.contains($0) }
+            return made.map { ("test:midi_out", $0) }
+        }
     }
 
     func drain(timeout: Duration?) -> Bool { !isLost }
@@ -145,6 +164,9 @@ final class TimedDriver: OutputDriver, @unchecked Sendable {
     // @unchecked: `tries` and `opened` are touched only by the one control thread that owns the reconnector.
     let latencies: [SampleTime]
     let refusals: Int
+    /// Ports every backend connects to, and those that exist now (a test adds one to make it appear).
+    var connections: [String] = []
+    let present = Locked<Set<String>>([])
     private(set) var tries = 0
     private(set) var opened: [TimedBackend] = []
 
@@ -159,7 +181,8 @@ final class TimedDriver: OutputDriver, @unchecked Sendable {
         tries += 1
         if tries > 1, tries <= 1 + refusals { throw TimedBackend.Lost() }
         let backend = TimedBackend(
-            mixer: mixer, latency: latencies[min(opened.count, latencies.count - 1)], takeover: takeover)
+            mixer: mixer, latency: latencies[min(opened.count, latencies.count - 1)], takeover: takeover,
+            connections: connections, present: present)
         opened.append(backend)
         return backend
     }
@@ -204,6 +227,7 @@ struct ReconnectorTests {
                     events.append("back")
                     back = backend
                 case .gaveUp(let failure): events.append("gave up: \(failure)")
+                case .connected(let made): events.append("connected: \(made)")
                 }
                 return back != nil
             })
@@ -231,9 +255,9 @@ struct ReconnectorTests {
 
     /// A 120 BPM session sending MIDI clock (a clock every 1000 frames, from frame 0) through `TimedBackend`s: the
     /// first is lost after half a second (paused before, with `pause`) and the one that takes over plays for 1.2 s
-    /// after its return.
+    /// after its return; with `late`, the port named is not there for the takeover and appears 0.7 s after it.
     /// Returns what the new backend played of MIDI and the events polled.
-    static func midiAcrossReturn(pause: Bool) throws -> (
+    static func midiAcrossReturn(pause: Bool, late: String? = nil) throws -> (
         sent: [(frame: SampleTime, message: MIDIMessage)], events: [String]
     ) {
         let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
@@ -244,17 +268,26 @@ struct ReconnectorTests {
         session.start(output: nil)
         defer { session.stop() }
         let driver = TimedDriver(latencies: [480, 960], refusals: 0)
+        if let late {
+            driver.connections = [late]
+            driver.present.withLock { $0 = [late] }
+        }
         let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
         session.attach(output: first)
         var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
         if pause { session.send(.pause) }
         usleep(500_000)
+        // The port's client goes with the server.
+        driver.present.withLock { $0 = [] }
         first.lose()
         var events: [String] = []
         var back: (backend: TimedBackend, at: Int64)?
         let deadline = HostTime.now().nanoseconds + 3_000_000_000
         while HostTime.now().nanoseconds < deadline {
             if let back, HostTime.now().nanoseconds - back.at > 1_200_000_000 { break }
+            if let late, let back, HostTime.now().nanoseconds - back.at > 700_000_000 {
+                driver.present.withLock { $0 = [late] }
+            }
             switch reconnector.poll() {
             case .none: break
             case .lost: events.append("lost")
@@ -262,6 +295,7 @@ struct ReconnectorTests {
                 events.append("back")
                 back = (backend, HostTime.now().nanoseconds)
             case .gaveUp(let failure): events.append("gave up: \(failure)")
+            case .connected(let made): events.append(made.map { "connected \($0.from) to \($0.to)" }.joined())
             }
             usleep(10_000)
         }
@@ -292,6 +326,14 @@ struct ReconnectorTests {
         let (paused, pausedEvents) = try Self.midiAcrossReturn(pause: true)
         #expect(pausedEvents == ["lost", "back"])
         #expect(paused.isEmpty, "\(paused)")
+    }
+
+    @Test("A port not there for the takeover is connected by the poll that finds it (an event says so), and the receivers are resynced again then: two Stop, song position, Continue")
+    func connectsLateAndResyncs() throws {
+        let (sent, events) = try Self.midiAcrossReturn(pause: false, late: "reader:in")
+        #expect(events == ["lost", "back", "connected test:midi_out to reader:in"])
+        let transport = sent.filter { $0.message != .clock }.map(\.message.status)
+        #expect(transport == [0xFC, 0xF2, 0xFB, 0xFC, 0xF2, 0xFB], "\(transport)")
     }
 
     @Test("A loss with no timeout gives up at once with the backend's reason")

@@ -25,7 +25,9 @@ import MetronomeModel
 ///
 /// MIDI receivers miss the clocks of the gap and of the silent start, so once the new stream sounds the session tells
 /// them where the music is (`Session.resyncMIDI()`: Stop, Song Position, Continue; nothing without MIDI clock, or while
-/// stopped or paused).
+/// stopped or paused). A takeover may leave connections pending whose other end is not back yet
+/// (`OutputBackend.connectPending()`): every `poll` tries them, reports those made (`Event.connected`) and resyncs the
+/// receivers again, so one that came back late joins in phase.
 ///
 /// Threads: one control thread (it owns the outputs it creates).
 public struct Reconnector<Driver: OutputDriver> {
@@ -47,7 +49,7 @@ public struct Reconnector<Driver: OutputDriver> {
     private var gap: Gap?
     /// The line a new stream is still to be compared with (set by its return, cleared by the comparison).
     private var pendingAlignment: ClockMapping?
-    /// Whether MIDI receivers are owed a resync once the stream sounds (set by a return).
+    /// Whether MIDI receivers are owed a resync once the stream sounds (set by a return and by a late connection).
     private var resyncDue = false
     /// The lost stream's clock line, which the last gap and the return kept to; nil before a loss.
     package private(set) var line: ClockMapping?
@@ -74,6 +76,8 @@ public struct Reconnector<Driver: OutputDriver> {
         case lost(Failure)
         /// A new backend plays (also `output` now).
         case back(Backend)
+        /// Connections left pending by a takeover were made (their other end is back): ours first, each.
+        case connected([(from: String, to: String)])
         /// Lost, and not to be retried (`timeout` nil), or retried in vain for `timeout`: the last reason.
         case gaveUp(Failure)
     }
@@ -106,11 +110,13 @@ public struct Reconnector<Driver: OutputDriver> {
         guard var gap else {
             guard let loss = output.loss else {
                 alignIfDue()
+                let made = output.connectPending()
+                if !made.isEmpty { resyncDue = true }
                 if resyncDue, output.isSounding {
                     resyncDue = false
                     session.resyncMIDI()
                 }
-                return .none
+                return made.isEmpty ? .none : .connected(made)
             }
             pendingAlignment = nil
             resyncDue = false
