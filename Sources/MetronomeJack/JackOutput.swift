@@ -30,7 +30,8 @@ public final class JackOutput: @unchecked Sendable {
     // @unchecked: `client`, `ports`, `midiPort` and `midiInPort` are set in init, before jack_activate starts the
     // callbacks, and `client` is cleared only by `close` (under `closing`), after jack_deactivate has stopped them;
     // `alignedSeen` and the `lock…` and `midi…` state of the transport lock are the process thread's alone (the
-    // process, sync and timebase callbacks all run on it); the rest is atomic.
+    // process, sync and timebase callbacks all run on it); `pendingConnections` is set in init and then touched only
+    // under `closing`; the rest is atomic.
 
     /// The mixer the process callback pulls.
     public let mixer: Mixer
@@ -60,6 +61,8 @@ public final class JackOutput: @unchecked Sendable {
     private let channels: Int
     private let scratch: UnsafeMutablePointer<Float>
     private let closing = Mutex(false)
+    /// Connections a takeover left for later because the other end was not there (`connectPending()`).
+    private var pendingConnections: [(from: String, to: String)] = []
 
     private let xruns = Atomic<Int>(0)
     private let shutDown = Atomic<Bool>(false)
@@ -116,7 +119,9 @@ public final class JackOutput: @unchecked Sendable {
     ///   - midiConnections: nil: no MIDI port; else a `midi_out` port is registered, sending every MIDI message the
     ///     mixer hands out (`Mixer.midiOut`: clock, transport, notes) on its frame, and connected to these ports.
     ///   - beforeStreaming: called once the server has answered, just before the mixer is first pulled.
-    ///   - catchUp: for a takeover (a reconnect): the frame the mixer must have reached at an instant.
+    ///   - catchUp: for a takeover (a reconnect): the frame the mixer must have reached at an instant. A takeover
+    ///     connects the ports of `.named` and `midiConnections` that the server has and keeps the others for
+    ///     `connectPending()`, rather than refuse: their clients may come back after the server.
     ///   - skipLimit: for a takeover: how far the mixer may be skipped now.
     ///   - transportLock: locks the mixer to the JACK transport (`TransportLock`): pulled only while it rolls, its
     ///     frames the transport's; the session must be locked to the same lock (`Session.lock(to:)`).
@@ -124,7 +129,8 @@ public final class JackOutput: @unchecked Sendable {
     ///     pushed here with the mixer frame it arrived on (the cycle's first frame plus its offset in the period).
     ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
     ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
-    /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused.
+    /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused; a port to connect to
+    ///   that does not exist (`noSuchPort`), but for a takeover.
     public init(
         mixer: Mixer, name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
         midiConnections: [String]? = nil, beforeStreaming: () -> Void = {},
@@ -202,8 +208,12 @@ public final class JackOutput: @unchecked Sendable {
             jack_on_info_shutdown(client, Self.shutdownCallback, context)
             beforeStreaming()
             guard jack_activate(client) == 0 else { throw .activateFailed(server: serverName) }
-            try connect(ports)
-            if let midiPortName, let midiConnections { try connectMIDI(midiPortName, to: midiConnections) }
+            let later = catchUp != nil
+            try connect(ports, later: later)
+            if let midiPortName, let midiConnections {
+                if !later { try requireExisting(midiConnections) }
+                try connect(midiConnections.map { (midiPortName, $0) }, later: later)
+            }
             connected.store(true, ordering: .releasing)
             transportLock?.setController { [weak self] request in self?.moveTransport(request) }
         } catch {
@@ -354,14 +364,14 @@ public final class JackOutput: @unchecked Sendable {
         }
     }
 
-    /// Connects our ports as asked.
-    private func connect(_ wanted: JackPorts) throws(JackError) {
+    /// Connects our ports as asked; with `later`, a named port the server does not have is left pending.
+    private func connect(_ wanted: JackPorts, later: Bool) throws(JackError) {
         guard let client else { return }
         var targets: [String] = []
         switch wanted {
         case .none: return
         case .named(let names):
-            try requireExisting(names)
+            if !later { try requireExisting(names) }
             targets = names
         case .physical:
             let flags = UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)
@@ -374,13 +384,7 @@ public final class JackOutput: @unchecked Sendable {
                 jack_free(found)
             }
         }
-        try connect(Array(zip(portNames, targets)))
-    }
-
-    /// Connects `midi_out` to each of `targets` (each must exist).
-    private func connectMIDI(_ from: String, to targets: [String]) throws(JackError) {
-        try requireExisting(targets)
-        try connect(targets.map { (from, $0) })
+        try connect(Array(zip(portNames, targets)), later: later)
     }
 
     /// Throws `noSuchPort` for the first of `names` the server does not have.
@@ -391,14 +395,41 @@ public final class JackOutput: @unchecked Sendable {
         }
     }
 
-    /// Connects each pair, `from` (ours) to `to`; one already connected counts as done.
-    private func connect(_ pairs: [(from: String, to: String)]) throws(JackError) {
+    /// Connects each pair, `from` (ours) to `to`; one already connected counts as done. With `later`, a pair whose
+    /// `to` the server does not have is kept in `pendingConnections` instead. Init only.
+    private func connect(_ pairs: [(from: String, to: String)], later: Bool) throws(JackError) {
         guard let client else { return }
         for (from, to) in pairs {
+            if later, jack_port_by_name(client, to) == nil {
+                pendingConnections.append((from, to))
+                continue
+            }
             let result = jack_connect(client, from, to)
             guard result == 0 || result == EEXIST else { throw .connectFailed(server: serverName, from: from, to: to) }
         }
     }
+
+    /// Makes the connections a takeover left pending whose other port the server has now (its client came back after
+    /// the server); one the server refuses stays pending and is tried again on the next call. Control thread, never
+    /// a JACK callback (jack_connect waits for the server); nothing once closed or lost.
+    /// - Returns: the connections made by this call, ours first.
+    public func connectPending() -> [(from: String, to: String)] {
+        closing.withLock { closed in
+            guard !closed, let client, !pendingConnections.isEmpty, !isLost else { return [] }
+            var made: [(from: String, to: String)] = []
+            pendingConnections.removeAll { pair in
+                guard jack_port_by_name(client, pair.to) != nil else { return false }
+                let result = jack_connect(client, pair.from, pair.to)
+                guard result == 0 || result == EEXIST else { return false }
+                made.append(pair)
+                return true
+            }
+            return made
+        }
+    }
+
+    /// The ports a takeover is still to connect to (`connectPending()`), in the order they were named. Any thread.
+    public var pendingPorts: [String] { closing.withLock { _ in pendingConnections.map(\.to) } }
 
     /// MIDI messages the port's buffer had no room for (JACK's MIDI buffer is a period's worth). Any thread.
     public var droppedMIDICount: Int { midiDropped.load(ordering: .relaxed) }

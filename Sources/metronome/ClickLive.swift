@@ -228,6 +228,10 @@ struct ClickLive {
                     coverGranted(fresh)
                     service?.attach(output: fresh)
                     FileOutput.standardError.write("metronome: \(fresh.backLine)\n")
+                case .connected(let made):
+                    // Made late, after a return: said at once, as the return was (the port's client came back).
+                    FileOutput.standardError.write(
+                        made.map { "metronome: connected \($0.from) to \($0.to)\n" }.joined())
                 case .none, .gaveUp: break
                 }
             })

@@ -31,7 +31,14 @@ extension JackOutput: CommandOutput, ServiceOutput {
 
     func refreshLatency() {}
 
-    var backLine: String { "the JACK server '\(serverName)' is back; playing on the same beat grid" }
+    /// Names the ports a takeover is still to connect to (their clients are not back yet), if any.
+    var backLine: String {
+        let pending = pendingPorts
+        let when = pending.count == 1 ? "it is" : "they are"
+        let waiting =
+            pending.isEmpty ? "" : "; \(pending.joined(separator: ", ")) not there yet: connecting when \(when)"
+        return "the JACK server '\(serverName)' is back; playing on the same beat grid" + waiting
+    }
 
     /// The client, its period and rate, late events, xruns, process callbacks, the ports' latency and the first
     /// period's time.

@@ -155,6 +155,46 @@ struct MIDIClockTests {
         #expect(clocks(small) == grid(0, 72, 1000) + grid(71_800, 79, 1000))
     }
 
+    @Test(
+        "A resync (an output's server came back) while playing sends Stop, the song position of the sixteenth at or after the first unscheduled frame and Continue on that frame, and the clocks go on from that sixteenth's frame; paused or stopped, nothing"
+    )
+    func resyncAfterReturn() throws {
+        let map = try TempoMap.steady(tempo: .of(120))
+        // Asked for when the horizon reaches 50 000: the scheduler has gone up to 49 500 (a step of 500), beat 2 and a
+        // sixteenth and a quarter of one. The next sixteenth is 9, on 54 000; clocks 50 to 53 are never sent.
+        let playing = midi(map, until: 150_000, changes: [(50_000, { $0.resyncMIDI() })])
+        let transport = playing.filter { $0.message != .clock }
+        #expect(transport.map(\.message) == [.start, .stop, .songPosition(9), .continue], "\(transport)")
+        #expect(transport.map(\.frame) == [0, 49_500, 49_500, 49_500], "\(transport)")
+        #expect(clocks(playing) == grid(0, 50, 1000) + grid(54_000, 96, 1000))
+        // Each clock after the Continue is the one its frame's position gives: clock 54 on 54 000, and so on.
+        let resumed = try #require(playing.firstIndex { $0.message == .continue })
+        #expect(playing[(resumed + 1)...].allSatisfy { $0.message == .clock })
+
+        // At 127 BPM (944.88… frames a clock) the clocks go on in closed form from the sixteenth: 49 500 is past clock
+        // 52 (49 133.9…), the next sixteenth is 9 (clock 54, 51 023.6…).
+        let fractional = midi(
+            try TempoMap.steady(tempo: .of(127)), until: 150_000, changes: [(50_000, { $0.resyncMIDI() })])
+        let framesPerClock: Double = 60 * 48_000 / (127 * 24)
+        let inClosedForm = { (clock: Int) in SampleTime((Double(clock) * framesPerClock).rounded()) }
+        #expect(
+            fractional.filter { $0.message != .clock }.map(\.message) == [.start, .stop, .songPosition(9), .continue])
+        #expect(clocks(fractional) == (0...52).map(inClosedForm) + (54...158).map(inClosedForm))
+
+        // Paused (Stop on beat 1, 24 000) or stopped (Stop on 10 000): a resync sends nothing, not even a Continue,
+        // which would start the receivers.
+        let paused = midi(
+            map, until: 150_000,
+            changes: [(20_000, { $0.send(.pause) }), (50_000, { $0.resyncMIDI() })])
+        #expect(paused.filter { $0.message != .clock }.map(\.message) == [.start, .stop])
+        #expect(paused.last.map { $0.message == .stop && $0.frame == 24_000 } == true, "\(paused.suffix(2))")
+        let stopped = midi(
+            map, until: 150_000,
+            changes: [(10_000, { $0.send(.stop, at: .frame(10_000)) }), (50_000, { $0.resyncMIDI() })])
+        #expect(stopped.filter { $0.message != .clock }.map(\.message) == [.start, .stop])
+        #expect(stopped.last.map { $0.message == .stop && $0.frame == 10_000 } == true, "\(stopped.suffix(2))")
+    }
+
     @Test("A tempo change goes on from the first clock not yet pushed, on the edited map's frames")
     func tempoChange() throws {
         let map = try TempoMap.steady(tempo: .of(120))

@@ -158,6 +158,90 @@ struct JackMIDITests {
         }
     }
 
+    @Test(
+        "The server killed and started again under metronome 127 --driver jack --midi-connect midi-monitor:input --duration 8: the reader, started on the new server after ours is back, is connected late (said in a line) and reads Stop, the song position of a sixteenth and Continue on one frame, then every clock from that sixteenth on in closed form, round(n × 944.88…) frames on one offset, up to the Stop at 8 s on the same offset"
+    )
+    func resyncAfterServerReturn() throws {
+        // A run in which the new server skipped a cycle of ours (the machine busy: each moves what follows a period)
+        // is repeated, with a `live retry:` line.
+        let ((result, dumped, serverName), missed) = try firstRunWithoutUnderruns(
+            cause: "cycle(s) the server ran without calling us"
+        ) {
+            let run = try Self.playAcrossRestart()
+            return (run, reportedMissedCycles(run.0.standardError))
+        }
+        #expect(missed == 0, "\(result.standardError)")
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        try #require(lines.count > 4, "\(lines)")
+        #expect(lines[0].hasPrefix("metronome: the JACK server '\(serverName)' went away: "), "\(lines)")
+        #expect(lines[0].hasSuffix("; retrying for 30 s (--reconnect-timeout)"), "\(lines)")
+        #expect(
+            lines[1] == "metronome: the JACK server '\(serverName)' is back; playing on the same beat grid; "
+                + "midi-monitor:input not there yet: connecting when it is", "\(lines)")
+        #expect(lines[2] == "metronome: connected metronome:midi_out to midi-monitor:input", "\(lines)")
+        // Then --verbose's report, and nothing dropped.
+        #expect(lines[3].hasPrefix("metronome: JACK: client 'metronome' on server '\(serverName)'"), "\(lines)")
+        #expect(lines.contains("metronome: MIDI messages dropped: 0"), "\(lines)")
+
+        // The reader may have been connected after the new client sounded: the clocks already scheduled then come
+        // before the resync. From the resync on: Stop, F2 and Continue on one frame, clocks, Stop.
+        let stop = try #require(dumped.firstIndex { $0.bytes != "f8" }, "\(dumped)")
+        let resync = Array(dumped[stop...])
+        let transport = resync.filter { $0.bytes != "f8" }
+        try #require(transport.count == 4, "\(transport)")
+        #expect(transport[0].bytes == "fc" && transport[2].bytes == "fb" && transport[3].bytes == "fc", "\(transport)")
+        #expect(Set(transport.prefix(3).map(\.frame)).count == 1, "\(transport)")
+        let words = transport[1].bytes.split(separator: " ").compactMap { Int($0, radix: 16) }
+        try #require(words.count == 3 && words[0] == 0xF2, "\(transport)")
+        let sixteenth = words[1] | words[2] << 7
+        // Our mixer's frame 0 is the song's top; 8 s is its frame 384 000, where the last Stop is: the offset from
+        // our frames to the new server's. Clock n of the song is on round(n × 944.88…) of ours.
+        let offset = transport[3].frame - 384_000
+        let framesPerClock = 60.0 * 48_000 / (127 * 24)
+        let frame = { (clock: Int) in Int((Double(clock) * framesPerClock).rounded()) + offset }
+        // The clocks go on from the sixteenth: clock 6 × sixteenth first, then every one before 384 000 (406 is the
+        // last, on 383 622).
+        let clocks = resync.filter { $0.bytes == "f8" }.map(\.frame)
+        #expect(sixteenth > 0 && 6 * sixteenth <= 406, "sixteenth \(sixteenth)")
+        #expect(clocks == (6 * sixteenth...406).map(frame), "sixteenth \(sixteenth), offset \(offset): \(clocks)")
+        // The Continue is on the first frame the scheduler had not scheduled when it was asked: after the sixteenth
+        // before, at or before this one.
+        #expect(transport[2].frame > frame(6 * sixteenth - 6) && transport[2].frame <= frame(6 * sixteenth))
+        // Every clock before the resync was one of the same grid: the counting before it went on unbroken.
+        let before = dumped[..<stop].map(\.frame)
+        let firstBefore = before.first.map { Int(((Double($0 - offset)) / framesPerClock).rounded()) } ?? 0
+        #expect(before == before.indices.map { frame(firstBefore + $0) }, "\(before)")
+    }
+
+    /// `metronome 127 --driver jack --midi-connect midi-monitor:input --duration 8 --verbose` with a reader on the
+    /// first server, which is killed after a second and started again; a new reader is started once ours is back.
+    /// Returns our result, what the new reader read, and the server's name.
+    static func playAcrossRestart() throws -> (CommandResult, [DumpedMIDI], String) {
+        let server = try JackServer(period: 256)
+        let first = try startDump(on: server)
+        let ours = try ChildProcess(
+            CommandRunner.executable,
+            [
+                "127", "--driver", "jack", "--no-connect", "--midi-connect", "midi-monitor:input", "--duration", "8",
+                "--verbose",
+            ],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:midi_out", on: server)
+        usleep(1_000_000)
+        server.kill()
+        first.send(SIGTERM)
+        _ = first.wait()
+        usleep(500_000)
+        try server.start()
+        // Ours is back (its line says so) before the reader's port exists: the connection has to be made late.
+        let deadline = Date().addingTimeInterval(5)
+        while !ours.errorOutput.contains(" is back; "), Date() < deadline { usleep(20_000) }
+        let dump = try startDump(on: server)
+        let result = ours.wait()
+        return (result, finish(dump), server.name)
+    }
+
     @Test("--midi-connect to a port that does not exist: exit 69 in one line; --midi-connect or --midi-notes without --driver jack: exit 64")
     func refusals() throws {
         let server = try JackServer()

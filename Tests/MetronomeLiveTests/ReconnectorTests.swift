@@ -11,7 +11,10 @@ import Testing
 /// clock, a block ahead, as a device would, and hears frame `s` of its stream exactly at
 /// `firstPull + latency + s / rate` — so its `mapping` is known to the nanosecond. `lose()` makes it report a loss, as
 /// a dead server does. It takes over a running mixer (`OutputTakeover`) and skips for `advance(by:)` as a real
-/// backend must: `catchUp` at the first pull, then skips only as far as `skipLimit` allows.
+/// backend must: `catchUp` at the first pull, then skips only as far as `skipLimit` allows; taking over, it sounds
+/// once `advance(by:)` was called and its skip done, as JACK's and PulseAudio's do. It keeps the MIDI messages of what
+/// it plays (`sentMIDI`), and of the ports named by its driver's `connections`, "connects" those `present` when it
+/// opens and leaves the others for `connectPending()`, as JACK's takeover does.
 final class TimedBackend: OutputBackend, @unchecked Sendable {
     // @unchecked: every mutable field but the atomics and `heard` (a Locked) is touched only on `queue`.
     struct Lost: Error, CustomStringConvertible {
@@ -28,15 +31,27 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
     private let lost = Atomic<Bool>(false)
     private let pending = Atomic<Int64>(0)
     private let first = Atomic<Int64>(0)
+    private let aligned = Atomic<Bool>(false)
+    /// The MIDI messages in what it played (not in a catch-up or a skip), with their frames.
+    let sentMIDI = Locked<[(frame: SampleTime, message: MIDIMessage)]>([])
+    /// The ports still to connect to, and the ports that exist (shared with its driver).
+    private let pendingConnections: Locked<[String]>
+    private let present: Locked<Set<String>>
     private let heard = Locked<ClockMapping?>(nil)
     private var streamFrames: Int64 = 0
     private var origin: SampleTime = 0
     private var skipped: SampleTime = 0
 
-    init(mixer: Mixer, latency: SampleTime, takeover: OutputTakeover?) {
+    init(
+        mixer: Mixer, latency: SampleTime, takeover: OutputTakeover?, connections: [String] = [],
+        present: Locked<Set<String>> = Locked([])
+    ) {
         self.mixer = mixer
         self.latency = latency
         self.takeover = takeover
+        self.present = present
+        let there = present.withLock { $0 }
+        pendingConnections = Locked(connections.filter { !there.contains($0) })
         buffer = .allocate(capacity: mixer.configuration.maximumBlockFrames * mixer.configuration.channels)
         takeover?.beforeStreaming()
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
@@ -60,12 +75,25 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
         return value == 0 ? nil : value
     }
     var pendingAdvance: SampleTime { pending.load(ordering: .acquiring) }
+    var isSounding: Bool {
+        takeover == nil || (aligned.load(ordering: .acquiring) && pending.load(ordering: .acquiring) == 0)
+    }
     var mapping: ClockMapping? { heard.withLock { $0 } }
     var latencyFrames: SampleTime? { latency }
 
     func advance(by frames: SampleTime) {
-        guard frames > 0, takeover != nil else { return }
-        pending.add(frames, ordering: .relaxed)
+        guard takeover != nil else { return }
+        if frames > 0 { pending.add(frames, ordering: .relaxed) }
+        aligned.store(true, ordering: .releasing)
+    }
+
+    func connectPending() -> [(from: String, to: String)] {
+        let there = present.withLock { $0 }
+        return pendingConnections.withLock { ports in
+            let made = ports.filter { there.contains($0) }
+            ports.removeAll { there.contains($0) }
+            return made.map { ("test:midi_out", $0) }
+        }
     }
 
     func drain(timeout: Duration?) -> Bool { !isLost }
@@ -114,6 +142,8 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
                 }
             }
             render(block)
+            let outbox = mixer.midiOut
+            if outbox.count > 0 { sentMIDI.withLock { sent in sent += (0..<outbox.count).map { outbox[$0] } } }
             streamFrames += Int64(block)
         }
     }
@@ -134,6 +164,9 @@ final class TimedDriver: OutputDriver, @unchecked Sendable {
     // @unchecked: `tries` and `opened` are touched only by the one control thread that owns the reconnector.
     let latencies: [SampleTime]
     let refusals: Int
+    /// Ports every backend connects to, and those that exist now (a test adds one to make it appear).
+    var connections: [String] = []
+    let present = Locked<Set<String>>([])
     private(set) var tries = 0
     private(set) var opened: [TimedBackend] = []
 
@@ -148,7 +181,8 @@ final class TimedDriver: OutputDriver, @unchecked Sendable {
         tries += 1
         if tries > 1, tries <= 1 + refusals { throw TimedBackend.Lost() }
         let backend = TimedBackend(
-            mixer: mixer, latency: latencies[min(opened.count, latencies.count - 1)], takeover: takeover)
+            mixer: mixer, latency: latencies[min(opened.count, latencies.count - 1)], takeover: takeover,
+            connections: connections, present: present)
         opened.append(backend)
         return backend
     }
@@ -193,6 +227,7 @@ struct ReconnectorTests {
                     events.append("back")
                     back = backend
                 case .gaveUp(let failure): events.append("gave up: \(failure)")
+                case .connected(let made): events.append("connected: \(made)")
                 }
                 return back != nil
             })
@@ -216,6 +251,89 @@ struct ReconnectorTests {
             #expect(abs(error) <= 20_833, "frame \(frame) heard \(error) ns off the line")
         }
         backend.close()
+    }
+
+    /// A 120 BPM session sending MIDI clock (a clock every 1000 frames, from frame 0) through `TimedBackend`s: the
+    /// first is lost after half a second (paused before, with `pause`) and the one that takes over plays for 1.2 s
+    /// after its return; with `late`, the port named is not there for the takeover and appears 0.7 s after it.
+    /// Returns what the new backend played of MIDI and the events polled.
+    static func midiAcrossReturn(pause: Bool, late: String? = nil) throws -> (
+        sent: [(frame: SampleTime, message: MIDIMessage)], events: [String]
+    ) {
+        let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
+        let session = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+            configuration: try MixerConfiguration())
+        session.sendMIDIClock()
+        session.start(output: nil)
+        defer { session.stop() }
+        let driver = TimedDriver(latencies: [480, 960], refusals: 0)
+        if let late {
+            driver.connections = [late]
+            driver.present.withLock { $0 = [late] }
+        }
+        let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
+        session.attach(output: first)
+        var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
+        if pause { session.send(.pause) }
+        usleep(500_000)
+        // The port's client goes with the server.
+        driver.present.withLock { $0 = [] }
+        first.lose()
+        var events: [String] = []
+        var back: (backend: TimedBackend, at: Int64)?
+        let deadline = HostTime.now().nanoseconds + 3_000_000_000
+        while HostTime.now().nanoseconds < deadline {
+            if let back, HostTime.now().nanoseconds - back.at > 1_200_000_000 { break }
+            if let late, let back, HostTime.now().nanoseconds - back.at > 700_000_000 {
+                driver.present.withLock { $0 = [late] }
+            }
+            switch reconnector.poll() {
+            case .none: break
+            case .lost: events.append("lost")
+            case .back(let backend):
+                events.append("back")
+                back = (backend, HostTime.now().nanoseconds)
+            case .gaveUp(let failure): events.append("gave up: \(failure)")
+            case .connected(let made): events.append(made.map { "connected \($0.from) to \($0.to)" }.joined())
+            }
+            usleep(10_000)
+        }
+        let backend = try #require(back?.backend)
+        backend.close()
+        return (backend.sentMIDI.withLock { $0 }, events)
+    }
+
+    @Test("After a return, once the new backend sounds, the session sends Stop, the song position of the sixteenth at or after the first unscheduled frame and Continue on one frame, then every clock from that sixteenth on its own frame (1000 n at 120 BPM); paused, nothing at all")
+    func resyncsMIDIAfterReturn() throws {
+        let (sent, events) = try Self.midiAcrossReturn(pause: false)
+        #expect(events == ["lost", "back"])
+        let transport = sent.filter { $0.message != .clock }
+        try #require(transport.count == 3, "\(transport)")
+        #expect(transport[0].message == .stop && transport[2].message == .continue, "\(transport)")
+        try #require(transport[1].message.status == 0xF2, "\(transport)")
+        let sixteenth = Int(transport[1].message.data1) | Int(transport[1].message.data2) << 7
+        let resync = transport[0].frame
+        #expect(transport.allSatisfy { $0.frame == resync }, "\(transport)")
+        // The sixteenth at or after the resync's frame (6000 frames each), its clock (6 a sixteenth) the first after.
+        #expect(resync > SampleTime(sixteenth - 1) * 6000 && resync <= SampleTime(sixteenth) * 6000, "\(transport)")
+        let after = sent.drop { $0.frame < resync || $0.message != .continue }.dropFirst().map(\.frame)
+        #expect(!after.isEmpty && after == after.indices.map { SampleTime(6 * sixteenth + $0 - after.startIndex) * 1000 })
+        // The clocks the new backend played before it: each on its own frame, one after the other.
+        let before = sent.prefix { $0.message == .clock }.map(\.frame)
+        #expect(before.allSatisfy { $0 % 1000 == 0 } && zip(before, before.dropFirst()).allSatisfy { $1 - $0 == 1000 })
+
+        let (paused, pausedEvents) = try Self.midiAcrossReturn(pause: true)
+        #expect(pausedEvents == ["lost", "back"])
+        #expect(paused.isEmpty, "\(paused)")
+    }
+
+    @Test("A port not there for the takeover is connected by the poll that finds it (an event says so), and the receivers are resynced again then: two Stop, song position, Continue")
+    func connectsLateAndResyncs() throws {
+        let (sent, events) = try Self.midiAcrossReturn(pause: false, late: "reader:in")
+        #expect(events == ["lost", "back", "connected test:midi_out to reader:in"])
+        let transport = sent.filter { $0.message != .clock }.map(\.message.status)
+        #expect(transport == [0xFC, 0xF2, 0xFB, 0xFC, 0xF2, 0xFB], "\(transport)")
     }
 
     @Test("A loss with no timeout gives up at once with the backend's reason")

@@ -22,9 +22,9 @@ import Synchronization
 /// a locate, a load while playing) sends Stop if running, then Song Position Pointer (F2, the sixteenth note at or
 /// after the position) and Continue (FB), and the clocks go on from that sixteenth; a load while playing starts the new
 /// map from its top (Stop, then Start); the map's end, the end frame and `releaseEverything` (a session's stop) send
-/// Stop. Known limit: following a tempo source, an alignment that moves the beat earlier by more than a clock (a
-/// Link session's beat jump) skips the clocks in between, and a receiver counting them falls behind until the next
-/// locate or start.
+/// Stop. Following a tempo source, an alignment that moves the beat earlier by more than a clock (a Link session's beat
+/// jump) sends Stop, Song Position and Continue too, as does `resyncMIDI()` (an output's server came back) on the
+/// first frame not yet scheduled.
 ///
 /// Threads: `schedule`, `takeBeats` and the read-only properties from one scheduling thread at a time (a Dispatch
 /// timer live, the writer loop offline); `send`, `add` and `remove` from any thread.
@@ -98,6 +98,7 @@ public final class Scheduler: @unchecked Sendable {
         var added: [NotePlayer] = []
         var removed: [ObjectIdentifier] = []
         var clicks: ClickSet?
+        var resyncsMIDI = false
     }
 
     /// Creates a stopped scheduler at the start of a map. Send `.play` to start it.
@@ -144,6 +145,14 @@ public final class Scheduler: @unchecked Sendable {
     /// after the call, live) uses them; the ones already scheduled keep theirs. Any thread.
     /// - Precondition: the sounds are made for the map's sample rate (the caller checks; `Session.setClicks` does).
     public func setClicks(_ clicks: ClickSet) { inbox.withLock { $0.clicks = clicks } }
+
+    /// Tells the MIDI receivers again where the music is, on the next pass, at the first frame not yet scheduled: Stop
+    /// (if they were rolling), the Song Position Pointer of the sixteenth at or after the position there and Continue
+    /// (Start at the top), the clocks going on from that sixteenth — as after a locate. For receivers that lost
+    /// messages (an output's server came back, a port connected late). Nothing while the transport is stopped or
+    /// paused (a Continue would start a receiver), past the map's end or the end frame, or without `sendsMIDIClock`.
+    /// Any thread.
+    public func resyncMIDI() { inbox.withLock { $0.resyncsMIDI = true } }
 
     /// Whether the transport is stopped with nothing queued and every note played and released.
     public var isFinished: Bool {
@@ -279,7 +288,7 @@ public final class Scheduler: @unchecked Sendable {
     /// Whether transport commands, players or live notes are waiting to be taken or to fall due.
     package var hasWaitingCommands: Bool {
         transport.hasPendingCommands || !pendingMIDI.isEmpty
-            || inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty }
+            || inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty || $0.resyncsMIDI }
             || players.contains { !$0.queue.isEmpty }
     }
 
@@ -298,6 +307,7 @@ public final class Scheduler: @unchecked Sendable {
             if !retiredClicks.contains(where: { $0 === clicks }) { retiredClicks.append(clicks) }
             clicks = replacement
         }
+        if taken.resyncsMIDI { resyncMIDIReceivers() }
         for player in players { player.takeLiveCommits(floor: scheduledUntil) }
         players.removeAll { taken.removed.contains(ObjectIdentifier($0)) }
         for player in taken.added {
@@ -417,17 +427,7 @@ public final class Scheduler: @unchecked Sendable {
             return
         }
         if !wasRunning || jumped {
-            queueMIDIStop(at: frame)
-            midiRolling = true
-            if run.position.ticks <= 0 {
-                pendingMIDI.append(.midi(.start, at: frame))
-                nextClock = 0
-            } else {
-                let sixteenth = (run.position.ticks + Self.ticksPerSixteenth - 1) / Self.ticksPerSixteenth
-                pendingMIDI.append(.midi(.songPosition(Int(clamping: sixteenth)), at: frame))
-                pendingMIDI.append(.midi(.continue, at: frame))
-                nextClock = sixteenth * 6
-            }
+            queueMIDIRestart(from: run.position, at: frame)
         } else if retimed {
             // The clocks before `frame` are pushed; the rest follow the edited map (or the moved anchor) from it.
             let position = transport.firstPosition(atOrAfter: frame) ?? run.position
@@ -435,18 +435,41 @@ public final class Scheduler: @unchecked Sendable {
             if let next = nextClock, first > next, midiRolling {
                 // An alignment that moves the beat earlier by more than a clock (a Link session's beat jump) would
                 // skip clocks a receiver counts: it is told the new place instead, as after a locate.
-                queueMIDIStop(at: frame)
-                midiRolling = true
-                let sixteenth = (position.ticks + Self.ticksPerSixteenth - 1) / Self.ticksPerSixteenth
-                pendingMIDI.append(.midi(.songPosition(Int(clamping: sixteenth)), at: frame))
-                pendingMIDI.append(.midi(.continue, at: frame))
-                nextClock = sixteenth * 6
+                queueMIDIRestart(from: position, at: frame)
             } else {
                 // Never a clock number twice: an alignment that moves the beat later by more than a clock would
                 // repeat ones already sent.
                 nextClock = max(nextClock ?? first, first)
             }
         }
+    }
+
+    /// Tells the receivers where the music is, on `frame`: Stop if they are rolling, then Start when `position` is the
+    /// top, else the Song Position Pointer of the sixteenth at or after `position` (at most 16383) and Continue; the
+    /// clocks go on from that sixteenth (or the top), the first on its own frame. A locate, a start, a Link beat jump
+    /// and `resyncMIDI()` all take this path.
+    private func queueMIDIRestart(from position: Position, at frame: SampleTime) {
+        queueMIDIStop(at: frame)
+        midiRolling = true
+        if position.ticks <= 0 {
+            pendingMIDI.append(.midi(.start, at: frame))
+            nextClock = 0
+        } else {
+            let sixteenth = (position.ticks + Self.ticksPerSixteenth - 1) / Self.ticksPerSixteenth
+            pendingMIDI.append(.midi(.songPosition(Int(clamping: sixteenth)), at: frame))
+            pendingMIDI.append(.midi(.continue, at: frame))
+            nextClock = sixteenth * 6
+        }
+    }
+
+    /// Takes a `resyncMIDI()` request on the first frame not yet scheduled: only while the transport runs and before
+    /// the map's end, with MIDI clock on.
+    private func resyncMIDIReceivers() {
+        guard sendsMIDIClock, transport.run != nil, let position = transport.firstPosition(atOrAfter: scheduledUntil)
+        else { return }
+        if let end = transport.map.endPosition, position >= end { return }
+        if let endFrame, scheduledUntil >= endFrame { return }
+        queueMIDIRestart(from: position, at: scheduledUntil)
     }
 
     /// Pushes the MIDI transport messages waiting; false when the ring filled first.

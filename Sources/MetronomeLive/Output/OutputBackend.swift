@@ -31,6 +31,16 @@ public protocol OutputBackend: AudioOutput {
     /// Frames `advance(by:)` asked for that the render callback has not yet skipped.
     var pendingAdvance: SampleTime { get }
 
+    /// Whether what the mixer renders is heard: always, but for a backend opened with a takeover until it is on its
+    /// grid (`advance(by:)`). Any thread.
+    var isSounding: Bool { get }
+
+    /// Connects what a takeover could not connect yet because the other end was not there (a port named on the
+    /// command line whose client is not back with the server), as far as it is there now. The default has nothing
+    /// pending. Control thread (the reconnector's poll), never a callback of the server's.
+    /// - Returns: the connections made by this call, ours first; empty when none.
+    func connectPending() -> [(from: String, to: String)]
+
     /// Moves the backend onto a beat grid it plays behind: the mixer is rendered into nothing for `frames` frames
     /// on the render thread, in pieces while nothing sounds and as far as its `OutputTakeover.skipLimit` allows.
     /// A backend opened with a takeover is silent until this is called (with 0 when it is on its grid already) and
@@ -47,6 +57,11 @@ public protocol OutputBackend: AudioOutput {
     /// Stops pulling the mixer and lets go of the server or device; afterwards another backend may pull the mixer.
     /// Safe to call more than once.
     func close()
+}
+
+extension OutputBackend {
+    /// Nothing is ever pending: a backend whose connections are made with it (PulseAudio's stream to its sink).
+    public func connectPending() -> [(from: String, to: String)] { [] }
 }
 
 /// How a backend that takes over a running mixer joins its beat grid: what `Reconnector` passes to

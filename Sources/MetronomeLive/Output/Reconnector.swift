@@ -23,6 +23,12 @@ import MetronomeModel
 /// left as it is (never seen: it cannot play a frame before its first write); one with no clock fit after a second
 /// sounds where it is. After `timeout` without a stream it gives up with the last reason.
 ///
+/// MIDI receivers miss the clocks of the gap and of the silent start, so once the new stream sounds the session tells
+/// them where the music is (`Session.resyncMIDI()`: Stop, Song Position, Continue; nothing without MIDI clock, or while
+/// stopped or paused). A takeover may leave connections pending whose other end is not back yet
+/// (`OutputBackend.connectPending()`): every `poll` tries them, reports those made (`Event.connected`) and resyncs the
+/// receivers again, so one that came back late joins in phase.
+///
 /// Threads: one control thread (it owns the outputs it creates).
 public struct Reconnector<Driver: OutputDriver> {
     /// The backends it opens.
@@ -43,6 +49,8 @@ public struct Reconnector<Driver: OutputDriver> {
     private var gap: Gap?
     /// The line a new stream is still to be compared with (set by its return, cleared by the comparison).
     private var pendingAlignment: ClockMapping?
+    /// Whether MIDI receivers are owed a resync once the stream sounds (set by a return and by a late connection).
+    private var resyncDue = false
     /// The lost stream's clock line, which the last gap and the return kept to; nil before a loss.
     package private(set) var line: ClockMapping?
     /// How late the last new stream played against `line` when it was compared, in seconds, and by how many frames
@@ -68,6 +76,8 @@ public struct Reconnector<Driver: OutputDriver> {
         case lost(Failure)
         /// A new backend plays (also `output` now).
         case back(Backend)
+        /// Connections left pending by a takeover were made (their other end is back): ours first, each.
+        case connected([(from: String, to: String)])
         /// Lost, and not to be retried (`timeout` nil), or retried in vain for `timeout`: the last reason.
         case gaveUp(Failure)
     }
@@ -100,9 +110,16 @@ public struct Reconnector<Driver: OutputDriver> {
         guard var gap else {
             guard let loss = output.loss else {
                 alignIfDue()
-                return .none
+                let made = output.connectPending()
+                if !made.isEmpty { resyncDue = true }
+                if resyncDue, output.isSounding {
+                    resyncDue = false
+                    session.resyncMIDI()
+                }
+                return made.isEmpty ? .none : .connected(made)
             }
             pendingAlignment = nil
+            resyncDue = false
             guard timeout != nil else { return .gaveUp(loss) }
             startGap(loss)
             return .lost(loss)
@@ -126,6 +143,7 @@ public struct Reconnector<Driver: OutputDriver> {
             session.attach(output: fresh)
             self.gap = nil
             pendingAlignment = standIn.line
+            resyncDue = true
             return .back(fresh)
         } catch {
             // The stand-in may have been stopped for a stream that then failed: a new one goes on on the same line.

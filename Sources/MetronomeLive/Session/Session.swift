@@ -603,6 +603,15 @@ public final class Session: @unchecked Sendable {
     /// Call before `start`. Any control thread.
     public func sendMIDINotes(_ on: Bool = true) { queue.sync { scheduler.sendsMIDINotes = on } }
 
+    /// Tells the MIDI receivers again where the music is (`Scheduler.resyncMIDI()`): on the scheduler's next pass, at
+    /// the first frame not yet scheduled, Stop if they were rolling, the Song Position of the sixteenth at or after
+    /// it and Continue, the clocks going on from there. Nothing while stopped or paused, or without MIDI clock.
+    /// `Reconnector` asks for it once a new backend sounds, and when it connects a port late. Any control thread.
+    public func resyncMIDI() {
+        scheduler.resyncMIDI()
+        wake()
+    }
+
     /// Whether the scheduler sends MIDI clock and transport (`sendMIDIClock`). Any control thread.
     public var sendsMIDIClock: Bool { queue.sync { scheduler.sendsMIDIClock } }
 
