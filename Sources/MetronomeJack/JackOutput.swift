@@ -640,6 +640,9 @@ public final class JackOutput: @unchecked Sendable {
             // is for a frame no longer wanted: asked again below.
             let rolledSince = frame - lockRequestFrame
             if rolledSince == 0 || (rolling && rolledSince > 0) {
+                // Nothing from before the transport's frame is heard cut short: a click the catch-up starts (the
+                // transport rolled on while the session sought) or one still sounding.
+                mixer.skipping(to: granted + rolledSince)
                 renderIntoNothing(granted + rolledSince - mixer.framePosition)
                 lockDelta = frame - mixer.framePosition
             }
