@@ -36,19 +36,28 @@ struct JackTransportReconnectTests {
         return found
     }
 
-    /// `metronome 120 --transport MODE` on a server the peer starts (`before`'s steps), then kills (SIGKILL) and, a
+    /// `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the peer's `before` steps beside
+    /// it, then the server killed (SIGKILL) and the command's line that it went away waited for (2 s at most).
+    /// - Returns: the server (not running), our command (in the gap) and the peer's recording.
+    static func killedWhilePlaying(_ arguments: [String], before: [String]) throws -> (
+        server: JackServer, ours: ChildProcess, recording: JackTransportTests.Recording
+    ) {
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        let recording = try JackTransportTests.record(on: server, steps: before)
+        server.kill()
+        #expect(isLostLine(errorLines(of: ours, count: 1, within: 2).first, server: server.name), "\(ours.errorOutput)")
+        return (server, ours, recording)
+    }
+
+    /// `metronome 120 --transport MODE --verbose` on a server the peer starts (`before`'s steps), then kills and, a
     /// second later, starts again under its name; once our client is back on it, the peer's `after` steps on the
     /// new server, then Ctrl-C.
     static func runAcrossRestart(mode: String, before: [String], after: [String]) throws -> Restart {
-        let server = try JackServer(period: 256)
-        let ours = try ChildProcess(
-            CommandRunner.executable,
-            ["120", "--transport", mode, "--driver", "jack", "--no-connect", "--quiet", "--verbose"],
-            environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
-        let first = try JackTransportTests.record(on: server, steps: before)
-        server.kill()
-        #expect(isLostLine(errorLines(of: ours, count: 1, within: 2).first, server: server.name), "\(ours.errorOutput)")
+        let (server, ours, first) = try killedWhilePlaying(["120", "--transport", mode, "--verbose"], before: before)
         usleep(1_000_000)
         try server.start()
         try JackCommandTests.waitForPort("metronome:out_1", on: server)
@@ -107,17 +116,43 @@ struct JackTransportReconnectTests {
     }
 
     @Test(
+        "The new server's transport started before our client is back on it (600 BPM, a beat every 4800 frames): every click on a whole beat of its frames from the first beat after the client joins (within two beats of the recorder's connection to it), none left out"
+    )
+    func joinsARollingTransport() throws {
+        let (run, missed) = try firstRunWithoutUnderruns(cause: "cycle(s) the server ran without calling us") {
+            let (server, ours, _) = try Self.killedWhilePlaying(
+                ["600", "--transport", "start-stop", "--verbose"], before: ["start", "wait:0.5"])
+            // The peer waits for the server, starts its transport as soon as it is up (before our next try, 250 ms
+            // at most), then records our port from when it is there.
+            let peer = try ChildProcess(
+                "/usr/bin/env",
+                ["python3", JackTransportTests.peer, server.name, "metronome:out_1", "start", "connect", "wait:1.5"],
+                environment: server.clientEnvironment)
+            usleep(600_000)
+            try server.start()
+            let recorded = peer.wait()
+            kill(ours.pid, SIGINT)
+            let result = ours.wait()
+            try #require(recorded.status == 0, "\(recorded.standardError)")
+            let run = (result: result, recording: JackTransportTests.Recording(peerOutput: recorded.standardOutput))
+            return (run, reportedMissedCycles(result.standardError))
+        }
+        #expect(missed == 0, "\(run.result.standardError)")
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let frames = run.recording.onsets.map(\.frame)
+        #expect(run.recording.onsets.allSatisfy { $0.rolling }, "\(run.recording.onsets)")
+        #expect(frames.allSatisfy { $0 % 4800 == 0 }, "\(frames)")
+        #expect(JackTransportTests.runs(frames, beat: 4800).count == 1, "\(frames)")
+        let connected = run.recording.steps.first { $0.name == "connect" }?.frame ?? 0
+        #expect((frames.first ?? .max) - connected < 9600, "connected at \(connected): \(frames)")
+    }
+
+    @Test(
         "Ctrl-C while the server is away: exit 0 within 0.5 s, as Ctrl-C while playing, with only the line that it went away",
         arguments: ["start-stop", "master", "follow"])
     func interruptedInTheGap(mode: String) throws {
-        let server = try JackServer(period: 256)
-        let ours = try ChildProcess(
-            CommandRunner.executable, ["120", "--transport", mode, "--driver", "jack", "--no-connect", "--quiet"],
-            environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
-        _ = try JackTransportTests.record(on: server, steps: ["start", "wait:0.5"])
-        server.kill()
-        #expect(Self.isLostLine(Self.errorLines(of: ours, count: 1, within: 2).first, server: server.name))
+        let (server, ours, _) = try Self.killedWhilePlaying(
+            ["120", "--transport", mode], before: ["start", "wait:0.5"])
         // In the gap: the tries every 100 to 250 ms find no server.
         usleep(400_000)
         let sent = Date()

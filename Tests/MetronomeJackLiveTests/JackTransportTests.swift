@@ -17,6 +17,7 @@ struct JackTransportTests {
         var onsets: [(frame: Int, rolling: Bool)] = []
         var bbt: [(frame: Int, rolling: Bool, fields: [String])] = []
         var midi: [(frame: Int, bytes: String)] = []
+        var steps: [(name: String, frame: Int)] = []
 
         /// Reads the peer's standard output.
         init(peerOutput: String) {
@@ -28,6 +29,8 @@ struct JackTransportTests {
                     midi.append((frame, words.dropFirst(3).joined(separator: " ")))
                 } else if words[0] == "bbt", let frame = Int(words[1]) {
                     bbt.append((frame, words[2] == "rolling", Array(words.dropFirst(3))))
+                } else if words[0] == "step", let frame = Int(words[2]) {
+                    steps.append((words[1], frame))
                 }
             }
         }
