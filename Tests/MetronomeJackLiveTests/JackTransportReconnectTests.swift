@@ -36,21 +36,38 @@ struct JackTransportReconnectTests {
         return found
     }
 
-    /// `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the peer's `before` steps beside
-    /// it, then the server killed (SIGKILL) and the command's line that it went away waited for (2 s at most).
+    /// `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the transport peer's `before`
+    /// steps beside it, then the server killed (SIGKILL) and the command's line that it went away waited for (2 s at
+    /// most).
     /// - Returns: the server (not running), our command (in the gap) and the peer's recording.
     static func killedWhilePlaying(_ arguments: [String], before: [String]) throws -> (
         server: JackServer, ours: ChildProcess, recording: JackTransportTests.Recording
+    ) {
+        try killedWhilePlaying(arguments) { try JackTransportTests.record(on: $0, steps: before) }
+    }
+
+    /// As above, with `before` run on the server (a peer) before it is killed; its result is returned.
+    static func killedWhilePlaying<Before>(_ arguments: [String], before: (JackServer) throws -> Before) throws -> (
+        server: JackServer, ours: ChildProcess, recording: Before
     ) {
         let server = try JackServer(period: 256)
         let ours = try ChildProcess(
             CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--quiet"],
             environment: server.clientEnvironment)
         try JackCommandTests.waitForPort("metronome:out_1", on: server)
-        let recording = try JackTransportTests.record(on: server, steps: before)
+        let recording = try before(server)
         server.kill()
         #expect(isLostLine(errorLines(of: ours, count: 1, within: 2).first, server: server.name), "\(ours.errorOutput)")
         return (server, ours, recording)
+    }
+
+    /// Starts `server` again under its name a second after it was killed, and waits until `ours` is back on it (its
+    /// port listed, its line that the server is back written).
+    static func restart(_ server: JackServer, for ours: ChildProcess) throws {
+        usleep(1_000_000)
+        try server.start()
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        #expect(errorLines(of: ours, count: 2, within: 2).last == backLine(server: server.name), "\(ours.errorOutput)")
     }
 
     /// `metronome 120 --transport MODE --verbose` on a server the peer starts (`before`'s steps), then kills and, a
@@ -58,10 +75,7 @@ struct JackTransportReconnectTests {
     /// new server, then Ctrl-C.
     static func runAcrossRestart(mode: String, before: [String], after: [String]) throws -> Restart {
         let (server, ours, first) = try killedWhilePlaying(["120", "--transport", mode, "--verbose"], before: before)
-        usleep(1_000_000)
-        try server.start()
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
-        #expect(errorLines(of: ours, count: 2, within: 2).last == backLine(server: server.name), "\(ours.errorOutput)")
+        try restart(server, for: ours)
         let second = try JackTransportTests.record(on: server, steps: after)
         kill(ours.pid, SIGINT)
         return Restart(result: ours.wait(), server: server.name, before: first, after: second)
@@ -113,6 +127,44 @@ struct JackTransportReconnectTests {
         } else {
             #expect(run.before.bbt.isEmpty && run.after.bbt.isEmpty, "a timebase master where there is none")
         }
+    }
+
+    @Test(
+        "--transport follow at 100 in 3/4 beside a timebase master at 80 in 3/4, the server killed, then beside a new master at 96 in 4/4 on the server started again: every click on the new master's beat frame exactly (nothing of the old master's tempo, meter or frames kept), and --verbose says whom it followed last"
+    )
+    func followsTheNewMaster() throws {
+        let (run, missed) = try firstRunWithoutUnderruns(cause: "cycle(s) the server ran without calling us") {
+            let (server, ours, first) = try Self.killedWhilePlaying(
+                ["100", "--meter", "3/4", "--transport", "follow", "--verbose"]
+            ) { try Self.beside(master: "0:80:3/4", for: 2, on: $0) }
+            try Self.restart(server, for: ours)
+            let second = try Self.beside(master: "0:96:4/4", for: 3, on: server)
+            kill(ours.pid, SIGINT)
+            let run = (result: ours.wait(), first: first, second: second)
+            return (run, reportedMissedCycles(run.result.standardError))
+        }
+        #expect(missed == 0, "\(run.result.standardError)")
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        // 80 a minute: a beat every 36 000 frames; 96: every 30 000; each from its master's start.
+        #expect(run.first.count >= 3 && run.first == (0..<run.first.count).map { $0 * 36_000 }, "\(run.first)")
+        #expect(run.second.count >= 4 && run.second == (0..<run.second.count).map { $0 * 30_000 }, "\(run.second)")
+        #expect(
+            run.result.standardError.contains(
+                "metronome: JACK transport: followed a timebase master (last seen at 96 BPM, 4/4); 0 tempo or meter changes of ours ignored\n"
+            ),
+            "\(run.result.standardError)")
+    }
+
+    /// Runs Peers/jack_timebase_master.py with one segment (`FRAME:BPM:BEATS/TYPE`) on `server` for `seconds` (it
+    /// starts and stops the transport); returns the onsets of our port it recorded.
+    static func beside(master segment: String, for seconds: Double, on server: JackServer) throws -> [Int] {
+        let master = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", JackTransportFollowTests.master, server.name, "metronome:out_1", String(seconds), segment],
+            environment: server.clientEnvironment
+        ).wait()
+        try #require(master.status == 0, "\(master.standardError)")
+        return JackTransportFollowTests.onsets(master.standardOutput)
     }
 
     @Test(
