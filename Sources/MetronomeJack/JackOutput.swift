@@ -144,7 +144,10 @@ public final class JackOutput: @unchecked Sendable {
         channels = mixer.configuration.channels
         self.catchUp = catchUp
         self.skipLimit = skipLimit
-        sounding = Atomic(skipLimit == nil)
+        // A takeover locked to the transport sounds at once: the transport's seek puts it on its frames, as on a
+        // first start; silent until `advance(by:)`, it left out the clicks of the first 0.3 s (1.25 s when a voice
+        // still sounded) after the transport started on a server that came back.
+        sounding = Atomic(skipLimit == nil || transportLock != nil)
         let serverName = server ?? Self.defaultServerName
         self.serverName = serverName
         var status = jack_status_t(0)
@@ -318,7 +321,8 @@ public final class JackOutput: @unchecked Sendable {
     /// Frames `advance(by:)` asked for that are not skipped yet. Any thread.
     public var pendingAdvance: SampleTime { pendingSkip.load(ordering: .relaxed) }
 
-    /// Whether the client sounds: always, but for a takeover until it is on its grid. Any thread.
+    /// Whether the client sounds: always, but for a takeover not locked to the transport until it is on its grid.
+    /// Any thread.
     public var isSounding: Bool { sounding.load(ordering: .acquiring) }
 
     /// Waits until what the mixer has rendered has been heard: the ports' latency and one period more.
@@ -677,6 +681,9 @@ public final class JackOutput: @unchecked Sendable {
             // is for a frame no longer wanted: asked again below.
             let rolledSince = frame - lockRequestFrame
             if rolledSince == 0 || (rolling && rolledSince > 0) {
+                // Nothing from before the transport's frame is heard cut short: a click the catch-up starts (the
+                // transport rolled on while the session sought) or one still sounding.
+                mixer.skipping(to: granted + rolledSince)
                 renderIntoNothing(granted + rolledSince - mixer.framePosition)
                 lockDelta = frame - mixer.framePosition
             }

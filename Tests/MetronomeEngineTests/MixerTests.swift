@@ -206,4 +206,28 @@ struct MixerStopTests {
         #expect(rendered[240...].allSatisfy { $0 == 0 })
         #expect(mixer.isSilent)
     }
+
+    @Test(
+        "skipping(to:): a voice sounding fades out over 5 ms, and one stamped before the skip's end never starts, so nothing is heard cut short after the skip; one stamped at its end plays"
+    )
+    func skippingCutsNothingShort() throws {
+        let long = SampleBuffer(channels: [[Float](repeating: 0.5, count: 48000)], name: "long")
+        let ring = CommandRing(minimumCapacity: 16)
+        let mixer = Mixer(configuration: try MixerConfiguration(channels: 1, maximumBlockFrames: 256), commands: ring)
+        ring.push(.start(long.reference, at: 0))
+        var output = [Float](repeating: 0, count: 256)
+        output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 256) }
+        // A click sounding, one in the frames skipped (as a seek's catch-up renders them into nothing), one after.
+        ring.push(.start(long.reference, at: 300))
+        ring.push(.start(long.reference, at: 1024))
+        mixer.skipping(to: 768)
+        for _ in 0..<2 {
+            output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 256) }
+        }
+        output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 256) }
+        #expect(output.allSatisfy { $0 == 0 }, "heard after the skip to 768: \(output.prefix(8))")
+        output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 256) }
+        #expect(output.allSatisfy { $0 == 0.5 })
+        #expect(mixer.lateEventCount == 0)
+    }
 }

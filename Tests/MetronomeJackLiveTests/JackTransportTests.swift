@@ -17,6 +17,33 @@ struct JackTransportTests {
         var onsets: [(frame: Int, rolling: Bool)] = []
         var bbt: [(frame: Int, rolling: Bool, fields: [String])] = []
         var midi: [(frame: Int, bytes: String)] = []
+        var steps: [(name: String, frame: Int)] = []
+
+        /// Reads the peer's standard output.
+        init(peerOutput: String) {
+            for line in peerOutput.split(separator: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                if words[0] == "audio", let frame = Int(words[1]) {
+                    onsets.append((frame, words[2] == "rolling"))
+                } else if words[0] == "midi", let frame = Int(words[1]) {
+                    midi.append((frame, words.dropFirst(3).joined(separator: " ")))
+                } else if words[0] == "bbt", let frame = Int(words[1]) {
+                    bbt.append((frame, words[2] == "rolling", Array(words.dropFirst(3))))
+                } else if words[0] == "step", let frame = Int(words[2]) {
+                    steps.append((words[1], frame))
+                }
+            }
+        }
+    }
+
+    /// Runs the peer's steps on `server`, recording `metronome:out_1`, until they are done.
+    static func record(on server: JackServer, steps: [String]) throws -> Recording {
+        let peer = try ChildProcess(
+            "/usr/bin/env", ["python3", Self.peer, server.name, "metronome:out_1"] + steps,
+            environment: server.clientEnvironment
+        ).wait()
+        try #require(peer.status == 0, "\(peer.standardError)")
+        return Recording(peerOutput: peer.standardOutput)
     }
 
     /// Runs `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the peer's steps beside
@@ -27,25 +54,23 @@ struct JackTransportTests {
             CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--quiet"],
             environment: server.clientEnvironment)
         try JackCommandTests.waitForPort("metronome:out_1", on: server)
-        let peer = try ChildProcess(
-            "/usr/bin/env", ["python3", Self.peer, server.name, "metronome:out_1"] + steps,
-            environment: server.clientEnvironment
-        ).wait()
+        let recording = try record(on: server, steps: steps)
         kill(ours.pid, SIGINT)
-        let result = ours.wait()
-        try #require(peer.status == 0, "\(peer.standardError)")
-        var recording = Recording()
-        for line in peer.standardOutput.split(separator: "\n") {
-            let words = line.split(separator: " ").map(String.init)
-            if words[0] == "audio", let frame = Int(words[1]) {
-                recording.onsets.append((frame, words[2] == "rolling"))
-            } else if words[0] == "midi", let frame = Int(words[1]) {
-                recording.midi.append((frame, words.dropFirst(3).joined(separator: " ")))
-            } else if words[0] == "bbt", let frame = Int(words[1]) {
-                recording.bbt.append((frame, words[2] == "rolling", Array(words.dropFirst(3))))
+        return (ours.wait(), recording)
+    }
+
+    /// Runs of consecutive beats `beat` frames apart, in order: a new run starts where a frame is not the last one's
+    /// next beat (the top, a locate).
+    static func runs(_ frames: [Int], beat: Int) -> [[Int]] {
+        var runs: [[Int]] = []
+        for frame in frames {
+            if let last = runs.last?.last, frame - last == beat {
+                runs[runs.count - 1].append(frame)
+            } else {
+                runs.append([frame])
             }
         }
-        return (result, recording)
+        return runs
     }
 
     @Test(
@@ -64,14 +89,7 @@ struct JackTransportTests {
         #expect(recording.onsets.allSatisfy { $0.rolling }, "\(recording.onsets)")
         #expect(frames.allSatisfy { $0 % 24_000 == 0 }, "\(frames)")
         // Runs of consecutive beats, each started by the top or a locate: nothing lost within a run.
-        var runs: [[Int]] = []
-        for frame in frames {
-            if let last = runs.last?.last, frame - last == 24_000 {
-                runs[runs.count - 1].append(frame)
-            } else {
-                runs.append([frame])
-            }
-        }
+        let runs = Self.runs(frames, beat: 24_000)
         #expect(runs.map { $0[0] } == [0, 96_000, 240_000, 72_000], "\(frames)")
         // The stop and start in place (after 2.1 s rolling, 0.7 s stopped, then 1 s more) lost no beat: the first run
         // goes on past where it stopped, to 144 000.
@@ -112,15 +130,26 @@ struct JackTransportTests {
             "\(recording.onsets)")
         let rolling = recording.bbt.filter { $0.rolling && $0.frame < 192_000 }
         #expect(rolling.count > 600, "\(rolling.count) cycles")
-        for cycle in rolling {
+        Self.expectBBT(rolling) { frame in
             let (bar, beatLength, beats, unit, tempo, from) =
-                cycle.frame < 96_000 ? (1, 32_000, 3, 4, "90", 0) : (2, 24_000, 4, 4, "120", 96_000)
-            let into = cycle.frame - from
+                frame < 96_000 ? (1, 32_000, 3, 4, "90", 0) : (2, 24_000, 4, 4, "120", 96_000)
+            let into = frame - from
             let beat = into / beatLength + 1
             let tick = (into % beatLength) * 1920 / beatLength
-            let expected = ["\(bar)", "\(beat)", "\(tick)", "\(beats)", "\(unit)", "1920", tempo]
-            #expect(cycle.fields == expected, "at \(cycle.frame)")
-            if cycle.fields != expected { break }
+            return ["\(bar)", "\(beat)", "\(tick)", "\(beats)", "\(unit)", "1920", tempo]
+        }
+    }
+
+    /// Expects every cycle's bar, beat, tick, meter, ticks per beat and tempo to be `expected`'s at its frame; the
+    /// first that is not is the one reported.
+    static func expectBBT(
+        _ cycles: [(frame: Int, rolling: Bool, fields: [String])], sourceLocation: SourceLocation = #_sourceLocation,
+        expected: (Int) -> [String]
+    ) {
+        for cycle in cycles where cycle.fields != expected(cycle.frame) {
+            Issue.record(
+                "at \(cycle.frame): \(cycle.fields), not \(expected(cycle.frame))", sourceLocation: sourceLocation)
+            return
         }
     }
 
@@ -199,22 +228,11 @@ struct JackTransportTests {
         let served = serve.wait()
         #expect(served.status == 0, "\(served.standardError)")
         try #require(recorded.status == 0, "\(recorded.standardError)")
-        var onsets: [(frame: Int, rolling: Bool)] = []
-        for line in recorded.standardOutput.split(separator: "\n") {
-            let words = line.split(separator: " ")
-            if words[0] == "audio", let frame = Int(words[1]) { onsets.append((frame, words[2] == "rolling")) }
-        }
+        let onsets = Recording(peerOutput: recorded.standardOutput).onsets
         #expect(onsets.allSatisfy { $0.rolling }, "\(onsets)")
         let frames = onsets.map(\.frame)
         #expect(frames.allSatisfy { $0 % 24_000 == 0 }, "\(frames)")
-        var runs: [[Int]] = []
-        for frame in frames {
-            if let last = runs.last?.last, frame - last == 24_000 {
-                runs[runs.count - 1].append(frame)
-            } else {
-                runs.append([frame])
-            }
-        }
+        let runs = Self.runs(frames, beat: 24_000)
         #expect(runs.map { $0[0] } == [0, 192_000], "\(frames)")
     }
 

@@ -14,12 +14,14 @@ public final class JackServer {
 
     /// Starts a server and waits until `jack_lsp` reaches it (10 s at most).
     ///
-    /// Every test server has the same name, one at a time (the JACK tests run serially): JACK2 keeps its servers in a
-    /// registry of 8 in shared memory, and a server killed (as some tests do) never leaves it; only a server of the
-    /// same name takes a dead one's place. Before the first start, with no jackd running on the machine, a registry
-    /// that killed servers of other names filled is removed.
+    /// Every test server of a test process has the same name, `metronome-test-PID`, one at a time (the JACK tests
+    /// run serially): JACK2 keeps its servers in a registry of 8 in shared memory, and a server killed (as some tests
+    /// do) never leaves it; only a server of the same name takes a dead one's place, and one stopped at the end frees
+    /// it. The process id keeps test runs of other checkouts on the same machine off this process's server (two
+    /// runs on one name were seen to join each other's server and record each other's clients). Before the first
+    /// start, with no jackd running on the machine, a registry that killed servers of other names filled is removed.
     public init(rate: Int = 48_000, period: Int = 256) throws {
-        name = "metronome-test"
+        name = "metronome-test-\(getpid())"
         self.rate = rate
         self.period = period
         _ = Self.clearedStaleRegistry

@@ -15,12 +15,13 @@ import Synchronization
 /// MIDI messages in the ring (`MixerCommand.midi`) are not sound: each render call collects them, with their frames,
 /// in `midiOut`, for an output with a MIDI port to send; other outputs leave them.
 ///
-/// Threads: `render` from one render thread at a time (the audio callback or the file writer loop); `setMasterGain`,
-/// `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from any thread.
+/// Threads: `render` and `skipping(to:)` from one render thread at a time (the audio callback or the file writer
+/// loop); `setMasterGain`, `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from any
+/// thread.
 public final class Mixer: @unchecked Sendable {
-    // @unchecked: the voice pools, the mix buffers, the limiter and the applied gain are touched only by the one
-    // render thread (`render` is called from one thread at a time); everything read or set from other threads
-    // (position, gain, counters, cutoff, the pools' steal counts) is an atomic; the rest is immutable.
+    // @unchecked: the voice pools, the mix buffers, the limiter, the applied gain and the start floor are touched
+    // only by the one render thread (`render` is called from one thread at a time); everything read or set from other
+    // threads (position, gain, counters, cutoff, the pools' steal counts) is an atomic; the rest is immutable.
     /// The fixed configuration.
     public let configuration: MixerConfiguration
     /// Where commands arrive from.
@@ -44,6 +45,10 @@ public final class Mixer: @unchecked Sendable {
     private let lateEvents = Atomic<Int>(0)
     private let voicesInUse = Atomic<Int>(0)
     private let commandCutoff = Atomic<Int64>(.max)
+    /// Voice starts and note ons stamped before it are dropped (`skipping(to:)`); the render thread's alone.
+    private var startFloor: SampleTime = .min
+    /// The fade-out `skipping(to:)` hands the font pool, built here so that the render thread builds nothing.
+    private let fadeOutAll = MixerCommand.fadeOutAll(at: 0)
     /// The MIDI messages of the last `render` call, with their frames, for an output with a MIDI port to send.
     /// Render thread only: read it right after `render` returns.
     public let midiOut: MIDIOutbox
@@ -90,6 +95,16 @@ public final class Mixer: @unchecked Sendable {
     /// nothing is cut. Any thread.
     public func discardCommands(from frame: SampleTime) {
         commandCutoff.store(frame, ordering: .releasing)
+    }
+
+    /// Prepares a skip to `frame`, which the caller then renders into nothing (an output catching up with a seek):
+    /// voices sounding now fade out over `fadeFrames`, and voice starts and note ons stamped before `frame` are
+    /// dropped, so no click started before the skip's end is heard cut short after it. Render thread, between
+    /// `render` calls; real-time safe.
+    public func skipping(to frame: SampleTime) {
+        startFloor = frame
+        samples.fadeOutAll()
+        if fonts.canQueue { fonts.queue(fadeOutAll, offset: 0) }
     }
 
     /// Whether no voice is sounding or fading (as of the last block).
@@ -154,8 +169,9 @@ public final class Mixer: @unchecked Sendable {
         // cannot overflow it (what does not fit waits for the next block).
         while fonts.canQueue, let command = commands.peek(), command.frame < blockEnd {
             commands.removeFirst()
-            if command.kind == .startVoice || command.kind == .startFontVoice, command.frame >= cutoff { continue }
-            if command.kind == .midi, command.midi.isNoteOn, command.frame >= cutoff { continue }
+            let dropped = command.frame >= cutoff || command.frame < startFloor
+            if command.kind == .startVoice || command.kind == .startFontVoice, dropped { continue }
+            if command.kind == .midi, command.midi.isNoteOn, dropped { continue }
             let offset: Int
             if command.frame < blockStart {
                 // A fade-out is asked for "now" (a stop, Ctrl-C) at the position last read: never late.

@@ -3,7 +3,10 @@ with the transport's frame and state in the cycle it came in, so a click can be 
 it must land on.
 
 Usage: jack_transport_peer.py SERVER AUDIO_PORT [midi=MIDI_PORT] STEP…
-Steps, run in order from the moment the port is connected: wait:SECONDS, start, stop, locate:FRAME.
+Steps, run in order from the moment the port is connected: wait:SECONDS, start, stop, locate:FRAME, and connect: with
+a connect step, the steps before it run first and the port is connected there, once its client is active (5 s at
+most), so the transport can be moved before the client whose port it is joins. The server may start up to 10 s after
+the peer.
 With midi=MIDI_PORT, that port's messages are recorded too, but for clocks (F8).
 
 Prints, in order: "audio TRANSPORT_FRAME STATE" for each onset (a non-zero sample after at least 100 silent ones;
@@ -22,7 +25,15 @@ midi_port = None
 if steps and steps[0].startswith("midi="):
     midi_port = steps[0][len("midi="):]
     steps = steps[1:]
-client = jack.Client("transport_peer", servername=server, no_start_server=True)
+opened = time.monotonic()
+while True:
+    try:
+        client = jack.Client("transport_peer", servername=server, no_start_server=True)
+        break
+    except jack.JackOpenError:
+        if time.monotonic() - opened > 10:
+            raise
+        time.sleep(0.01)
 audio_in = client.inports.register("audio_in")
 midi_in = client.midi_inports.register("midi_in")
 messages = []
@@ -43,21 +54,36 @@ def process(frames):
         bbts.append((position["frame"], rolling) + tuple(position[name] for name in fields))
 
 
+
+
+def connect(within=0):
+    """Connects the ports; within SECONDS, tries again until they exist and their clients are active."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            client.connect(audio_port, audio_in)
+            if midi_port:
+                client.connect(midi_port, midi_in)
+            return
+        except jack.JackError as error:
+            if time.monotonic() >= deadline:
+                print(f"jack_transport_peer: {error}", file=sys.stderr)
+                sys.exit(1)
+            time.sleep(0.005)
+
+
 client.activate()
-try:
-    client.connect(audio_port, audio_in)
-    if midi_port:
-        client.connect(midi_port, midi_in)
-except jack.JackError as error:
-    print(f"jack_transport_peer: {error}", file=sys.stderr)
-    sys.exit(1)
+if "connect" not in steps:
+    connect()
 taken = []
 for step in steps:
     name, _, value = step.partition(":")
     if name == "wait":
         time.sleep(float(value))
         continue
-    if name == "start":
+    if name == "connect":
+        connect(within=5)
+    elif name == "start":
         client.transport_start()
     elif name == "stop":
         client.transport_stop()

@@ -1,0 +1,222 @@
+import Foundation
+import MetronomeTestSupport
+import Testing
+
+/// `--transport` when the JACK server goes away and a server of the same name comes back: a restarted server's
+/// transport is stopped at frame 0, and ours waits silent on it, then plays as on a first start. Driven and recorded by
+/// Peers/jack_transport_peer.py on each server (JackTransportTests' helpers).
+@Suite("JACK transport: the server killed and started again while the click is locked to its transport", .serialized)
+struct JackTransportReconnectTests {
+    /// What a run across a restart gave: our result, the recordings on the first and on the new server.
+    struct Restart {
+        var result: CommandResult
+        var server: String
+        var before: JackTransportTests.Recording
+        var after: JackTransportTests.Recording
+    }
+
+    /// The line the command writes when the server goes away (its reason is libjack's) and when it is back.
+    static func isLostLine(_ line: String?, server: String) -> Bool {
+        line?.hasPrefix("metronome: the JACK server '\(server)' went away: ") == true
+            && line?.hasSuffix("; retrying for 30 s (--reconnect-timeout)") == true
+    }
+    static func backLine(server: String) -> String {
+        "metronome: the JACK server '\(server)' is back; playing on the same beat grid"
+    }
+
+    /// Waits until `process` has written `lines` lines to standard error (`seconds` at most); returns them.
+    static func errorLines(of process: ChildProcess, count lines: Int, within seconds: Double) -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var found: [String] = []
+        repeat {
+            found = process.errorOutput.split(separator: "\n").map(String.init)
+            if found.count >= lines { break }
+            usleep(10_000)
+        } while Date() < deadline
+        return found
+    }
+
+    /// `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the transport peer's `before`
+    /// steps beside it, then the server killed (SIGKILL) and the command's line that it went away waited for (2 s at
+    /// most).
+    /// - Returns: the server (not running), our command (in the gap) and the peer's recording.
+    static func killedWhilePlaying(_ arguments: [String], before: [String]) throws -> (
+        server: JackServer, ours: ChildProcess, recording: JackTransportTests.Recording
+    ) {
+        try killedWhilePlaying(arguments) { try JackTransportTests.record(on: $0, steps: before) }
+    }
+
+    /// As above, with `before` run on the server (a peer) before it is killed; its result is returned.
+    static func killedWhilePlaying<Before>(_ arguments: [String], before: (JackServer) throws -> Before) throws -> (
+        server: JackServer, ours: ChildProcess, recording: Before
+    ) {
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        let recording = try before(server)
+        server.kill()
+        #expect(isLostLine(errorLines(of: ours, count: 1, within: 2).first, server: server.name), "\(ours.errorOutput)")
+        return (server, ours, recording)
+    }
+
+    /// Starts `server` again under its name a second after it was killed, and waits until `ours` is back on it (its
+    /// port listed, its line that the server is back written).
+    static func restart(_ server: JackServer, for ours: ChildProcess) throws {
+        usleep(1_000_000)
+        try server.start()
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        #expect(errorLines(of: ours, count: 2, within: 2).last == backLine(server: server.name), "\(ours.errorOutput)")
+    }
+
+    /// `metronome 120 --transport MODE --verbose` on a server the peer starts (`before`'s steps), then kills and, a
+    /// second later, starts again under its name; once our client is back on it, the peer's `after` steps on the
+    /// new server, then Ctrl-C.
+    static func runAcrossRestart(mode: String, before: [String], after: [String]) throws -> Restart {
+        let (server, ours, first) = try killedWhilePlaying(["120", "--transport", mode, "--verbose"], before: before)
+        try restart(server, for: ours)
+        let second = try JackTransportTests.record(on: server, steps: after)
+        kill(ours.pid, SIGINT)
+        return Restart(result: ours.wait(), server: server.name, before: first, after: second)
+    }
+
+    @Test(
+        "Killed while rolling and started again (its transport stopped at 0): the two lines, silence while the new transport is stopped, then every click on a whole beat of its frames from frame 0, and a locate to 96 000 plays its downbeat there; as master, every rolling cycle's bar, beat and tick the map's on both servers",
+        arguments: ["start-stop", "master", "follow"])
+    func playsOnTheNewTransport(mode: String) throws {
+        // A run in which the server skipped a cycle of ours is repeated, with a `live retry:` line.
+        let (run, missed) = try firstRunWithoutUnderruns(cause: "cycle(s) the server ran without calling us") {
+            let run = try Self.runAcrossRestart(
+                mode: mode, before: ["wait:0.3", "start", "wait:1.3"],
+                after: ["wait:0.8", "start", "wait:1.3", "locate:96000", "wait:1.1", "stop", "wait:0.5"])
+            return (run, reportedMissedCycles(run.result.standardError))
+        }
+        #expect(missed == 0, "\(run.result.standardError)")
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let lines = run.result.standardError.split(separator: "\n").map(String.init)
+        // The two lines, then --verbose's report of the new client.
+        #expect(
+            lines.count > 2 && Self.isLostLine(lines[0], server: run.server)
+                && lines[1] == Self.backLine(server: run.server)
+                && lines[2].hasPrefix("metronome: JACK: client 'metronome' on server '\(run.server)'"),
+            "\(lines)")
+        // On the first server: from frame 0, every beat while it rolled.
+        let before = run.before.onsets.map(\.frame)
+        #expect(run.before.onsets.allSatisfy { $0.rolling }, "\(run.before.onsets)")
+        #expect(JackTransportTests.runs(before, beat: 24_000).map { $0[0] } == [0], "\(before)")
+        #expect(before.count >= 3, "\(before)")
+        // On the new one: nothing while it is stopped (0.8 s before the start, 0.5 s after the stop), then from its
+        // frame 0, every beat to the locate, and from 96 000 on.
+        let after = run.after.onsets.map(\.frame)
+        #expect(run.after.onsets.allSatisfy { $0.rolling }, "\(run.after.onsets)")
+        let runs = JackTransportTests.runs(after, beat: 24_000)
+        #expect(runs.map { $0[0] } == [0, 96_000], "\(after)")
+        #expect(runs.count == 2 && runs[0].count >= 3 && runs[1].count >= 3, "\(after)")
+        let bar: (Int) -> [String] = { frame in
+            let beat = frame % 96_000 / 24_000 + 1
+            return ["\(frame / 96_000 + 1)", "\(beat)", "\(frame % 24_000 * 1920 / 24_000)", "4", "4", "1920", "120"]
+        }
+        if mode == "master" {
+            // Our timebase on both servers: about 230 rolling cycles on the first, 450 on the new one.
+            let first = run.before.bbt.filter(\.rolling)
+            let second = run.after.bbt.filter(\.rolling)
+            #expect(first.count > 150 && second.count > 300, "\(first.count) and \(second.count) cycles")
+            JackTransportTests.expectBBT(first, expected: bar)
+            JackTransportTests.expectBBT(second, expected: bar)
+        } else {
+            #expect(run.before.bbt.isEmpty && run.after.bbt.isEmpty, "a timebase master where there is none")
+        }
+    }
+
+    @Test(
+        "--transport follow at 100 in 3/4 beside a timebase master at 80 in 3/4, the server killed, then beside a new master at 96 in 4/4 on the server started again: every click on the new master's beat frame exactly (nothing of the old master's tempo, meter or frames kept), and --verbose says whom it followed last"
+    )
+    func followsTheNewMaster() throws {
+        let (run, missed) = try firstRunWithoutUnderruns(cause: "cycle(s) the server ran without calling us") {
+            let (server, ours, first) = try Self.killedWhilePlaying(
+                ["100", "--meter", "3/4", "--transport", "follow", "--verbose"]
+            ) { try Self.beside(master: "0:80:3/4", for: 2, on: $0) }
+            try Self.restart(server, for: ours)
+            let second = try Self.beside(master: "0:96:4/4", for: 3, on: server)
+            kill(ours.pid, SIGINT)
+            let run = (result: ours.wait(), first: first, second: second)
+            return (run, reportedMissedCycles(run.result.standardError))
+        }
+        #expect(missed == 0, "\(run.result.standardError)")
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        // 80 a minute: a beat every 36 000 frames; 96: every 30 000; each from its master's start.
+        #expect(run.first.count >= 3 && run.first == (0..<run.first.count).map { $0 * 36_000 }, "\(run.first)")
+        #expect(run.second.count >= 4 && run.second == (0..<run.second.count).map { $0 * 30_000 }, "\(run.second)")
+        #expect(
+            run.result.standardError.contains(
+                "metronome: JACK transport: followed a timebase master (last seen at 96 BPM, 4/4); 0 tempo or meter changes of ours ignored\n"
+            ),
+            "\(run.result.standardError)")
+    }
+
+    /// Runs Peers/jack_timebase_master.py with one segment (`FRAME:BPM:BEATS/TYPE`) on `server` for `seconds` (it
+    /// starts and stops the transport); returns the onsets of our port it recorded.
+    static func beside(master segment: String, for seconds: Double, on server: JackServer) throws -> [Int] {
+        let master = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", JackTransportFollowTests.master, server.name, "metronome:out_1", String(seconds), segment],
+            environment: server.clientEnvironment
+        ).wait()
+        try #require(master.status == 0, "\(master.standardError)")
+        return JackTransportFollowTests.onsets(master.standardOutput)
+    }
+
+    @Test(
+        "The new server's transport started before our client is back on it (600 BPM, a beat every 4800 frames): every click on a whole beat of its frames from the first beat after the client joins (within two beats of the recorder's connection to it), none left out"
+    )
+    func joinsARollingTransport() throws {
+        let (run, missed) = try firstRunWithoutUnderruns(cause: "cycle(s) the server ran without calling us") {
+            let (server, ours, _) = try Self.killedWhilePlaying(
+                ["600", "--transport", "start-stop", "--verbose"], before: ["start", "wait:0.5"])
+            // The peer waits for the server, starts its transport as soon as it is up (before our next try, 250 ms
+            // at most), then records our port from when it is there.
+            let peer = try ChildProcess(
+                "/usr/bin/env",
+                ["python3", JackTransportTests.peer, server.name, "metronome:out_1", "start", "connect", "wait:1.5"],
+                environment: server.clientEnvironment)
+            usleep(600_000)
+            try server.start()
+            let recorded = peer.wait()
+            kill(ours.pid, SIGINT)
+            let result = ours.wait()
+            try #require(recorded.status == 0, "\(recorded.standardError)")
+            let run = (result: result, recording: JackTransportTests.Recording(peerOutput: recorded.standardOutput))
+            return (run, reportedMissedCycles(result.standardError))
+        }
+        #expect(missed == 0, "\(run.result.standardError)")
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let frames = run.recording.onsets.map(\.frame)
+        #expect(run.recording.onsets.allSatisfy { $0.rolling }, "\(run.recording.onsets)")
+        #expect(frames.allSatisfy { $0 % 4800 == 0 }, "\(frames)")
+        #expect(JackTransportTests.runs(frames, beat: 4800).count == 1, "\(frames)")
+        let connected = run.recording.steps.first { $0.name == "connect" }?.frame ?? 0
+        #expect((frames.first ?? .max) - connected < 9600, "connected at \(connected): \(frames)")
+    }
+
+    @Test(
+        "Ctrl-C while the server is away: exit 0 within 0.5 s, as Ctrl-C while playing, with only the line that it went away",
+        arguments: ["start-stop", "master", "follow"])
+    func interruptedInTheGap(mode: String) throws {
+        let (server, ours, _) = try Self.killedWhilePlaying(
+            ["120", "--transport", mode], before: ["start", "wait:0.5"])
+        // In the gap: the tries every 100 to 250 ms find no server.
+        usleep(400_000)
+        let sent = Date()
+        ours.send(SIGINT)
+        let deadline = sent.addingTimeInterval(5)
+        while !ours.hasExited, Date() < deadline { usleep(2_000) }
+        let elapsed = Date().timeIntervalSince(sent)
+        let result = ours.wait()
+        print("\(mode): server away, SIGINT → exit: \(Int(elapsed * 1000)) ms")
+        #expect(elapsed < 0.5)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 && Self.isLostLine(lines.first, server: server.name), "\(lines)")
+    }
+}
