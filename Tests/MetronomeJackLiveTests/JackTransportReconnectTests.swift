@@ -130,6 +130,35 @@ struct JackTransportReconnectTests {
     }
 
     @Test(
+        "A song (a klick map of 2 bars of 4/4 at 120, 4 s) killed after 1 s rolling and away for 4 s: the command waits (the song does not play out in the gap), and once the transport is started on the server started again, plays the song from its top on frame 0, every beat on its frame"
+    )
+    func aSongWaitsForTheNewTransport() throws {
+        let directory = NSTemporaryDirectory() + "metronome-transport-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let map = directory + "/song.klick"
+        try "2 4/4 120\n".write(toFile: map, atomically: true, encoding: .utf8)
+        let (run, missed) = try firstRunWithoutUnderruns(cause: "cycle(s) the server ran without calling us") {
+            let (server, ours, first) = try Self.killedWhilePlaying(
+                ["play", map, "--transport", "start-stop", "--verbose"], before: ["start", "wait:1"])
+            // The rest of the song (3 s) is over before the server is back (`restart` waits a second more).
+            usleep(3_000_000)
+            let waited = !ours.hasExited
+            try Self.restart(server, for: ours)
+            let second = try JackTransportTests.record(on: server, steps: ["wait:0.5", "start", "wait:2.2", "stop"])
+            kill(ours.pid, SIGINT)
+            let run = (result: ours.wait(), first: first, second: second, waited: waited)
+            return (run, reportedMissedCycles(run.result.standardError))
+        }
+        #expect(missed == 0, "\(run.result.standardError)")
+        #expect(run.waited, "ended in the gap: \(run.result.standardError)")
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(run.first.onsets.map(\.frame) == [0, 24_000, 48_000], "\(run.first.onsets)")
+        #expect(run.second.onsets.map(\.frame) == (0..<5).map { $0 * 24_000 }, "\(run.second.onsets)")
+        #expect(run.second.onsets.allSatisfy { $0.rolling }, "\(run.second.onsets)")
+    }
+
+    @Test(
         "--transport follow at 100 in 3/4 beside a timebase master at 80 in 3/4, the server killed, then beside a new master at 96 in 4/4 on the server started again: every click on the new master's beat frame exactly (nothing of the old master's tempo, meter or frames kept), and --verbose says whom it followed last"
     )
     func followsTheNewMaster() throws {

@@ -22,6 +22,9 @@ public final class HostClockOutput: AudioOutput, @unchecked Sendable {
     public let line: ClockMapping
     /// How far the mixer runs ahead of the frame heard, as given at creation.
     public let lead: SampleTime
+    /// Whether it holds the mixer where it is instead of pulling it: a session locked to an external transport
+    /// (`TransportLock`) has nothing rolling while that transport's server is away.
+    public let holds: Bool
     /// `line`, always known.
     public var mapping: ClockMapping? { line }
     /// `lead`, always known.
@@ -36,11 +39,15 @@ public final class HostClockOutput: AudioOutput, @unchecked Sendable {
     ///   - mapping: when each mixer frame is heard (the lost output's last mapping, so the grid goes on).
     ///   - latencyFrames: how far ahead of the frame heard the mixer is kept (the lost output's latency).
     ///   - interval: how often it wakes to pull.
-    public init(mixer: Mixer, mapping: ClockMapping, latencyFrames: SampleTime, interval: Duration = .milliseconds(10))
-    {
+    ///   - holds: pull nothing (`holds`).
+    public init(
+        mixer: Mixer, mapping: ClockMapping, latencyFrames: SampleTime, interval: Duration = .milliseconds(10),
+        holds: Bool = false
+    ) {
         self.mixer = mixer
         line = mapping
         lead = latencyFrames
+        self.holds = holds
         buffer = .allocate(capacity: mixer.configuration.maximumBlockFrames * mixer.configuration.channels)
         let nanoseconds = Int((interval.inSeconds * 1e9).rounded())
         queue.sync {
@@ -81,8 +88,10 @@ public final class HostClockOutput: AudioOutput, @unchecked Sendable {
         buffer.deallocate()
     }
 
-    /// Renders (and discards) every frame from the mixer's position up to the target for now. On `queue`.
+    /// Renders (and discards) every frame from the mixer's position up to the target for now, unless it `holds`. On
+    /// `queue`.
     private func catchUp() {
+        guard !holds else { return }
         let target = targetFrame(at: .now())
         let block = SampleTime(mixer.configuration.maximumBlockFrames)
         while mixer.framePosition < target {

@@ -6,8 +6,10 @@ import MetronomeModel
 ///
 /// On a loss it closes the lost stream and attaches a `HostClockOutput` that pulls the mixer on the lost stream's own
 /// clock line (`FrameClock.mapping`), at the frame heard now, so clicks that fall in the gap are rendered into nothing
-/// — skipped, never saved up. It then tries a new stream 100 ms later, doubling the pause up to 250 ms (a refused try
-/// costs well under a millisecond), each try bounded by the time left. The stand-in is stopped just before the new
+/// — skipped, never saved up; for a session locked to an external transport (`Session.lock(to:)`) it holds the mixer
+/// still instead, as nothing rolls without the transport. It then tries a new stream 100 ms later, doubling the
+/// pause up to 250 ms (a refused try costs well under a millisecond), each try bounded by the time left.
+/// The stand-in is stopped just before the new
 /// stream is created (`OutputTakeover.beforeStreaming`), and the new stream's first write callback brings the mixer up
 /// to the frame the line gives for that instant (`OutputTakeover.catchUp`), so the new stream starts from the frame the grid has
 /// reached. That stream starts silent: it pulls the mixer at its own pace but renders into nothing, because it would
@@ -149,7 +151,7 @@ public struct Reconnector<Driver: OutputDriver> {
             // The stand-in may have been stopped for a stream that then failed: a new one goes on on the same line.
             if standIn.isStopped {
                 gap.standIn = HostClockOutput(
-                    mixer: session.mixer, mapping: standIn.line, latencyFrames: standIn.lead)
+                    mixer: session.mixer, mapping: standIn.line, latencyFrames: standIn.lead, holds: standIn.holds)
                 session.attach(output: gap.standIn)
             }
             gap.lastFailure = error
@@ -202,7 +204,10 @@ public struct Reconnector<Driver: OutputDriver> {
         // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
         output.close()
         line = mapping
-        let standIn = HostClockOutput(mixer: session.mixer, mapping: mapping, latencyFrames: lead)
+        // Locked to an external transport (JACK's), nothing rolls while its server is away: the mixer is held (a song
+        // does not play out in the gap), and the new output's first seek puts the map on the new transport's frame.
+        let standIn = HostClockOutput(
+            mixer: session.mixer, mapping: mapping, latencyFrames: lead, holds: session.isLockedToTransport)
         session.attach(output: standIn)
         gap = Gap(
             standIn: standIn, since: now, nextTry: HostTime(nanoseconds: now.nanoseconds + 100_000_000),

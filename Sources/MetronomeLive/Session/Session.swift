@@ -351,6 +351,9 @@ public final class Session: @unchecked Sendable {
         wake()
     }
 
+    /// Whether the map is locked to an external transport (`lock(to:)`). Any thread.
+    var isLockedToTransport: Bool { lockedTo.withLock { $0 != nil } }
+
     /// Locks the map to an external transport's frames (`TransportLock`): from the next pass on, every request the
     /// output's render thread makes (the first cycle, a locate) seeks the map to the transport's frame at the first
     /// frame not yet scheduled. The output must pull the mixer only while the transport rolls (`JackOutput` with a
