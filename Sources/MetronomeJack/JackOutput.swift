@@ -129,6 +129,7 @@ public final class JackOutput: @unchecked Sendable {
     ///     pushed here with the mixer frame it arrived on (the cycle's first frame plus its offset in the period).
     ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
     ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
+    ///   - runCounts: counts shared with the other clients of the run (a reconnect's), added to as well as its own.
     /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused; a port to connect to
     ///   that does not exist (`noSuchPort`), but for a takeover.
     public init(
@@ -136,10 +137,11 @@ public final class JackOutput: @unchecked Sendable {
         midiConnections: [String]? = nil, beforeStreaming: () -> Void = {},
         catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
-        timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil
+        timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil, runCounts: JackRunCounts = JackRunCounts()
     ) throws(JackError) {
         self.mixer = mixer
         self.midiInput = midiInput
+        self.runCounts = runCounts
         self.transportLock = transportLock
         channels = mixer.configuration.channels
         self.catchUp = catchUp
@@ -273,6 +275,10 @@ public final class JackOutput: @unchecked Sendable {
     public var longestCallback: (nanoseconds: Int64, cycle: Int) {
         (longest.load(ordering: .relaxed), longestCycle.load(ordering: .relaxed))
     }
+
+    /// What the clients of one run counted together (`JackDriver.runCounts`: a reconnect's client adds to the lost
+    /// one's). Any thread.
+    public let runCounts: JackRunCounts
 
     /// Cycles the server ran without calling our process callback (our client was late on the one before, or the
     /// server skipped it): each one moves everything after it a period later against the server's frames, as an
@@ -520,7 +526,9 @@ public final class JackOutput: @unchecked Sendable {
         guard let client else { return }
         let frameTime = jack_last_frame_time(client)
         if let lastCycle, frameTime &- lastCycle.frame > lastCycle.count, lastCycle.count > 0 {
-            missed.add(Int((frameTime &- lastCycle.frame) / lastCycle.count) - 1, ordering: .relaxed)
+            let skipped = Int((frameTime &- lastCycle.frame) / lastCycle.count) - 1
+            missed.add(skipped, ordering: .relaxed)
+            runCounts.addMissedCycles(skipped)
         }
         lastCycle = (frameTime, jack_nframes_t(frameCount))
         guard connected.load(ordering: .acquiring) else {
@@ -820,6 +828,8 @@ public struct JackDriver: OutputDriver, Sendable {
     public var timebaseMaster: Bool
     /// nil: no `midi_in` port; else every client's `midi_in` feeds this inbox (`JackOutput.init`).
     public var midiInput: MIDIInbox?
+    /// What every client it opens counts together: the run's, across reconnects.
+    public let runCounts = JackRunCounts()
 
     /// Creates a driver.
     public init(
@@ -845,8 +855,23 @@ public struct JackDriver: OutputDriver, Sendable {
             mixer: mixer, name: name, server: server, ports: ports, midiConnections: midiConnections,
             beforeStreaming: takeover?.beforeStreaming ?? {},
             catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit, transportLock: transportLock,
-            timebaseMaster: timebaseMaster, midiInput: midiInput)
+            timebaseMaster: timebaseMaster, midiInput: midiInput, runCounts: runCounts)
     }
+}
+
+/// Counts kept across the clients of one run: a client that takes over after the server came back adds to what
+/// the lost one counted (`JackDriver.runCounts`), so a report at the end covers the whole run. Any thread; the
+/// process callback adds with an atomic, real-time safe.
+public final class JackRunCounts: Sendable {
+    private let missed = Atomic<Int>(0)
+
+    /// Counts nothing yet.
+    public init() {}
+
+    /// Cycles the servers ran without calling a client of the run (`JackOutput.missedCycleCount`, summed).
+    public var missedCycles: Int { missed.load(ordering: .relaxed) }
+
+    func addMissedCycles(_ count: Int) { missed.add(count, ordering: .relaxed) }
 }
 
 /// Keeps a live session playing through JACK when the server goes away (`Reconnector`).
