@@ -689,6 +689,9 @@ public final class JackOutput: @unchecked Sendable {
             // is for a frame no longer wanted: asked again below.
             let rolledSince = frame - lockRequestFrame
             if rolledSince == 0 || (rolling && rolledSince > 0) {
+                // Rolled on before the session was on its frame (JACK's sync timeout ran out, or it already rolled
+                // when we came): what fell in between is not heard.
+                if rolledSince > 0 { runCounts.addLateJoin() }
                 // Nothing from before the transport's frame is heard cut short: a click the catch-up starts (the
                 // transport rolled on while the session sought) or one still sounding.
                 mixer.skipping(to: granted + rolledSince)
@@ -864,6 +867,7 @@ public struct JackDriver: OutputDriver, Sendable {
 /// process callback adds with an atomic, real-time safe.
 public final class JackRunCounts: Sendable {
     private let missed = Atomic<Int>(0)
+    private let lateJoins = Atomic<Int>(0)
 
     /// Counts nothing yet.
     public init() {}
@@ -872,6 +876,13 @@ public final class JackRunCounts: Sendable {
     public var missedCycles: Int { missed.load(ordering: .relaxed) }
 
     func addMissedCycles(_ count: Int) { missed.add(count, ordering: .relaxed) }
+
+    /// Times a transport rolled (a start, or on after a locate) before the session was on its frame, so that we
+    /// joined it late and what fell in between was not heard: it already rolled when we came, or the server's
+    /// sync timeout ran out while the session was seeking (an overloaded machine).
+    public var lateTransportJoins: Int { lateJoins.load(ordering: .relaxed) }
+
+    func addLateJoin() { lateJoins.add(1, ordering: .relaxed) }
 }
 
 /// Keeps a live session playing through JACK when the server goes away (`Reconnector`).

@@ -53,6 +53,7 @@ extension JackOutput: CommandOutput, ServiceOutput {
             "process callbacks: \(cycleCount)",
             // The run's: a client before a reconnect counted too (the live tests repeat a run with any).
             "cycles the server ran without calling us: \(runCounts.missedCycles)",
+            "transport starts joined late: \(runCounts.lateTransportJoins)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
             "MIDI messages dropped: \(droppedMIDICount)",
             "MIDI input: \(session.midiInputLatency) frames from arrival to sound, "

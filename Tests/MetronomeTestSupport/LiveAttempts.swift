@@ -50,6 +50,16 @@ public func reportedMissedCycles(_ standardError: String) -> Int {
     return Int(line.dropFirst(prefix.count)) ?? -1
 }
 
+/// The times a JACK transport rolled before the session was on its frame, as `metronome --driver jack --verbose`
+/// reported them (what fell in between is not heard: the transport already rolled when our client came, or the
+/// server's sync timeout ran out while an overloaded machine kept the session from its seek), or -1 when the line is
+/// missing.
+public func reportedLateTransportJoins(_ standardError: String) -> Int {
+    let prefix = "metronome: transport starts joined late: "
+    guard let line = standardError.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return -1 }
+    return Int(line.dropFirst(prefix.count)) ?? -1
+}
+
 /// The underrun count `metronome --verbose` reported, or -1 when the line is missing; prints each underrun's report
 /// as a `live underrun:` line.
 public func reportedUnderruns(_ standardError: String) -> Int {
