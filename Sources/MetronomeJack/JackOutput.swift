@@ -216,7 +216,6 @@ public final class JackOutput: @unchecked Sendable {
             let later = catchUp != nil
             try connect(ports, later: later)
             if let midiPortName, let midiConnections {
-                if !later { try requireExisting(midiConnections) }
                 try connect(midiConnections.map { (midiPortName, $0) }, later: later)
             }
             connected.store(true, ordering: .releasing)
@@ -405,12 +404,13 @@ public final class JackOutput: @unchecked Sendable {
         }
     }
 
-    /// Connects each pair, `from` (ours) to `to`; one already connected counts as done. With `later`, a pair whose
-    /// `to` the server does not have is kept in `pendingConnections` instead. Init only.
+    /// Connects each pair, `from` (ours) to `to`; one already connected counts as done. A pair whose `to` the server
+    /// does not have is refused (`noSuchPort`), or, with `later`, kept in `pendingConnections`. Init only.
     private func connect(_ pairs: [(from: String, to: String)], later: Bool) throws(JackError) {
         guard let client else { return }
         for (from, to) in pairs {
-            if later, jack_port_by_name(client, to) == nil {
+            if jack_port_by_name(client, to) == nil {
+                guard later else { throw .noSuchPort(server: serverName, port: to) }
                 pendingConnections.append((from, to))
                 continue
             }

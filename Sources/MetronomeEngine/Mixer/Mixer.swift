@@ -98,9 +98,9 @@ public final class Mixer: @unchecked Sendable {
     }
 
     /// Prepares a skip to `frame`, which the caller then renders into nothing (an output catching up with a seek):
-    /// voices sounding now fade out over `fadeFrames`, and voice starts and note ons stamped before `frame` are
-    /// dropped, so no click started before the skip's end is heard cut short after it. Render thread, between
-    /// `render` calls; real-time safe.
+    /// voices sounding now fade out (over the 5 ms of a fade-out), and voice starts and note ons stamped before
+    /// `frame` are dropped, so no click started before the skip's end is heard cut short after it. Render thread,
+    /// between `render` calls; real-time safe.
     public func skipping(to frame: SampleTime) {
         startFloor = frame
         samples.fadeOutAll()
