@@ -3,7 +3,8 @@ clock (the cycle's last_frame_time plus the offset in the period), so sound and 
 
 Usage: jack_recorder.py SERVER AUDIO_PORT MIDI_PORT SECONDS
 
-Prints, in frame order: "audio FRAME" for each onset (a non-zero sample after at least 100 silent ones) and
+Prints, in frame order: "audio FRAME" for each onset (a non-zero sample after at least 100 silent ones heard while the
+port was connected, so a click already sounding when the connection is made is not taken for one) and
 "midi FRAME HEX…" for each MIDI message. Exits 0, or 1 with a line on stderr when a port does not exist.
 """
 import sys
@@ -23,7 +24,8 @@ messages = []
 @client.set_process_callback
 def process(frames):
     start = client.last_frame_time
-    chunks.append((start, numpy.array(audio_in.get_array(), copy=True)))
+    connected = audio_in.number_of_connections > 0
+    chunks.append((start, connected, numpy.array(audio_in.get_array(), copy=True)))
     for offset, data in midi_in.incoming_midi_events():
         messages.append((start + offset, bytes(data).hex(" ")))
 
@@ -40,8 +42,11 @@ client.deactivate()
 client.close()
 
 events = []
-silent = 100
-for start, samples in chunks:
+silent = 0
+for start, connected, samples in chunks:
+    if not connected:
+        silent = 0
+        continue
     for index, value in enumerate(samples):
         if value == 0:
             silent += 1

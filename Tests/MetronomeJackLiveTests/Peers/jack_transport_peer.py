@@ -9,7 +9,8 @@ most), so the transport can be moved before the client whose port it is joins. T
 the peer.
 With midi=MIDI_PORT, that port's messages are recorded too, but for clocks (F8).
 
-Prints, in order: "audio TRANSPORT_FRAME STATE" for each onset (a non-zero sample after at least 100 silent ones;
+Prints, in order: "audio TRANSPORT_FRAME STATE" for each onset (a non-zero sample after at least 100 silent ones heard
+while the port was connected, so a click already sounding when the connection is made is not taken for one;
 STATE is rolling or stopped, TRANSPORT_FRAME the cycle's transport frame plus the offset in the period);
 "midi TRANSPORT_FRAME STATE HEX…" for each MIDI message; "bbt TRANSPORT_FRAME STATE BAR BEAT TICK BEATS_PER_BAR BEAT_TYPE TICKS_PER_BEAT BEATS_PER_MINUTE" for every cycle
 whose position has bar, beat and tick (a timebase master's); and "step NAME TRANSPORT_FRAME" when a step was taken. Exits 0, or 1 with a line on stderr when the port does not exist.
@@ -45,7 +46,8 @@ bbts = []
 def process(frames):
     state, position = client.transport_query()
     rolling = state == jack.ROLLING
-    chunks.append((position["frame"], rolling, numpy.array(audio_in.get_array(), copy=True)))
+    connected = audio_in.number_of_connections > 0
+    chunks.append((position["frame"], rolling, connected, numpy.array(audio_in.get_array(), copy=True)))
     for offset, data in midi_in.incoming_midi_events():
         if bytes(data) != b"\xf8":
             messages.append((position["frame"] + offset, rolling, bytes(data).hex(" ")))
@@ -97,8 +99,11 @@ time.sleep(0.3)
 client.deactivate()
 client.close()
 
-silent = 100
-for frame, rolling, samples in chunks:
+silent = 0
+for frame, rolling, connected, samples in chunks:
+    if not connected:
+        silent = 0
+        continue
     for index, value in enumerate(samples):
         if value == 0:
             silent += 1
