@@ -52,6 +52,7 @@ public final class JackOutput: @unchecked Sendable {
     /// The `midi_in` port and where what arrives on it goes (each message on the mixer frame it arrived on), or nil.
     private var midiInPort: OpaquePointer?
     private let midiInput: MIDIInbox?
+    private let keyboard: LiveKeyboard?
     /// Its full name (`metronome:midi_in`), or nil.
     public let midiInPortName: String?
     private let midiDropped = Atomic<Int>(0)
@@ -127,6 +128,8 @@ public final class JackOutput: @unchecked Sendable {
     ///     frames the transport's; the session must be locked to the same lock (`Session.lock(to:)`).
     ///   - midiInput: nil: no `midi_in` port; else one is registered, and every channel message arriving on it is
     ///     pushed here with the mixer frame it arrived on (the cycle's first frame plus its offset in the period).
+    ///   - keyboard: a `midi_in` port (as with `midiInput`) whose note ons and offs play `keyboard` on the mixer
+    ///     frame they arrived on, in the same cycle (`LiveKeyboard`), instead of going to `midiInput`.
     ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
     ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
     ///   - runCounts: counts shared with the other clients of the run (a reconnect's), added to as well as its own.
@@ -137,10 +140,12 @@ public final class JackOutput: @unchecked Sendable {
         midiConnections: [String]? = nil, beforeStreaming: () -> Void = {},
         catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
-        timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil, runCounts: JackRunCounts = JackRunCounts()
+        timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil,
+        runCounts: JackRunCounts = JackRunCounts()
     ) throws(JackError) {
         self.mixer = mixer
         self.midiInput = midiInput
+        self.keyboard = keyboard
         self.runCounts = runCounts
         self.transportLock = transportLock
         channels = mixer.configuration.channels
@@ -175,7 +180,8 @@ public final class JackOutput: @unchecked Sendable {
         reason.initialize(repeating: 0, count: Self.reasonCapacity)
         portNames = (1...channels).map { "\(String(cString: jack_get_client_name(client))):out_\($0)" }
         midiPortName = midiConnections == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_out"
-        midiInPortName = midiInput == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_in"
+        midiInPortName =
+            midiInput == nil && keyboard == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_in"
         // Every stored property is set; a refusal from here on closes the client before it is thrown (a client left
         // open on a server that later dies was seen to block the next jack_client_open in the process for good).
         do throws(JackError) {
@@ -193,7 +199,7 @@ public final class JackOutput: @unchecked Sendable {
                 else { throw .portFailed(server: serverName, port: "midi_out") }
                 midiPort = port
             }
-            if midiInput != nil {
+            if midiInput != nil || keyboard != nil {
                 guard
                     let port = jack_port_register(
                         client, "midi_in", metronome_jack_midi_type(), UInt(JackPortIsInput.rawValue), 0)
@@ -707,13 +713,15 @@ public final class JackOutput: @unchecked Sendable {
         return false
     }
 
-    /// Pushes the note ons and note offs that arrived on `midi_in` this period into the inbox, each on the mixer
-    /// frame the period starts at plus its offset (their data bytes kept to 7 bits); other messages (controllers,
-    /// clock, sysex) are left out, as nothing here uses them. `mixerHeld`: this cycle does not pull the mixer (a
-    /// stopped transport). Real-time path.
+    /// Plays the note ons and note offs that arrived on `midi_in` this period on the keyboard, or pushes them into
+    /// the inbox, each on the mixer frame the period starts at plus its offset (their data bytes kept to 7 bits);
+    /// other messages (controllers, clock, sysex) are left out, as nothing here uses them. `mixerHeld`: this cycle
+    /// does not pull the mixer (a stopped transport). Real-time path.
     private func receiveMIDI(_ frameCount: Int, mixerHeld: Bool) {
-        guard let midiInPort, let midiInput, let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount))
+        guard let midiInPort, midiInput != nil || keyboard != nil,
+            let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount))
         else { return }
+        if let keyboard, !mixerHeld { keyboard.releaseHeld(into: mixer) }
         let start = mixer.framePosition
         let count = jack_midi_get_event_count(buffer)
         var event = jack_midi_event_t()
@@ -724,7 +732,12 @@ public final class JackOutput: @unchecked Sendable {
             let status = bytes[0]
             guard status & 0xF0 == 0x80 || status & 0xF0 == 0x90 else { continue }
             let message = MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F)
-            midiInput.push(message, at: start + SampleTime(event.time), mixerHeld: mixerHeld)
+            let frame = start + SampleTime(event.time)
+            if let keyboard {
+                keyboard.play(message, at: frame, into: mixer, mixerHeld: mixerHeld)
+            } else {
+                midiInput?.push(message, at: frame, mixerHeld: mixerHeld)
+            }
         }
     }
 
@@ -831,6 +844,8 @@ public struct JackDriver: OutputDriver, Sendable {
     public var timebaseMaster: Bool
     /// nil: no `midi_in` port; else every client's `midi_in` feeds this inbox (`JackOutput.init`).
     public var midiInput: MIDIInbox?
+    /// nil: `midi_in`'s notes go to `midiInput`; else every client's `midi_in` plays them on it (`JackOutput.init`).
+    public var keyboard: LiveKeyboard?
     /// What every client it opens counts together: the run's, across reconnects.
     public let runCounts = JackRunCounts()
 
@@ -838,10 +853,11 @@ public struct JackDriver: OutputDriver, Sendable {
     public init(
         name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
         midiConnections: [String]? = nil, transportLock: TransportLock? = nil, timebaseMaster: Bool = false,
-        midiInput: MIDIInbox? = nil
+        midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil
     ) {
         self.timebaseMaster = timebaseMaster
         self.midiInput = midiInput
+        self.keyboard = keyboard
         self.name = name
         self.server = server
         self.ports = ports
@@ -858,7 +874,7 @@ public struct JackDriver: OutputDriver, Sendable {
             mixer: mixer, name: name, server: server, ports: ports, midiConnections: midiConnections,
             beforeStreaming: takeover?.beforeStreaming ?? {},
             catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit, transportLock: transportLock,
-            timebaseMaster: timebaseMaster, midiInput: midiInput, runCounts: runCounts)
+            timebaseMaster: timebaseMaster, midiInput: midiInput, keyboard: keyboard, runCounts: runCounts)
     }
 }
 

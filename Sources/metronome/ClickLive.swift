@@ -103,17 +103,21 @@ struct ClickLive {
         }
         // Through JACK, notes arriving on midi_in play the command's instrument, or feed `arp --midi-in`.
         let midiInbox = live.jack == nil ? nil : MIDIInbox()
+        var keyboard: LiveKeyboard?
         if let midiInbox {
             let track: NotePlayer.Track
             do { track = try plan.midiInputTrack ?? Voicing().track(sampleRate: plan.sampleRate) } catch {
                 link?.stop()
                 throw CommandLineError(.unavailable, "\(error)")
             }
-            let player = NotePlayer(tracks: [track], source: NoteBatches([]), sampleRate: plan.sampleRate)
             if let arpeggio = plan.midiInputArpeggio {
+                let player = NotePlayer(tracks: [track], source: NoteBatches([]), sampleRate: plan.sampleRate)
                 engine.arpeggiateMIDIInput(midiInbox, on: player, settings: arpeggio.settings, latch: arpeggio.latch)
             } else {
-                engine.playMIDIInput(midiInbox, on: player)
+                // Played on JACK's process thread, each note on the frame it arrives on.
+                keyboard = LiveKeyboard(
+                    track: track, sampleRate: plan.sampleRate, echoesMIDI: live.jack?.midiNotes == true)
+                keyboard.map(engine.playMIDIInput(on:))
             }
         }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
@@ -138,7 +142,8 @@ struct ClickLive {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
             let driver = JackDriver(
                 name: jack.clientName, ports: ports, midiConnections: jack.midiConnect, transportLock: transportLock,
-                timebaseMaster: jack.transport == .master, midiInput: midiInbox)
+                timebaseMaster: jack.transport == .master, midiInput: keyboard == nil ? midiInbox : nil,
+                keyboard: keyboard)
             try play(driver, context, stop) { error in
                 CommandLineError(.unavailable, error.description)
             }

@@ -88,7 +88,7 @@ struct JackMIDIInputTests {
     }
 
     @Test(
-        "Notes on midi_in sound through the instrument a fixed latency after they arrive (2176 frames at period 256: the lookahead and two timer periods), the time between them kept to the frame; their note on and off go out on midi_out on the same frames"
+        "Notes on midi_in sound through the instrument on the frame they arrive (played in the same JACK cycle: no latency at all), so the time between them is kept to the frame; their note on and off go out on midi_out on those same frames"
     )
     func notesPlayThrough() throws {
         // arp "N.C." plays nothing itself (and no click): every sound is a key's.
@@ -96,11 +96,11 @@ struct JackMIDIInputTests {
             ["arp", "N.C."], events: ["0:903c64", "200:803c40", "72007:904064", "72207:804040"])
         #expect(run.result.status == 0, "\(run.result.standardError)")
         let latency = try #require(Self.latency(run.result), "\(run.result.standardError)")
-        #expect(latency == (2176, 0))
+        #expect(latency == (0, 0))
         #expect(run.sent.map(\.frame) == [0, 200, 72_007, 72_207].map { run.base + $0 })
-        // Our midi_out: each note on and off exactly the latency after it was sent (channel 1).
+        // Our midi_out: each note on and off on the frame it was sent on (channel 1).
         #expect(
-            run.midi.map(\.frame) == run.sent.map { $0.frame + 2176 }
+            run.midi.map(\.frame) == run.sent.map(\.frame)
                 && run.midi.map(\.bytes).map { $0.prefix(5) }
                     == ["90 3c", "80 3c", "90 40", "80 40"],
             "\(run.midi)")
@@ -210,7 +210,7 @@ struct JackMIDIInputTests {
     }
 
     @Test(
-        "--transport start-stop: a note played in while the transport is stopped is not played, then or when it starts, and --verbose counts it; a note after the start sounds the latency after it"
+        "--transport start-stop: a note played in while the transport is stopped is not played, then or when it starts, and --verbose counts it (its note off goes nowhere); a note after the start sounds on the frame it arrives"
     )
     func notesWhileStoppedAreIgnored() throws {
         let run = try Self.run(
@@ -219,14 +219,15 @@ struct JackMIDIInputTests {
         #expect(run.result.status == 0, "\(run.result.standardError)")
         #expect(
             run.result.standardError.contains(
-                "MIDI input: 2176 frames from arrival to sound, 0 messages late, 1 notes ignored while the transport "
+                "MIDI input: 0 frames from arrival to sound, 0 messages late, 1 notes ignored while the transport "
                     + "was stopped, 0 dropped with the inbox full\n"), "\(run.result.standardError)")
         let sentKey = try #require(run.sent.first { $0.bytes == "90 40 64" }, "\(run.sent)").frame
-        #expect(run.midi.filter { $0.bytes.hasPrefix("9") }.map(\.bytes) == ["90 40 64"], "\(run.midi)")
-        #expect(run.midi.first { $0.bytes == "90 40 64" }?.frame == sentKey + 2176, "\(run.midi)")
+        let sentOff = try #require(run.sent.first { $0.bytes == "80 40 40" }, "\(run.sent)").frame
+        let notes = run.midi.filter { $0.bytes.hasPrefix("9") || $0.bytes.hasPrefix("8") }
+        #expect(notes.map(\.bytes) == ["90 40 64", "80 40 40"], "\(run.midi)")
+        #expect(notes.map(\.frame) == [sentKey, sentOff], "\(run.midi)")
         #expect(
-            run.sounds.count == 1 && run.sounds.allSatisfy { $0 - (sentKey + 2176) >= 0 && $0 - (sentKey + 2176) < 64 },
-            "\(run.sounds)")
+            run.sounds.count == 1 && run.sounds.allSatisfy { $0 - sentKey >= 0 && $0 - sentKey < 64 }, "\(run.sounds)")
     }
 
     @Test(

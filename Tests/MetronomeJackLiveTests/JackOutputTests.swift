@@ -83,9 +83,9 @@ struct JackOutputTests {
     }
 
     @Test(
-        "The process callback allocates nothing after its first, while clicks play, midi_out sends clock and notes and midi_in takes notes in",
-        .countsAllocations)
-    func processCallbackAllocatesNothing() throws {
+        "The process callback allocates nothing after its first, while clicks play, midi_out sends clock and notes and midi_in takes notes in (into the inbox, or played on a keyboard in the cycle they arrive)",
+        .countsAllocations, arguments: [false, true])
+    func processCallbackAllocatesNothing(keyboard playsKeys: Bool) throws {
         // A cycle the server runs without calling us loses the notes that came in it: a run that lost notes while the
         // server skipped cycles of ours is repeated, never silently, as the MIDI-in tests do (notes lost with no
         // cycle skipped fail the test).
@@ -96,8 +96,16 @@ struct JackOutputTests {
             defer { JackOutput.allocationProbe = nil }
             let session = try Self.session(rate: 48_000, tempo: 480, midi: true)
             let inbox = MIDIInbox()
+            // The keyboard: a looped bank note, so that every key's voice is still sounding at its release.
+            let zone = try BankZone(
+                sample: SampleBuffer(channels: [[Float](repeating: 0.1, count: 64)], name: "tone"), sampleRate: 48_000,
+                lowNote: 0, highNote: 127, rootNote: 60, loop: 0..<64, release: 0.01)
+            let keyboard = LiveKeyboard(
+                track: NotePlayer.Track(bank: SoundBank(name: "tone", summary: "a loop", zones: [zone])),
+                sampleRate: .standard, echoesMIDI: true)
             let output = try JackOutput(
-                mixer: session.mixer, server: server.name, ports: .none, midiConnections: [], midiInput: inbox)
+                mixer: session.mixer, server: server.name, ports: .none, midiConnections: [],
+                midiInput: playsKeys ? nil : inbox, keyboard: playsKeys ? keyboard : nil)
             session.attach(output: output)
             // 2 s with notes coming into midi_in from a JACK-Client peer, a note on or off every 1000 frames.
             let events = (0..<40).map { "\($0 * 1000):\($0 % 2 == 0 ? "903c64" : "803c40")" }
@@ -112,8 +120,10 @@ struct JackOutputTests {
             session.stop()
             output.close()
             try #require(peer.status == 0, "\(peer.standardError)")
+            // Into the inbox: every note on and off; on the keyboard: the 20 note ons, played.
             var received = 0
             while inbox.pop() != nil { received += 1 }
+            if playsKeys { received = keyboard.playedCount * 2 }
             return ((output, session, received), received == 40 ? 0 : output.missedCycleCount)
         }
         let (output, session, received) = run

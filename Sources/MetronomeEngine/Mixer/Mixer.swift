@@ -15,13 +15,14 @@ import Synchronization
 /// MIDI messages in the ring (`MixerCommand.midi`) are not sound: each render call collects them, with their frames,
 /// in `midiOut`, for an output with a MIDI port to send; other outputs leave them.
 ///
-/// Threads: `render` and `skipping(to:)` from one render thread at a time (the audio callback or the file writer
-/// loop); `setMasterGain`, `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from any
-/// thread.
+/// Threads: `render`, `skipping(to:)` and `playNow` from one render thread at a time (the audio callback or the file
+/// writer loop); `setMasterGain`, `framePosition`, `lateEventCount`, `stolenVoiceCount` and `activeVoiceCount` from
+/// any thread.
 public final class Mixer: @unchecked Sendable {
-    // @unchecked: the voice pools, the mix buffers, the limiter, the applied gain and the start floor are touched
-    // only by the one render thread (`render` is called from one thread at a time); everything read or set from other
-    // threads (position, gain, counters, cutoff, the pools' steal counts) is an atomic; the rest is immutable.
+    // @unchecked: the voice pools, the mix buffers, the limiter, the applied gain, the start floor and `playNow`'s
+    // list are touched only by the one render thread (`render` is called from one thread at a time); everything read
+    // or set from other threads (position, gain, counters, cutoff, the pools' steal counts) is an atomic; the rest is
+    // immutable.
     /// The fixed configuration.
     public let configuration: MixerConfiguration
     /// Where commands arrive from.
@@ -49,6 +50,12 @@ public final class Mixer: @unchecked Sendable {
     private var startFloor: SampleTime = .min
     /// The fade-out `skipping(to:)` hands the font pool, built here so that the render thread builds nothing.
     private let fadeOutAll = MixerCommand.fadeOutAll(at: 0)
+    /// Commands the render thread itself asked for (`playNow`), in frame order, merged with the ring's as they fall
+    /// due; the render thread's alone.
+    private let immediate: UnsafeMutablePointer<MixerCommand>
+    private var immediateCount = 0
+    /// How many commands `playNow` holds at most between renders.
+    public static let immediateCapacity = 512
     /// The MIDI messages of the last `render` call, with their frames, for an output with a MIDI port to send.
     /// Render thread only: read it right after `render` returns.
     public let midiOut: MIDIOutbox
@@ -71,11 +78,33 @@ public final class Mixer: @unchecked Sendable {
         mixRight = .allocate(capacity: configuration.maximumBlockFrames)
         limiter = Limiter(sampleRate: configuration.sampleRate.framesPerSecond)
         midiOut = MIDIOutbox(capacity: commands.capacity)
+        immediate = .allocate(capacity: Self.immediateCapacity)
+        immediate.initialize(repeating: .fadeOutAll(at: 0), count: Self.immediateCapacity)
     }
 
     deinit {
         mixLeft.deallocate()
         mixRight.deallocate()
+        immediate.deallocate()
+    }
+
+    /// Plays `command` from the render thread itself, between `render` calls: on its frame (at or after
+    /// `framePosition`; an earlier one plays at the next block's first frame and counts as late), in frame order
+    /// with the ring's commands, as if the scheduler had pushed it. An output's keyboard (`LiveKeyboard`) starts a
+    /// note this way in the very period it arrives in. Real-time safe.
+    /// - Returns: false when `immediateCapacity` commands already wait (the command is dropped).
+    @discardableResult
+    public func playNow(_ command: MixerCommand) -> Bool {
+        guard immediateCount < Self.immediateCapacity else { return false }
+        // Kept in frame order: the command goes after every one on or before its frame (they come nearly sorted).
+        var index = immediateCount
+        while index > 0, immediate[index - 1].frame > command.frame {
+            immediate[index] = immediate[index - 1]
+            index -= 1
+        }
+        immediate[index] = command
+        immediateCount += 1
+        return true
     }
 
     /// Frames rendered so far: the clock every event is stamped against.
@@ -161,14 +190,32 @@ public final class Mixer: @unchecked Sendable {
         position.store(blockStart + Int64(count), ordering: .releasing)
     }
 
-    /// Takes every command stamped before `blockEnd` off the ring and hands it to the pool it concerns, with its
-    /// offset in the block (0 when it is late); drops voice starts from the cutoff on.
+    /// Takes every command stamped before `blockEnd` off the ring and out of `playNow`'s list, in frame order (the
+    /// ring's first on a tie), and hands it to the pool it concerns, with its offset in the block (0 when it is
+    /// late); drops voice starts from the cutoff on.
     private func drainCommands(blockStart: SampleTime, blockEnd: SampleTime) {
         let cutoff = commandCutoff.load(ordering: .acquiring)
+        var taken = 0
+        defer {
+            if taken > 0 {
+                for index in taken..<immediateCount { immediate[index - taken] = immediate[index] }
+                immediateCount -= taken
+            }
+        }
         // The font pool's command list holds as many commands as the ring: a producer pushing while this drains
         // cannot overflow it (what does not fit waits for the next block).
-        while fonts.canQueue, let command = commands.peek(), command.frame < blockEnd {
-            commands.removeFirst()
+        while fonts.canQueue {
+            let command: MixerCommand
+            let own = taken < immediateCount && immediate[taken].frame < blockEnd ? immediate[taken] : nil
+            if let next = commands.peek(), next.frame < blockEnd, own.map({ next.frame <= $0.frame }) ?? true {
+                commands.removeFirst()
+                command = next
+            } else if let own {
+                taken += 1
+                command = own
+            } else {
+                break
+            }
             let dropped = command.frame >= cutoff || command.frame < startFloor
             if command.kind == .startVoice || command.kind == .startFontVoice, dropped { continue }
             if command.kind == .midi, command.midi.isNoteOn, dropped { continue }

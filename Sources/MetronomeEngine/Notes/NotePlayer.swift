@@ -234,10 +234,10 @@ public final class NotePlayer: @unchecked Sendable {
         midiOffs[tag] = .noteOff(channel: channel, key: event.note)
     }
 
-    /// A fresh release tag (never 0).
+    /// A fresh release tag (never 0, and below `LiveKeyboard.firstTag`, whose tags are a keyboard's keys).
     func takeTag() -> UInt32 {
         let tag = nextTag
-        nextTag = nextTag == .max ? 1 : nextTag + 1
+        nextTag = nextTag == LiveKeyboard.firstTag - 1 ? 1 : nextTag + 1
         return tag
     }
 

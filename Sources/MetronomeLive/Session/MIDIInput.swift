@@ -2,24 +2,17 @@ import MetronomeEngine
 import MetronomeModel
 import MetronomeMusic
 
-/// Notes played into a session from an output's MIDI input (`MIDIInbox`, JACK's `midi_in`): each note on and note
-/// off takes effect a fixed latency after the frame it arrived on (`Session.midiInputLatency`: the lookahead and two
-/// timer periods), so the time between two messages is kept to the frame. Either they play an instrument (a note
-/// player's), or they are the keys held for a live arpeggiator (`LiveArpeggiator`).
+/// The keys held on an output's MIDI input (`MIDIInbox`, JACK's `midi_in`) for a live arpeggiator
+/// (`LiveArpeggiator`): each note on and note off takes effect a fixed latency after the frame it arrived on
+/// (`Session.midiInputLatency`: the lookahead and two timer periods), so the time between two messages is kept to
+/// the frame. (Notes played through an instrument take no such path: `LiveKeyboard` plays them on the render thread
+/// on the frame they arrive.)
 ///
 /// Threads: the session's scheduling queue only.
 final class MIDIInput {
-    /// What the keys do.
-    enum Use {
-        /// Every note sounds on the player's first track until its note off.
-        case play
-        /// The keys held are the chord of an arpeggiator.
-        case arpeggiate(LiveArpeggiator)
-    }
-
     let inbox: MIDIInbox
     let player: NotePlayer
-    let use: Use
+    let arpeggiator: LiveArpeggiator
     /// Frames from a message's arrival to its effect.
     let latency: SampleTime
     /// The keys pressed and released, on the frames they take effect, for the arpeggiator.
@@ -27,24 +20,20 @@ final class MIDIInput {
     /// Messages that came too late to take effect on their frame (the scheduling pass after their arrival came
     /// later than the latency allows): they took effect on the first frame not yet scheduled.
     private(set) var lateCount = 0
-    /// Note ons played through while the output held the mixer still (a stopped JACK transport): not played, or
-    /// they would all sound at once when it rolls again. Keys for an arpeggiator are kept: they are held when it
-    /// rolls.
-    private(set) var ignoredCount = 0
 
-    init(inbox: MIDIInbox, player: NotePlayer, use: Use, latency: SampleTime) {
+    init(inbox: MIDIInbox, player: NotePlayer, arpeggiator: LiveArpeggiator, latency: SampleTime) {
         self.inbox = inbox
         self.player = player
-        self.use = use
+        self.arpeggiator = arpeggiator
         self.latency = latency
     }
 
-    /// Takes every message waiting and, arpeggiating, queues the steps before `horizon`, on the grid the transport
-    /// has now (the scheduler applies a command before the steps after its frame are placed). Before the
-    /// scheduler's pass.
+    /// Takes every message waiting and queues the steps before `horizon`, on the grid the transport has now (the
+    /// scheduler applies a command before the steps after its frame are placed). Keys pressed while the output held
+    /// the mixer still (a stopped JACK transport) are kept: they are held when it rolls. Before the scheduler's
+    /// pass.
     func pass(transport: Transport, scheduledUntil: SampleTime, horizon: SampleTime) {
-        var queued = false
-        while let (arrival, message, mixerHeld) = inbox.pop() {
+        while let (arrival, message, _) = inbox.pop() {
             let kind = message.status & 0xF0
             guard kind == 0x90 || kind == 0x80 else { continue }
             var frame = arrival + latency
@@ -52,30 +41,13 @@ final class MIDIInput {
                 lateCount += 1
                 frame = scheduledUntil
             }
-            let isOn = kind == 0x90 && message.data2 > 0
-            switch use {
-            case .play:
-                if isOn, mixerHeld {
-                    ignoredCount += 1
-                } else if isOn {
-                    // Each key is a note of its own, at its own velocity (the limiter keeps a full hand from
-                    // clipping), whatever else arrived in the same pass.
-                    player.queue.noteOn(Int(message.data1), velocity: Int(message.data2), at: frame, chordSize: 1)
-                } else {
-                    player.queue.noteOff(Int(message.data1), at: frame)
-                }
-                queued = true
-            case .arpeggiate:
-                keys.record(note: Int(message.data1), pressed: isOn, at: frame)
-            }
+            keys.record(note: Int(message.data1), pressed: kind == 0x90 && message.data2 > 0, at: frame)
         }
-        if case .arpeggiate(let arpeggiator) = use {
-            queued =
-                arpeggiator.queueSteps(
-                    into: player.queue, keys: &keys, transport: transport, scheduledUntil: scheduledUntil,
-                    horizon: horizon) || queued
+        if arpeggiator.queueSteps(
+            into: player.queue, keys: &keys, transport: transport, scheduledUntil: scheduledUntil, horizon: horizon)
+        {
+            player.queue.commit()
         }
-        if queued { player.queue.commit() }
     }
 }
 

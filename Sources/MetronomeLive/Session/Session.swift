@@ -60,8 +60,10 @@ public final class Session: @unchecked Sendable {
     private let ignoredTempoChanges = Atomic<Int>(0)
     /// How many of the transport's applied commands were looked at for a load (locked to a transport).
     private var appliedChecked = 0
-    /// Notes coming in from an output's MIDI input (`playMIDIInput`, `arpeggiateMIDIInput`), or nil; on `queue`.
+    /// Keys held on an output's MIDI input for an arpeggiator (`arpeggiateMIDIInput`), or nil; on `queue`.
     private var midiInput: MIDIInput?
+    /// The keyboard an output's MIDI input plays on the render thread (`playMIDIInput`), or nil; set before `start`.
+    private let keyboard = Locked<LiveKeyboard?>(nil)
     /// The source followed, for `send` on any thread (the follower itself is the queue's).
     private let followed = Locked<TempoSource?>(nil)
     private let taps = Locked(TapTempo())
@@ -369,16 +371,16 @@ public final class Session: @unchecked Sendable {
         wake()
     }
 
-    /// Frames from a MIDI message's arrival on an output's input to its effect (`playMIDIInput`): the lookahead and
-    /// two timer periods, so that the scheduling pass after its arrival still finds its frame unscheduled.
-    public var midiInputLatency: SampleTime { lookahead + 2 * periodFrames }
+    /// Frames from a MIDI message's arrival on an output's input to its effect: none for notes played
+    /// (`playMIDIInput`: on the frame they arrive); for an arpeggiator's keys (`arpeggiateMIDIInput`), the lookahead
+    /// and two timer periods, so that the scheduling pass after their arrival still finds their frame unscheduled.
+    public var midiInputLatency: SampleTime { keyboard.withLock { $0 } != nil ? 0 : lookahead + 2 * periodFrames }
 
-    /// Plays the notes arriving in `inbox` (an output's MIDI input) on `player`'s first track, each note on and off
-    /// `midiInputLatency` after the frame it arrived on. The player is added to the session. Call before `start`.
-    /// Any control thread.
-    public func playMIDIInput(_ inbox: MIDIInbox, on player: NotePlayer) {
-        scheduler.add(player)
-        queue.sync { midiInput = MIDIInput(inbox: inbox, player: player, use: .play, latency: midiInputLatency) }
+    /// Notes arriving on an output's MIDI input play `keyboard`, each on the frame it arrives on: the output hands
+    /// it the notes on its render thread (`JackOutput`'s `keyboard`); the session only reports on it. Call before
+    /// `start`. Any control thread.
+    public func playMIDIInput(on keyboard: LiveKeyboard) {
+        self.keyboard.withLock { $0 = keyboard }
     }
 
     /// Arpeggiates the keys held on `inbox` (an output's MIDI input) on `player`'s first track, like a hardware
@@ -392,8 +394,7 @@ public final class Session: @unchecked Sendable {
         scheduler.add(player)
         let arpeggiator = LiveArpeggiator(settings: settings, latch: latch)
         queue.sync {
-            midiInput = MIDIInput(
-                inbox: inbox, player: player, use: .arpeggiate(arpeggiator), latency: midiInputLatency)
+            midiInput = MIDIInput(inbox: inbox, player: player, arpeggiator: arpeggiator, latency: midiInputLatency)
         }
     }
 
@@ -403,11 +404,14 @@ public final class Session: @unchecked Sendable {
 
     /// Note ons the MIDI input did not play because they came while the output held the mixer still (a stopped
     /// JACK transport). Any control thread.
-    public var ignoredMIDIInputCount: Int { queue.sync { midiInput?.ignoredCount ?? 0 } }
+    public var ignoredMIDIInputCount: Int { keyboard.withLock { $0 }?.ignoredCount ?? 0 }
 
-    /// MIDI input messages dropped because the inbox was full (the scheduling thread fell a whole ring behind).
-    /// Any thread.
-    public var droppedMIDIInputCount: Int { queue.sync { midiInput?.inbox.droppedCount ?? 0 } }
+    /// MIDI input messages dropped because the inbox was full (the scheduling thread fell a whole ring behind), or,
+    /// played on a keyboard, commands the mixer had no room for (`Mixer.immediateCapacity` in one period). Any
+    /// thread.
+    public var droppedMIDIInputCount: Int {
+        keyboard.withLock { $0 }?.droppedCount ?? queue.sync { midiInput?.inbox.droppedCount ?? 0 }
+    }
 
     /// Answers the transport lock's request, if one waits: the map seeks to the transport's frame at the first frame
     /// not scheduled. Returns the grant to give once that frame is scheduled; on `queue`.
