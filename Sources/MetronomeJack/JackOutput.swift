@@ -146,6 +146,8 @@ public final class JackOutput: @unchecked Sendable {
         self.mixer = mixer
         self.midiInput = midiInput
         self.keyboard = keyboard
+        // Taking over after the server came back: the note offs sent while it was away are lost.
+        if skipLimit != nil { keyboard?.releaseAll() }
         self.runCounts = runCounts
         self.transportLock = transportLock
         channels = mixer.configuration.channels
@@ -611,9 +613,10 @@ public final class JackOutput: @unchecked Sendable {
             clock.store(
                 ClockMapping(frame: mixer.framePosition, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate))
         }
-        receiveMIDI(frameCount, mixerHeld: !pulls)
-        guard pulls else { return }
         let silent = !sounding.load(ordering: .relaxed)
+        // Notes are not played into a takeover's silence (nor their note ons sent): they would hold it.
+        receiveMIDI(frameCount, mixerHeld: !pulls || silent)
+        guard pulls else { return }
         let block = mixer.configuration.maximumBlockFrames
         let periodStart = mixer.framePosition
         var done = 0

@@ -34,7 +34,7 @@ func session(_ plan: ClickPlan, configuration: MixerConfiguration, lookahead: Sa
     -> Session
 {
     do {
-        return try plan.session(configuration: configuration, lookahead: lookahead)
+        return try plan.session(configuration: configuration, lookahead: lookahead, live: true)
     } catch {
         throw CommandLineError(error)
     }

@@ -48,7 +48,7 @@ struct LiveKeyboardTests {
         ring.push(.start(click.reference, at: 1010, gain: 1, pan: 0))
         ring.push(.start(click.reference, at: 1050, gain: 1, pan: 0))
         keyboard.play(MIDIMessage(0x90, 60, 100), at: 1037, into: mixer)
-        // A later key in the same period: after the ring's last, in the second block of the render.
+        // A later key in the same period: after the ring's last.
         keyboard.play(MIDIMessage(0x90, 60, 127), at: 1300, into: mixer)
         let left = Self.render(mixer, frames: 512)
         let onsets = left.indices.filter { left[$0] != 0 && ($0 == 0 || left[$0 - 1] == 0) }
@@ -66,6 +66,51 @@ struct LiveKeyboardTests {
             if frame == 1037 { reference.commands.push(.start(click.reference, at: 1050, gain: 1, pan: 0)) }
         }
         #expect(Self.render(reference, frames: 512) == left)
+        #expect(mixer.lateEventCount == 0)
+    }
+
+    @Test("Merged with the ring block by block (blocks of 256 frames): the MIDI the mixer hands out is in frame order across both, the ring's first on a tie; a note off and a note on of one key on one frame leave the new note sounding")
+    func mergedInFrameOrder() throws {
+        let ring = CommandRing(minimumCapacity: 64)
+        let mixer = Mixer(configuration: try MixerConfiguration(maximumBlockFrames: 256), commands: ring)
+        let keyboard = LiveKeyboard(track: try Self.impulseTrack(loop: true), sampleRate: .standard, echoesMIDI: true)
+        for frame in [100, 300, 400, 700] { ring.push(.midi(.clock, at: SampleTime(frame))) }
+        keyboard.play(MIDIMessage(0x90, 60, 100), at: 50, into: mixer)
+        keyboard.play(MIDIMessage(0x90, 61, 100), at: 300, into: mixer)
+        keyboard.play(MIDIMessage(0x80, 61, 64), at: 600, into: mixer)
+        keyboard.play(MIDIMessage(0x90, 61, 100), at: 600, into: mixer)
+        var frames: [SampleTime] = []
+        var messages: [MIDIMessage] = []
+        var output = [Float](repeating: 0, count: 256 * 2)
+        var last: [Float] = []
+        for _ in 0..<4 {
+            output.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frameCount: 256) }
+            for index in 0..<mixer.midiOut.count {
+                frames.append(mixer.midiOut[index].frame)
+                messages.append(mixer.midiOut[index].message)
+            }
+            last = output
+        }
+        #expect(frames == [50, 100, 300, 300, 400, 600, 600, 700])
+        #expect(
+            messages == [
+                .noteOn(channel: 0, key: 60, velocity: 100), .clock, .clock, .noteOn(channel: 0, key: 61, velocity: 100),
+                .clock, .noteOff(channel: 0, key: 61), .noteOn(channel: 0, key: 61, velocity: 100), .clock,
+            ])
+        // Both looped keys still sound at the end (61's new note was started after its release).
+        #expect(mixer.activeVoiceCount == 2 && last.last != 0)
+        #expect(mixer.lateEventCount == 0)
+    }
+
+    @Test("Past the mixer's room for one period (Mixer.immediateCapacity commands) a command is dropped and counted, never played late")
+    func droppedWhenFull() throws {
+        let mixer = Mixer(configuration: try MixerConfiguration(), commands: CommandRing(minimumCapacity: 64))
+        let keyboard = LiveKeyboard(track: try Self.impulseTrack(), sampleRate: .standard)
+        for index in 0..<(Mixer.immediateCapacity + 3) {
+            keyboard.play(MIDIMessage(0x90, UInt8(index % 128), 100), at: SampleTime(index % 500), into: mixer)
+        }
+        #expect(keyboard.droppedCount == 3)
+        _ = Self.render(mixer, frames: 1024)
         #expect(mixer.lateEventCount == 0)
     }
 

@@ -23,20 +23,24 @@ struct JackMIDIInputTests {
     /// plays `events` (FRAMES:HEX after the peer's base frame) into `metronome:midi_in` while recording, then Ctrl-C.
     /// A run in which the server ran a cycle without calling us (the machine's: everything after it sounds a period
     /// later on the server's frames) is repeated, never silently (`firstRunWithoutUnderruns`); the run kept has none.
+    /// With `interrupting`, Ctrl-C comes as soon as the notes are sent, while the recorder still records.
     static func run(
-        _ arguments: [String], events: [String], seconds: Double = 4, sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String], events: [String], seconds: Double = 4, interrupting: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Run {
         let (run, missed) = try firstRunWithoutUnderruns(
             cause: "cycle(s) the JACK server ran without calling us", sourceLocation: sourceLocation
         ) { () throws -> (value: Run, underruns: Int) in
-            let run = try runOnce(arguments, events: events, seconds: seconds)
+            let run = try runOnce(arguments, events: events, seconds: seconds, interrupting: interrupting)
             return (run, reportedMissedCycles(run.result.standardError))
         }
         #expect(missed == 0, "\(run.result.standardError)", sourceLocation: sourceLocation)
         return run
     }
 
-    private static func runOnce(_ arguments: [String], events: [String], seconds: Double) throws -> Run {
+    private static func runOnce(_ arguments: [String], events: [String], seconds: Double, interrupting: Bool) throws
+        -> Run
+    {
         let server = try JackServer(period: 256)
         let ours = try ChildProcess(
             CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--midi-notes", "--verbose"],
@@ -57,8 +61,9 @@ struct JackMIDIInputTests {
             ] + events,
             environment: server.clientEnvironment
         ).wait()
+        if interrupting { kill(ours.pid, SIGINT) }
         let recorded = recorder.wait()
-        kill(ours.pid, SIGINT)
+        if !interrupting { kill(ours.pid, SIGINT) }
         var run = Run(result: ours.wait())
         try #require(sender.status == 0, "\(sender.standardError)")
         try #require(recorded.status == 0, "\(recorded.standardError)")
@@ -210,24 +215,50 @@ struct JackMIDIInputTests {
     }
 
     @Test(
-        "--transport start-stop: a note played in while the transport is stopped is not played, then or when it starts, and --verbose counts it (its note off goes nowhere); a note after the start sounds on the frame it arrives"
+        "--transport start-stop: a note played in while the transport is stopped is not played, then or when it starts, and --verbose counts it (its note off goes nowhere); a note after the start sounds on the frame it arrives; a key let go while the transport is stopped is released (its note off sent) on the first frame it rolls again"
     )
     func notesWhileStoppedAreIgnored() throws {
         let run = try Self.run(
             ["arp", "N.C.", "--transport", "start-stop"],
-            events: ["0:903c64", "200:803c40", "24000:start", "72000:904064", "72200:804040"])
+            events: [
+                "0:903c64", "200:803c40", "24000:start", "72000:904064", "72200:804040", "96000:904364", "120000:stop",
+                "130000:804340", "150000:start",
+            ], seconds: 5)
         #expect(run.result.status == 0, "\(run.result.standardError)")
         #expect(
             run.result.standardError.contains(
                 "MIDI input: 0 frames from arrival to sound, 0 messages late, 1 notes ignored while the transport "
                     + "was stopped, 0 dropped with the inbox full\n"), "\(run.result.standardError)")
-        let sentKey = try #require(run.sent.first { $0.bytes == "90 40 64" }, "\(run.sent)").frame
-        let sentOff = try #require(run.sent.first { $0.bytes == "80 40 40" }, "\(run.sent)").frame
+        let sent = { (bytes: String) in run.sent.first { $0.bytes == bytes }?.frame ?? -1 }
+        let restart = try #require(run.sent.last { $0.bytes == "start" }, "\(run.sent)").frame
         let notes = run.midi.filter { $0.bytes.hasPrefix("9") || $0.bytes.hasPrefix("8") }
-        #expect(notes.map(\.bytes) == ["90 40 64", "80 40 40"], "\(run.midi)")
-        #expect(notes.map(\.frame) == [sentKey, sentOff], "\(run.midi)")
+        #expect(notes.map(\.bytes) == ["90 40 64", "80 40 40", "90 43 64", "80 43 40"], "\(run.midi)")
+        #expect(notes.prefix(3).map(\.frame) == [sent("90 40 64"), sent("80 40 40"), sent("90 43 64")], "\(run.midi)")
+        // Key 43's release: on the first frame of the first cycle that rolls again (the server's periods start on
+        // multiples of 256), within a few periods of the start.
+        let released = notes.count == 4 ? notes[3].frame : -1
         #expect(
-            run.sounds.count == 1 && run.sounds.allSatisfy { $0 - sentKey >= 0 && $0 - sentKey < 64 }, "\(run.sounds)")
+            released % 256 == 0 && released >= restart && released - restart < 8 * 256,
+            "released at \(released), started at \(restart)")
+        // The sounds: each key on its frame (the instrument's first non-zero sample within 64 frames), and the held
+        // voice going on, released, where the transport rolls again.
+        #expect(run.sounds.count >= 2 && run.sounds.count <= 3, "\(run.sounds)")
+        let onsets = [sent("90 40 64"), sent("90 43 64")]
+        #expect(
+            zip(run.sounds, onsets).allSatisfy { $0 - $1 >= 0 && $0 - $1 < 64 }
+                && run.sounds.dropFirst(2).allSatisfy { $0 == released },
+            "\(run.sounds), keys at \(onsets)")
+    }
+
+    @Test(
+        "A key still held when the command is stopped (Ctrl-C) is released: its note off goes out on midi_out before the command ends"
+    )
+    func heldKeyReleasedAtStop() throws {
+        let run = try Self.run(["arp", "N.C."], events: ["0:903c64"], seconds: 2, interrupting: true)
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        let notes = run.midi.filter { $0.bytes.hasPrefix("9") || $0.bytes.hasPrefix("8") }
+        #expect(notes.map(\.bytes) == ["90 3c 64", "80 3c 40"], "\(run.midi)")
+        #expect(notes.first?.frame == run.sent.first?.frame, "\(run.midi), sent \(run.sent)")
     }
 
     @Test(

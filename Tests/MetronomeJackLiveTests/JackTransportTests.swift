@@ -113,6 +113,37 @@ struct JackTransportTests {
     }
 
     @Test(
+        "A song (a klick map of 2 bars of 4/4 at 120, 4 s) started, stopped after 2 s, located to its top and started again: all its 8 beats again from frame 0, then the command ends by itself (it used to end 2 s after the restart, short by the time played before)"
+    )
+    func aSongLocatedBackPlaysWhole() throws {
+        let directory = NSTemporaryDirectory() + "metronome-transport-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let map = directory + "/song.klick"
+        try "2 4/4 120\n".write(toFile: map, atomically: true, encoding: .utf8)
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable,
+            ["play", map, "--transport", "start-stop", "--driver", "jack", "--no-connect", "--quiet"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        // The song's 4 s end 4 s after the restart; the peer records 0.6 s more.
+        let recording = try Self.record(
+            on: server, steps: ["wait:0.5", "start", "wait:2", "stop", "locate:0", "wait:0.3", "start", "wait:4.6"])
+        let endedByItself = ours.hasExited
+        if !endedByItself { kill(ours.pid, SIGINT) }
+        let result = ours.wait()
+        #expect(endedByItself, "still playing 4.6 s after the restart")
+        #expect(result.status == 0, "\(result.standardError)")
+        let frames = recording.onsets.map(\.frame)
+        let runs = Self.runs(frames, beat: 24_000)
+        // The first run from the top to about 2 s (96 000 or just before), the second the whole song.
+        #expect(runs.count == 2 && runs[0].first == 0 && (runs[0].last ?? 0) >= 72_000, "\(frames)")
+        #expect(runs.last == (0..<8).map { $0 * 24_000 }, "\(frames)")
+        #expect(recording.onsets.allSatisfy { $0.rolling }, "\(recording.onsets)")
+    }
+
+    @Test(
         "--transport master with a klick map (a bar of 3/4 at 90, a bar of 4/4 at 120): clicks on the map's frames, and every rolling cycle's bar, beat, tick, meter and tempo, read by another client, are the map's at the cycle's transport frame"
     )
     func timebaseMaster() throws {

@@ -86,10 +86,14 @@ public struct ClickPlan: Sendable {
     /// - Parameters:
     ///   - configuration: the mixer settings (default: `mixerConfiguration()`).
     ///   - lookahead: how far ahead to schedule, in frames (nil: the session's default).
+    ///   - live: playing live, where the transport can be moved (keys, OSC, the JACK transport): a length that is
+    ///     the map's own end is left to the map, so the song ends where the transport reaches its end after any
+    ///     locate (`Session.hasReachedEnd`), not on the frame it would have ended on without them; a length of
+    ///     seconds or bars stays a fixed end frame. Offline, both are the same frame.
     /// - Returns: a session at frame 0, playing unless `waits`.
     /// - Throws: `PlanError.mixer` or `.session`.
-    public func session(configuration: MixerConfiguration? = nil, lookahead: SampleTime? = nil) throws(PlanError)
-        -> Session
+    public func session(configuration: MixerConfiguration? = nil, lookahead: SampleTime? = nil, live: Bool = false)
+        throws(PlanError) -> Session
     {
         let mixer: MixerConfiguration
         if let configuration {
@@ -99,7 +103,8 @@ public struct ClickPlan: Sendable {
         }
         do {
             let session = try Session(
-                map: map, clicks: clicks, configuration: mixer, endFrame: frameCount, gain: gain,
+                map: map, clicks: clicks, configuration: mixer,
+                endFrame: live && frameCount != nil && frameCount == map.endFrame ? nil : frameCount, gain: gain,
                 players: notes.map { [$0()] } ?? [], lookahead: lookahead, playing: !waits)
             if let start { session.send(start.command, at: start.at) }
             return session

@@ -16,10 +16,12 @@ import Synchronization
 ///
 /// With `echo`, each note on and off also goes out on the output's MIDI port on the same frame (`--midi-notes`).
 ///
-/// Threads: `play(_:at:into:)` and `releaseHeld(into:)` from the render thread only; the counts from any thread.
+/// Threads: `play(_:at:into:mixerHeld:)` and `releaseHeld(into:)` from the render thread only; `releaseAll()` and
+/// the counts from any thread.
 public final class LiveKeyboard: @unchecked Sendable {
-    // @unchecked: the tables are written once in init and only read after; `down` and `heldOffs` are the render
-    // thread's alone; the counts are atomics.
+    // @unchecked: the tables are written once in init and only read after; `down` and `heldOffs` are touched only by
+    // the render thread, one at a time (as `Mixer.render` is called: a reconnect's new client takes over from the
+    // old one); the counts and the release request are atomics.
     /// A bank key's voice, less the velocity's gain.
     private struct BankKey {
         var sample: SampleReference
@@ -47,6 +49,7 @@ public final class LiveKeyboard: @unchecked Sendable {
     private var heldOffs = [Bool](repeating: false, count: 128)
     private var hasHeldOffs = false
     private let played = Atomic<Int>(0)
+    private let releaseRequested = Atomic<Bool>(false)
     private let ignored = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     /// What the font pages read at init summed to (kept only so that the reads happen).
@@ -180,13 +183,21 @@ public final class LiveKeyboard: @unchecked Sendable {
         }
     }
 
-    /// Releases, on `mixer`'s next frame, the keys let go of while it was held still. Render thread; real-time safe.
+    /// Asks the render thread to release every key still down, with its note off, on the next frame it renders
+    /// (`releaseHeld(into:)`): playing stops (`Session.stop`), or a new output takes over after the server came back
+    /// (note offs sent while it was away were lost). Any thread.
+    public func releaseAll() { releaseRequested.store(true, ordering: .releasing) }
+
+    /// Releases, on `mixer`'s next frame, the keys let go of while it was held still, and, when `releaseAll()` asked,
+    /// every key still down. Call before each render the mixer is not held for. Render thread; real-time safe.
     public func releaseHeld(into mixer: Mixer) {
-        guard hasHeldOffs else { return }
+        let all = releaseRequested.exchange(false, ordering: .acquiring)
+        guard hasHeldOffs || all else { return }
         hasHeldOffs = false
         let frame = mixer.framePosition
-        for key in 0..<128 where heldOffs[key] {
+        for key in 0..<128 where heldOffs[key] || (all && down[key]) {
             heldOffs[key] = false
+            down[key] = false
             send(.release(tag: Self.tag(forKey: key), at: frame), into: mixer)
             if let echoChannel { send(.midi(.noteOff(channel: echoChannel, key: key), at: frame), into: mixer) }
         }

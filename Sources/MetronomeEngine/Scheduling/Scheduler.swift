@@ -161,6 +161,15 @@ public final class Scheduler: @unchecked Sendable {
             && players.allSatisfy { $0.isIdle }
     }
 
+    /// The frame a finite map's end was reached on, when that is where the transport stopped last and nothing is
+    /// queued: the song is over in this run (a locate back before it would have moved it on). Scheduling thread.
+    package var mapEndReached: SampleTime? {
+        guard transport.state == .stopped, !transport.hasPendingCommands, let end = transport.map.endPosition,
+            let last = transport.applied.last, last.command == .stop, last.position == end
+        else { return nil }
+        return last.frame
+    }
+
     /// Whether the end frame has been reached or the transport is stopped with nothing queued (a map played to its
     /// end), ignoring notes that still sound.
     public var isDone: Bool {

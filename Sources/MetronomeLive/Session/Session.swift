@@ -378,7 +378,7 @@ public final class Session: @unchecked Sendable {
 
     /// Notes arriving on an output's MIDI input play `keyboard`, each on the frame it arrives on: the output hands
     /// it the notes on its render thread (`JackOutput`'s `keyboard`); the session only reports on it. Call before
-    /// `start`. Any control thread.
+    /// `start`, and not with `arpeggiateMIDIInput` (an input is played or arpeggiated). Any control thread.
     public func playMIDIInput(on keyboard: LiveKeyboard) {
         self.keyboard.withLock { $0 = keyboard }
     }
@@ -596,6 +596,8 @@ public final class Session: @unchecked Sendable {
                 notBefore: mixer.framePosition + SampleTime(mixer.configuration.maximumBlockFrames))
         }
         mixer.discardCommands(from: mixer.framePosition)
+        // Keys held on a MIDI input are released too, by the render thread that plays them.
+        keyboard.withLock { $0 }?.releaseAll()
         beatPublisher.finish()
         return frame
     }
@@ -632,13 +634,15 @@ public final class Session: @unchecked Sendable {
     /// until its next start. Any control thread.
     public func sendMIDIClock(_ on: Bool = true) { queue.sync { scheduler.sendsMIDIClock = on } }
 
-    /// Whether the mixer has rendered up to the end frame (`endFrame`) and everything before it is scheduled: past
+    /// Whether the mixer has rendered up to the end frame (`endFrame`), or, without one, up to the frame a finite
+    /// map's end was reached on in this run (after any locate or seek), and everything before it is scheduled: past
     /// it nothing starts, but notes held across it would sound on, so a player stops here (fading them out) rather
-    /// than wait for `isFinished`. False without an end frame. Cheap enough to poll every few tens of milliseconds.
+    /// than wait for `isFinished`. False while neither is there. Cheap enough to poll every few tens of
+    /// milliseconds.
     public var hasReachedEnd: Bool {
         let position = mixer.framePosition
         return queue.sync {
-            guard let end = scheduler.endFrame else { return false }
+            guard let end = scheduler.endFrame ?? scheduler.mapEndReached else { return false }
             return position >= end && scheduler.scheduledUntil >= end
         }
     }

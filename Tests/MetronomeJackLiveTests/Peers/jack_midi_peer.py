@@ -4,8 +4,8 @@ recording the same client's output closes a loop in JACK's graph, which delays w
 
 Usage: jack_midi_peer.py SERVER TO_PORT SECONDS EVENT…
 Each EVENT is FRAMES:HEX (e.g. 0:903c64): the message's bytes, sent FRAMES after the base frame, which is the first
-cycle's frame plus one second (the connection is made by then); or FRAMES:start, which starts the JACK transport
-from the cycle holding that frame.
+cycle's frame plus one second (the connection is made by then); or FRAMES:start (FRAMES:stop), which starts
+(stops) the JACK transport from the cycle holding that frame.
 
 Prints "base FRAME", then "sent FRAME HEX…" for each message sent, in frame order. Exits 0, or 1 with a line on
 stderr when the port does not exist.
@@ -19,7 +19,7 @@ server, to_port, seconds = sys.argv[1:4]
 events = []
 for item in sys.argv[4:]:
     delay, _, data = item.partition(":")
-    events.append((int(delay), data if data == "start" else bytes.fromhex(data)))
+    events.append((int(delay), data if data in ("start", "stop") else bytes.fromhex(data)))
 events.sort(key=lambda event: event[0])
 
 client = jack.Client("midi_peer", servername=server, no_start_server=True)
@@ -39,8 +39,11 @@ def process(frames):
         frame = state["base"] + delay
         if frame >= start + frames:
             break
-        if data == "start":
-            client.transport_start()
+        if data in ("start", "stop"):
+            if data == "start":
+                client.transport_start()
+            else:
+                client.transport_stop()
             sent.append((max(frame, start), data))
         else:
             midi_out.write_midi_event(max(0, frame - start), data)
