@@ -92,7 +92,7 @@ struct JackTransportReconnectTests {
     }
 
     @Test(
-        "Killed while rolling and started again (its transport stopped at 0): the two lines, silence while the new transport is stopped, then every click on a whole beat of its frames from frame 0, and a locate to 96 000 plays its downbeat there; as master, every rolling cycle's bar, beat and tick the map's on both servers",
+        "Killed while rolling and started again (its transport stopped at 0): the two lines, silence while the new transport is stopped, then every click on a whole beat of its frames from frame 0, and a locate to 96 000 plays its downbeat there; midi_out's Start, Stop, Song Position and Continue on the new server's frames, nothing more; as master, every rolling cycle's bar, beat and tick the map's on both servers",
         arguments: ["start-stop", "master", "follow"])
     func playsOnTheNewTransport(mode: String) throws {
         // A run in which the server skipped a cycle of ours, or a transport rolled before we were on its frame, is
@@ -100,7 +100,10 @@ struct JackTransportReconnectTests {
         let (run, missed) = try firstRunWithoutUnderruns(cause: Self.overloadCause) {
             let run = try Self.runAcrossRestart(
                 mode: mode, before: ["wait:0.3", "start", "wait:1.3"],
-                after: ["wait:0.8", "start", "wait:1.3", "locate:96000", "wait:1.1", "stop", "wait:0.5"])
+                after: [
+                    "midi=metronome:midi_out", "wait:0.8", "start", "wait:1.3", "locate:96000", "wait:1.1", "stop",
+                    "wait:0.5",
+                ])
             return (run, Self.overloads(run.result.standardError))
         }
         #expect(missed == 0, "\(run.result.standardError)")
@@ -124,6 +127,12 @@ struct JackTransportReconnectTests {
         #expect(run.after.onsets.allSatisfy { $0.rolling }, "\(run.after.onsets)")
         let runs = JackTransportTests.runs(after, beat: 24_000)
         #expect(runs.map { $0[0] } == [0, 96_000], "\(after)")
+        // midi_out on the new server, by transport frame: the start's Stop and Start on frame 0, the locate's Stop,
+        // Song Position (sixteenth 16) and Continue on 96 000, the last Stop; nothing else (a resync of the return
+        // on top of the seek's own once put a Song Position a sixteenth on a few cycles after the Start).
+        #expect(
+            run.after.midi.map(\.bytes) == ["fc", "fa", "fc", "f2 10 00", "fb", "fc"]
+                && run.after.midi.prefix(5).map(\.frame) == [0, 0, 96_000, 96_000, 96_000], "\(run.after.midi)")
         #expect(runs.count == 2 && runs[0].count >= 3 && runs[1].count >= 3, "\(after)")
         let bar: (Int) -> [String] = { frame in
             let beat = frame % 96_000 / 24_000 + 1

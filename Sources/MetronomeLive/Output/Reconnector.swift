@@ -27,7 +27,7 @@ import MetronomeModel
 ///
 /// MIDI receivers miss the clocks of the gap and of the silent start, so once the new stream sounds the session tells
 /// them where the music is (`Session.resyncMIDI()`: Stop, Song Position, Continue; nothing without MIDI clock, or while
-/// stopped or paused). A takeover may leave connections pending whose other end is not back yet
+/// stopped or paused; nor locked to a JACK transport, whose first seek on the new server tells them). A takeover may leave connections pending whose other end is not back yet
 /// (`OutputBackend.connectPending()`): every `poll` tries them, reports those made (`Event.connected`) and resyncs the
 /// receivers again, so one that came back late joins in phase.
 ///
@@ -145,7 +145,10 @@ public struct Reconnector<Driver: OutputDriver> {
             session.attach(output: fresh)
             self.gap = nil
             pendingAlignment = standIn.line
-            resyncDue = true
+            // Locked to a transport, the new client's first cycle seeks to the transport's frame, and the seek sends
+            // its own Stop and Song Position (Start at the top) on that frame: a resync after it would move the
+            // receivers again, off the music (a Song Position a sixteenth on, a few cycles after the Start).
+            resyncDue = !session.isLockedToTransport
             return .back(fresh)
         } catch {
             // The stand-in may have been stopped for a stream that then failed: a new one goes on on the same line.
