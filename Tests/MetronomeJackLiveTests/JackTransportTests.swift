@@ -116,10 +116,8 @@ struct JackTransportTests {
         "A song (a klick map of 2 bars of 4/4 at 120, 4 s) started, stopped after 2 s, located to its top and started again: all its 8 beats again from frame 0, then the command ends by itself (it used to end 2 s after the restart, short by the time played before)"
     )
     func aSongLocatedBackPlaysWhole() throws {
-        let directory = NSTemporaryDirectory() + "metronome-transport-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let map = directory + "/song.klick"
+        let scratch = try Scratch()
+        let map = scratch.file("song.klick")
         try "2 4/4 120\n".write(toFile: map, atomically: true, encoding: .utf8)
         let server = try JackServer(period: 256)
         let ours = try ChildProcess(

@@ -158,7 +158,6 @@ public final class LiveKeyboard: @unchecked Sendable {
             ignored.add(1, ordering: .relaxed)
             return
         }
-        heldOffs[key] = false
         down[key] = true
         played.add(1, ordering: .relaxed)
         if let echoChannel {
