@@ -83,6 +83,12 @@ public final class JackServer {
         return log
     }
 
+    /// The late cycles the server's log reports so far, its own and its clients' together.
+    public var lateCycles: Int {
+        let log = xrunLog
+        return log.driverLate + log.clientsLate.values.reduce(0, +)
+    }
+
     /// What the server's log says of xruns.
     public struct XrunLog: Equatable, CustomStringConvertible {
         /// The server's own cycles that started late.
