@@ -89,6 +89,20 @@ public final class JackServer {
         return log.driverLate + log.clientsLate.values.reduce(0, +)
     }
 
+    /// Whether cycles missed can explain the intervals `gaps` where they are not `interval`: a cycle the server ran
+    /// without calling a recorder leaves a period out of its file, one it ran without calling the player moves every
+    /// click after it a period later, so each interval is a whole number of intervals (one, or more where a missed
+    /// cycle took a click's start) off by at most `cycles` periods in all. Anything else is not the machine's.
+    public func explains(_ gaps: [Int], every interval: Int, cycles: Int) -> Bool {
+        guard cycles > 0 else { return false }
+        var moved = 0
+        for gap in gaps where gap != interval {
+            let beats = max(1, Int((Double(gap) / Double(interval)).rounded()))
+            moved += abs(gap - beats * interval)
+        }
+        return moved <= cycles * period
+    }
+
     /// What the server's log says of xruns.
     public struct XrunLog: Equatable, CustomStringConvertible {
         /// The server's own cycles that started late.
