@@ -44,15 +44,18 @@ struct JackOutputTests {
             () throws -> (value: (channels: [[Float]], output: JackOutput, session: Session), underruns: Int) in
             let run = try Self.recordClicks(rate: rate, period: period)
             let late = run.late
+            // Repeated only when some interval is off and the late cycles explain every channel's.
+            var off = false
             var explained = true
             for samples in run.channels {
                 let found = Self.impulses(samples).filter { $0.frame >= rate * 7 / 10 }
                 let gaps = zip(found, found.dropFirst()).map { $1.frame - $0.frame }
                 guard !gaps.allSatisfy({ $0 == beat }) else { continue }
+                off = true
                 explained = explained && run.server.explains(gaps, every: beat, cycles: late)
                 print("intervals off at \(rate) Hz, period \(period): \(gaps); late cycles \(late)")
             }
-            return ((run.channels, run.output, run.session), explained ? late : 0)
+            return ((run.channels, run.output, run.session), off && explained ? late : 0)
         }
         for samples in run.channels {
             let found = Self.impulses(samples).filter { $0.frame >= rate * 7 / 10 }
