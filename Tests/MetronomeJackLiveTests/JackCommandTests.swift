@@ -32,30 +32,18 @@ struct JackCommandTests {
         }
     }
 
-    /// jack_capture writes the cycles it is called for one after another: a cycle the server ran without calling it
-    /// leaves a period out of the file (an interval a period short), as one it skipped of ours moves every click after
-    /// it a period later. A run whose intervals are off by no more than the late cycles in the server's log explain
-    /// (`JackServer.explains`) is repeated, up to five times (never silently); off otherwise, or with a clean log, it
-    /// fails.
-    static let recorderCause = "late cycle(s) in the JACK server's log explaining intervals off"
-
-    /// The late cycles in `server`'s log when the onsets of `samples` after the first are not all `interval` apart and
-    /// those cycles explain it, else 0.
+    /// For the recorded runs, repeated up to five times (never silently) when a late cycle can explain intervals off
+    /// (`JackServer.lateCyclesExplaining`): the late cycles, or 0.
     static func lateCycles(_ samples: [Float], every interval: Int, on server: JackServer) -> Int {
         let found = Array(onsets(samples).dropFirst())
-        let gaps = zip(found, found.dropFirst()).map { $1 - $0 }
-        guard !gaps.allSatisfy({ $0 == interval }) else { return 0 }
-        let late = server.lateCycles
-        let explained = server.explains(gaps, every: interval, cycles: late)
-        print("intervals off on server \(server.name): \(gaps); its log: \(server.xrunLog); explained: \(explained)")
-        return explained ? late : 0
+        return server.lateCyclesExplaining([zip(found, found.dropFirst()).map { $1 - $0 }], every: interval)
     }
 
     @Test("metronome 240 --driver jack at the server's 44.1 kHz: every recorded interval is a quarter of a second to the frame, the ports go to the physical playback ports, and --verbose reports the client, its period, its xruns and no late event")
     func playsThroughJack() throws {
         // Each run's server is stopped before the next starts (they share one name): none leaves the closure.
         let ((serverName, result, connections, samples), _) = try firstRunWithoutUnderruns(
-            attempts: 5, cause: Self.recorderCause
+            attempts: 5, cause: JackServer.recordingCause
         ) {
             let server = try JackServer(rate: 44_100, period: 128)
             let ours = try ChildProcess(
@@ -146,7 +134,7 @@ struct JackCommandTests {
     func serverRestarted() throws {
         // The log read is the restarted server's, the one recorded. Each run's server is stopped before the next
         // starts (they share one name): none leaves the closure.
-        let ((serverName, result, samples), _) = try firstRunWithoutUnderruns(attempts: 5, cause: Self.recorderCause) {
+        let ((serverName, result, samples), _) = try firstRunWithoutUnderruns(attempts: 5, cause: JackServer.recordingCause) {
             let server = try JackServer()
             let ours = try ChildProcess(
                 CommandRunner.executable, ["240", "--driver", "jack", "--duration", "7", "--sound", "beep"],
@@ -193,7 +181,7 @@ struct JackCommandTests {
     @Test("serve --driver jack plays every interval exactly and quits over OSC; chord and arp play at the server's 44.1 kHz and end 0")
     func otherCommands() throws {
         // Each run's server is stopped before the next starts (they share one name): none leaves the closure.
-        let ((_, served, samples), _) = try firstRunWithoutUnderruns(attempts: 5, cause: Self.recorderCause) {
+        let ((_, served, samples), _) = try firstRunWithoutUnderruns(attempts: 5, cause: JackServer.recordingCause) {
             let server = try JackServer(rate: 44_100)
             let port = try UDPPort().port
             let serve = try ChildProcess(

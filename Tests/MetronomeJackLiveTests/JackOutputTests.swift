@@ -35,32 +35,19 @@ struct JackOutputTests {
         arguments: [(48_000, 64), (48_000, 256), (48_000, 1024), (44_100, 256)])
     func exactFrames(rate: Int, period: Int) throws {
         let beat = rate / 4
-        // jack_capture writes the cycles it is called for one after another: a cycle the server ran without calling
-        // it (a late cycle in the server's log) leaves a period out of the file, and the interval over it reads a
-        // period short, as a cycle of ours the server skipped (our count of them) moves every click after it a
-        // period later. A run whose intervals are off by no more than those cycles explain (`JackServer.explains`)
-        // is repeated, up to five times (never silently); off otherwise, or with none, it fails.
-        let (run, _) = try firstRunWithoutUnderruns(attempts: 5, cause: JackCommandTests.recorderCause) {
+        // A run whose intervals are off by what late cycles can explain (the recorder's or ours, a period each:
+        // `JackServer.lateCyclesExplaining`) is repeated, up to five times, never silently; off otherwise, it fails.
+        let (run, _) = try firstRunWithoutUnderruns(attempts: 5, cause: JackServer.recordingCause) {
             () throws -> (value: (channels: [[Float]], output: JackOutput, session: Session), underruns: Int) in
             let run = try Self.recordClicks(rate: rate, period: period)
-            let late = run.late
-            // Repeated only when some interval is off and the late cycles explain every channel's.
-            var off = false
-            var explained = true
-            for samples in run.channels {
-                let found = Self.impulses(samples).filter { $0.frame >= rate * 7 / 10 }
-                let gaps = zip(found, found.dropFirst()).map { $1.frame - $0.frame }
-                guard !gaps.allSatisfy({ $0 == beat }) else { continue }
-                off = true
-                explained = explained && run.server.explains(gaps, every: beat, cycles: late)
-                print("intervals off at \(rate) Hz, period \(period): \(gaps); late cycles \(late)")
-            }
-            return ((run.channels, run.output, run.session), off && explained ? late : 0)
+            let late = run.server.lateCyclesExplaining(
+                run.channels.map { Self.gaps(in: $0, from: rate * 7 / 10).gaps }, every: beat,
+                alsoMissed: run.output.missedCycleCount)
+            return ((run.channels, run.output, run.session), late)
         }
         for samples in run.channels {
-            let found = Self.impulses(samples).filter { $0.frame >= rate * 7 / 10 }
+            let (found, gaps) = Self.gaps(in: samples, from: rate * 7 / 10)
             #expect(found.count >= 10, "\(found.count) impulses")
-            let gaps = zip(found, found.dropFirst()).map { $1.frame - $0.frame }
             #expect(gaps.allSatisfy { $0 == beat }, "intervals at \(rate) Hz, period \(period): \(gaps)")
             // Bars of four: accent, then three normal clicks, at the impulse heights exactly (nothing scaled).
             let levels = found.map { Impulses.level(of: $0.value) }
@@ -78,12 +65,17 @@ struct JackOutputTests {
         #expect(run.session.mixer.lateEventCount == 0)
     }
 
+    /// The impulses of `samples` from frame `start` on, and the intervals between them.
+    static func gaps(in samples: [Float], from start: Int) -> (found: [(frame: Int, value: Float)], gaps: [Int]) {
+        let found = impulses(samples).filter { $0.frame >= start }
+        return (found, zip(found, found.dropFirst()).map { $1.frame - $0.frame })
+    }
+
     /// Plays a session at 240 BPM into a private jackd at `rate` and `period` and records `out_1` and `out_2` with
-    /// jack_capture for 3.7 s; returns the two channels, the output and session (stopped and closed), the server (to
-    /// be let go before another starts: they share one name), and the late cycles: the server's log's and those it
-    /// ran without calling us.
+    /// jack_capture for 3.7 s; returns the two channels, the output and session (stopped and closed), and the server
+    /// (to be let go before another starts: they share one name).
     static func recordClicks(rate: Int, period: Int) throws -> (
-        channels: [[Float]], output: JackOutput, session: Session, server: JackServer, late: Int
+        channels: [[Float]], output: JackOutput, session: Session, server: JackServer
     ) {
         let server = try JackServer(rate: rate, period: period)
         let session = try Self.session(rate: rate)
@@ -105,13 +97,11 @@ struct JackOutputTests {
         let recorded = recorder.wait()
         let during = output.underrunCount - before
         try #require(recorded.status == 0, "\(recorded.standardError)")
-        let log = server.xrunLog
         print(
             "period \(period) at \(rate) Hz: longest callback \(output.longestCallback.nanoseconds / 1000) µs; xruns "
                 + "reported by the server \(before) before 0.7 s into the recording, \(during) after; cycles it ran "
-                + "without calling us \(output.missedCycleCount); the server's log: \(log)")
-        let late = server.lateCycles + output.missedCycleCount
-        return (try AudioFileReader.read(path: path).channels, output, session, server, late)
+                + "without calling us \(output.missedCycleCount); the server's log: \(server.xrunLog)")
+        return (try AudioFileReader.read(path: path).channels, output, session, server)
     }
 
     @Test(

@@ -84,23 +84,36 @@ public final class JackServer {
     }
 
     /// The late cycles the server's log reports so far, its own and its clients' together.
-    public var lateCycles: Int {
-        let log = xrunLog
-        return log.driverLate + log.clientsLate.values.reduce(0, +)
-    }
+    public var lateCycles: Int { xrunLog.lateCycles }
 
-    /// Whether cycles missed can explain the intervals `gaps` where they are not `interval`: a cycle the server ran
-    /// without calling a recorder leaves a period out of its file, one it ran without calling the player moves every
-    /// click after it a period later, so each interval is a whole number of intervals (one, or more where a missed
-    /// cycle took a click's start) off by at most `cycles` periods in all. Anything else is not the machine's.
-    public func explains(_ gaps: [Int], every interval: Int, cycles: Int) -> Bool {
-        guard cycles > 0 else { return false }
-        var moved = 0
-        for gap in gaps where gap != interval {
-            let beats = max(1, Int((Double(gap) / Double(interval)).rounded()))
-            moved += abs(gap - beats * interval)
+    /// The cause `firstRunWithoutUnderruns` prints when it repeats a run for `lateCyclesExplaining`.
+    public static let recordingCause = "late cycle(s) in the JACK server's log explaining intervals off"
+
+    /// For `firstRunWithoutUnderruns`: the late cycles that explain a recording whose intervals (`gaps`, a list per
+    /// recorded channel) are not all `interval`, or 0 — a run on its frames, or off in a way they cannot explain, is
+    /// not repeated (the caller's checks then pass or fail it).
+    ///
+    /// A recorder such as jack_capture writes the cycles it is called for one after another: a cycle the server ran
+    /// without calling it leaves a period out of its file (an interval a period short); one the server ran without
+    /// calling the player (`alsoMissed`, the player's own count, as `JackOutput.missedCycleCount`) moves every click
+    /// after it a period later. So each interval off is a whole number of intervals (one, or more where a missed cycle
+    /// took a click's start) off by at most a period per late cycle, in all, in each channel. Prints the intervals off
+    /// and the log.
+    public func lateCyclesExplaining(_ gaps: [[Int]], every interval: Int, alsoMissed: Int = 0) -> Int {
+        let off = gaps.filter { !$0.allSatisfy { $0 == interval } }
+        guard !off.isEmpty else { return 0 }
+        let late = lateCycles + alsoMissed
+        // Each channel on its own: a cycle a recorder missed leaves a period out of every channel it records.
+        let explained = late > 0 && off.allSatisfy { channel in
+            let moved = channel.reduce(0) { moved, gap in
+                moved + abs(gap - max(1, Int((Double(gap) / Double(interval)).rounded())) * interval)
+            }
+            return moved <= late * period
         }
-        return moved <= cycles * period
+        print(
+            "intervals off on server \(name) (period \(period)): \(off); its log: \(xrunLog); cycles the player "
+                + "missed: \(alsoMissed); explained: \(explained)")
+        return explained ? late : 0
     }
 
     /// What the server's log says of xruns.
@@ -109,6 +122,9 @@ public final class JackServer {
         public var driverLate = 0
         /// Cycles each client (by name) had not finished in time.
         public var clientsLate: [String: Int] = [:]
+
+        /// The late cycles of the server and its clients together.
+        public var lateCycles: Int { driverLate + clientsLate.values.reduce(0, +) }
 
         public var description: String {
             let clients = clientsLate.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
