@@ -547,6 +547,9 @@ public final class JackOutput: @unchecked Sendable {
         let allocationsBefore = probe?() ?? 0
         let isFirst = firstWrite.load(ordering: .relaxed) == 0
         let (now, rawOffset) = Self.clocks()
+        #if METRONOME_FAULTS
+        InjectedFault.processCallback(cycle: cycles.load(ordering: .relaxed))
+        #endif
         defer {
             if let probe {
                 let made = probe() &- allocationsBefore

@@ -410,6 +410,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let start = CallbackLog.now()
         // The first callback is counted apart: the runtime's one-time set-up of what the path first touches runs in it.
         let isFirst = firstWrite.load(ordering: .relaxed) == 0
+        #if METRONOME_FAULTS
+        InjectedFault.writeCallback(request: callbackLog.callbackCount)
+        #endif
         defer {
             callbackLog.record(
                 .init(start: start, duration: CallbackLog.now() - start, frames: requested / (4 * channels)))

@@ -42,6 +42,62 @@ public func firstRunWithoutUnderruns<T>(
     return last
 }
 
+/// What one live run gave, for `repeatedOnlyForOutsideCauses`: the run's value, and why it may be run again.
+public struct LiveRun<Value> {
+    /// What the run gave; the caller's checks apply to the kept run's.
+    public var value: Value
+    /// nil when the run stands: its checks pass, or they fail in a way that may be ours (which must then fail the
+    /// test). Otherwise the cause outside the product that explains what the run got wrong, with its figures (the
+    /// server's own late cycle inside the checked window, an underrun whose report shows our callbacks answered in
+    /// time, a recorder's missed cycle), printed with the repeat.
+    public var outsideCause: String?
+
+    public init(_ value: Value, outsideCause: String?) {
+        self.value = value
+        self.outsideCause = outsideCause
+    }
+}
+
+/// Runs a live run, and runs it again (up to `attempts` runs in all) only while the last run went wrong for a cause
+/// outside the product that explains what it got wrong (`LiveRun.outsideCause`); a run whose checks pass, or which
+/// our own lateness explains, is kept. Every repeat prints a `live retry:` line — the test, the place, the run and its
+/// cause with the figures — which .ci/test counts per run and lists (more than its ceiling fails CI).
+/// - Returns: the kept run's value; its checks are the caller's.
+public func repeatedOnlyForOutsideCauses<Value>(
+    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation, _ run: () throws -> LiveRun<Value>
+) rethrows -> Value {
+    var last = try run()
+    var attempt = 1
+    while let cause = last.outsideCause, attempt < attempts {
+        printRetry(attempt: attempt, of: attempts, cause: cause, at: sourceLocation)
+        last = try run()
+        attempt += 1
+    }
+    return last.value
+}
+
+/// As `repeatedOnlyForOutsideCauses`, for a run that awaits.
+public func repeatedOnlyForOutsideCauses<Value>(
+    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation, _ run: () async throws -> LiveRun<Value>
+) async rethrows -> Value {
+    var last = try await run()
+    var attempt = 1
+    while let cause = last.outsideCause, attempt < attempts {
+        printRetry(attempt: attempt, of: attempts, cause: cause, at: sourceLocation)
+        last = try await run()
+        attempt += 1
+    }
+    return last.value
+}
+
+/// One `live retry:` line: `live retry: <test id> at <file>:<line>: run N of at most M: <cause>`.
+private func printRetry(attempt: Int, of attempts: Int, cause: String, at sourceLocation: SourceLocation) {
+    let test = Test.current.map { "\($0.id)" } ?? "(no test)"
+    print(
+        "live retry: \(test) at \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) of at most "
+            + "\(attempts): \(cause)")
+}
+
 /// The cycles a JACK server ran without calling our client, as `metronome --driver jack --verbose` reported them
 /// (each moves what follows a period later against the server's frames), or -1 when the line is missing.
 public func reportedMissedCycles(_ standardError: String) -> Int {

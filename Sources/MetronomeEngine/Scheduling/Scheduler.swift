@@ -541,8 +541,13 @@ public final class Scheduler: @unchecked Sendable {
                 return false
             }
             if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
+                #if METRONOME_FAULTS
+                let frame = event.frame + InjectedFault.clickDelay()
+                #else
+                let frame = event.frame
+                #endif
                 let command = MixerCommand.start(
-                    sound.sample.reference, at: event.frame, gain: sound.gain * event.volume * gain)
+                    sound.sample.reference, at: frame, gain: sound.gain * event.volume * gain)
                 ring.push(command)
                 scheduledClickCount += 1
                 lastCommandFrame = event.frame
