@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -244,25 +245,30 @@ let package = Package(
         // selenium), and under a flood of hostile connections (Peers/web_flood.py).
         .testTarget(
             name: "MetronomeWebLiveTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"], exclude: ["Peers"]),
+        // Every fuzzing harness (the fuzz-NAME executables below) replaying its seed corpus, Fuzz/corpus/NAME.
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["MetronomeTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )
 
-// Fuzzing harnesses, built only by .ci/fuzz, which sets METRONOME_FUZZ to the names of the folders under Fuzz/ that
-// hold a main.swift (so the normal build and tests never see them, and a new harness needs no line here). Each
-// harness links every library module, the service and the web remote, and FuzzSupport (Fuzz/Support: libFuzzer's
-// driver and shared checks); NIOEmbedded's EmbeddedChannel carries the web harness's connections.
-if let harnesses = Context.environment["METRONOME_FUZZ"] {
-    package.targets.append(.target(name: "FuzzSupport", dependencies: ["MetronomeKit"], path: "Fuzz/Support"))
-    for name in harnesses.split(separator: " ") {
-        package.targets.append(
-            .executableTarget(
-                name: "fuzz-\(name)",
-                dependencies: [
-                    "FuzzSupport", "MetronomeKit", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
-                    .product(name: "NIOCore", package: "swift-nio"),
-                    .product(name: "NIOEmbedded", package: "swift-nio"),
-                ],
-                path: "Fuzz/\(name)"))
-    }
+// Fuzzing harnesses, one executable per folder under Fuzz/ that holds a main.swift (a new harness needs no line here).
+// Each links every library module, the service and the web remote, and FuzzSupport (Fuzz/Support: the driver and
+// shared checks); NIOEmbedded's EmbeddedChannel carries the web harness's connections. In the normal and sanitizer
+// builds each replays the files it is given (FuzzCorpusTests runs it over its seed corpus, Fuzz/corpus/NAME);
+// .ci/fuzz builds them with libFuzzer (-sanitize=fuzzer and -D METRONOME_LIBFUZZER) in its own scratch folder.
+let fuzzFolder = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Fuzz")
+let harnesses = ((try? FileManager.default.contentsOfDirectory(atPath: fuzzFolder.path)) ?? []).filter {
+    FileManager.default.fileExists(atPath: fuzzFolder.appendingPathComponent("\($0)/main.swift").path)
+}.sorted()
+package.targets.append(.target(name: "FuzzSupport", dependencies: ["MetronomeKit"], path: "Fuzz/Support"))
+for name in harnesses {
+    package.targets.append(
+        .executableTarget(
+            name: "fuzz-\(name)",
+            dependencies: [
+                "FuzzSupport", "MetronomeKit", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Fuzz/\(name)"))
 }

@@ -9,17 +9,21 @@ public struct CommandResult: Sendable {
 
 public enum CommandRunner {
     /// The `metronome` executable beside the test bundle (SwiftPM builds both into one folder).
-    public static let executable: String = {
+    public static let executable = builtExecutable("metronome")
+
+    /// An executable of the package, found beside the test bundle (SwiftPM builds them into one folder).
+    /// - Parameter name: the executable's name, as `metronome` or `fuzz-metro`.
+    public static func builtExecutable(_ name: String) -> String {
         let testBinary =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("metronome").path
+            let candidate = directory.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             directory.deleteLastPathComponent()
         }
-        fatalError("metronome executable not found near \(testBinary); run 'swift build' first")
-    }()
+        fatalError("\(name) executable not found near \(testBinary); run 'swift build' first")
+    }
 
     /// Runs the binary to completion.
     public static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {

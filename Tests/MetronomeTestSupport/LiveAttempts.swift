@@ -90,9 +90,10 @@ public func repeatedOnlyForOutsideCauses<Value>(
     return last.value
 }
 
-/// One `live retry:` line: `live retry: <test id> at <file>:<line>: run N of at most M: <cause>`.
+/// One `live retry:` line: `live retry: "<test's display name>" at <file>:<line>: run N of at most M: <cause>`
+/// (.ci/report counts a test's repeats by the name its result line shows).
 private func printRetry(attempt: Int, of attempts: Int, cause: String, at sourceLocation: SourceLocation) {
-    let test = Test.current.map { "\($0.id)" } ?? "(no test)"
+    let test = Test.current.map { "\"\($0.displayName ?? $0.name)\"" } ?? "(no test)"
     print(
         "live retry: \(test) at \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) of at most "
             + "\(attempts): \(cause)")
