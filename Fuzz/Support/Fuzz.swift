@@ -41,12 +41,12 @@ public func fuzz(_ body: @escaping ([UInt8]) -> Void) -> Never {
     var replayed = 0
     for argument in CommandLine.arguments.dropFirst() {
         guard let inputs = files(at: argument) else {
-            fputs("error: cannot read '\(argument)' (a file or a folder of inputs)\n", stderr)
+            printError("error: cannot read '\(argument)' (a file or a folder of inputs)")
             exit(64)
         }
         for path in inputs {
             guard let bytes = contents(of: path) else {
-                fputs("error: cannot read '\(path)'\n", stderr)
+                printError("error: cannot read '\(path)'")
                 exit(64)
             }
             body(bytes)
@@ -74,6 +74,12 @@ private func files(at path: String) -> [String]? {
         if stat("\(path)/\(name)", &entryStatus) == 0, entryStatus.st_mode & S_IFMT == S_IFREG { names.append(name) }
     }
     return names.sorted().map { "\(path)/\($0)" }
+}
+
+/// Writes a line to standard error.
+private func printError(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
 /// A file's bytes, or nil when it cannot be read.
