@@ -252,23 +252,26 @@ let package = Package(
 )
 
 // Fuzzing harnesses, one executable per folder under Fuzz/ that holds a main.swift (a new harness needs no line here).
-// Each links every library module, the service and the web remote, and FuzzSupport (Fuzz/Support: the driver and
-// shared checks); NIOEmbedded's EmbeddedChannel carries the web harness's connections. In the normal and sanitizer
-// builds each replays the files it is given (FuzzCorpusTests runs it over its seed corpus, Fuzz/corpus/NAME);
-// .ci/fuzz builds them with libFuzzer (-sanitize=fuzzer and -D METRONOME_LIBFUZZER) in its own scratch folder.
+// Each links FuzzSupport (Fuzz/Support: the driver and shared checks, over MetronomeKit) and the modules its main.swift
+// imports of those below: they are built in every build, so none links what it does not use (swift-nio's, for one).
+// In the normal and sanitizer builds each replays the files it is given (FuzzCorpusTests runs it over its seed corpus,
+// Fuzz/corpus/NAME); .ci/fuzz builds them with libFuzzer (-sanitize=fuzzer and -D METRONOME_LIBFUZZER) in its own
+// scratch folder.
 let fuzzFolder = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Fuzz")
 let harnesses = ((try? FileManager.default.contentsOfDirectory(atPath: fuzzFolder.path)) ?? []).filter {
     FileManager.default.fileExists(atPath: fuzzFolder.appendingPathComponent("\($0)/main.swift").path)
 }.sorted()
+let harnessModules: [(name: String, dependency: Target.Dependency)] = [
+    ("MetronomeKit", "MetronomeKit"), ("MetronomeFiles", "MetronomeFiles"), ("MetronomeOSC", "MetronomeOSC"),
+    ("MetronomeService", "MetronomeService"), ("MetronomeWeb", "MetronomeWeb"),
+    ("NIOCore", .product(name: "NIOCore", package: "swift-nio")),
+    ("NIOEmbedded", .product(name: "NIOEmbedded", package: "swift-nio")),
+]
 package.targets.append(.target(name: "FuzzSupport", dependencies: ["MetronomeKit"], path: "Fuzz/Support"))
 for name in harnesses {
+    let source = (try? String(contentsOf: fuzzFolder.appendingPathComponent("\(name)/main.swift"), encoding: .utf8)) ?? ""
+    let imports = Set(source.split(separator: "\n").filter { $0.hasPrefix("import ") }.map { String($0.dropFirst(7)) })
+    let linked = harnessModules.filter { imports.contains($0.name) }.map(\.dependency)
     package.targets.append(
-        .executableTarget(
-            name: "fuzz-\(name)",
-            dependencies: [
-                "FuzzSupport", "MetronomeKit", "MetronomeFiles", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-            ],
-            path: "Fuzz/\(name)"))
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + linked, path: "Fuzz/\(name)"))
 }
