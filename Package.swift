@@ -269,7 +269,8 @@ let harnessModules: [(name: String, dependency: Target.Dependency)] = [
 ]
 package.targets.append(.target(name: "FuzzSupport", dependencies: ["MetronomeKit"], path: "Fuzz/Support"))
 for name in harnesses {
-    let source = (try? String(contentsOf: fuzzFolder.appendingPathComponent("\(name)/main.swift"), encoding: .utf8)) ?? ""
+    let main = fuzzFolder.appendingPathComponent("\(name)/main.swift")
+    let source = (try? String(contentsOf: main, encoding: .utf8)) ?? ""
     let imports = Set(source.split(separator: "\n").filter { $0.hasPrefix("import ") }.map { String($0.dropFirst(7)) })
     let linked = harnessModules.filter { imports.contains($0.name) }.map(\.dependency)
     package.targets.append(
