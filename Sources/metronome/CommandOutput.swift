@@ -55,6 +55,8 @@ extension JackOutput: CommandOutput, ServiceOutput {
             "cycles the server ran without calling us: \(runCounts.missedCycles)",
             "transport starts joined late: \(runCounts.lateTransportJoins)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
+            // Ours running too long, not the machine's: the live tests never repeat a run with one.
+            "process callbacks over half a period: \(slowCallbackCount)",
             "MIDI messages dropped: \(droppedMIDICount)",
             "MIDI input: \(session.midiInputLatency) frames from arrival to sound, "
                 + "\(session.lateMIDIInputCount) messages late, \(session.ignoredMIDIInputCount) notes ignored while "

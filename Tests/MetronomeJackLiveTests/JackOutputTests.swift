@@ -31,38 +31,62 @@ struct JackOutputTests {
     }
 
     @Test(
-        "Clicks on their exact frames at every period and rate: 3 s of 240 BPM recorded from out_1 and out_2, every interval a quarter of a second to the frame, accents where the bar starts, the process callback done within half its period (a host pause may stretch one in a thousand)",
+        "Clicks on their exact frames at every period and rate: two sessions at once, each on a client of its own, 2.5 s of 1000 BPM subdivided 16 times (48 kHz: 180 frames) or 14 (44.1 kHz: 189) recorded from out_1 of one and out_2 of the other (over 5000 clicks over the four cases), every interval to the frame, accents and subdivisions where the bar places them, the process callback done within half its period (a host pause may stretch one in a thousand)",
         arguments: [(48_000, 64), (48_000, 256), (48_000, 1024), (44_100, 256)])
     func exactFrames(rate: Int, period: Int) throws {
-        let beat = rate / 4
-        // A run whose intervals are off by what late cycles can explain (the recorder's or ours, a period each:
-        // `JackServer.lateCyclesExplaining`) is repeated, up to five times, never silently; off otherwise, it fails.
-        let (run, _) = try firstRunWithoutUnderruns(attempts: 5, cause: JackServer.recordingCause) {
-            () throws -> (value: (channels: [[Float]], output: JackOutput, session: Session), underruns: Int) in
-            let run = try Self.recordClicks(rate: rate, period: period)
-            let late = run.server.lateCyclesExplaining(
-                run.channels.map { Self.gaps(in: $0, from: rate * 7 / 10).gaps }, every: beat,
-                alsoMissed: run.output.missedCycleCount)
-            return ((run.channels, run.output, run.session), late)
+        // The largest subdivision of a beat at 1000 BPM (2880 frames at 48 kHz, 2646 at 44.1 kHz) that is a whole
+        // number of frames: many clicks in a short recording, so that a rare click off its frame is among them.
+        let subdivision = rate == 48_000 ? 16 : 14
+        let step = rate * 60 / 1000 / subdivision
+        let names = ["metronome", "metronome-2"]
+        // A run is repeated only when late cycles not ours in the recorded window explain how far its intervals are
+        // off (`JackServer.outsideCause`); one with an overrun of ours, or off by more, fails.
+        let run = try repeatedOnlyForOutsideCauses {
+            let run = try Self.recordClicks(rate: rate, period: period, subdivision: subdivision, clients: names)
+            let checks = run.channels.map { Self.check($0, rate: rate, step: step, subdivision: subdivision) }
+            let problems = checks.compactMap(\.problem)
+            // The server stays in here: the next run's has the same name.
+            return LiveRun(
+                (channels: run.channels, outputs: run.outputs, sessions: run.sessions),
+                outsideCause: run.server.outsideCause(
+                    failing: problems.isEmpty ? nil : problems.joined(separator: "; "),
+                    framesOff: JackServer.framesOff(checks.map(\.gaps), every: step, period: period), since: run.window,
+                    ours: JackRunFigures.timing(of: run.outputs, rate: rate), ourClients: Set(names)))
         }
         for samples in run.channels {
-            let (found, gaps) = Self.gaps(in: samples, from: rate * 7 / 10)
-            #expect(found.count >= 10, "\(found.count) impulses")
-            #expect(gaps.allSatisfy { $0 == beat }, "intervals at \(rate) Hz, period \(period): \(gaps)")
-            // Bars of four: accent, then three normal clicks, at the impulse heights exactly (nothing scaled).
-            let levels = found.map { Impulses.level(of: $0.value) }
-            let first = try #require(levels.firstIndex(of: "X"), "\(levels)")
-            let bars = levels[first...].enumerated().allSatisfy { $0.element == ($0.offset % 4 == 0 ? "X" : "x") }
-            #expect(bars, "\(levels)")
+            let check = Self.check(samples, rate: rate, step: step, subdivision: subdivision)
+            #expect(check.problem == nil, "at \(rate) Hz, period \(period)")
         }
         // The server's xruns are the machine's, not a measure of ours: on these 2-core VMs the dummy driver's own
         // cycle starts late with no client at all, and a client's real-time thread is woken late, klick's as ours
         // (docs/benchmarks.md, "JACK"). What is ours is how long the callback runs once woken: within half the
         // period, but for a rare one a pause of the virtual machine stretched (a slow render would stretch most).
-        #expect(
-            run.output.slowCallbackCount * 1000 <= run.output.cycleCount,
-            "\(run.output.slowCallbackCount) of \(run.output.cycleCount) callbacks over half the period")
-        #expect(run.session.mixer.lateEventCount == 0)
+        for output in run.outputs {
+            #expect(
+                output.slowCallbackCount * 1000 <= output.cycleCount,
+                "\(output.slowCallbackCount) of \(output.cycleCount) callbacks over half the period")
+        }
+        for session in run.sessions { #expect(session.mixer.lateEventCount == 0) }
+    }
+
+    /// A recorded channel of a session at 1000 BPM subdivided `subdivision` times (`step` frames apart): what is
+    /// wrong with it (nil when nothing is: at least 300 clicks from 0.7 s in, every one `step` frames after the one
+    /// before, at its impulse height: an accent where a bar of four beats starts, a normal click on the other beats,
+    /// a subdivision between), and its intervals.
+    static func check(_ samples: [Float], rate: Int, step: Int, subdivision: Int) -> (problem: String?, gaps: [Int]) {
+        let (found, gaps) = Self.gaps(in: samples, from: rate * 7 / 10)
+        let off = gaps.enumerated().filter { $0.element != step }.map { "\($0.element) at interval \($0.offset)" }
+        let levels = found.map { Impulses.level(of: $0.value) }
+        let bar = 4 * subdivision
+        let first = levels.firstIndex(of: "X") ?? levels.count
+        let misplaced = levels[first...].enumerated().filter { offset, level in
+            level != (offset % bar == 0 ? "X" : offset % subdivision == 0 ? "x" : "s")
+        }.map { "\($0.element) at click \(first + $0.offset)" }
+        var problems: [String] = []
+        if found.count < 300 || first > bar { problems.append("\(found.count) clicks, the first accent at \(first)") }
+        if !off.isEmpty { problems.append("intervals not \(step): \(off.prefix(20))") }
+        if !misplaced.isEmpty { problems.append("levels off the bar: \(misplaced.prefix(20))") }
+        return (problems.isEmpty ? nil : problems.joined(separator: ", "), gaps)
     }
 
     /// The impulses of `samples` from frame `start` on, and the intervals between them.
@@ -71,48 +95,74 @@ struct JackOutputTests {
         return (found, zip(found, found.dropFirst()).map { $1.frame - $0.frame })
     }
 
-    /// Plays a session at 240 BPM into a private jackd at `rate` and `period` and records `out_1` and `out_2` with
-    /// jack_capture for 3.7 s; returns the two channels, the output and session (stopped and closed), and the server
-    /// (to be let go before another starts: they share one name).
-    static func recordClicks(rate: Int, period: Int) throws -> (
-        channels: [[Float]], output: JackOutput, session: Session, server: JackServer
-    ) {
+    /// What `recordClicks` gives: the channels recorded (out_1 of the first client, out_2 of the second), the
+    /// outputs and sessions (stopped and closed), the server (to be let go before another starts: they share one name), and
+    /// where its log was when the checked part of the recording began.
+    struct RecordedClicks {
+        var channels: [[Float]]
+        var outputs: [JackOutput]
+        var sessions: [Session]
+        var server: JackServer
+        var window: JackServer.LogMark
+    }
+
+    /// Plays a session at 1000 BPM subdivided `subdivision` times on each of `clients` (a `JackOutput` each) into a
+    /// private jackd at `rate` and `period`, and records the first's out_1 and the second's out_2 with jack_capture
+    /// for 3.2 s.
+    static func recordClicks(rate: Int, period: Int, subdivision: Int, clients: [String]) throws -> RecordedClicks {
         let server = try JackServer(rate: rate, period: period)
-        let session = try Self.session(rate: rate)
-        let output = try JackOutput(mixer: session.mixer, server: server.name)
-        session.attach(output: output)
+        let sampleRate = try SampleRate(rate)
+        var sessions: [Session] = []
+        var outputs: [JackOutput] = []
         defer {
-            session.stop()
-            output.close()
+            for (session, output) in zip(sessions, outputs) {
+                session.stop()
+                output.close()
+            }
         }
-        #expect(output.portNames == ["metronome:out_1", "metronome:out_2"])
-        #expect(output.periodFrames == period)
+        for name in clients {
+            let session = try Session(
+                map: try TempoMap.steady(tempo: .of(1000), subdivision: subdivision, sampleRate: sampleRate),
+                clicks: Impulses.clickSet(), configuration: try MixerConfiguration(sampleRate: sampleRate))
+            session.start(output: nil)
+            let output = try JackOutput(mixer: session.mixer, name: name, server: server.name)
+            session.attach(output: output)
+            sessions.append(session)
+            outputs.append(output)
+            #expect(output.portNames == ["\(name):out_1", "\(name):out_2"])
+            #expect(output.periodFrames == period)
+        }
         // jack_capture joining the graph (a new client, two connections) can cost the dummy backend a cycle or two
-        // at small periods: the recording is checked from 0.7 s in, and the xruns counted from then on.
+        // at small periods: the recording is checked from 0.7 s in, and the server's log read from then on.
         let path = NSTemporaryDirectory() + "metronome-jack-\(UUID().uuidString.prefix(8)).wav"
         defer { unlink(path) }
-        let recorder = try server.startRecording(output.portNames, seconds: 3.7, to: path)
+        // The first client's out_1 and the second's out_2 (the file reader takes two channels at most).
+        let ports = outputs.enumerated().map { $0.element.portNames[$0.offset % 2] }
+        let recorder = try server.startRecording(ports, seconds: 3.2, to: path)
         usleep(700_000)
-        let before = output.underrunCount
+        let window = server.logMark
         let recorded = recorder.wait()
-        let during = output.underrunCount - before
         try #require(recorded.status == 0, "\(recorded.standardError)")
-        print(
-            "period \(period) at \(rate) Hz: longest callback \(output.longestCallback.nanoseconds / 1000) µs; xruns "
-                + "reported by the server \(before) before 0.7 s into the recording, \(during) after; cycles it ran "
-                + "without calling us \(output.missedCycleCount); the server's log: \(server.xrunLog)")
-        return (try AudioFileReader.read(path: path).channels, output, session, server)
+        for output in outputs {
+            print(
+                "period \(period) at \(rate) Hz, \(output.portNames[0]): longest callback "
+                    + "\(output.longestCallback.nanoseconds / 1000) µs; xruns reported by the server "
+                    + "\(output.underrunCount); cycles it ran without calling us \(output.missedCycleCount)")
+        }
+        print("the server's log: \(server.xrunLog()); in the checked window: \(server.xrunLog(since: window))")
+        return RecordedClicks(
+            channels: try AudioFileReader.read(path: path).channels, outputs: outputs, sessions: sessions,
+            server: server, window: window)
     }
 
     @Test(
         "The process callback allocates nothing after its first, while clicks play, midi_out sends clock and notes and midi_in takes notes in (into the inbox, or played on a keyboard in the cycle they arrive)",
         .countsAllocations, arguments: [false, true])
     func processCallbackAllocatesNothing(keyboard playsKeys: Bool) throws {
-        // A cycle the server runs without calling us loses the notes that came in it: a run that lost notes while the
-        // server skipped cycles of ours is repeated, never silently, as the MIDI-in tests do (notes lost with no
-        // cycle skipped fail the test).
-        let (run, missed) = try firstRunWithoutUnderruns(cause: "cycle(s) the JACK server ran without calling us") {
-            () throws -> (value: (JackOutput, Session, received: Int), underruns: Int) in
+        // A cycle the server runs without calling us loses the notes that came in it (one at most: they are 1000
+        // frames apart, a cycle 64): a run that lost notes is repeated only when late cycles not ours while the notes
+        // came in explain as many (`JackServer.outsideCause`), never silently; otherwise it fails.
+        let (output, session, received) = try repeatedOnlyForOutsideCauses {
             let server = try JackServer(period: 64)
             JackOutput.allocationProbe = metronome_thread_allocation_count
             defer { JackOutput.allocationProbe = nil }
@@ -129,6 +179,7 @@ struct JackOutputTests {
                 mixer: session.mixer, server: server.name, ports: .none, midiConnections: [],
                 midiInput: playsKeys ? nil : inbox, keyboard: playsKeys ? keyboard : nil)
             session.attach(output: output)
+            let window = server.logMark
             // 2 s with notes coming into midi_in from a JACK-Client peer, a note on or off every 1000 frames.
             let events = (0..<40).map { "\($0 * 1000):\($0 % 2 == 0 ? "903c64" : "803c40")" }
             let peer = try ChildProcess(
@@ -146,10 +197,13 @@ struct JackOutputTests {
             var received = 0
             while inbox.pop() != nil { received += 1 }
             if playsKeys { received = keyboard.playedCount * 2 }
-            return ((output, session, received), received == 40 ? 0 : output.missedCycleCount)
+            return LiveRun(
+                (output, session, received),
+                outsideCause: server.outsideCause(
+                    failing: received == 40 ? nil : "\(received) of 40 notes received", framesOff: (40 - received) * 64,
+                    since: window, ours: JackRunFigures.timing(of: output, rate: 48_000)))
         }
-        let (output, session, received) = run
-        #expect(received == 40, "with \(missed) cycle(s) the server ran without calling us")
+        #expect(received == 40, "cycles the server ran without calling us: \(output.missedCycleCount)")
         // 2 s of 64-frame periods at 48 kHz: some 1500 cycles.
         #expect(output.cycleCount > 1000)
         #expect(session.scheduledClickCount >= 15)

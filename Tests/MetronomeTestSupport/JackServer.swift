@@ -11,6 +11,8 @@ public final class JackServer {
     public let rate: Int
     public let period: Int
     private var daemon: ChildProcess?
+    /// What the daemons before this one wrote (`kill` or `stop`, then `start` under the same name).
+    private var earlierLog = (output: "", error: "")
 
     /// Starts a server and waits until `jack_lsp` reaches it (10 s at most).
     ///
@@ -65,99 +67,280 @@ public final class JackServer {
         throw JackServerError.notReady(name)
     }
 
-    /// The xruns the server's log reports so far: its own cycles that started late (the dummy driver's
-    /// "JackTimedDriver::Process XRun"), and, by client, cycles a client had not finished ("JackEngine::XRun: client
-    /// = NAME was not finished" or "client NAME finished after current callback").
-    public var xrunLog: XrunLog {
-        var log = XrunLog()
-        let text = (daemon?.output ?? "") + (daemon?.errorOutput ?? "")
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("JackTimedDriver::Process XRun") {
-                log.driverLate += 1
-            } else if line.hasPrefix("JackEngine::XRun: client") {
-                let words = line.dropFirst("JackEngine::XRun: client".count).split(separator: " ")
-                guard let name = words.first(where: { $0 != "=" }) else { continue }
-                log.clientsLate[String(name), default: 0] += 1
-            }
-        }
-        return log
+    /// The server's log so far: each stream as written, the daemons' before a restart (`kill` or `stop`, then
+    /// `start`) first.
+    private var log: (output: String, error: String) {
+        (earlierLog.output + (daemon?.output ?? ""), earlierLog.error + (daemon?.errorOutput ?? ""))
     }
 
-    /// The late cycles the server's log reports so far, its own and its clients' together.
-    public var lateCycles: Int { xrunLog.lateCycles }
+    /// A place in the server's log (across restarts): where a checked window starts.
+    public struct LogMark: Sendable {
+        fileprivate let output: Int
+        fileprivate let error: Int
+    }
 
-    /// The cause `firstRunWithoutUnderruns` prints when it repeats a run for `lateCyclesExplaining`.
-    public static let recordingCause = "late cycle(s) in the JACK server's log explaining intervals off"
+    /// Where the server's log is now: take it when the window a test checks starts (the daemon writes its log as it
+    /// runs, so what comes after is the window's).
+    public var logMark: LogMark {
+        let log = log
+        return LogMark(output: log.output.utf8.count, error: log.error.utf8.count)
+    }
 
-    /// For `firstRunWithoutUnderruns`: the late cycles that explain a recording whose intervals (`gaps`, a list per
-    /// recorded channel) are not all `interval`, or 0 — a run on its frames, or off in a way they cannot explain, is
-    /// not repeated (the caller's checks then pass or fail it).
+    /// The xruns the server's log reports since `mark` (all of them without): its own cycles that started late (the
+    /// dummy driver's "JackTimedDriver::Process XRun"), and, by client, cycles a client had not finished
+    /// ("JackEngine::XRun: client = NAME was not finished, state = STATE" or "client NAME finished after current
+    /// callback").
+    public func xrunLog(since mark: LogMark? = nil, until end: LogMark? = nil) -> XrunLog {
+        let log = log
+        func part(_ text: String, from start: Int, to end: Int?) -> String {
+            let bytes = text.utf8.dropFirst(start)
+            return String(decoding: end.map { bytes.prefix(max(0, $0 - start)) } ?? bytes, as: UTF8.self)
+        }
+        return XrunLog(
+            parsing: part(log.output, from: mark?.output ?? 0, to: end?.output) + "\n"
+                + part(log.error, from: mark?.error ?? 0, to: end?.error))
+    }
+
+    /// The parts of the server's log a test checks: from each start to its end (or on).
+    public struct LogWindow: Sendable {
+        public var parts: [(start: LogMark, end: LogMark?)]
+
+        public init(_ parts: [(start: LogMark, end: LogMark?)]) { self.parts = parts }
+    }
+
+    /// The xruns of a window's parts together.
+    public func xrunLog(in window: LogWindow) -> XrunLog {
+        window.parts.reduce(XrunLog()) { $0 + xrunLog(since: $1.start, until: $1.end) }
+    }
+
+    /// For `repeatedOnlyForOutsideCauses`: why a run whose checks failed (`problem`, with its figures: nil when they
+    /// pass) may be run again, or nil when it stands (its checks then pass or fail it).
+    ///
+    /// A run is repeated only when late cycles that are not ours, inside the checked window (from `mark`), explain
+    /// it: the server's own cycle late, a recorder's or peer's, or our client woken late (the server found it
+    /// "Triggered": its real-time thread not yet started, as the machine does to every client, docs/benchmarks.md,
+    /// "JACK"); and only as far as they can: a period per late cycle (`framesOff`, from `framesOff(_:every:)` or the
+    /// test's own count of how far its frames are off). Never when our client overran in the window (the server found
+    /// it "Running", still in its process callback, or it finished after the cycle), when our own figures show a
+    /// callback over half a period or are missing (`ours`), or when no late cycle but ours is in the window: a
+    /// cycle of ours missed with nothing outside to explain it is ours. Prints the verdict with the window's log and
+    /// our figures, repeated or not.
+    /// - Parameter ourClients: our clients' names in the server's log.
+    public func outsideCause(
+        failing problem: String?, framesOff: Int, since mark: LogMark, ours: ClientTiming?,
+        ourClients: Set<String> = ["metronome"]
+    ) -> String? {
+        outsideCause(
+            failing: problem, framesOff: framesOff, in: LogWindow([(mark, nil)]), ours: ours, ourClients: ourClients)
+    }
+
+    /// As above, for a window of several parts (a run across a restart: each server's recording).
+    public func outsideCause(
+        failing problem: String?, framesOff: Int, in checked: LogWindow, ours: ClientTiming?,
+        ourClients: Set<String> = ["metronome"]
+    ) -> String? {
+        guard let problem else { return nil }
+        let window = xrunLog(in: checked)
+        let outside = window.lateCycles(outside: ourClients)
+        let overruns = ourClients.reduce(0) { $0 + window.overruns[$1, default: 0] }
+        let refusal: String? =
+            if let ours {
+                if overruns > 0 {
+                    "our client overran \(overruns) cycle(s) in the window"
+                } else if ours.overran {
+                    "our process callback overran (\(ours))"
+                } else if outside == 0 {
+                    "no late cycle but ours in the window"
+                } else if framesOff > outside * period {
+                    "off by \(framesOff) frames, more than a period (\(period)) for each of \(outside) late cycle(s)"
+                } else {
+                    nil
+                }
+            } else {
+                "our client's figures are missing"
+            }
+        let figures =
+            "\(problem); in the checked window on server \(name): \(window); ours: "
+            + (ours.map { "\($0)" } ?? "no figures")
+        guard let refusal else { return "\(figures); explained by \(outside) late cycle(s) not ours" }
+        print("live run not repeated (\(refusal)): \(figures)")
+        return nil
+    }
+
+    /// How far a recording's intervals (`gaps`, a list per recorded channel) are off `interval`, for `outsideCause`,
+    /// in frames: in the channel most off, a period (`period`) for each period an interval is off a whole number of
+    /// intervals, or far more (`unexplained`) for one that no whole number of periods puts on them.
     ///
     /// A recorder such as jack_capture writes the cycles it is called for one after another: a cycle the server ran
-    /// without calling it leaves a period out of its file (an interval a period short); one the server ran without
-    /// calling the player (`alsoMissed`, the player's own count, as `JackOutput.missedCycleCount`) moves every click
-    /// after it a period later. So each interval off is a whole number of intervals (one, or more where a missed cycle
-    /// took a click's start) off by at most a period per late cycle, in all, in each channel. Prints the intervals off
-    /// and the log.
-    public func lateCyclesExplaining(_ gaps: [[Int]], every interval: Int, alsoMissed: Int = 0) -> Int {
-        let off = gaps.filter { !$0.allSatisfy { $0 == interval } }
-        guard !off.isEmpty else { return 0 }
-        let late = lateCycles + alsoMissed
-        // Each channel on its own: a cycle a recorder missed leaves a period out of every channel it records.
-        let explained = late > 0 && off.allSatisfy { channel in
-            let moved = channel.reduce(0) { moved, gap in
-                moved + abs(gap - max(1, Int((Double(gap) / Double(interval)).rounded())) * interval)
+    /// without calling it leaves a period out of its file (an interval a period short, or a click lost: a whole number
+    /// of intervals a period short); one the server ran without calling the player moves every click after it a
+    /// period later (an interval a period long; the recorder may read the player's last period again, a click
+    /// doubled a period on). So each late cycle moves one interval by exactly a period: two intervals off need two
+    /// late cycles, and an interval off by less than a period (a click of ours a few frames late) none can explain.
+    public static func framesOff(_ gaps: [[Int]], every interval: Int, period: Int) -> Int {
+        gaps.map { channel in
+            channel.reduce(0) { moved, gap in
+                if gap == interval { return moved }
+                // The fewest periods that put the interval on a whole number of intervals (none with no period).
+                let periods = (1...8).first { periods in
+                    let shorter = gap + periods * period
+                    let longer = gap - periods * period
+                    return (shorter % interval == 0 && shorter >= interval) || (longer >= 0 && longer % interval == 0)
+                }
+                return moved + (periods.map { $0 * period } ?? unexplained)
             }
-            return moved <= late * period
-        }
-        print(
-            "intervals off on server \(name) (period \(period)): \(off); its log: \(xrunLog); cycles the player "
-                + "missed: \(alsoMissed); explained: \(explained)")
-        return explained ? late : 0
+        }.max() ?? 0
     }
+
+    /// What `framesOff` counts for an interval no late cycle can explain: more than any window's late cycles.
+    public static let unexplained = 1 << 40
 
     /// What the server's log says of xruns.
     public struct XrunLog: Equatable, CustomStringConvertible {
         /// The server's own cycles that started late.
         public var driverLate = 0
-        /// Cycles each client (by name) had not finished in time.
+        /// Cycles each client (by name) had not finished in time, whatever it was doing.
         public var clientsLate: [String: Int] = [:]
+        /// Of those, the cycles each client was still in its process callback ("state = Running") or finished after
+        /// the cycle: its callback ran too long. The others it had not started: woken late.
+        public var overruns: [String: Int] = [:]
+
+        public init() {}
+
+        /// Reads the xrun lines of a jackd log.
+        public init(parsing text: String) {
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("JackTimedDriver::Process XRun") {
+                    driverLate += 1
+                } else if line.hasPrefix("JackEngine::XRun: client") {
+                    let words = line.dropFirst("JackEngine::XRun: client".count).split(separator: " ")
+                    guard let name = words.first(where: { $0 != "=" }).map(String.init) else { continue }
+                    clientsLate[name, default: 0] += 1
+                    if line.contains("state = Running") || line.hasSuffix("finished after current callback") {
+                        overruns[name, default: 0] += 1
+                    }
+                }
+            }
+        }
+
+        /// Two logs' xruns together.
+        public static func + (left: XrunLog, right: XrunLog) -> XrunLog {
+            var sum = left
+            sum.driverLate += right.driverLate
+            sum.clientsLate.merge(right.clientsLate, uniquingKeysWith: +)
+            sum.overruns.merge(right.overruns, uniquingKeysWith: +)
+            return sum
+        }
 
         /// The late cycles of the server and its clients together.
         public var lateCycles: Int { driverLate + clientsLate.values.reduce(0, +) }
 
+        /// The late cycles but `ours`' overruns: the server's, the other clients', ours woken late.
+        public func lateCycles(outside ours: Set<String>) -> Int {
+            lateCycles - ours.reduce(0) { $0 + overruns[$1, default: 0] }
+        }
+
         public var description: String {
-            let clients = clientsLate.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            let clients = clientsLate.sorted { $0.key < $1.key }.map { client in
+                let overran = overruns[client.key, default: 0]
+                return "\(client.key) \(client.value)" + (overran > 0 ? " (\(overran) overran)" : "")
+            }
             return "driver late \(driverLate), clients late: "
                 + (clients.isEmpty ? "none" : clients.joined(separator: ", "))
+        }
+    }
+
+    /// Our client's own figures over a run, for `outsideCause`: as `metronome --driver jack --verbose` reports them,
+    /// or a `JackOutput` counts them.
+    public struct ClientTiming: CustomStringConvertible, Sendable {
+        /// Cycles the server ran without calling us (each moves what follows a period later).
+        public var missedCycles: Int
+        /// The longest process callback, and the period, in microseconds.
+        public var longestCallback: Int
+        public var periodMicroseconds: Int
+        /// Process callbacks over half a period.
+        public var slowCallbacks: Int
+        /// Process callbacks in all.
+        public var callbacks: Int
+
+        public init(
+            missedCycles: Int, longestCallback: Int, periodMicroseconds: Int, slowCallbacks: Int, callbacks: Int
+        ) {
+            self.missedCycles = missedCycles
+            self.longestCallback = longestCallback
+            self.periodMicroseconds = periodMicroseconds
+            self.slowCallbacks = slowCallbacks
+            self.callbacks = callbacks
+        }
+
+        /// From `--verbose`'s lines (a reconnected run's last client's callbacks, its missed cycles the whole
+        /// run's); nil when one is missing.
+        public init?(verbose standardError: String) {
+            let lines = standardError.split(separator: "\n")
+            func figure(_ prefix: String) -> Int? {
+                lines.first { $0.hasPrefix("metronome: " + prefix) }
+                    .flatMap { Int($0.dropFirst(("metronome: " + prefix).count).prefix { $0.isNumber }) }
+            }
+            // "JACK: client 'metronome' on server 'S', period 128 frames (2.9 ms) at 44100 Hz"
+            guard let client = lines.first(where: { $0.hasPrefix("metronome: JACK: client '") }),
+                let period = client.split(separator: ", period ").last.flatMap({ Int($0.prefix { $0.isNumber }) }),
+                let rate = client.split(separator: " at ").last.flatMap({ Int($0.prefix { $0.isNumber }) }),
+                rate > 0, let missed = figure("cycles the server ran without calling us: "),
+                let longest = figure("longest process callback: "),
+                let slow = figure("process callbacks over half a period: "),
+                let callbacks = figure("process callbacks: ")
+            else { return nil }
+            self.init(
+                missedCycles: missed, longestCallback: longest, periodMicroseconds: period * 1_000_000 / rate,
+                slowCallbacks: slow, callbacks: callbacks)
+        }
+
+        /// Whether a callback of ours ran over half its period.
+        public var overran: Bool { slowCallbacks > 0 || longestCallback * 2 > periodMicroseconds }
+
+        public var description: String {
+            "longest process callback \(longestCallback) µs of a \(periodMicroseconds) µs period, \(slowCallbacks) of "
+                + "\(callbacks) over half; cycles the server ran without calling us \(missedCycles)"
         }
     }
 
     /// Kills the daemon at once (SIGKILL): its clients lose it as they would a crashed server.
     public func kill() {
         daemon?.send(SIGKILL)
-        _ = daemon?.wait()
-        daemon = nil
+        retire()
+    }
+
+    /// Waits for the daemon and keeps its log.
+    private func retire() {
+        guard let daemon else { return }
+        _ = daemon.wait()
+        earlierLog.output += daemon.output
+        earlierLog.error += daemon.errorOutput
+        self.daemon = nil
     }
 
     /// Stops the daemon (SIGTERM) and waits for it.
     public func stop() {
         daemon?.send(SIGTERM)
-        _ = daemon?.wait()
-        daemon = nil
+        retire()
     }
 
     /// Records `ports` (one channel each) with jack_capture for `settle + seconds`, as 32-bit float, and returns the
     /// last `seconds`: jack_capture joining the graph (a new client, its connections) can cost the dummy backend a
-    /// cycle at small periods, so the first moments are left out.
-    /// - Returns: one array of samples per port.
-    public func record(_ ports: [String], seconds: Double, settle: Double = 0.7) throws -> [[Float]] {
+    /// cycle at small periods, so the first moments are left out, of the recording and of the checked window.
+    /// - Returns: one array of samples per port, and where the server's log was when the kept part began.
+    public func record(_ ports: [String], seconds: Double, settle: Double = 0.7) throws -> (
+        channels: [[Float]], window: LogMark
+    ) {
         let path = NSTemporaryDirectory() + "metronome-jack-\(UUID().uuidString.prefix(8)).wav"
         defer { unlink(path) }
-        let result = try startRecording(ports, seconds: settle + seconds, to: path).wait()
+        let recorder = try startRecording(ports, seconds: settle + seconds, to: path)
+        usleep(useconds_t(settle * 1_000_000))
+        let window = logMark
+        let result = recorder.wait()
         guard result.status == 0 else { throw JackServerError.recordingFailed(result.standardError) }
         let skipped = Int(settle * Double(rate))
-        return try AudioFileReader.read(path: path).channels.map { Array($0.dropFirst(skipped)) }
+        return (try AudioFileReader.read(path: path).channels.map { Array($0.dropFirst(skipped)) }, window)
     }
 
     /// Starts jack_capture on `ports` for `seconds` into `path` (32-bit float WAV); the caller waits for it.
