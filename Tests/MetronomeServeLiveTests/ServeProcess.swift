@@ -55,12 +55,17 @@ struct ServeRun<Report> {
 }
 
 /// Records a private server's sink while `serve --wait` waits for `client` (given the port) to subscribe and start
-/// it (the prelude's `start()`, so no beat is missed however slowly the client starts), drive it and make it quit; a
-/// run with an underrun is repeated (`firstRunWithoutUnderruns`). Frames are counted from the first click.
+/// it (the prelude's `start()`, so no beat is missed however slowly the client starts), drive it and make it quit.
+/// Frames are counted from the first click. A run is repeated only for underruns whose reports show our write
+/// callbacks in time and no event late (`PulseServer.VerboseReport.underrunsOutsideUs(lateEvents:)`): an underrun fails
+/// `expectClean`, which every caller applies to the kept run, and a cause of ours fails it with its figures.
+/// - Parameter lateEvents: the run's late events when the caller checks them before the quit (its client's state);
+///   nil for the exit report's count.
 func serveAndRecord<Report>(
-    _ arguments: [String], server: PulseServer, client: (Int) throws -> Report
+    _ arguments: [String], server: PulseServer, lateEvents: (Report) -> Int? = { _ in nil },
+    client: (Int) throws -> Report
 ) throws -> ServeRun<Report> {
-    try firstRunWithoutUnderruns {
+    try repeatedOnlyForOutsideCauses {
         let recording = try server.startRecording()
         let serve = try ServeProcess(["--wait"] + arguments, server: server)
         let report = try client(serve.port)
@@ -68,15 +73,19 @@ func serveAndRecord<Report>(
         var samples = try recording.finish()
         if let start = onsets(samples).first { samples.removeFirst(start) }
         let run = ServeRun(recording: samples, report: report, result: result)
-        return (run, reportedUnderruns(result.standardError))
-    }.value
+        _ = reportedUnderruns(result.standardError)
+        let verbose = PulseServer.VerboseReport(standardError: result.standardError)
+        return LiveRun(run, outsideCause: verbose.underrunsOutsideUs(lateEvents: lateEvents(report)))
+    }
 }
 
-/// Checks a run's exit and its `--verbose` report: no late event, no underrun.
-func expectClean<Report>(_ run: ServeRun<Report>) {
-    #expect(run.result.status == 0, "\(run.result.standardError)")
-    #expect(run.result.standardError.contains("metronome: late events: 0\n"))
-    #expect(run.result.standardError.contains("metronome: underruns reported by the server: 0\n"))
+/// Checks a run's exit and its `--verbose` report: no late event, no underrun (with our callbacks' figures when
+/// not).
+func expectClean<Report>(_ run: ServeRun<Report>, sourceLocation: SourceLocation = #_sourceLocation) {
+    let report = PulseServer.VerboseReport(standardError: run.result.standardError)
+    #expect(run.result.status == 0, "\(run.result.standardError)", sourceLocation: sourceLocation)
+    #expect(report.lateEvents == 0, "\(report.figures)", sourceLocation: sourceLocation)
+    #expect(report.underruns == 0, "\(report.figures)", sourceLocation: sourceLocation)
 }
 
 /// Compares the recording with an offline render over `frames` frames, bit for bit.

@@ -1,4 +1,5 @@
 import Foundation
+import MetronomeModel
 
 /// A private PulseAudio daemon for one test: its own HOME and runtime directories in a temporary folder, a 48 kHz
 /// float32 stereo null sink named `metro` (with rewinds off, so the monitor records exactly what was written), and
@@ -132,3 +133,79 @@ public final class PulseServer {
 }
 
 extension PulseServer: PulseProtocolServer {}
+
+extension PulseServer {
+    /// The longest one of our write callbacks may take for an underrun beside it to count as the server's: 2 ms.
+    ///
+    /// Measured, our write callbacks answer a request in 5 to 80 µs, the run's longest, the first included, 30 to
+    /// 60 µs (`metronome --verbose`, beside a release build holding both cores); the slowest ever seen in an
+    /// underrun's report took 0.81 ms, once, beside several builds and test lanes (2026-11-29). The server asks
+    /// every 10 ms (a 20 ms buffer's minimum request). A callback of 2 ms is 2.5 times that one and 25 times the
+    /// usual longest: something of ours went wrong in it (the injected `pulse-stall` holds one 40 ms), and the run
+    /// is a failure with that figure, never a repeat. Under the bound a callback is a fifth of the request period
+    /// at most, too short to have drained the buffer: the silence was the server's, not asking in time.
+    public static let callbackBound: Duration = .milliseconds(2)
+
+    /// `callbackBound` in milliseconds, as `--verbose` and the reports write durations.
+    public static var callbackBoundMilliseconds: Double { callbackBound.inSeconds * 1000 }
+
+    /// What `metronome --verbose` reported of its PulseAudio stream, as a live test judges a run before repeating it.
+    public struct VerboseReport {
+        /// The underruns the server reported; -1 when the line is missing (the run ended early).
+        public var underruns: Int
+        /// The session's late events; -1 when the line is missing.
+        public var lateEvents: Int
+        /// Each underrun's report: the stream frame its silence went in at and the write callbacks before it.
+        public var underrunReports: [String]
+        /// The durations of the write callbacks those reports list, in milliseconds.
+        public var reportedCallbacks: [Double]
+        /// The run's longest write callback, in milliseconds; nil when the line is missing.
+        public var longestCallback: Double?
+
+        /// Reads the report from the standard error of a `metronome --verbose` run.
+        public init(standardError: String) {
+            let lines = standardError.split(separator: "\n").map { $0.dropFirst("metronome: ".count) }
+            func count(_ prefix: String) -> Int {
+                lines.first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) } ?? -1
+            }
+            underruns = count("underruns reported by the server: ")
+            lateEvents = count("late events: ")
+            underrunReports = lines.filter { $0.hasPrefix("underrun at stream frame ") }.map(String.init)
+            // `… write callbacks before it: -83.0 ms: 0.009 ms for 480 frames, -73.0 ms: 0.006 ms for 480 frames`
+            reportedCallbacks = underrunReports.flatMap { report -> [Double] in
+                guard let list = report.range(of: "write callbacks before it: ") else { return [] }
+                return report[list.upperBound...].split(separator: ", ").compactMap { item in
+                    item.split(separator: ": ").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) }
+                }
+            }
+            // `write callbacks: 312, the longest 0.04 ms, the widest gap between two 10.52 ms`
+            longestCallback = lines.first { $0.hasPrefix("write callbacks: ") }.flatMap { line in
+                line.range(of: "the longest ").flatMap { Double(line[$0.upperBound...].prefix { $0 != " " }) }
+            }
+        }
+
+        /// The cause outside the product that explains the run's underruns, with their figures, for a repeat: each
+        /// underrun's report is there, no write callback in them nor the run's longest took `callbackBound` or more,
+        /// and no event was late. Nil when the run had no underrun, or when anything says it may be ours: a slow
+        /// callback, a late event, a report or a line missing.
+        /// - Parameter lateEvents: the run's late events when its checks count them before its end (a service's
+        ///   state asked before its quit, whose release of held notes counts late at the exit); the report's count
+        ///   by default.
+        public func underrunsOutsideUs(lateEvents: Int? = nil) -> String? {
+            let bound = PulseServer.callbackBoundMilliseconds
+            guard underruns > 0, (lateEvents ?? self.lateEvents) == 0, underrunReports.count == underruns,
+                reportedCallbacks.count >= underruns, reportedCallbacks.allSatisfy({ $0 < bound }),
+                let longestCallback, longestCallback < bound
+            else { return nil }
+            return "\(underruns) server underrun(s), our write callbacks each under \(bound) ms (the longest of the "
+                + "run \(longestCallback) ms): " + underrunReports.joined(separator: "; ")
+        }
+
+        /// What the run says of our write callbacks and late events, for a failure's message.
+        public var figures: String {
+            "underruns \(underruns), late events \(lateEvents), the longest write callback "
+                + "\(longestCallback.map { "\($0) ms" } ?? "not reported") (a repeat needs each under "
+                + "\(PulseServer.callbackBoundMilliseconds) ms): " + underrunReports.joined(separator: "; ")
+        }
+    }
+}

@@ -61,6 +61,56 @@ public struct Recording {
         return try Recording.troubledCycles(inProfilerLog: text)
     }
 
+    /// For a PipeWire run whose recorded intervals failed their check: the cause outside the product that explains
+    /// them, with the figures, or nil. It explains them when the profiler flagged a graph cycle late or unfinished
+    /// after the first 250 ms (`troubledGraphCycles`) for each interval off, and the intervals are off as a quantum
+    /// the graph put into the sink or the recorder's stream, or dropped from the recorder's, puts them off
+    /// (`Recording.wholeQuantaOfSilence`): every click after it moved by whole quanta. A click of ours late or early
+    /// alone, or a gap in a run the profiler found clean, is not explained. Nil on PulseAudio (no profiler); call it
+    /// after `finish`.
+    /// - Parameters:
+    ///   - found: the recording's inter-onset intervals.
+    ///   - expected: the intervals the checks expect, as many.
+    /// - Throws: when the profiler's log cannot be read or is not in its format.
+    public func graphCyclesExplaining(intervals found: [Int], expected: [Int]) throws -> String? {
+        guard profiler != nil, let off = Recording.wholeQuantaOfSilence(in: found, against: expected) else {
+            return nil
+        }
+        let troubled = try troubledGraphCycles()
+        guard troubled >= off.count else { return nil }
+        return "PipeWire's profiler saw \(troubled) graph cycle(s) late or unfinished after the first 250 ms, and "
+            + "the intervals off are each off by whole \(Recording.graphQuantum)-frame quanta, every click after "
+            + "them moved (a quantum the graph put in or dropped): " + off.joined(separator: ", ")
+    }
+
+    /// The graph quantum of the PipeWire runs here, in frames: `parec` records at 10 ms (480 frames), and PipeWire
+    /// runs its graph at the smallest stream's quantum rounded down to a power of two.
+    public static let graphQuantum = 256
+
+    /// The intervals off when `found` differs from `expected` as a graph quantum put into a recording or dropped
+    /// from it makes it differ, each as `#INDEX: FOUND (EXPECTED)`: every interval off is longer (silence put in) or
+    /// shorter (a quantum the recorder lost) by 1 to 4 whole quanta, and moves every click after it. Nil when they
+    /// are equal, or differ otherwise: a count not the same (a click more or less), an interval off by anything
+    /// else, or two intervals in a row off the opposite ways (one click moved alone: ours, late or early).
+    /// - Parameters:
+    ///   - found: a recording's inter-onset intervals.
+    ///   - expected: the intervals its checks expect.
+    public static func wholeQuantaOfSilence(in found: [Int], against expected: [Int]) -> [String]? {
+        guard found.count == expected.count, found != expected else { return nil }
+        var off: [String] = []
+        var previous = 0
+        for (index, (interval, wanted)) in zip(found, expected).enumerated() {
+            let excess = interval - wanted
+            defer { previous = excess }
+            guard excess != 0 else { continue }
+            guard excess % graphQuantum == 0, abs(excess) / graphQuantum <= 4, previous * excess >= 0 else {
+                return nil
+            }
+            off.append("#\(index): \(interval) (\(wanted))")
+        }
+        return off
+    }
+
     /// Counts the troubled cycles in a `pw-profiler` (0.3.65) log: one line per cycle, tab-separated; four driver
     /// columns (µs: period from the previous wake-up, processing to the end of the cycle, the device's delay, the
     /// quantum), then eight per follower (id, three times, two durations, its status, 0), blank where a follower took

@@ -101,22 +101,26 @@ struct WebFloodLiveTests {
         "1000 hostile connections at serve --http while it plays: every one answered as documented or refused at the limit, the service alive (OSC and the page), every refusal counted exactly in --verbose, the click exactly 24000 frames apart throughout, exit 0"
     )
     func flood() throws {
-        let (run, underruns) = try firstRunWithoutUnderruns { () throws -> (value: Run, underruns: Int) in
-            let server = try PulseServer()
-            let recording = try server.startRecording()
-            let serve = try WebServe(["--bpm", "120"], server: server)
-            usleep(1_000_000)
-            let port = try #require(Int(serve.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
-            let flood = try Self.flood(port: port)
-            let state = try Self.query(port: serve.oscPort)
-            let result = try serve.quit()
-            let run = Run(flood: flood, state: state, result: result, recording: try recording.finish())
-            return (run, reportedUnderruns(result.standardError))
-        }
-        let flood = run.flood
-        #expect(underruns == 0)
+        // One run, never repeated, as the OSC flood (ServeFuzzTests): the subject is hostile traffic, and an underrun
+        // under it is a finding. Our write callbacks' timings cannot clear the service there: its threads handle the
+        // flood on the same two cores as the server's main thread, which an underrun shows did not ask in time, so
+        // a repeat could hide the very thing this test is for. It used to be repeated for an underrun while the
+        // OSC flood called an underrun a finding; both now play with a 40 ms buffer, which the server's own measured
+        // stalls (up to 20.5 ms without a request in the OSC flood) do not drain, and what is checked of ours (every
+        // connection answered, every click 24000 frames apart) does not depend on the buffer's length.
+        let server = try PulseServer()
+        let recording = try server.startRecording()
+        let serve = try WebServe(["--bpm", "120", "--latency", "40"], server: server)
+        usleep(1_000_000)
+        let port = try #require(Int(serve.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
+        let flood = try Self.flood(port: port)
+        let state = try Self.query(port: serve.oscPort)
+        let result = try serve.quit()
+        let run = Run(flood: flood, state: state, result: result, recording: try recording.finish())
+        let verbose = PulseServer.VerboseReport(standardError: result.standardError)
+        #expect(reportedUnderruns(result.standardError) == 0, "\(verbose.figures)")
         #expect(run.result.status == 0, "\(run.result.standardError)")
-        #expect(run.result.standardError.contains("metronome: late events: 0\n"))
+        #expect(verbose.lateEvents == 0, "\(verbose.figures)")
 
         // The traffic: 1000 connections, then one of each kind answered, one at a time.
         let pages = flood.phase("pages")

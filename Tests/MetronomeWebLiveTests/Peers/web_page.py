@@ -11,10 +11,10 @@ Scenarios:
             pattern menu (choosing 'waltz' loads it)
   token     the page without the token (401) and with it (it connects and shows the state)
   looks     screenshots at 360x740 and 1280x800, light and dark; reduced motion lights nothing, the counter goes on
-  timing    PAGES pages (default 2) for SECONDS (default 10; env METRONOME_WEB_TIMING_PAGES, _SECONDS): every beat
+  timing    PAGES pages (default 2) for SECONDS (default 6; env METRONOME_WEB_TIMING_PAGES, _SECONDS): every beat
             each page drew, with the page's clock against CLOCK_MONOTONIC measured by this script (not the page's own
             estimate), so a beat's drawn time is converted to host time independently of the page
-  latency   PRESSES times (default 8; env METRONOME_WEB_LATENCY_PRESSES): stop, wait 0.5 to 1 s, press play (its
+  latency   PRESSES times (default 5; env METRONOME_WEB_LATENCY_PRESSES): stop, wait 0.5 to 1 s, press play (its
             page time taken as the click is dispatched); with the beats drawn and the page's clock, as in timing
   changes   PAGES pages (default 3; env METRONOME_WEB_CHANGE_PAGES) and CHANGES volume changes (default 10; env
             METRONOME_WEB_CHANGES), every other one sent over OSC by this script and from the first page's slider,
@@ -354,7 +354,7 @@ return time;
 
 
 def latency():
-    presses = int(os.environ.get("METRONOME_WEB_LATENCY_PRESSES", "8"))
+    presses = int(os.environ.get("METRONOME_WEB_LATENCY_PRESSES", "5"))
     rng = random.Random(7)
     driver = browser(1280, 800, False)
     try:
@@ -386,7 +386,7 @@ def open_pages(drivers, count):
 
 
 def timing():
-    seconds = float(os.environ.get("METRONOME_WEB_TIMING_SECONDS", "10"))
+    seconds = float(os.environ.get("METRONOME_WEB_TIMING_SECONDS", "6"))
     count = int(os.environ.get("METRONOME_WEB_TIMING_PAGES", "2"))
     drivers = []
     try:
