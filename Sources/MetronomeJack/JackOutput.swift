@@ -143,6 +143,10 @@ public final class JackOutput: @unchecked Sendable {
         timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil,
         runCounts: JackRunCounts = JackRunCounts()
     ) throws(JackError) {
+        #if METRONOME_FAULTS
+        // Read here, on the control thread: its first read (getenv, a String) must not land in a render callback.
+        _ = InjectedFault.active
+        #endif
         self.mixer = mixer
         self.midiInput = midiInput
         self.keyboard = keyboard

@@ -97,6 +97,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         isCancelled: () -> Bool = { false }, beforeStreaming: () -> Void = {},
         catchUp: (@Sendable (HostTime) -> SampleTime)? = nil, skipLimit: (@Sendable (Int) -> SampleTime)? = nil
     ) throws(PulseError) {
+        #if METRONOME_FAULTS
+        // Read here, on the control thread: its first read (getenv, a String) must not land in a render callback.
+        _ = InjectedFault.active
+        #endif
         self.mixer = mixer
         channels = mixer.configuration.channels
         estimator = ClockEstimator(nominalRate: mixer.configuration.sampleRate)

@@ -15,7 +15,8 @@ public enum InjectedFault: String, Sendable {
     case pulseStall = "pulse-stall"
     case lateClick = "late-click"
 
-    /// The fault this process runs with, from `METRONOME_FAULT`; nil when it is unset or names none.
+    /// The fault this process runs with, from `METRONOME_FAULT`; nil when it is unset or names none. Read first by
+    /// `JackOutput` and `PulseOutput` as they are made, so that the render callbacks only read a value already set.
     public static let active: InjectedFault? = getenv("METRONOME_FAULT").flatMap {
         InjectedFault(rawValue: String(cString: $0))
     }
