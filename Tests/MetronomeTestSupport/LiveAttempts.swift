@@ -57,14 +57,6 @@ private func printRetry(attempt: Int, of attempts: Int, cause: String, at source
             + "\(attempts): \(cause)")
 }
 
-/// The cycles a JACK server ran without calling our client, as `metronome --driver jack --verbose` reported them
-/// (each moves what follows a period later against the server's frames), or -1 when the line is missing.
-public func reportedMissedCycles(_ standardError: String) -> Int {
-    let prefix = "metronome: cycles the server ran without calling us: "
-    guard let line = standardError.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return -1 }
-    return Int(line.dropFirst(prefix.count)) ?? -1
-}
-
 /// The times a JACK transport rolled before the session was on its frame, as `metronome --driver jack --verbose`
 /// reported them (what fell in between is not heard: the transport already rolled when our client came, or the
 /// server's sync timeout ran out while an overloaded machine kept the session from its seek), or -1 when the line is
