@@ -44,11 +44,11 @@ let package = Package(
         // Over a timeline: its clicks (ClickTimeline), arpeggios, pattern note tracks, note events and sources.
         .target(name: "MetronomeMusic", dependencies: ["MetronomeModel"]),
         // The .metro language, klick tempo maps and bank files → a score.
-        .target(name: "MetronomePatterns", dependencies: ["MetronomeModel", "MetronomeMusic"]),
+        .target(name: "MetronomePatterns", dependencies: ["MetronomeModel"]),
         // Standard MIDI Files read and written; the export of clicks and notes to one.
         .target(name: "MetronomeMIDI", dependencies: ["MetronomeModel", "MetronomeMusic"]),
         // SoundFont 2/3 data: the RIFF reader, presets, zones, generators and modulators (not the voices).
-        .target(name: "MetronomeSoundFont", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        .target(name: "MetronomeSoundFont"),
         // The real-time mixer and its input (commands, the ring), voices, generated sounds and note players, the
         // transport and the scheduler.
         .target(
@@ -64,8 +64,7 @@ let package = Package(
         .target(
             name: "MetronomeFiles",
             dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeSoundFont", "MetronomeEngine",
-                "MetronomeLive", "CSndFile",
+                "MetronomeModel", "MetronomePatterns", "MetronomeSoundFont", "MetronomeEngine", "CSndFile",
             ]),
         // The application layer: typed settings → a plan → a session (click, pattern and MIDI file plans, pattern
         // lookup, instruments and voicing); what the CLI, the OSC service and a library user share.
@@ -230,8 +229,8 @@ let package = Package(
         .testTarget(
             name: "MetronomeJackLiveTests",
             dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomeEngine", "MetronomeLive", "MetronomeJack",
-                "MetronomeFiles", "MetronomeTestSupport", "CAllocationCounter",
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeJack", "MetronomeFiles",
+                "MetronomeTestSupport", "CAllocationCounter",
             ],
             exclude: ["Peers"]),
         // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.

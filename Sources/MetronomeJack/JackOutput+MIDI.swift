@@ -1,0 +1,77 @@
+import CJack
+import Glibc
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import Synchronization
+
+/// MIDI through the client's ports: the mixer's messages out (clock, transport, notes) and notes in (the keyboard or
+/// the arpeggiator's inbox).
+extension JackOutput {
+    /// MIDI messages the port's buffer had no room for (JACK's MIDI buffer is a period's worth). Any thread.
+    public var droppedMIDICount: Int { midiDropped.load(ordering: .relaxed) }
+
+    /// Writes the mixer's MIDI messages of its last render call into the port's buffer, at their frames' offsets
+    /// from `periodStart`. Real-time path.
+    func sendMIDI(into buffer: UnsafeMutableRawPointer, periodStart: SampleTime, frameCount: Int) {
+        let outbox = mixer.midiOut
+        for index in 0..<outbox.count {
+            let (frame, message) = outbox[index]
+            if message.status == 0xFC, lastMIDITransport == 0xFC { continue }
+            let offset = min(SampleTime(frameCount - 1), max(0, frame - periodStart))
+            var bytes = (message.status, message.data1, message.data2)
+            let written = withUnsafeBytes(of: &bytes) { raw in
+                jack_midi_event_write(
+                    buffer, jack_nframes_t(offset), raw.baseAddress!.assumingMemoryBound(to: jack_midi_data_t.self),
+                    Int(message.length))
+            }
+            if written != 0 {
+                midiDropped.add(1, ordering: .relaxed)
+            } else if message.status == 0xFA || message.status == 0xFB || message.status == 0xFC {
+                lastMIDITransport = message.status
+            }
+        }
+    }
+
+    /// Plays the note ons and note offs that arrived on `midi_in` this period on the keyboard, or pushes them into
+    /// the inbox, each on the mixer frame the period starts at plus its offset (their data bytes kept to 7 bits);
+    /// other messages (controllers, clock, sysex) are left out, as nothing here uses them. `mixerHeld`: this cycle
+    /// does not pull the mixer (a stopped transport). Real-time path.
+    func receiveMIDI(_ frameCount: Int, mixerHeld: Bool) {
+        guard let midiInPort, midiInput != nil || keyboard != nil,
+            let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount))
+        else { return }
+        if let keyboard, !mixerHeld { keyboard.releaseHeld(into: mixer) }
+        let start = mixer.framePosition
+        let count = jack_midi_get_event_count(buffer)
+        var event = jack_midi_event_t()
+        for index in 0..<count {
+            guard jack_midi_event_get(&event, buffer, index) == 0, event.size >= 3, let bytes = event.buffer else {
+                continue
+            }
+            let status = bytes[0]
+            guard status & 0xF0 == 0x80 || status & 0xF0 == 0x90 else { continue }
+            let message = MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F)
+            let frame = start + SampleTime(event.time)
+            if let keyboard {
+                keyboard.play(message, at: frame, into: mixer, mixerHeld: mixerHeld)
+            } else {
+                midiInput?.push(message, at: frame, mixerHeld: mixerHeld)
+            }
+        }
+    }
+
+    /// Writes a one-byte MIDI message at the period's first frame of the port's buffer, cleared already this cycle.
+    /// Real-time path.
+    func writeMIDIStatus(_ status: UInt8, frameCount: Int) {
+        guard let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)),
+            status != 0xFC || lastMIDITransport != 0xFC
+        else { return }
+        var byte = status
+        if jack_midi_event_write(buffer, 0, &byte, 1) != 0 {
+            midiDropped.add(1, ordering: .relaxed)
+        } else {
+            lastMIDITransport = status
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import CJack
+import Glibc
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import Synchronization
+
+/// The real-time path: the process callback (one period rendered straight from the mixer into the ports, the
+/// takeover's alignment and skip, the cycle clock), and the xrun, latency and shutdown callbacks, which only store
+/// atomics.
+extension JackOutput {
+    /// Reads the ports' playback latency (the largest of the range, over every port). Control or JACK thread.
+    func readLatency() {
+        var largest: Int64 = 0
+        for channel in 0..<channels {
+            guard let port = ports[channel] else { continue }
+            var range = jack_latency_range_t()
+            jack_port_get_latency_range(port, JackPlaybackLatency, &range)
+            largest = max(largest, Int64(range.max))
+        }
+        latency.store(largest, ordering: .relaxed)
+    }
+
+    /// Fills the ports' buffers with a period of silence and no MIDI, without pulling the mixer. Real-time path.
+    func silence(_ frameCount: Int) {
+        for channel in 0..<channels {
+            guard let port = ports[channel], let raw = jack_port_get_buffer(port, jack_nframes_t(frameCount)) else {
+                continue
+            }
+            raw.assumingMemoryBound(to: Float.self).update(repeating: 0, count: frameCount)
+        }
+        if let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) {
+            jack_midi_clear_buffer(buffer)
+        }
+    }
+
+    /// Renders `frames` of the mixer into nothing, a block at a time (a catch-up or a skip). Real-time path.
+    func renderIntoNothing(_ frames: SampleTime) {
+        guard frames > 0 else { return }
+        let block = SampleTime(mixer.configuration.maximumBlockFrames)
+        let target = mixer.framePosition + frames
+        while mixer.framePosition < target {
+            mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
+        }
+    }
+
+    /// `CLOCK_MONOTONIC` now, in nanoseconds, and `CLOCK_MONOTONIC_RAW` minus it: the raw clock read between two
+    /// monotonic reads, three times, the offset taken from the tightest bracket (a read preempted between two others
+    /// was seen to put the offset up to 45 µs off, once in a thousand cycles). Real-time safe (vDSO reads).
+    static func clocks() -> (monotonic: Int64, rawOffset: Int64) {
+        func nanoseconds(_ clock: clockid_t) -> Int64 {
+            var time = timespec()
+            clock_gettime(clock, &time)
+            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        }
+        var best = (width: Int64.max, rawOffset: Int64(0))
+        var late: Int64 = 0
+        for _ in 0..<3 {
+            let early = nanoseconds(CLOCK_MONOTONIC)
+            let raw = nanoseconds(CLOCK_MONOTONIC_RAW)
+            late = nanoseconds(CLOCK_MONOTONIC)
+            if late - early < best.width { best = (late - early, raw - (early + (late - early) / 2)) }
+        }
+        return (late, best.rawOffset)
+    }
+
+    /// The process callback: one period, rendered straight from the mixer into the ports. Real-time path.
+    func process(_ frameCount: Int) {
+        guard let client else { return }
+        let frameTime = jack_last_frame_time(client)
+        if let lastCycle, frameTime &- lastCycle.frame > lastCycle.count, lastCycle.count > 0 {
+            let skipped = Int((frameTime &- lastCycle.frame) / lastCycle.count) - 1
+            missed.add(skipped, ordering: .relaxed)
+            runCounts.addMissedCycles(skipped)
+        }
+        lastCycle = (frameTime, jack_nframes_t(frameCount))
+        guard connected.load(ordering: .acquiring) else {
+            silence(frameCount)
+            return
+        }
+        let probe = Self.allocationProbe
+        let allocationsBefore = probe?() ?? 0
+        let isFirst = firstWrite.load(ordering: .relaxed) == 0
+        let (now, rawOffset) = Self.clocks()
+        #if METRONOME_FAULTS
+        InjectedFault.processCallback(cycle: cycles.load(ordering: .relaxed))
+        #endif
+        defer {
+            if let probe {
+                let made = probe() &- allocationsBefore
+                if isFirst {
+                    firstAllocations.add(made, ordering: .relaxed)
+                } else {
+                    allocations.add(made, ordering: .relaxed)
+                }
+            }
+            let cycle = cycles.add(1, ordering: .relaxed).oldValue
+            if !isFirst {
+                var end = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &end)
+                let took = Int64(end.tv_sec) * 1_000_000_000 + Int64(end.tv_nsec) - now
+                if took * 2 * Int64(mixer.configuration.sampleRate.framesPerSecond) > Int64(frameCount) * 1_000_000_000
+                {
+                    slow.add(1, ordering: .relaxed)
+                }
+                if took > longest.load(ordering: .relaxed) {
+                    longest.store(took, ordering: .relaxed)
+                    longestCycle.store(cycle, ordering: .relaxed)
+                }
+            }
+        }
+        var cycleFrames: jack_nframes_t = 0
+        var cycleMicros: jack_time_t = 0
+        var nextMicros: jack_time_t = 0
+        var periodMicros: Float = 0
+        if isFirst {
+            // Locked to the transport, a takeover's mixer goes where the transport's seek puts it, not on the clock.
+            if let catchUp, transportLock == nil {
+                renderIntoNothing(catchUp(HostTime(nanoseconds: now)) - mixer.framePosition)
+            }
+            firstWrite.store(now, ordering: .releasing)
+        }
+        let pending = pendingSkip.load(ordering: .relaxed)
+        if pending > 0, let skipLimit, transportLock == nil {
+            let frames = min(pending, skipLimit(frameCount))
+            if frames > 0 {
+                renderIntoNothing(frames)
+                pendingSkip.subtract(frames, ordering: .relaxed)
+            }
+        }
+        if !sounding.load(ordering: .relaxed), aligned.load(ordering: .acquiring),
+            pendingSkip.load(ordering: .relaxed) == 0
+        {
+            if alignedSeen == 0 { alignedSeen = now }
+            if mixer.isSilent || now - alignedSeen >= Self.silenceWait { sounding.store(true, ordering: .releasing) }
+        }
+        var midiBuffer: UnsafeMutableRawPointer?
+        if let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) {
+            jack_midi_clear_buffer(buffer)
+            midiBuffer = buffer
+        }
+        // Locked to the transport, a cycle pulls the mixer only while it rolls (after any seek's catch-up).
+        let pulls = transportLock.map { followTransport($0, client: client, frameCount: frameCount) } ?? true
+        // When the period's first frame is heard: the cycle's start on JACK's clock, plus the ports' latency.
+        if jack_get_cycle_times(client, &cycleFrames, &cycleMicros, &nextMicros, &periodMicros) == 0,
+            nextMicros > cycleMicros
+        {
+            let rate = Double(frameCount) * 1e6 / Double(nextMicros - cycleMicros)
+            let latencyFrames = max(0, latency.load(ordering: .relaxed))
+            let start = Int64(cycleMicros) * 1000 - rawOffset + Int64(Double(latencyFrames) * 1e9 / rate)
+            clock.store(
+                ClockMapping(frame: mixer.framePosition, hostTime: HostTime(nanoseconds: start), framesPerSecond: rate))
+        }
+        let silent = !sounding.load(ordering: .relaxed)
+        // Notes are not played into a takeover's silence (nor their note ons sent): they would hold it.
+        receiveMIDI(frameCount, mixerHeld: !pulls || silent)
+        guard pulls else { return }
+        let block = mixer.configuration.maximumBlockFrames
+        let periodStart = mixer.framePosition
+        var done = 0
+        while done < frameCount {
+            let count = min(block, frameCount - done)
+            mixer.render(into: scratch, frameCount: count)
+            if let midiBuffer, !silent { sendMIDI(into: midiBuffer, periodStart: periodStart, frameCount: frameCount) }
+            for channel in 0..<channels {
+                guard let port = ports[channel],
+                    let raw = jack_port_get_buffer(port, jack_nframes_t(frameCount))
+                else { continue }
+                let out = raw.assumingMemoryBound(to: Float.self) + done
+                if silent {
+                    out.update(repeating: 0, count: count)
+                } else {
+                    for frame in 0..<count { out[frame] = scratch[frame * channels + channel] }
+                }
+            }
+            done += count
+        }
+    }
+
+    static let processCallback: JackProcessCallback = { frames, context in
+        Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue().process(Int(frames))
+        return 0
+    }
+
+    /// Runs a callback other than `process` on the process thread, adding what it allocates to
+    /// `callbackAllocations` (tests only: without a probe it just runs). Real-time path.
+    func countingAllocations<Result>(_ body: () -> Result) -> Result {
+        guard let probe = Self.allocationProbe, firstWrite.load(ordering: .relaxed) != 0 else { return body() }
+        let before = probe()
+        let result = body()
+        allocations.add(probe() &- before, ordering: .relaxed)
+        return result
+    }
+
+    static let xrunCallback: JackXRunCallback = { context in
+        Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue().xruns.add(1, ordering: .relaxed)
+        return 0
+    }
+
+    static let latencyCallback: JackLatencyCallback = { mode, context in
+        guard mode == JackPlaybackLatency else { return }
+        Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue().readLatency()
+    }
+
+    static let shutdownCallback: JackInfoShutdownCallback = { _, message, context in
+        let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
+        if let message { strncpy(output.reason, message, reasonCapacity - 1) }
+        output.shutDown.store(true, ordering: .releasing)
+    }
+}

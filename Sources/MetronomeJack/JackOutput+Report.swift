@@ -1,0 +1,59 @@
+import CJack
+import Glibc
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import Synchronization
+
+/// What a client counted and measured while it ran, for `--verbose` and the tests: xruns, cycles, the longest
+/// and slow callbacks, missed cycles, allocations on the real-time path, latency, and why the client was lost.
+extension JackOutput {
+    /// xruns the server reported since the client started. Any thread.
+    public var underrunCount: Int { xruns.load(ordering: .relaxed) }
+
+    /// Process cycles run so far. Any thread.
+    public var cycleCount: Int { cycles.load(ordering: .relaxed) }
+
+    /// The longest process callback so far (its first call left out: the runtime's one-time set-up), in
+    /// nanoseconds, and which cycle it was (counting from 0); what to hold against the period when the server
+    /// reports our client late. Any thread.
+    public var longestCallback: (nanoseconds: Int64, cycle: Int) {
+        (longest.load(ordering: .relaxed), longestCycle.load(ordering: .relaxed))
+    }
+
+    /// Cycles the server ran without calling our process callback (our client was late on the one before, or the
+    /// server skipped it): each one moves everything after it a period later against the server's frames, as an
+    /// underrun does on PulseAudio. Any thread.
+    public var missedCycleCount: Int { missed.load(ordering: .relaxed) }
+
+    /// Process callbacks (the first left out) that ran longer than half the period they rendered. Any thread.
+    public var slowCallbackCount: Int { slow.load(ordering: .relaxed) }
+
+    /// Whether the server shut down or dropped the client. Any thread.
+    public var isLost: Bool { shutDown.load(ordering: .acquiring) }
+
+    /// Why, once `isLost`.
+    public var loss: JackError? {
+        guard isLost else { return nil }
+        let text = String(cString: reason)
+        return .lost(server: serverName, reason: text.isEmpty ? "the server shut down" : text)
+    }
+
+    /// When the first period was rendered, in `CLOCK_MONOTONIC` nanoseconds; nil before.
+    public var firstWriteNanoseconds: Int64? {
+        let value = firstWrite.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    /// The ports' playback latency (frames between a period's render and its sound), or nil before it is known.
+    public var latencyFrames: SampleTime? {
+        let value = latency.load(ordering: .relaxed)
+        return value < 0 ? nil : value
+    }
+
+    /// Allocations in process callbacks after the first. Any thread.
+    public var callbackAllocations: UInt64 { allocations.load(ordering: .relaxed) }
+
+    /// Allocations in the first process callback (the runtime's one-time set-up). Any thread.
+    public var firstCallbackAllocations: UInt64 { firstAllocations.load(ordering: .relaxed) }
+}
