@@ -31,6 +31,12 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        // libqrencode, reached only through MetronomeWeb (the web remote's URL as a QR code at the terminal).
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         // libpulse, reached only through MetronomePulse.
         .systemLibrary(
             name: "CPulseAudio",
@@ -115,7 +121,7 @@ let package = Package(
         .target(
             name: "MetronomeWeb",
             dependencies: [
-                "MetronomeModel", "MetronomeLive", "MetronomeOSC", "MetronomeService",
+                "MetronomeModel", "MetronomeLive", "MetronomeOSC", "MetronomeService", "CQRencode",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),

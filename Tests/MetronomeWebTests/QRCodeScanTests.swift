@@ -76,25 +76,6 @@ struct QRCodeScanTests {
     }
 
     @Test(
-        "Each of the eight masks, forced, reads back at versions 1, 2, 6, 7 and 10 and every level",
-        .enabled(if: QRScanner.available, QRScanner.missing))
-    func everyMask() throws {
-        var texts: [String] = []
-        var codes: [QRCode] = []
-        for correction in QRCode.Correction.allCases {
-            for version in [1, 2, 6, 7, 10] {
-                for mask in QRCode.Mask.all {
-                    let text = Self.text(
-                        length: QRCode.capacity(version: version, correction), seed: UInt64(mask.reference))
-                    codes.append(try QRCode(encoding: Array(text.utf8), correction: correction, mask: mask))
-                    texts.append(text)
-                }
-            }
-        }
-        #expect(try Self.scan(codes) == texts)
-    }
-
-    @Test(
         "The web remote's URLs, drawn as terminal text and read back into modules, scan as the URL",
         .enabled(if: QRScanner.available, QRScanner.missing))
     func terminalTextScans() throws {
