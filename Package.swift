@@ -184,6 +184,9 @@ let package = Package(
             ]),
         // The README's offline example, as a user writes it: `import MetronomeKit`.
         .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit"]),
+        // MetronomeApp's rules on their own: settings to a request, the plan's length, pattern lookup.
+        .testTarget(
+            name: "MetronomeAppTests", dependencies: ["MetronomeModel", "MetronomeApp", "MetronomeTestSupport"]),
         .testTarget(
             name: "MetronomeFilesTests",
             dependencies: [
