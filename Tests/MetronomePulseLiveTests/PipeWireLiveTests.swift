@@ -114,24 +114,38 @@ struct PipeWireLiveTests {
     )
     func pulseServerRestartKeepsTheGrid() throws {
         let server = try PipeWireServer()
-        let recording = try server.startRecording()
-        let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
-        #expect(try waitUntilPlaying(server))
-        usleep(1_600_000)
-        server.killPulse(SIGKILL)
-        #expect(poll(atMost: 2) { command.errorOutput == lostLine(server) })
-        // More than two beats without a server: those clicks are skipped.
-        usleep(1_300_000)
-        try server.restartPulse()
-        let back = now()
-        #expect(poll(atMost: 3) { command.errorOutput == lostLine(server) + backLine(server) })
-        let returned = now() - back
-        print("pipewire-pulse back → stream playing again: \(Int(returned * 1000)) ms")
+        // Repeated only when PipeWire's profiler saw graph cycles go wrong and the intervals are off by the whole
+        // quanta such a cycle puts in or takes out, as the other PipeWire runs are (the suite's note).
+        let (result, samples, returned) = try repeatedOnlyForOutsideCauses(attempts: 5) {
+            let recording = try server.startRecording()
+            let command = try CommandRunner.start(
+                ["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
+            #expect(try waitUntilPlaying(server))
+            usleep(1_600_000)
+            server.killPulse(SIGKILL)
+            #expect(poll(atMost: 2) { command.errorOutput == lostLine(server) })
+            // More than two beats without a server: those clicks are skipped.
+            usleep(1_300_000)
+            try server.restartPulse()
+            let back = now()
+            #expect(poll(atMost: 3) { command.errorOutput == lostLine(server) + backLine(server) })
+            let returned = now() - back
+            print("pipewire-pulse back → stream playing again: \(Int(returned * 1000)) ms")
+            usleep(2_200_000)
+            command.send(SIGINT)
+            let result = command.wait()
+            let samples = try recording.finish()
+            let found = onsets(samples)
+            let steps = zip(found.dropFirst(), found).map { $0 - $1 }
+            // The gap (longer than a beat and a half) is the return's, checked below; every other interval a beat.
+            let expected = steps.map { $0 > 36000 ? $0 : 24000 }
+            let passes = isOnTheGridAcrossReturns(samples, returns: 1, clicks: 6, within: 512)
+            let cause =
+                result.status == 0 && !passes
+                ? try recording.graphCyclesExplaining(intervals: steps, expected: expected) : nil
+            return LiveRun((result, samples, returned), outsideCause: cause)
+        }
         #expect(returned < 1)
-        usleep(2_200_000)
-        command.send(SIGINT)
-        let result = command.wait()
-        let samples = try recording.finish()
         #expect(result.status == 0)
         #expect(result.standardError == lostLine(server) + backLine(server))
         // Measured (17 runs): the first click after the return from 33 frames late to 321 early (beside a build),

@@ -58,6 +58,15 @@ func expectWholeClicks(
     }
 }
 
+/// Whether `expectOnTheGridAcrossReturns` would record nothing: its checks, as one answer (for a repeat's rule).
+func isOnTheGridAcrossReturns(_ samples: [Float], returns: Int, clicks: Int, within tolerance: Int = 2) -> Bool {
+    let found = onsets(samples)
+    let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
+    let errors = intervals.filter { $0 > 24002 }.map { $0 - Int((Double($0) / 24000).rounded()) * 24000 }
+    return errors.count == returns && intervals.filter { $0 <= 24002 }.allSatisfy { $0 == 24000 }
+        && found.count >= clicks && errors.allSatisfy { abs($0) <= tolerance }
+}
+
 /// Checks one recording of `metronome --bpm 120` across `returns` losses of its connection, while the sink's clock
 /// ran on: the grid is the recording's own. Between losses every click is 24000 frames after the one before; after a
 /// return, the first click is a whole number of beats after the last one before the loss, off that grid by at most 2
