@@ -11,7 +11,7 @@ struct InstalledLayoutTests {
         let manager = FileManager.default
         try manager.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         try manager.createDirectory(atPath: prefix + "/share/metronome", withIntermediateDirectories: true)
-        try manager.copyItem(atPath: CommandRunner.executable, toPath: prefix + "/bin/metronome")
+        try Self.copyExecutable(CommandRunner.executable, to: prefix + "/bin/metronome")
         // The repository's Patterns folder: the test file lives in Tests/MetronomeCLITests.
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -33,5 +33,23 @@ struct InstalledLayoutTests {
         ).wait()
         #expect(played.status == 0)
         #expect(manager.fileExists(atPath: output))
+    }
+
+    /// Copies a binary through a descriptor closed on exec: a child another test thread spawns while the copy is
+    /// written must not keep it open, or running the copy fails with "Text file busy" (exit 126, seen when the
+    /// tests ran in parallel under AddressSanitizer).
+    static func copyExecutable(_ source: String, to destination: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                guard written > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                offset += written
+            }
+        }
     }
 }
