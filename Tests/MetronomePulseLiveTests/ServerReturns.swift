@@ -58,11 +58,18 @@ func expectWholeClicks(
     }
 }
 
-/// Whether `expectOnTheGridAcrossReturns` would record nothing: its checks, as one answer (for a repeat's rule).
-func isOnTheGridAcrossReturns(_ samples: [Float], returns: Int, clicks: Int, within tolerance: Int = 2) -> Bool {
+/// A recording of `metronome --bpm 120` across server returns: its onsets, the intervals between them, and for each
+/// interval longer than a beat (a return's gap) how far the click after it is off the grid before it, in frames.
+func gridAcrossReturns(_ samples: [Float]) -> (found: [Int], intervals: [Int], errors: [Int]) {
     let found = onsets(samples)
     let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
     let errors = intervals.filter { $0 > 24002 }.map { $0 - Int((Double($0) / 24000).rounded()) * 24000 }
+    return (found, intervals, errors)
+}
+
+/// Whether `expectOnTheGridAcrossReturns` would record nothing: its checks, as one answer (for a repeat's rule).
+func isOnTheGridAcrossReturns(_ samples: [Float], returns: Int, clicks: Int, within tolerance: Int = 2) -> Bool {
+    let (found, intervals, errors) = gridAcrossReturns(samples)
     return errors.count == returns && intervals.filter { $0 <= 24002 }.allSatisfy { $0 == 24000 }
         && found.count >= clicks && errors.allSatisfy { abs($0) <= tolerance }
 }
@@ -75,9 +82,7 @@ func expectOnTheGridAcrossReturns(
     _ samples: [Float], returns: Int, clicks: Int, within tolerance: Int = 2,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    let found = onsets(samples)
-    let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
-    let errors = intervals.filter { $0 > 24002 }.map { $0 - Int((Double($0) / 24000).rounded()) * 24000 }
+    let (found, intervals, errors) = gridAcrossReturns(samples)
     print("the first click after each return against the grid before the loss, frames: \(errors)")
     // An interval longer than a beat that no return explains is silence inserted (a server underrun, whose
     // measured cause is the server's: docs/benchmarks.md), or a return that moved the grid; the message tells.
