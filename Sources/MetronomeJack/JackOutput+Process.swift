@@ -82,6 +82,7 @@ extension JackOutput {
         let allocationsBefore = probe?() ?? 0
         let isFirst = firstWrite.load(ordering: .relaxed) == 0
         let (now, rawOffset) = Self.clocks()
+        let usageBefore = ThreadUsage.now()
         #if METRONOME_FAULTS
         InjectedFault.processCallback(cycle: cycles.load(ordering: .relaxed))
         #endif
@@ -99,13 +100,18 @@ extension JackOutput {
                 var end = timespec()
                 clock_gettime(CLOCK_MONOTONIC, &end)
                 let took = Int64(end.tv_sec) * 1_000_000_000 + Int64(end.tv_nsec) - now
-                if took * 2 * Int64(mixer.configuration.sampleRate.framesPerSecond) > Int64(frameCount) * 1_000_000_000
-                {
+                let used = ThreadUsage.now() - usageBefore
+                let half = Int64(frameCount) * 500_000_000 / Int64(mixer.configuration.sampleRate.framesPerSecond)
+                if took > half {
                     slow.add(1, ordering: .relaxed)
+                    if used.cpuNanoseconds > half || used.waits > 0 { slowOfOurOwn.add(1, ordering: .relaxed) }
                 }
                 if took > longest.load(ordering: .relaxed) {
                     longest.store(took, ordering: .relaxed)
                     longestCycle.store(cycle, ordering: .relaxed)
+                }
+                if used.cpuNanoseconds > longestOnCPU.load(ordering: .relaxed) {
+                    longestOnCPU.store(used.cpuNanoseconds, ordering: .relaxed)
                 }
             }
         }
@@ -184,11 +190,25 @@ extension JackOutput {
 
     /// Runs a callback other than `process` on the process thread, adding what it allocates to
     /// `callbackAllocations` (tests only: without a probe it just runs). Real-time path.
+    /// Timed as the process callback is: one over half a period on the CPU, or waiting, counts as slow of our own
+    /// (`slowOfOurOwnCount`), and its time on the CPU may be the longest (`longestCallbackOnCPU`).
     func countingAllocations<Result>(_ body: () -> Result) -> Result {
-        guard let probe = Self.allocationProbe, firstWrite.load(ordering: .relaxed) != 0 else { return body() }
-        let before = probe()
+        let started = Self.clocks().monotonic
+        let usageBefore = ThreadUsage.now()
+        let probe = firstWrite.load(ordering: .relaxed) != 0 ? Self.allocationProbe : nil
+        let allocationsBefore = probe?() ?? 0
         let result = body()
-        allocations.add(probe() &- before, ordering: .relaxed)
+        if let probe { allocations.add(probe() &- allocationsBefore, ordering: .relaxed) }
+        let took = Self.clocks().monotonic - started
+        let used = ThreadUsage.now() - usageBefore
+        guard probe != nil || firstWrite.load(ordering: .relaxed) != 0 else { return result }
+        if let lastCycle {
+            let half = Int64(lastCycle.count) * 500_000_000 / Int64(mixer.configuration.sampleRate.framesPerSecond)
+            if took > half, used.cpuNanoseconds > half || used.waits > 0 { slowOfOurOwn.add(1, ordering: .relaxed) }
+        }
+        if used.cpuNanoseconds > longestOnCPU.load(ordering: .relaxed) {
+            longestOnCPU.store(used.cpuNanoseconds, ordering: .relaxed)
+        }
         return result
     }
 

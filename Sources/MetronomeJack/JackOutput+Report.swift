@@ -29,6 +29,14 @@ extension JackOutput {
     /// Process callbacks (the first left out) that ran longer than half the period they rendered. Any thread.
     public var slowCallbackCount: Int { slow.load(ordering: .relaxed) }
 
+    /// Callbacks (process, sync, timebase; the first left out) that ran longer than half a period and were on the CPU
+    /// more than half a period, or waited (gave the CPU up, or waited for a page): slow of our own. The others were
+    /// preempted: the machine ran something else on the CPU meanwhile. Any thread.
+    public var slowOfOurOwnCount: Int { slowOfOurOwn.load(ordering: .relaxed) }
+
+    /// The longest time on the CPU of one callback, in nanoseconds (process, sync, timebase; the first left out). Any thread.
+    public var longestCallbackOnCPUNanoseconds: Int64 { longestOnCPU.load(ordering: .relaxed) }
+
     /// Whether the server shut down or dropped the client. Any thread.
     public var isLost: Bool { shutDown.load(ordering: .acquiring) }
 

@@ -81,6 +81,8 @@ public final class JackOutput: @unchecked Sendable {
     let longest = Atomic<Int64>(0)
     let longestCycle = Atomic<Int>(0)
     let slow = Atomic<Int>(0)
+    let slowOfOurOwn = Atomic<Int>(0)
+    let longestOnCPU = Atomic<Int64>(0)
     /// Cycles the server ran without calling us, and the frame time and length of the last cycle we ran (the process
     /// thread's).
     let missed = Atomic<Int>(0)

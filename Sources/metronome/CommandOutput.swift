@@ -55,8 +55,10 @@ extension JackOutput: CommandOutput, ServiceOutput {
             "cycles the server ran without calling us: \(runCounts.missedCycles)",
             "transport starts joined late: \(runCounts.lateTransportJoins)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
-            // Ours running too long, not the machine's: the live tests never repeat a run with one.
+            "longest callback on the CPU: \(longestCallbackOnCPUNanoseconds / 1000) µs",
             "process callbacks over half a period: \(slowCallbackCount)",
+            // Ours running too long, not the machine's: the live tests never repeat a run with one.
+            "callbacks over half a period of our own (on the CPU or waiting that long): \(slowOfOurOwnCount)",
             "MIDI messages dropped: \(droppedMIDICount)",
             "MIDI input: \(session.midiInputLatency) frames from arrival to sound, "
                 + "\(session.lateMIDIInputCount) messages late, \(session.ignoredMIDIInputCount) notes ignored while "

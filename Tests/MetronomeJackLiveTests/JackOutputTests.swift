@@ -31,7 +31,7 @@ struct JackOutputTests {
     }
 
     @Test(
-        "Clicks on their exact frames at every period and rate: two sessions at once, each on a client of its own, 2.5 s of 1000 BPM subdivided 16 times (48 kHz: 180 frames) or 14 (44.1 kHz: 189) recorded from out_1 of one and out_2 of the other (over 5000 clicks over the four cases), every interval to the frame, accents and subdivisions where the bar places them, the process callback done within half its period (a host pause may stretch one in a thousand)",
+        "Clicks on their exact frames at every period and rate: two sessions at once, each on a client of its own, 2.5 s of 1000 BPM subdivided 16 times (48 kHz: 180 frames) or 14 (44.1 kHz: 189) recorded from out_1 of one and out_2 of the other (over 5000 clicks over the four cases), every interval to the frame, accents and subdivisions where the bar places them, no callback of ours over half a period on the CPU or waiting (the machine may preempt one longer)",
         arguments: [(48_000, 64), (48_000, 256), (48_000, 1024), (44_100, 256)])
     func exactFrames(rate: Int, period: Int) throws {
         // The largest subdivision of a beat at 1000 BPM (2880 frames at 48 kHz, 2646 at 44.1 kHz) that is a whole
@@ -40,8 +40,10 @@ struct JackOutputTests {
         let step = rate * 60 / 1000 / subdivision
         let names = ["metronome", "metronome-2"]
         // A run is repeated only when late cycles not ours in the recorded window explain how far its intervals are
-        // off (`JackServer.outsideCause`); one with an overrun of ours, or off by more, fails.
-        let run = try repeatedOnlyForOutsideCauses {
+        // off (`JackServer.outsideCause`); one with an overrun of ours, or off by more, fails. At a 64-frame period
+        // (1.3 ms) the dummy driver's cycles on these 2-core machines are late in most 3.2 s recordings (2, 21 and
+        // 48 xruns in three runs in a row, docs/benchmarks.md): up to five runs there.
+        let run = try repeatedOnlyForOutsideCauses(attempts: period == 64 ? 5 : 3) {
             let run = try Self.recordClicks(rate: rate, period: period, subdivision: subdivision, clients: names)
             let checks = run.channels.map { Self.check($0, rate: rate, step: step, subdivision: subdivision) }
             let problems = checks.compactMap(\.problem)
@@ -59,12 +61,14 @@ struct JackOutputTests {
         }
         // The server's xruns are the machine's, not a measure of ours: on these 2-core VMs the dummy driver's own
         // cycle starts late with no client at all, and a client's real-time thread is woken late, klick's as ours
-        // (docs/benchmarks.md, "JACK"). What is ours is how long the callback runs once woken: within half the
-        // period, but for a rare one a pause of the virtual machine stretched (a slow render would stretch most).
+        // (docs/benchmarks.md, "JACK"). What is ours is the work of a callback once woken: none on the CPU (or
+        // waiting) half a period; one the machine preempted may take longer between its start and end.
         for output in run.outputs {
-            #expect(
-                output.slowCallbackCount * 1000 <= output.cycleCount,
-                "\(output.slowCallbackCount) of \(output.cycleCount) callbacks over half the period")
+            let figures =
+                "\(output.slowOfOurOwnCount) of \(output.cycleCount) callbacks over half the period of their own "
+                + "(\(output.slowCallbackCount) between start and end; longest on the CPU "
+                + "\(output.longestCallbackOnCPUNanoseconds / 1000) µs)"
+            #expect(output.slowOfOurOwnCount == 0, "\(figures)")
         }
         for session in run.sessions { #expect(session.mixer.lateEventCount == 0) }
     }
@@ -146,7 +150,9 @@ struct JackOutputTests {
         for output in outputs {
             print(
                 "period \(period) at \(rate) Hz, \(output.portNames[0]): longest callback "
-                    + "\(output.longestCallback.nanoseconds / 1000) µs; xruns reported by the server "
+                    + "\(output.longestCallback.nanoseconds / 1000) µs (cycle \(output.longestCallback.cycle) of "
+                    + "\(output.cycleCount); on the CPU at most \(output.longestCallbackOnCPUNanoseconds / 1000) µs, "
+                    + "\(output.slowOfOurOwnCount) over half a period of its own); xruns reported by the server "
                     + "\(output.underrunCount); cycles it ran without calling us \(output.missedCycleCount)")
         }
         print("the server's log: \(server.xrunLog()); in the checked window: \(server.xrunLog(since: window))")

@@ -10,7 +10,8 @@ enum JackRunFigures {
         JackServer.ClientTiming(
             missedCycles: output.missedCycleCount, longestCallback: Int(output.longestCallback.nanoseconds / 1000),
             periodMicroseconds: output.periodFrames * 1_000_000 / rate, slowCallbacks: output.slowCallbackCount,
-            callbacks: output.cycleCount)
+            callbacks: output.cycleCount, slowOfOurOwn: output.slowOfOurOwnCount,
+            longestOnCPU: Int(output.longestCallbackOnCPUNanoseconds / 1000))
     }
 
     /// The figures of several outputs together: the longest callback of any, the others' counts added up.
@@ -20,7 +21,8 @@ enum JackRunFigures {
             missedCycles: each.reduce(0) { $0 + $1.missedCycles },
             longestCallback: each.map(\.longestCallback).max() ?? 0,
             periodMicroseconds: each.first?.periodMicroseconds ?? 0,
-            slowCallbacks: each.reduce(0) { $0 + $1.slowCallbacks }, callbacks: each.reduce(0) { $0 + $1.callbacks })
+            slowCallbacks: each.reduce(0) { $0 + $1.slowCallbacks }, callbacks: each.reduce(0) { $0 + $1.callbacks },
+            slowOfOurOwn: each.reduce(0) { $0 + $1.slowOfOurOwn }, longestOnCPU: each.map(\.longestOnCPU).max() ?? 0)
     }
 
     /// The lines a command wrote to standard error before `--verbose`'s report (which starts with the line of its

@@ -120,11 +120,13 @@ public final class JackServer {
     /// it: the server's own cycle late, a recorder's or peer's, or our client woken late (the server found it
     /// "Triggered": its real-time thread not yet started, as the machine does to every client, docs/benchmarks.md,
     /// "JACK"); and only as far as they can: a period per late cycle (`framesOff`, from `framesOff(_:every:)` or the
-    /// test's own count of how far its frames are off). Never when our client overran in the window (the server found
-    /// it "Running", still in its process callback, or it finished after the cycle), when our own figures show a
-    /// callback over half a period or are missing (`ours`), or when no late cycle but ours is in the window: a
-    /// cycle of ours missed with nothing outside to explain it is ours. Prints the verdict with the window's log and
-    /// our figures, repeated or not.
+    /// test's own count of how far its frames are off). Never when our own figures show a callback of ours over half
+    /// a period on the CPU or waiting, or are missing (`ours`), or when no late cycle but ours is in the window: a
+    /// cycle of ours missed with nothing outside to explain it is ours. A cycle the server found our client overran
+    /// in ("Running", still in its callback, or finished after the cycle) counts as the machine's only when our
+    /// figures show no such callback: it was preempted, every callback's work under half a period (the faults
+    /// `.ci/faults` injects are work on the CPU, and are refused). Prints the verdict with the window's log and our
+    /// figures, repeated or not.
     /// - Parameter ourClients: our clients' names in the server's log.
     public func outsideCause(
         failing problem: String?, framesOff: Int, since mark: LogMark, ours: ClientTiming?,
@@ -141,13 +143,13 @@ public final class JackServer {
     ) -> String? {
         guard let problem else { return nil }
         let window = xrunLog(in: checked)
-        let outside = window.lateCycles(outside: ourClients)
-        let overruns = ourClients.reduce(0) { $0 + window.overruns[$1, default: 0] }
+        // A cycle the server found our client still running in is ours unless our figures show every callback of
+        // ours on the CPU (or waiting) less than half a period: then the machine preempted it, as it wakes any
+        // client late.
+        let outside = window.lateCycles(outside: ours.map { $0.overran ? ourClients : [] } ?? ourClients)
         let refusal: String? =
             if let ours {
-                if overruns > 0 {
-                    "our client overran \(overruns) cycle(s) in the window"
-                } else if ours.overran {
+                if ours.overran {
                     "our process callback overran (\(ours))"
                 } else if outside == 0 {
                     "no late cycle but ours in the window"
@@ -262,15 +264,23 @@ public final class JackServer {
         public var slowCallbacks: Int
         /// Process callbacks in all.
         public var callbacks: Int
+        /// Callbacks over half a period that were on the CPU, or waiting, more than half a period: slow of our own
+        /// (the others were preempted by the machine).
+        public var slowOfOurOwn: Int
+        /// The longest time on the CPU of one callback, in microseconds.
+        public var longestOnCPU: Int
 
         public init(
-            missedCycles: Int, longestCallback: Int, periodMicroseconds: Int, slowCallbacks: Int, callbacks: Int
+            missedCycles: Int, longestCallback: Int, periodMicroseconds: Int, slowCallbacks: Int, callbacks: Int,
+            slowOfOurOwn: Int, longestOnCPU: Int
         ) {
             self.missedCycles = missedCycles
             self.longestCallback = longestCallback
             self.periodMicroseconds = periodMicroseconds
             self.slowCallbacks = slowCallbacks
             self.callbacks = callbacks
+            self.slowOfOurOwn = slowOfOurOwn
+            self.longestOnCPU = longestOnCPU
         }
 
         /// From `--verbose`'s lines (a reconnected run's last client's callbacks, its missed cycles the whole
@@ -288,19 +298,23 @@ public final class JackServer {
                 rate > 0, let missed = figure("cycles the server ran without calling us: "),
                 let longest = figure("longest process callback: "),
                 let slow = figure("process callbacks over half a period: "),
-                let callbacks = figure("process callbacks: ")
+                let callbacks = figure("process callbacks: "),
+                let ownSlow = figure("callbacks over half a period of our own (on the CPU or waiting that long): "),
+                let onCPU = figure("longest callback on the CPU: ")
             else { return nil }
             self.init(
                 missedCycles: missed, longestCallback: longest, periodMicroseconds: period * 1_000_000 / rate,
-                slowCallbacks: slow, callbacks: callbacks)
+                slowCallbacks: slow, callbacks: callbacks, slowOfOurOwn: ownSlow, longestOnCPU: onCPU)
         }
 
-        /// Whether a callback of ours ran over half its period.
-        public var overran: Bool { slowCallbacks > 0 || longestCallback * 2 > periodMicroseconds }
+        /// Whether a callback of ours ran over half its period of its own: on the CPU, or waiting, that long. One
+        /// the machine preempted (over half a period, on the CPU less) is not ours.
+        public var overran: Bool { slowOfOurOwn > 0 || longestOnCPU * 2 > periodMicroseconds }
 
         public var description: String {
             "longest process callback \(longestCallback) µs of a \(periodMicroseconds) µs period, \(slowCallbacks) of "
-                + "\(callbacks) over half; cycles the server ran without calling us \(missedCycles)"
+                + "\(callbacks) over half, \(slowOfOurOwn) of our own, longest on the CPU \(longestOnCPU) µs; "
+                + "cycles the server ran without calling us \(missedCycles)"
         }
     }
 
