@@ -34,7 +34,8 @@ extension JackOutput {
     /// preempted: the machine ran something else on the CPU meanwhile. Any thread.
     public var slowOfOurOwnCount: Int { slowOfOurOwn.load(ordering: .relaxed) }
 
-    /// The longest time on the CPU of one callback, in nanoseconds (process, sync, timebase; the first left out). Any thread.
+    /// The longest time on the CPU of one callback, in nanoseconds (process, sync, timebase; the first left out). Any
+    /// thread.
     public var longestCallbackOnCPUNanoseconds: Int64 { longestOnCPU.load(ordering: .relaxed) }
 
     /// Whether the server shut down or dropped the client. Any thread.
