@@ -50,11 +50,19 @@ public func repeatedOnlyForOutsideCauses<Value>(
 
 /// One `live retry:` line: `live retry: "<test's display name>" at <file>:<line>: run N of at most M: <cause>`
 /// (.ci/report counts a test's repeats by the name its result line shows).
+/// Then waits for a second in which the host took no CPU time (`HostSteal.waitForQuiet`), so that the repeat does not
+/// run inside the same stall of the host.
 private func printRetry(attempt: Int, of attempts: Int, cause: String, at sourceLocation: SourceLocation) {
     let test = Test.current.map { "\"\($0.displayName ?? $0.name)\"" } ?? "(no test)"
     print(
         "live retry: \(test) at \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) of at most "
             + "\(attempts): \(cause)")
+    let quiet = HostSteal.waitForQuiet()
+    if quiet.stolenMilliseconds > 0 {
+        print(
+            "waited \(quiet.seconds) s before the repeat for a second without steal (the host took "
+                + "\(quiet.stolenMilliseconds) ms)")
+    }
 }
 
 /// The times a JACK transport rolled before the session was on its frame, as `metronome --driver jack --verbose`
