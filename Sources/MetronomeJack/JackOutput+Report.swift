@@ -65,4 +65,43 @@ extension JackOutput {
 
     /// Allocations in the first process callback (the runtime's one-time set-up). Any thread.
     public var firstCallbackAllocations: UInt64 { firstAllocations.load(ordering: .relaxed) }
+
+    /// What `metronome --verbose` prints when live playback through JACK ends, one line each: the client, its period
+    /// and rate, the session's late events, the server's xruns, the process callbacks and their timings, the cycles
+    /// the server ran without calling us, MIDI, `extra` lines (a service's counts), the ports' latency and when the
+    /// first period was written. `buffer` is ignored: JACK has no stream buffer (its period is reported instead), as
+    /// PulseAudio's `report` takes one.
+    public func report(session: Session, buffer: (target: Int, minimumRequest: Int)? = nil, extra: [String] = [])
+        -> [String]
+    {
+        let rate = session.mixer.configuration.sampleRate.framesPerSecond
+        let milliseconds = (Double(periodFrames) * 10_000 / Double(rate)).rounded() / 10
+        var lines = [
+            "JACK: client '\(clientName)' on server '\(serverName)', period \(periodFrames) frames (\(milliseconds) ms) "
+                + "at \(rate) Hz",
+            "late events: \(session.mixer.lateEventCount)",
+            "xruns reported by the server: \(underrunCount)",
+            "process callbacks: \(cycleCount)",
+            // The run's: a client before a reconnect counted too (the live tests repeat a run with any).
+            "cycles the server ran without calling us: \(runCounts.missedCycles)",
+            "transport starts joined late: \(runCounts.lateTransportJoins)",
+            "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
+            "longest callback on the CPU: \(longestCallbackOnCPUNanoseconds / 1000) µs",
+            "process callbacks over half a period: \(slowCallbackCount)",
+            // Ours running too long, not the machine's: the live tests never repeat a run with one.
+            "callbacks over half a period of our own (on the CPU or waiting that long): \(slowOfOurOwnCount)",
+            "MIDI messages dropped: \(droppedMIDICount)",
+            "MIDI input: \(session.midiInputLatency) frames from arrival to sound, "
+                + "\(session.lateMIDIInputCount) messages late, \(session.ignoredMIDIInputCount) notes ignored while "
+                + "the transport was stopped, \(session.droppedMIDIInputCount) dropped with the inbox full",
+        ]
+        lines += extra
+        if let latency = latencyFrames {
+            lines.append("playback latency of the ports: \(latency) frames")
+        }
+        if let first = firstWriteNanoseconds {
+            lines.append("first audio written at monotonic \(first) ns")
+        }
+        return lines
+    }
 }
