@@ -361,11 +361,9 @@ struct JackMIDINotesTests {
             ).wait()
             let result = ours.wait()
             let (problem, framesOff) = Self.problem(Self.Heard(recorded.standardOutput), lead: lead, period: 256)
-            return LiveRun(
-                (result, recorded),
-                outsideCause: server.outsideCause(
-                    failing: problem, framesOff: framesOff, since: window,
-                    ours: JackServer.ClientTiming(verbose: result.standardError)))
+            return server.liveRun(
+                (result, recorded), failing: problem, framesOff: framesOff, since: window,
+                verbose: result.standardError)
         }
         #expect(result.status == 0, "\(result.standardError)")
         try #require(recorded.status == 0, "\(recorded.standardError)")

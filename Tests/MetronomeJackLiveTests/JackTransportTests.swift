@@ -49,14 +49,20 @@ struct JackTransportTests {
     /// Runs `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the peer's steps beside
     /// it, then Ctrl-C (unless the command ended by itself); returns its result and the peer's recording.
     static func run(_ arguments: [String], steps: [String]) throws -> (CommandResult, Recording) {
-        let server = try JackServer(period: 256)
-        let ours = try ChildProcess(
-            CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--quiet"],
-            environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        let (server, ours) = try started(arguments + ["--quiet"])
         let recording = try record(on: server, steps: steps)
         kill(ours.pid, SIGINT)
         return (ours.wait(), recording)
+    }
+
+    /// Starts `metronome ARGUMENTS --driver jack --no-connect` on a fresh server (period 256) and waits for its port.
+    static func started(_ arguments: [String]) throws -> (JackServer, ChildProcess) {
+        let server = try JackServer(period: 256)
+        let ours = try ChildProcess(
+            CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect"],
+            environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        return (server, ours)
     }
 
     /// Runs of consecutive beats `beat` frames apart, in order: a new run starts where a frame is not the last one's
@@ -164,12 +170,7 @@ struct JackTransportTests {
         // (`JackServer.outsideCause`): a cycle the server ran without calling our timebase callback keeps the last
         // position's bar, beat and tick (a period behind for each such cycle); a click a period off, a period.
         let (result, recording) = try repeatedOnlyForOutsideCauses {
-            let server = try JackServer(period: 256)
-            let ours = try ChildProcess(
-                CommandRunner.executable,
-                ["play", map, "--transport", "master", "--driver", "jack", "--no-connect", "--verbose"],
-                environment: server.clientEnvironment)
-            try JackCommandTests.waitForPort("metronome:out_1", on: server)
+            let (server, ours) = try Self.started(["play", map, "--transport", "master", "--verbose"])
             let window = server.logMark
             let recording = try Self.record(on: server, steps: ["wait:0.5", "start", "wait:4.3", "stop"])
             kill(ours.pid, SIGINT)
@@ -186,11 +187,9 @@ struct JackTransportTests {
             let framesOff =
                 behind.reduce(0, +)
                 + JackRunFigures.framesOff(onsets, period: 256, nearest: JackRunFigures.nearest(in: clicks))
-            return LiveRun(
-                (result, recording),
-                outsideCause: server.outsideCause(
-                    failing: problem, framesOff: framesOff, since: window,
-                    ours: JackServer.ClientTiming(verbose: result.standardError)))
+            return server.liveRun(
+                (result, recording), failing: problem, framesOff: framesOff, since: window,
+                verbose: result.standardError)
         }
         #expect(result.status == 0, "\(result.standardError)")
         #expect(recording.onsets.map(\.frame) == clicks, "\(recording.onsets)")

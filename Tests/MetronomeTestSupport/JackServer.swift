@@ -136,6 +136,18 @@ public final class JackServer {
             failing: problem, framesOff: framesOff, in: LogWindow([(mark, nil)]), ours: ours, ourClients: ourClients)
     }
 
+    /// A live run of a command played with `--verbose` on this server, for `repeatedOnlyForOutsideCauses`: `value`,
+    /// with the outside cause `outsideCause` finds for `problem` from `mark` on, our figures read from the command's
+    /// `standardError`.
+    public func liveRun<Value>(
+        _ value: Value, failing problem: String?, framesOff: Int, since mark: LogMark, verbose standardError: String
+    ) -> LiveRun<Value> {
+        LiveRun(
+            value,
+            outsideCause: outsideCause(
+                failing: problem, framesOff: framesOff, since: mark, ours: ClientTiming(verbose: standardError)))
+    }
+
     /// As above, for a window of several parts (a run across a restart: each server's recording).
     public func outsideCause(
         failing problem: String?, framesOff: Int, in checked: LogWindow, ours: ClientTiming?,
