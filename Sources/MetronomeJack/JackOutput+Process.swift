@@ -188,20 +188,20 @@ extension JackOutput {
         return 0
     }
 
-    /// Runs a callback other than `process` on the process thread, adding what it allocates to
-    /// `callbackAllocations` (tests only: without a probe it just runs). Real-time path.
-    /// Timed as the process callback is: one over half a period on the CPU, or waiting, counts as slow of our own
-    /// (`slowOfOurOwnCount`), and its time on the CPU may be the longest (`longestCallbackOnCPU`).
+    /// Runs a callback other than `process` on the process thread after the first process call, timed as `process`
+    /// is (one over half a period on the CPU, or waiting, counts in `slowOfOurOwnCount`; its time on the CPU in
+    /// `longestCallbackOnCPUNanoseconds`) and adding what it allocates to `callbackAllocations` (tests only: the
+    /// probe). Real-time path.
     func countingAllocations<Result>(_ body: () -> Result) -> Result {
+        guard firstWrite.load(ordering: .relaxed) != 0 else { return body() }
         let started = Self.clocks().monotonic
         let usageBefore = ThreadUsage.now()
-        let probe = firstWrite.load(ordering: .relaxed) != 0 ? Self.allocationProbe : nil
+        let probe = Self.allocationProbe
         let allocationsBefore = probe?() ?? 0
         let result = body()
         if let probe { allocations.add(probe() &- allocationsBefore, ordering: .relaxed) }
         let took = Self.clocks().monotonic - started
         let used = ThreadUsage.now() - usageBefore
-        guard probe != nil || firstWrite.load(ordering: .relaxed) != 0 else { return result }
         if let lastCycle {
             let half = Int64(lastCycle.count) * 500_000_000 / Int64(mixer.configuration.sampleRate.framesPerSecond)
             if took > half, used.cpuNanoseconds > half || used.waits > 0 { slowOfOurOwn.add(1, ordering: .relaxed) }
