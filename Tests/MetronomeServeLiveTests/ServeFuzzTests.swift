@@ -50,12 +50,11 @@ struct ServeFuzzTests {
         let traffic = HostileTraffic(addresses: MetronomeAddressSpace.addresses + KlickAddressSpace.addresses)
         let count = 3000
         // Never repeated for an underrun under the traffic: the subject is hostile traffic, and an underrun under it
-        // is a finding, as in the
-        // web flood (WebFloodLiveTests.flood): our write callbacks' timings cannot clear the service, whose threads
-        // handle the traffic on the same two cores as the server that did not ask in time. The stream
-        // buffers 40 ms, not the default 20: in a clean-clone CI run (1ff3391) the server, while this test's traffic
-        // ran, asked for nothing for 20.5 ms (every request before came 10 ms apart, each answered by our write
-        // callback within 19 µs), which drains a 20 ms buffer; that delay is the server's main thread's
+        // is a finding, as in the web flood (WebFloodLiveTests.flood): our write callbacks' timings cannot clear the
+        // service, whose threads handle the traffic on the same two cores as the server that did not ask in time. The
+        // stream buffers 40 ms, not the default 20: in a clean-clone CI run (1ff3391) the server, while this test's
+        // traffic ran, asked for nothing for 20.5 ms (every request before came 10 ms apart, each answered by our
+        // write callback within 19 µs), which drains a 20 ms buffer; that delay is the server's main thread's
         // (docs/benchmarks.md, "Live-test underruns and retries"), and what this test checks of ours — every
         // datagram counted, every click exactly 24000 frames apart — does not depend on the buffer's length.
         // An underrun before the traffic began (the service's state queried just before it) is any live run's: the

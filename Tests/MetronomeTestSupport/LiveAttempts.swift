@@ -27,7 +27,7 @@ public func repeatedOnlyForOutsideCauses<Value>(
     var last = try run()
     var attempt = 1
     while let cause = last.outsideCause, attempt < attempts {
-        printRetry(attempt: attempt, of: attempts, cause: cause, at: sourceLocation)
+        beforeRepeat(attempt: attempt, of: attempts, cause: cause, at: sourceLocation)
         last = try run()
         attempt += 1
     }
@@ -41,18 +41,17 @@ public func repeatedOnlyForOutsideCauses<Value>(
     var last = try await run()
     var attempt = 1
     while let cause = last.outsideCause, attempt < attempts {
-        printRetry(attempt: attempt, of: attempts, cause: cause, at: sourceLocation)
+        beforeRepeat(attempt: attempt, of: attempts, cause: cause, at: sourceLocation)
         last = try await run()
         attempt += 1
     }
     return last.value
 }
 
-/// One `live retry:` line: `live retry: "<test's display name>" at <file>:<line>: run N of at most M: <cause>`
-/// (.ci/report counts a test's repeats by the name its result line shows).
-/// Then waits for a second in which the host took no CPU time (`HostSteal.waitForQuiet`), so that the repeat does not
-/// run inside the same stall of the host.
-private func printRetry(attempt: Int, of attempts: Int, cause: String, at sourceLocation: SourceLocation) {
+/// Prints one `live retry:` line: `live retry: "<test's display name>" at <file>:<line>: run N of at most M: <cause>`
+/// (.ci/report counts a test's repeats by the name its result line shows), then waits for a second in which the host
+/// took no CPU time (`HostSteal.waitForQuiet`), so that the repeat does not run inside the same stall of the host.
+private func beforeRepeat(attempt: Int, of attempts: Int, cause: String, at sourceLocation: SourceLocation) {
     let test = Test.current.map { "\"\($0.displayName ?? $0.name)\"" } ?? "(no test)"
     print(
         "live retry: \(test) at \(sourceLocation.fileName):\(sourceLocation.line): run \(attempt) of at most "
