@@ -82,6 +82,28 @@ struct TempoFollowerTests {
         #expect(moved.onsets.map(\.frame) == onGrid + afterShift)
     }
 
+    @Test("A source's tempo change on a beat, seen with 100 µs of one look's clock noise, moves no click: the beat stays, the next ones follow the new tempo")
+    func tempoChangeWithNoiseMovesNothing() throws {
+        let slow = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        // From beat 5 (2.5 s) the source runs at 140; the first look that sees it sees it 100 µs (4.8 frames) late.
+        let fast = BeatTimeline(tempo: .of(140), beat: 5, hostTime: HostTime(nanoseconds: 2_500_000_000), quantum: 4)
+        let noisy = BeatTimeline(tempo: .of(140), beat: 5, hostTime: HostTime(nanoseconds: 2_500_100_000), quantum: 4)
+        let source = FixedTempoSource(slow)
+        let session = try Self.session()
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        // Beat 4 (frame 96 000) is scheduled by frame 98 000; beat 5 is the first the noisy look looks at.
+        try session.render(frameCount: 98_000, to: sink)
+        source.set(noisy)
+        try session.render(frameCount: 1_024, to: sink)
+        source.set(fast)
+        try session.render(frameCount: 48_000 * 2, to: sink)
+        let expected =
+            (0..<6).map { SampleTime($0) * 24_000 } + (6..<12).map { Self.frame(ofSourceBeat: Double($0), on: fast) }
+        #expect(sink.onsets.map(\.frame) == Array(expected.prefix(sink.onsets.count)))
+        #expect(sink.onsets.count == 9)
+    }
+
     @Test("Bar phase: our downbeats land on the source's multiples of the quantum, the nearer way")
     func barPhase() throws {
         // Beat 2.6 at host time 0: our beat 1 (frame 24 000) would hear source beat 3.41, so our bar 0 is the source's

@@ -4,16 +4,16 @@ import MetronomeModel
 /// Keeps a transport on an external source's beat timeline: the session's side of the `TempoSource` seam.
 ///
 /// Every scheduler pass it looks at the first beat of ours not yet scheduled and asks the source when that beat is
-/// heard. Our quarter notes and the source's beats differ by a constant (`beatOffset`), chosen when following starts
-/// so that our bar downbeats fall on multiples of the source's quantum (the phase a Link session agrees on), the
-/// nearer way. If the source's tempo differs from ours at that beat, the tempo changes there (`.setTempo`, from the
-/// beat on); if the beat would be heard more than `tolerance` frames away from the source's time for it, the
-/// transport is re-anchored so it is heard there (`.align`), quantized to a frame before both, so nothing already
-/// scheduled moves and nothing sounds twice (following steadily, a deviation under `confirmLimit` must show at two
-/// beats in a row: one look's clock noise moves nothing). When the source's time for the beat is already scheduled
-/// past by more than half of its beat (its tempo rose a lot), the beat goes to the source's first beat in the same
-/// phase not yet scheduled, whole quanta on; less far behind, the beat stays and the next one is aligned. Wall time decides when to compute; frames come from the output's clock
-/// mapping.
+/// heard. Our quarter notes and the source's beats differ by a constant (`beatOffset`), chosen when following starts so
+/// that our bar downbeats fall on multiples of the source's quantum (the phase a Link session agrees on), the nearer
+/// way. If the source's tempo differs from ours at that beat, the tempo changes there (`.setTempo`, from the beat on);
+/// if the beat would be heard more than `tolerance` frames away from the source's time for it, the transport is
+/// re-anchored so it is heard there (`.align`), quantized to a frame before both, so nothing already scheduled moves
+/// and nothing sounds twice (following steadily, a source's tempo change included, a deviation under `confirmLimit`
+/// must show at two beats in a row: one look's clock noise moves nothing). When the source's time for the beat is
+/// already scheduled past by more than half of its beat (its tempo rose a lot), the beat goes to the source's first
+/// beat in the same phase not yet scheduled, whole quanta on; less far behind, the beat stays and the next one is
+/// aligned. Wall time decides when to compute; frames come from the output's clock mapping.
 ///
 /// Both ways, with a source that lets followers lead (`TempoSource.propose`, Link): when following starts (or the
 /// source comes back after having none), our phase is offered to it first, so a source with no one else to agree
@@ -112,10 +112,11 @@ public struct TempoFollower {
             lastSourceTempo = nil
             beatOffset = nil
         }
-        // Following steadily: aligned already, with the source's tempo as it was at the last look.
-        let steady =
-            !loaded && beatOffset != nil
-            && lastSourceTempo.map { !Self.differs(timeline.tempo.quarterNotesPerMinute, $0) } == true
+        // Following steadily: aligned already, the same document. A tempo change of the source's counts as steady too:
+        // Link keeps the beat at a change where it was heard, so a small deviation there is clock noise as anywhere
+        // (CI at 9f7be46: a beat 2 frames late, 24 002, at a peer's change on a beat); a change off a beat puts the
+        // next beat far more than `confirmLimit` off, which moves it at once.
+        let steady = !loaded && beatOffset != nil && lastSourceTempo != nil
         var proposed = false
         var changesAtStart = false
         if lastSourceTempo == nil || beatOffset == nil {
