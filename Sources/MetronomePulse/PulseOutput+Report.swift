@@ -6,8 +6,16 @@ extension PulseOutput {
     /// `bufferFrames` gave it when the stream started), the session's late events, the server's underruns and its
     /// reports, the write callbacks' timings, the measured latency, real-time priority and when the first audio was
     /// written; `extra` lines (a service's counts) go after the timings.
-    public func report(session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String] = []) -> [String]
-    {
+    ///
+    /// After returns of the server the underruns, their reports and the write callbacks are the whole run's: those of
+    /// the streams lost before this one (`earlier`, oldest first: `Reconnector.lostOutputs`) and this one's; a line
+    /// says how many streams they cover (`dropped` lost streams the reconnector no longer kept are not counted, and
+    /// the line says so). A run's underrun may be in any of its streams: a test that judges a run by its report sees
+    /// them all (a click moved in the first stream was once reported as "0 underruns", the last stream's).
+    public func report(
+        session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String] = [],
+        earlier: [PulseOutput] = [], dropped: Int = 0
+    ) -> [String] {
         var lines: [String] = []
         if let buffer {
             let rate = Double(session.mixer.configuration.sampleRate.framesPerSecond) / 1000
@@ -15,13 +23,20 @@ extension PulseOutput {
             let request = (Double(buffer.minimumRequest) / rate * 10).rounded() / 10
             lines.append("stream buffer: target \(target) ms, minimum request \(request) ms")
         }
+        let streams = earlier + [self]
+        if streams.count > 1 || dropped > 0 {
+            let uncounted = dropped > 0 ? "; \(dropped) earlier not counted" : ""
+            lines.append("streams: \(streams.count + dropped), the server lost and back in between\(uncounted)")
+        }
         lines.append("late events: \(session.mixer.lateEventCount)")
-        lines.append("underruns reported by the server: \(underrunCount)")
-        lines += underrunReports.map(\.description)
-        let timings = callbackTimings
+        lines.append("underruns reported by the server: \(streams.reduce(0) { $0 + $1.underrunCount })")
+        lines += streams.flatMap(\.underrunReports).map(\.description)
+        let timings = streams.map(\.callbackTimings)
+        let longest = timings.map(\.longest).max() ?? .zero
+        let widest = timings.map(\.widestGap).max() ?? .zero
         lines.append(
-            "write callbacks: \(timings.count), the longest \(Self.milliseconds(timings.longest)) ms, the widest gap "
-                + "between two \(Self.milliseconds(timings.widestGap)) ms")
+            "write callbacks: \(timings.reduce(0) { $0 + $1.count }), the longest \(Self.milliseconds(longest)) ms, "
+                + "the widest gap between two \(Self.milliseconds(widest)) ms")
         lines += extra
         if let latency {
             lines.append("measured latency: \((latency.inSeconds * 10_000).rounded() / 10) ms")

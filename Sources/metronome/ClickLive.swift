@@ -277,7 +277,9 @@ struct ClickLive {
                 extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")
             }
             if live.jack?.transport == .follow { extra.append(Self.followReport(engine)) }
-            let lines = output.report(session: engine, buffer: buffer, extra: extra)
+            let lines = output.report(
+                session: engine, buffer: buffer, extra: extra, earlier: stream.lostOutputs,
+                dropped: stream.lostOutputsDropped)
             FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
         }
         if case .gaveUp(let reason) = ending {

@@ -10,8 +10,11 @@ protocol CommandOutput: OutputBackend, ServiceOutput {
     var bufferFrames: (target: Int, minimumRequest: Int)? { get }
     /// Refreshes the latency figure before the report (PulseAudio asks the server; JACK's is always current).
     func refreshLatency()
-    /// `--verbose`'s lines at the end, `extra` (a service's counts) among them.
-    func report(session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String]) -> [String]
+    /// `--verbose`'s lines at the end, `extra` (a service's counts) among them; `earlier` are the streams lost before
+    /// this one (`Reconnector.lostOutputs`), `dropped` those the reconnector no longer kept.
+    func report(
+        session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String], earlier: [Self], dropped: Int
+    ) -> [String]
     /// The line after a reconnect: what is back, and that the beat grid is the old one.
     var backLine: String { get }
 }
@@ -28,6 +31,15 @@ extension PulseOutput: CommandOutput {
 extension JackOutput: CommandOutput, ServiceOutput {
     /// JACK has no stream buffer: its period is reported instead (`report`).
     var bufferFrames: (target: Int, minimumRequest: Int)? { nil }
+
+    /// JACK's report counts the cycles the server ran without calling us and the late transport joins over the whole
+    /// run itself (`JackOutput.runCounts`, shared by the clients of one run); its other figures are the last client's.
+    func report(
+        session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String], earlier: [JackOutput],
+        dropped: Int
+    ) -> [String] {
+        report(session: session, buffer: buffer, extra: extra)
+    }
 
     func refreshLatency() {}
 

@@ -35,38 +35,50 @@ struct ServerComesAndGoesTests {
     func reconnects() throws {
         let server = try PulseServer()
         let scratch = try Scratch()
-        let first = try server.startRecording()
-        let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
-        #expect(try waitUntilPlaying(server))
-        usleep(1_100_000)
-        server.kill(SIGKILL)
         let lostLine =
             "metronome: lost the connection to PulseAudio at \(server.address) (PULSE_SERVER); retrying for 30 s "
             + "(--reconnect-timeout)\n"
-        #expect(poll(atMost: 2) { command.errorOutput == lostLine })
-        // The recorder ends with its server.
-        first.process.wait()
-        let before = try AudioFileReader.read(path: first.path).channels[0]
-        // A gap of more than two beats: those clicks are skipped.
-        usleep(1_300_000)
-        try server.restart()
-        let back = now()
-        let second = try server.startRecording()
         let backLine =
             "metronome: PulseAudio at \(server.address) (PULSE_SERVER) is back (sink 'metro'); playing on the same "
             + "beat grid\n"
-        #expect(poll(atMost: 3) { command.errorOutput == lostLine + backLine })
-        let returned = now() - back
-        print("server back → stream playing again: \(Int(returned * 1000)) ms")
+        // Repeated only when a click is broken by underruns of the new stream that its --verbose report shows the
+        // server's (our write callbacks in time): CI at 9f7be46 had 192 frames of silence 1944 frames into the first
+        // click after the return, on a server started a moment before, and no report to tell whose they were.
+        let (result, findings, returned) = try repeatedOnlyForOutsideCauses {
+            let first = try server.startRecording()
+            let command = try CommandRunner.start(
+                ["--bpm", "120", "--quiet", "--verbose"], environment: server.clientEnvironment)
+            #expect(try waitUntilPlaying(server))
+            usleep(1_100_000)
+            server.kill(SIGKILL)
+            #expect(poll(atMost: 2) { command.errorOutput == lostLine })
+            // The recorder ends with its server.
+            first.process.wait()
+            let before = try AudioFileReader.read(path: first.path).channels[0]
+            // A gap of more than two beats: those clicks are skipped.
+            usleep(1_300_000)
+            try server.restart()
+            let back = now()
+            let second = try server.startRecording()
+            #expect(poll(atMost: 3) { command.errorOutput == lostLine + backLine })
+            let returned = now() - back
+            print("server back → stream playing again: \(Int(returned * 1000)) ms")
+            usleep(2_000_000)
+            command.send(SIGINT)
+            let result = command.wait()
+            let after = try second.finish()
+            let findings = try wholeClickFindings(before: before, after: after, scratch: scratch)
+            // The report is the new stream's: the underruns after the return, with our callbacks beside them.
+            let report = PulseServer.VerboseReport(standardError: result.standardError)
+            let cause = findings.isEmpty || result.status != 0 ? nil : report.underrunsOutsideUs()
+            return LiveRun((result, findings, returned), outsideCause: cause)
+        }
         #expect(returned < 1)
-        usleep(2_000_000)
-        command.send(SIGINT)
-        let result = command.wait()
-        let after = try second.finish()
         #expect(result.status == 0)
-        #expect(result.standardError == lostLine + backLine)
-
-        try expectWholeClicks(before: before, after: after, scratch: scratch)
+        #expect(result.standardError.hasPrefix(lostLine + backLine), "\(result.standardError)")
+        let report = PulseServer.VerboseReport(standardError: result.standardError)
+        #expect(report.underruns >= 0, "no --verbose report: \(result.standardError)")
+        #expect(findings.isEmpty, "\(findings.joined(separator: "; ")) (\(report.figures))")
     }
 
     @Test(
@@ -80,33 +92,43 @@ struct ServerComesAndGoesTests {
         var environment = server.clientEnvironment
         let address = try server.acceptClients()
         environment["PULSE_SERVER"] = address
-        let recording = try server.startRecording()
-        let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: environment)
-        #expect(try waitUntilPlaying(server))
-        usleep(1_600_000)
         let lostLine =
             "metronome: lost the connection to PulseAudio at \(address) (PULSE_SERVER); retrying for 30 s "
             + "(--reconnect-timeout)\n"
         let backLine =
             "metronome: PulseAudio at \(address) (PULSE_SERVER) is back (sink 'metro'); playing on the same beat grid\n"
-        var expected = ""
-        for _ in 0..<3 {
-            try server.dropClients()
-            expected += lostLine
-            #expect(poll(atMost: 2) { command.errorOutput == expected })
-            // More than two beats without a connection: those clicks are skipped.
-            usleep(1_300_000)
-            try server.acceptClients()
-            expected += backLine
-            #expect(poll(atMost: 3) { command.errorOutput == expected })
-            usleep(2_200_000)
+        let expected = String(repeating: lostLine + backLine, count: 3)
+        // Repeated only when the grid check fails beside underruns that the run's --verbose report (all four streams')
+        // shows the server's, our write callbacks in time: measured here, 6 of 13 runs in a row had a click moved by
+        // 17 to 984 frames, one of them in the first stream, before any loss; 14 more in a row had none.
+        let (result, samples) = try repeatedOnlyForOutsideCauses {
+            let recording = try server.startRecording()
+            let command = try CommandRunner.start(["--bpm", "120", "--quiet", "--verbose"], environment: environment)
+            #expect(try waitUntilPlaying(server))
+            usleep(1_600_000)
+            var said = ""
+            for _ in 0..<3 {
+                try server.dropClients()
+                said += lostLine
+                #expect(poll(atMost: 2) { command.errorOutput == said })
+                // More than two beats without a connection: those clicks are skipped.
+                usleep(1_300_000)
+                try server.acceptClients()
+                said += backLine
+                #expect(poll(atMost: 3) { command.errorOutput == said })
+                usleep(2_200_000)
+            }
+            command.send(SIGINT)
+            let result = command.wait()
+            let samples = try recording.finish()
+            let passes = isOnTheGridAcrossReturns(samples, returns: 3, clicks: 14)
+            let report = PulseServer.VerboseReport(standardError: result.standardError)
+            let cause = passes || result.status != 0 ? nil : report.underrunsOutsideUs()
+            return LiveRun((result, samples), outsideCause: cause)
         }
-        command.send(SIGINT)
-        let result = command.wait()
-        let samples = try recording.finish()
         #expect(result.status == 0)
-        #expect(result.standardError == expected)
-
+        #expect(result.standardError.hasPrefix(expected + "metronome: stream buffer: "), "\(result.standardError)")
+        #expect(result.standardError.contains("metronome: streams: 4, the server lost and back in between\n"))
         expectOnTheGridAcrossReturns(samples, returns: 3, clicks: 14)
     }
 

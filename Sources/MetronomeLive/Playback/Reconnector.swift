@@ -40,6 +40,14 @@ public struct Reconnector<Driver: OutputDriver> {
 
     /// The stream playing, or the lost one during a gap.
     public private(set) var output: Backend
+    /// The streams lost before `output`, closed, oldest first: their figures (underruns, callbacks) are the run's too,
+    /// for a report of the whole run. At most `lostOutputsKept` (a closed backend keeps its counters and its callback
+    /// log, a few kilobytes); older ones are dropped and counted in `lostOutputsDropped`.
+    public private(set) var lostOutputs: [Backend] = []
+    /// Lost streams dropped from `lostOutputs` for its bound.
+    public private(set) var lostOutputsDropped = 0
+    /// How many lost streams `lostOutputs` keeps.
+    public static var lostOutputsKept: Int { 64 }
     /// The session the streams play.
     public let session: Session
     /// Opens new backends (where they go: the server, the device, the latency).
@@ -206,6 +214,11 @@ public struct Reconnector<Driver: OutputDriver> {
         let lead: SampleTime = 0
         // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
         output.close()
+        lostOutputs.append(output)
+        if lostOutputs.count > Self.lostOutputsKept {
+            lostOutputs.removeFirst()
+            lostOutputsDropped += 1
+        }
         line = mapping
         // Locked to an external transport (JACK's), nothing rolls while its server is away: the mixer is held (a song
         // does not play out in the gap), and the new output's first seek puts the map on the new transport's frame.
