@@ -61,7 +61,7 @@ struct PipeWireLiveTests {
         let (result, recorded) = try playLiveRecorded(
             ["--bpm", "240", "--duration", "3", "--quiet"] + latency, server: server, attempts: 5
         ) { recorded in
-            (intervals(recorded) == expected, intervals(recorded), expected)
+            (intervals(recorded) == expected, intervals(recorded), expected, nil)
         }
         expectClean(result)
         #expect(result.standardError.contains("metronome: stream buffer: \(granted)\n"))
@@ -296,4 +296,53 @@ private func startServe(_ arguments: [String], server: PipeWireServer) throws ->
 /// Sends one OSC message with liblo's `oscsend` to 127.0.0.1:`port`.
 private func oscsend(_ port: Int, _ message: String...) throws -> CommandResult {
     try ChildProcess("/usr/bin/oscsend", ["127.0.0.1", String(port)] + message).wait()
+}
+
+/// Which departures of a recording from its render a PipeWire graph cycle can explain (`Recording.wholeQuantaEdits`).
+@Suite("A recording off its render by a graph quantum, as the PipeWire runs judge it")
+struct GraphQuantumEditTests {
+    /// A render: two clicks of 600 ramped samples, 2000 frames apart, in 5000 frames.
+    let render: [Float] = (0..<5000).map { frame in
+        let inClick = frame % 2000
+        return frame < 4000 && inClick < 600 ? Float(inClick + 1) / 600 : 0
+    }
+
+    @Test(
+        "Silence of whole quanta put in or whole quanta taken out, inside a click or before one, is explained; a changed sample, another length, an early end or a fifth departure is not"
+    )
+    func edits() {
+        let quantum = Recording.graphQuantum
+        let zeros = [Float](repeating: 0, count: quantum)
+        #expect(Recording.wholeQuantaEdits(in: render[...], against: render) == nil)
+        // A quantum of silence inside the last click: no onset moves.
+        let inserted = Array(render[..<2300]) + zeros + Array(render[2300...])
+        #expect(
+            Recording.wholeQuantaEdits(in: inserted[...], against: render)
+                == ["silence of 256 frames put in at frame 2300"])
+        // Two quanta before the second click (in silence: found where the click should start), one taken out.
+        let beforeClick = Array(render[..<1000]) + zeros + zeros + Array(render[1000...])
+        #expect(
+            Recording.wholeQuantaEdits(in: beforeClick[...], against: render)
+                == ["silence of 512 frames put in at frame 2000"])
+        let taken = Array(render[..<100]) + Array(render[(100 + quantum)...])
+        #expect(Recording.wholeQuantaEdits(in: taken[...], against: render) == ["256 frames taken out at frame 100"])
+        // Not a graph's: a sample changed, 192 frames of silence, the recording ending early, five departures.
+        var changed = render
+        changed[2100] = 0.5
+        #expect(Recording.wholeQuantaEdits(in: changed[...], against: render) == nil)
+        let short = Array(render[..<2300]) + [Float](repeating: 0, count: 192) + Array(render[2300...])
+        #expect(Recording.wholeQuantaEdits(in: short[...], against: render) == nil)
+        #expect(Recording.wholeQuantaEdits(in: render[..<4500], against: render) == nil)
+        // Departures a quantum and more apart in a render with no silence: four are explained, five are not.
+        let tone: [Float] = (0..<5000).map { Float($0 % 1000 + 1) / 1000 }
+        func departures(_ count: Int) -> [Float] {
+            var recorded = Array(tone[..<300])
+            for start in stride(from: 300, to: 300 * (count + 1), by: 300) {
+                recorded += zeros + Array(tone[start..<(start + 300)])
+            }
+            return recorded + Array(tone[(300 * (count + 1))...])
+        }
+        #expect(Recording.wholeQuantaEdits(in: departures(4)[...], against: tone)?.count == 4)
+        #expect(Recording.wholeQuantaEdits(in: departures(5)[...], against: tone) == nil)
+    }
 }

@@ -18,7 +18,8 @@ func playLiveAndRender(
     let (result, recorded) = try playLiveRecorded(
         arguments, server: server, attempts: attempts, sourceLocation: sourceLocation
     ) { recorded in
-        (holds(recorded, offline), intervals(recorded), expected)
+        let start = onsets(recorded).first ?? 0
+        return (holds(recorded, offline), intervals(recorded), expected, (recorded[start...], offline))
     }
     expectClean(result, sourceLocation: sourceLocation)
     return (recorded, offline)
@@ -27,20 +28,22 @@ func playLiveAndRender(
 /// Plays `metronome ARGUMENTS --verbose` live into `server`'s sink while recording it, and runs it again (at most
 /// `attempts` runs, each repeat printed with its cause) only when the run failed and a cause outside the product
 /// explains it (`outsideCause`).
-/// - Parameter judge: the recording's own check (whether it passes), and its inter-onset intervals with those
-///   expected, as many, which tell whether PipeWire's graph explains a failure.
+/// - Parameter judge: the recording's own check (whether it passes), its inter-onset intervals with those expected,
+///   as many, and for a recording checked sample for sample the part that should hold the render with the render:
+///   these tell whether PipeWire's graph explains a failure.
 /// - Returns: the kept run's result and the recording's left channel.
 func playLiveRecorded(
     _ arguments: [String], server: some PulseProtocolServer, attempts: Int,
     sourceLocation: SourceLocation = #_sourceLocation,
-    judge: ([Float]) -> (passes: Bool, found: [Int], expected: [Int])
+    judge: ([Float]) -> (passes: Bool, found: [Int], expected: [Int], samples: (ArraySlice<Float>, [Float])?)
 ) throws -> (result: CommandResult, recorded: [Float]) {
     try repeatedOnlyForOutsideCauses(attempts: attempts, sourceLocation: sourceLocation) {
         let recording = try server.startRecording()
         let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
         let recorded = try recording.finish()
-        let (passes, found, expected) = judge(recorded)
-        let cause = try outsideCause(result, recording, passes: passes, found: found, expected: expected)
+        let (passes, found, expected, samples) = judge(recorded)
+        let cause = try outsideCause(
+            result, recording, passes: passes, found: found, expected: expected, samples: samples)
         return LiveRun((result, recorded), outsideCause: cause)
     }
 }
@@ -51,16 +54,32 @@ func playLiveRecorded(
 /// A failure is explained by underruns whose reports show our callbacks in time
 /// (`PulseServer.VerboseReport.underrunsOutsideUs(lateEvents:)`) or, on PipeWire without an underrun, by the graph
 /// cycles its profiler saw go wrong when the recording's intervals are off as the graph's silence puts them off
-/// (`Recording.graphCyclesExplaining`). Prints each underrun's report (`live underrun:`).
+/// (`Recording.graphCyclesExplaining`), or the recording's departures from a render as such silence makes them. A
+/// failure left unexplained prints what the recording shows (`live finding:`): a test that fails says why. Prints each
+/// underrun's report (`live underrun:`).
 /// - Throws: when PipeWire's profiler log cannot be read.
 func outsideCause(
-    _ result: CommandResult, _ recording: Recording, passes: Bool, found: [Int], expected: [Int]
+    _ result: CommandResult, _ recording: Recording, passes: Bool, found: [Int], expected: [Int],
+    samples: (recorded: ArraySlice<Float>, reference: [Float])? = nil
 ) throws -> String? {
     let report = PulseServer.VerboseReport(standardError: result.standardError)
     _ = reportedUnderruns(result.standardError)
     if report.underruns > 0 { return report.underrunsOutsideUs() }
     guard result.status == 0, report.lateEvents == 0, report.underruns == 0, !passes else { return nil }
-    return try recording.graphCyclesExplaining(intervals: found, expected: expected)
+    if let cause = try recording.graphCyclesExplaining(intervals: found, expected: expected) { return cause }
+    if let samples,
+        let cause = try recording.graphCyclesExplaining(recorded: samples.recorded, reference: samples.reference)
+    {
+        return cause
+    }
+    var finding = "no underrun, no late event; intervals \(found == expected ? "as expected" : "\(found)")"
+    if let samples, let first = zip(samples.recorded, samples.reference).enumerated().first(where: { $1.0 != $1.1 })?.offset {
+        let zeros = samples.recorded.dropFirst(first).prefix { $0 == 0 }.count
+        finding += "; the recording departs from the render at its frame \(first), with \(zeros) zero frames there"
+    }
+    if recording.profiler != nil { finding += "; graph cycles troubled: \(try recording.troubledGraphCycles())" }
+    print("live finding: \(finding)")
+    return nil
 }
 
 /// Checks a live run's exit and its `--verbose` report: exit 0, no late event, no underrun (with our callbacks'
@@ -72,10 +91,13 @@ func expectClean(_ result: CommandResult, sourceLocation: SourceLocation = #_sou
     #expect(report.underruns == 0, "\(report.figures)", sourceLocation: sourceLocation)
 }
 
-/// Whether a recording, from its first onset on, holds `offline` sample for sample.
+/// Whether a recording, from its first onset on, holds `offline` sample for sample for as long as it lasts, and what
+/// it did not reach of `offline` is silence (a live play ends when its last voice has died away; a render of a MIDI
+/// file lasts a fixed 2 s past the file's end).
 func holds(_ recorded: [Float], _ offline: [Float]) -> Bool {
-    guard let start = onsets(recorded).first, recorded.count >= start + offline.count else { return false }
-    return Array(recorded[start..<(start + offline.count)]) == offline
+    guard let start = onsets(recorded).first else { return false }
+    let heard = min(recorded.count - start, offline.count)
+    return recorded[start..<(start + heard)].elementsEqual(offline[..<heard]) && offline[heard...].allSatisfy { $0 == 0 }
 }
 
 /// The frames between successive onsets.

@@ -83,6 +83,67 @@ public struct Recording {
             + "them moved (a quantum the graph put in or dropped): " + off.joined(separator: ", ")
     }
 
+    /// As `graphCyclesExplaining(intervals:expected:)`, for a recording checked sample for sample against a render:
+    /// it explains the departure when every place the recording departs from `reference` is a whole quantum (1 to 4)
+    /// of silence put in or of the render taken out, the rest equal (`Recording.wholeQuantaEdits`), and the profiler
+    /// flagged a troubled graph cycle for each. Such a gap can fall where no onset moves (inside the last click),
+    /// which the intervals cannot show. Nil on PulseAudio (no profiler); call it after `finish`.
+    /// - Parameters:
+    ///   - recorded: the recording from the frame that should hold the render's first.
+    ///   - reference: the render.
+    /// - Throws: when the profiler's log cannot be read or is not in its format.
+    public func graphCyclesExplaining(recorded: ArraySlice<Float>, reference: [Float]) throws -> String? {
+        guard profiler != nil, let edits = Recording.wholeQuantaEdits(in: recorded, against: reference) else {
+            return nil
+        }
+        let troubled = try troubledGraphCycles()
+        guard troubled >= edits.count else { return nil }
+        return "PipeWire's profiler saw \(troubled) graph cycle(s) late or unfinished after the first 250 ms, and the "
+            + "recording departs from the render only by whole \(Recording.graphQuantum)-frame quanta: "
+            + edits.joined(separator: ", ")
+    }
+
+    /// Where `recorded` departs from `reference` as graph cycles make it depart, each as `silence of N frames put in
+    /// at frame F` or `N frames taken out at frame F` (F counted in the render): at each departure the recording
+    /// either holds whole quanta (1 to 4) of zeros and then the render again from where it left, or skips whole quanta
+    /// of the render; between and after departures the two are equal, to the render's end. Nil when they are equal,
+    /// when they differ otherwise (a sample changed, a gap of another length, the recording ending early), or with
+    /// more than 4 departures.
+    public static func wholeQuantaEdits(in recorded: ArraySlice<Float>, against reference: [Float]) -> [String]? {
+        let recorded = Array(recorded)
+        var (here, there) = (0, 0)  // in the render, in the recording
+        var edits: [String] = []
+        // Enough of the render after a departure to tell that it resumed there: a quantum, or what is left of it.
+        func resumes(render: Int, recording: Int) -> Bool {
+            let length = min(graphQuantum, reference.count - render)
+            guard length > 0, recording + length <= recorded.count else { return length == 0 }
+            return recorded[recording..<(recording + length)].elementsEqual(reference[render..<(render + length)])
+        }
+        while here < reference.count {
+            guard there < recorded.count else { return nil }
+            if recorded[there] == reference[here] {
+                here += 1
+                there += 1
+                continue
+            }
+            guard edits.count < 4 else { return nil }
+            let zeros = recorded[there...].prefix { $0 == 0 }.count
+            if let quanta = (1...4).first(where: {
+                $0 * graphQuantum <= zeros && resumes(render: here, recording: there + $0 * graphQuantum)
+            }) {
+                edits.append("silence of \(quanta * graphQuantum) frames put in at frame \(here)")
+                there += quanta * graphQuantum
+            } else if let quanta = (1...4).first(where: { resumes(render: here + $0 * graphQuantum, recording: there) })
+            {
+                edits.append("\(quanta * graphQuantum) frames taken out at frame \(here)")
+                here += quanta * graphQuantum
+            } else {
+                return nil
+            }
+        }
+        return edits.isEmpty ? nil : edits
+    }
+
     /// The graph quantum of the PipeWire runs here, in frames: `parec` records at 10 ms (480 frames), and PipeWire
     /// runs its graph at the smallest stream's quantum rounded down to a power of two.
     public static let graphQuantum = 256
