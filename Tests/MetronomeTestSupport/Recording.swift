@@ -73,14 +73,10 @@ public struct Recording {
     ///   - expected: the intervals the checks expect, as many.
     /// - Throws: when the profiler's log cannot be read or is not in its format.
     public func graphCyclesExplaining(intervals found: [Int], expected: [Int]) throws -> String? {
-        guard profiler != nil, let off = Recording.wholeQuantaOfSilence(in: found, against: expected) else {
-            return nil
-        }
-        let troubled = try troubledGraphCycles()
-        guard troubled >= off.count else { return nil }
-        return "PipeWire's profiler saw \(troubled) graph cycle(s) late or unfinished after the first 250 ms, and "
-            + "the intervals off are each off by whole \(Recording.graphQuantum)-frame quanta, every click after "
-            + "them moved (a quantum the graph put in or dropped): " + off.joined(separator: ", ")
+        try explained(
+            by: Recording.wholeQuantaOfSilence(in: found, against: expected),
+            as: "the intervals off are each off by whole \(Recording.graphQuantum)-frame quanta, every click after "
+                + "them moved (a quantum the graph put in or dropped)")
     }
 
     /// As `graphCyclesExplaining(intervals:expected:)`, for a recording checked sample for sample against a render:
@@ -93,14 +89,19 @@ public struct Recording {
     ///   - reference: the render.
     /// - Throws: when the profiler's log cannot be read or is not in its format.
     public func graphCyclesExplaining(recorded: ArraySlice<Float>, reference: [Float]) throws -> String? {
-        guard profiler != nil, let edits = Recording.wholeQuantaEdits(in: recorded, against: reference) else {
-            return nil
-        }
+        try explained(
+            by: Recording.wholeQuantaEdits(in: recorded, against: reference),
+            as: "the recording departs from the render only by whole \(Recording.graphQuantum)-frame quanta")
+    }
+
+    /// The cause when the profiler flagged at least as many troubled graph cycles as `departures` (each a graph
+    /// quantum's doing, as `how` says), with the figures; nil without a profiler or departures, or with fewer cycles.
+    private func explained(by departures: [String]?, as how: String) throws -> String? {
+        guard profiler != nil, let departures else { return nil }
         let troubled = try troubledGraphCycles()
-        guard troubled >= edits.count else { return nil }
-        return "PipeWire's profiler saw \(troubled) graph cycle(s) late or unfinished after the first 250 ms, and the "
-            + "recording departs from the render only by whole \(Recording.graphQuantum)-frame quanta: "
-            + edits.joined(separator: ", ")
+        guard troubled >= departures.count else { return nil }
+        return "PipeWire's profiler saw \(troubled) graph cycle(s) late or unfinished after the first 250 ms, and "
+            + how + ": " + departures.joined(separator: ", ")
     }
 
     /// Where `recorded` departs from `reference` as graph cycles make it depart, each as `silence of N frames put in
