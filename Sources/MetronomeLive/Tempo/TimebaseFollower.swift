@@ -127,13 +127,17 @@ public struct TimebaseFollower: Sendable {
             heard <= grid.low + index * grid.beatFrames - 0.5 || heard > grid.high + index * grid.beatFrames + 0.5
         // Inside the master's interval, our beat stays where it is.
         var target = moves ? middle + index * grid.beatFrames - offset : frame
-        if min(target, frame).rounded(.down) < Double(scheduledUntil) {
+        // A frame is heard where it rounds to (as the scheduler places a click): one from half a frame before the
+        // first unscheduled frame is still to come. Only a master's beat heard on a frame already scheduled is
+        // given up for its next one.
+        let heardFrame = { (exact: Double) in exact.rounded(.toNearestOrAwayFromZero) }
+        if heardFrame(min(target, frame)) < Double(scheduledUntil) {
             index += 1
             target = middle + index * grid.beatFrames - offset
             moves = true
         }
-        let at = SampleTime(min(target, frame).rounded(.down))
-        guard at >= scheduledUntil else { return [] }
+        guard heardFrame(min(target, frame)) >= Double(scheduledUntil) else { return [] }
+        let at = max(scheduledUntil, SampleTime(min(target, frame).rounded(.down)))
         // While the master's interval is wider than a frame and the beat is further than `margin` off, later cycles
         // may narrow it: wait for them.
         if grid.high - grid.low > 1, at - scheduledUntil > margin { return [] }

@@ -1,0 +1,67 @@
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import Testing
+
+/// `TimebaseFollower` on a virtual clock: a master in 4/4 with klick's 1920 ticks a beat, its bar 1 beat 1 on transport
+/// frame 0, and our map at the master's tempo playing from output frame 0.
+@Suite("Following a JACK timebase master: the beat nearest the first unscheduled frame")
+struct TimebaseFollowerTests {
+    /// A follower that has seen the master at `tempo` at the start of each of 40 cycles of 1024 frames: its interval
+    /// for the master's bar 1 beat 1 is narrower than a frame (at 120, whose tick is 12.5 frames, (-0.5, 0]).
+    static func follower(tempo: Double) -> TimebaseFollower {
+        var follower = TimebaseFollower()
+        let tickFrames = 48_000 * 60 / tempo / 1920
+        for cycle in 0..<40 {
+            let frame = Int64(cycle * 1024)
+            let ticks = Int((Double(frame) / tickFrames).rounded(.down))
+            let beats = ticks / 1920
+            let position = TimebasePosition(
+                frame: frame, bar: beats / 4 + 1, beat: beats % 4 + 1, tick: ticks % 1920, ticksPerBeat: 1920,
+                beatsPerMinute: tempo, beatsPerBar: 4, beatType: 4)
+            follower.observe(position, number: UInt64(cycle + 1), framesPerSecond: 48_000)
+        }
+        return follower
+    }
+
+    /// Our transport at `tempo` in 4/4, running from output frame 0.
+    static func transport(tempo: Double) throws -> Transport {
+        var transport = Transport(map: try TempoMap.steady(tempo: .of(tempo)))
+        transport.send(.play, at: .now)
+        let due = try #require(transport.nextDue(now: 0))
+        transport.applyNext(frame: due.frame, position: due.position)
+        return transport
+    }
+
+    @Test(
+        "Our beat on the master's, its exact frame half a frame or less before the first unscheduled frame (so heard on it): nothing is sent, the click is not given up for the master's next beat"
+    )
+    func beatHeardOnTheFirstUnscheduledFrameStays() throws {
+        var follower = Self.follower(tempo: 140)
+        let transport = try Self.transport(tempo: 140)
+        // At 140, beat 2 lies at 41 142.857 and is heard at 41 143, the first frame not yet scheduled.
+        let commands = follower.commands(
+            transport: transport, scheduledUntil: 41_143, transportOffset: 0, margin: 4_096)
+        #expect(commands.isEmpty, "\(commands)")
+    }
+
+    @Test(
+        "Our beat 2 frames after the master's, whose beat is heard on the first unscheduled frame (its exact frame just before it): our beat is moved onto it, from that frame, not to the master's next beat"
+    )
+    func masterBeatHeardOnTheFirstUnscheduledFrameIsTaken() throws {
+        var follower = Self.follower(tempo: 120)
+        let transport = try Self.transport(tempo: 120)
+        // At 120, transport frames ours plus 2: the master's beat 2 (the middle of its interval, 47 999.75, on the
+        // transport) is our 47 997.75, heard at 47 998; our beat 2 is at 48 000.
+        let commands = follower.commands(
+            transport: transport, scheduledUntil: 47_998, transportOffset: 2, margin: 4_096)
+        try #require(commands.count == 1, "\(commands)")
+        guard case .align(let position, let frame) = commands[0].0 else {
+            Issue.record("not an align: \(commands)")
+            return
+        }
+        #expect(position == Position(ticks: 2 * Position.ticksPerBeat(unit: 4)))
+        #expect(frame == 47_997.75)
+        #expect(commands[0].1 == .frame(47_998))
+    }
+}
