@@ -26,6 +26,9 @@ public struct JackDriver: OutputDriver, Sendable {
     /// What every client it opens counts together: the run's, across reconnects.
     public let runCounts = JackRunCounts()
 
+    /// Whether its clients play a map locked to the JACK transport: with a `transportLock`.
+    public var locksToTransport: Bool { transportLock != nil }
+
     /// Creates a driver.
     public init(
         name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,

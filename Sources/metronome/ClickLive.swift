@@ -122,7 +122,8 @@ struct ClickLive {
         }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
         let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
-        if let transportLock { engine.lock(to: transportLock) }
+        let transportFollower = transportLock.map(TransportFollower.init(lock:))
+        if let transportFollower { engine.add(follower: transportFollower) }
         // The first window is scheduled before the stream exists, so its first request already holds bar 1.
         if status != nil || service != nil {
             let heard: @Sendable (BeatEvent) -> Void = { beat in
@@ -137,7 +138,8 @@ struct ClickLive {
             engine.start(output: nil)
         }
         let context = Playing(
-            engine: engine, plan: plan, link: link, joined: joined, osc: osc, web: web, status: status)
+            engine: engine, plan: plan, link: link, joined: joined, osc: osc, web: web, status: status,
+            transportFollower: transportFollower)
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
             let driver = JackDriver(
@@ -169,6 +171,7 @@ struct ClickLive {
         let osc: OSCServiceHost?
         let web: WebRemote?
         let status: StatusLine?
+        let transportFollower: TransportFollower?
     }
 
     /// Opens the output with `driver` (a refusal is `refusal`'s error), plays until the end, a stop or a quit, keeping
@@ -276,7 +279,9 @@ struct ClickLive {
             if let peersAtEnd {
                 extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")
             }
-            if live.jack?.transport == .follow { extra.append(Self.followReport(engine)) }
+            if live.jack?.transport == .follow, let transportFollower = context.transportFollower {
+                extra.append(transportFollower.followReport(on: engine))
+            }
             let lines = output.report(
                 session: engine, buffer: buffer, extra: extra, earlier: stream.lostOutputs,
                 dropped: stream.lostOutputsDropped)
@@ -289,19 +294,6 @@ struct ClickLive {
                 } ?? "\(reason.description); stopped"
             throw CommandLineError(.unavailable, message)
         }
-    }
-
-    /// `--transport follow`'s --verbose line: whether a timebase master led (its last tempo and meter), and how many
-    /// changes of ours were ignored.
-    static func followReport(_ engine: Session) -> String {
-        let ignored = "\(engine.ignoredTempoChangeCount) tempo or meter changes of ours ignored"
-        guard let master = engine.lastTimebaseMaster else {
-            return "JACK transport: no timebase master: the map's own tempo and meter, as start-stop; \(ignored)"
-        }
-        let number = { (value: Double) in value == value.rounded() ? String(Int(value)) : String(value) }
-        let tempo = number(master.beatsPerMinute)
-        let meter = "\(number(master.beatsPerBar))/\(number(master.beatType))"
-        return "JACK transport: followed a timebase master (last seen at \(tempo) BPM, \(meter)); \(ignored)"
     }
 
     /// The longest a server may take to answer a connection or accept a stream.

@@ -230,7 +230,7 @@ struct JackOutputTests {
             map: try TempoMap.steady(tempo: .of(480), sampleRate: sampleRate), clicks: Impulses.clickSet(),
             configuration: try MixerConfiguration(sampleRate: sampleRate))
         session.sendMIDIClock()
-        session.lock(to: lock)
+        session.add(follower: TransportFollower(lock: lock))
         session.start(output: nil)
         let output = try JackOutput(
             mixer: session.mixer, server: server.name, ports: .none, midiConnections: [], transportLock: lock,
@@ -262,11 +262,12 @@ struct JackOutputTests {
         JackOutput.allocationProbe = metronome_thread_allocation_count
         defer { JackOutput.allocationProbe = nil }
         let lock = TransportLock(followsTimebase: true)
+        let follower = TransportFollower(lock: lock)
         let sampleRate = try SampleRate(48_000)
         let session = try Session(
             map: try TempoMap.steady(tempo: .of(480), sampleRate: sampleRate), clicks: Impulses.clickSet(),
             configuration: try MixerConfiguration(sampleRate: sampleRate))
-        session.lock(to: lock)
+        session.add(follower: follower)
         session.start(output: nil)
         let output = try JackOutput(
             mixer: session.mixer, server: server.name, ports: .none, transportLock: lock)
@@ -286,7 +287,7 @@ struct JackOutputTests {
         // its beat 3 at 55 680.
         let onsets = JackTransportFollowTests.onsets(peer.standardOutput)
         #expect(Array(onsets.prefix(4)) == [0, 30_000, 55_680, 74_880], "\(onsets)")
-        #expect(session.lastTimebaseMaster?.beatsPerMinute == 150)
+        #expect(session.onFollowerQueue { _ in follower.lastTimebaseMaster }?.beatsPerMinute == 150)
         #expect(output.cycleCount > 300)
         #expect(output.callbackAllocations == 0)
     }

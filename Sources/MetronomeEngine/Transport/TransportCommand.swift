@@ -79,7 +79,7 @@ public enum TransportCommand: Sendable, Hashable {
     /// the position's current frame or `frame`. Ignored while not running.
     case align(Position, frame: Double)
     /// Plays on from the map's exact frame `mapFrame` (its time from the top, in frames), heard at the exact output
-    /// frame `frame`, from any state: an external transport's locate (`TransportLock`), whose frames are the map's.
+    /// frame `frame`, from any state: an external transport's locate (JACK's transport lock), whose frames are the map's.
     /// Every position's output frame is then its map frame plus `frame - mapFrame`, exactly. Send it quantized to
     /// a frame not after `frame`.
     case seek(mapFrame: Double, frame: Double)

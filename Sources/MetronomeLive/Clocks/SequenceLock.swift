@@ -7,14 +7,14 @@ import Synchronization
 ///
 /// The fields are the owner's atomics, stored and loaded `.relaxed` inside `write` and `read`.
 /// Threads: `write` from one thread at a time; `read` from any thread.
-struct SequenceLock: ~Copyable, Sendable {
+package struct SequenceLock: ~Copyable, Sendable {
     /// Odd while a store is in progress; twice the stores finished.
     private let sequence = Atomic<UInt64>(0)
 
-    init() {}
+    package init() {}
 
     /// Runs `store`, which stores the fields, as one publication. Single writer.
-    func write(_ store: () -> Void) {
+    package func write(_ store: () -> Void) {
         let start = sequence.load(ordering: .relaxed)
         sequence.store(start &+ 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)
@@ -24,7 +24,7 @@ struct SequenceLock: ~Copyable, Sendable {
 
     /// Runs `load`, which loads the fields, until no store overlapped it.
     /// - Returns: what `load` read from one publication, and how many publications there had been.
-    func read<Value>(_ load: () -> Value) -> (value: Value, writes: UInt64) {
+    package func read<Value>(_ load: () -> Value) -> (value: Value, writes: UInt64) {
         while true {
             let before = sequence.load(ordering: .acquiring)
             guard before & 1 == 0 else { continue }

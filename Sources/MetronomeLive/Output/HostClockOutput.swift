@@ -23,7 +23,7 @@ public final class HostClockOutput: AudioOutput, @unchecked Sendable {
     /// How far the mixer runs ahead of the frame heard, as given at creation.
     public let lead: SampleTime
     /// Whether it holds the mixer where it is instead of pulling it: a session locked to an external transport
-    /// (`TransportLock`) has nothing rolling while that transport's server is away.
+    /// (`OutputDriver.locksToTransport`) has nothing rolling while that transport's server is away.
     public let holds: Bool
     /// `line`, always known.
     public var mapping: ClockMapping? { line }

@@ -107,4 +107,13 @@ public protocol OutputDriver {
     /// - Throws: why the server refused or did not answer.
     func open(mixer: Mixer, timeout: Duration, isCancelled: () -> Bool, takeover: OutputTakeover?)
         throws(Backend.Failure) -> Backend
+
+    /// Whether its backends play a map locked to an external transport (JACK's, `--transport`): while the server is
+    /// away nothing rolls, so the map is held where it was, and a new backend's first cycle puts it on the
+    /// transport's frame (and resyncs MIDI receivers itself). False by default.
+    var locksToTransport: Bool { get }
+}
+
+extension OutputDriver {
+    public var locksToTransport: Bool { false }
 }

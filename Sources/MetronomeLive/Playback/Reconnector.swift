@@ -6,28 +6,29 @@ import MetronomeModel
 ///
 /// On a loss it closes the lost stream and attaches a `HostClockOutput` that pulls the mixer on the lost stream's own
 /// clock line (`FrameClock.mapping`), at the frame heard now, so clicks that fall in the gap are rendered into nothing
-/// — skipped, never saved up; for a session locked to an external transport (`Session.lock(to:)`) it holds the mixer
-/// still instead, as nothing rolls without the transport. It then tries a new stream 100 ms later, doubling the
-/// pause up to 250 ms (a refused try costs well under a millisecond), each try bounded by the time left.
-/// The stand-in is stopped just before the new
-/// stream is created (`OutputTakeover.beforeStreaming`), and the new stream's first write callback brings the mixer up
-/// to the frame the line gives for that instant (`OutputTakeover.catchUp`), so the new stream starts from the frame the grid has
-/// reached. That stream starts silent: it pulls the mixer at its own pace but renders into nothing, because it would
-/// be heard later than the lost stream would have played the same frames by its start latency: the time the server
-/// takes to play its first frame, which depends on where the sink is in its own cycle (4–46 ms measured on a null
-/// sink). Once it has played `alignAfter` (250 ms) and its own clock fit (`FrameClock.mapping`) is known, the next
-/// `poll` compares it with the line and advances the mixer by the frames it plays late (`OutputBackend.advance(by:)`):
-/// the render thread renders them into nothing in pieces, only while nothing sounds and never past what the
-/// scheduler has reached (`SkipAllowance`). The stream sounds from the first callback after that with no voice
-/// sounding, so the first click heard after the return is on the lost stream's line, as every later one, to within
-/// the clock fit's accuracy (within 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own `pa_stream_get_time`,
-/// measured on a null sink); clicks due in the silent start are skipped, as in the gap. A stream that plays early is
-/// left as it is (never seen: it cannot play a frame before its first write); one with no clock fit after a second
-/// sounds where it is. After `timeout` without a stream it gives up with the last reason.
+/// — skipped, never saved up; with a driver whose backends lock the map to an external transport
+/// (`OutputDriver.locksToTransport`) it holds the mixer still instead, as nothing rolls without the transport. It then
+/// tries a new stream 100 ms later, doubling the pause up to 250 ms (a refused try costs well under a millisecond),
+/// each try bounded by the time left. The stand-in is stopped just before the new stream is created
+/// (`OutputTakeover.beforeStreaming`), and the new stream's first write callback brings the mixer up to the frame the
+/// line gives for that instant (`OutputTakeover.catchUp`), so the new stream starts from the frame the grid has
+/// reached. That stream starts silent: it pulls the mixer at its own pace but renders into nothing, because it would be
+/// heard later than the lost stream would have played the same frames by its start latency: the time the server takes
+/// to play its first frame, which depends on where the sink is in its own cycle (4–46 ms measured on a null sink). Once
+/// it has played `alignAfter` (250 ms) and its own clock fit (`FrameClock.mapping`) is known, the next `poll` compares
+/// it with the line and advances the mixer by the frames it plays late (`OutputBackend.advance(by:)`): the render
+/// thread renders them into nothing in pieces, only while nothing sounds and never past what the scheduler has reached
+/// (`SkipAllowance`). The stream sounds from the first callback after that with no voice sounding, so the first click
+/// heard after the return is on the lost stream's line, as every later one, to within the clock fit's accuracy (within
+/// 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own `pa_stream_get_time`, measured on a null sink); clicks
+/// due in the silent start are skipped, as in the gap. A stream that plays early is left as it is (never seen: it
+/// cannot play a frame before its first write); one with no clock fit after a second sounds where it is. After
+/// `timeout` without a stream it gives up with the last reason.
 ///
 /// MIDI receivers miss the clocks of the gap and of the silent start, so once the new stream sounds the session tells
 /// them where the music is (`Session.resyncMIDI()`: Stop, Song Position, Continue; nothing without MIDI clock, or while
-/// stopped or paused; nor locked to a JACK transport, whose first seek on the new server tells them). A takeover may leave connections pending whose other end is not back yet
+/// stopped or paused; nor with a driver that locks to a transport, `OutputDriver.locksToTransport`, whose first seek on
+/// the new server tells them). A takeover may leave connections pending whose other end is not back yet
 /// (`OutputBackend.connectPending()`): every `poll` tries them, reports those made (`Event.connected`) and resyncs the
 /// receivers again, so one that came back late joins in phase.
 ///
@@ -156,7 +157,7 @@ public struct Reconnector<Driver: OutputDriver> {
             // Locked to a transport, the new client's first cycle seeks to the transport's frame, and the seek sends
             // its own Stop and Song Position (Start at the top) on that frame: a resync after it would move the
             // receivers again, off the music (a Song Position a sixteenth on, a few cycles after the Start).
-            resyncDue = !session.isLockedToTransport
+            resyncDue = !driver.locksToTransport
             return .back(fresh)
         } catch {
             // The stand-in may have been stopped for a stream that then failed: a new one goes on on the same line.
@@ -223,7 +224,7 @@ public struct Reconnector<Driver: OutputDriver> {
         // Locked to an external transport (JACK's), nothing rolls while its server is away: the mixer is held (a song
         // does not play out in the gap), and the new output's first seek puts the map on the new transport's frame.
         let standIn = HostClockOutput(
-            mixer: session.mixer, mapping: mapping, latencyFrames: lead, holds: session.isLockedToTransport)
+            mixer: session.mixer, mapping: mapping, latencyFrames: lead, holds: driver.locksToTransport)
         session.attach(output: standIn)
         gap = Gap(
             standIn: standIn, since: now, nextTry: HostTime(nanoseconds: now.nanoseconds + 100_000_000),

@@ -8,14 +8,16 @@ import Synchronization
 /// beat publisher — for live playback and offline rendering alike.
 ///
 /// Offline, `render(frameCount:to:shouldContinue:)` runs the chain on a virtual clock: the writer loop advances the
-/// mixer's frame counter and schedules ahead of it, so a rendered file is an exact witness of what live playback
-/// sends. Live, `start(output:onBeat:)` starts a `DispatchSourceTimer` on the session's serial queue that wakes every
+/// mixer's frame counter and schedules ahead of it, so a rendered file is an exact witness of what live playback sends.
+/// Live, `start(output:onBeat:)` starts a `DispatchSourceTimer` on the session's serial queue that wakes every
 /// `timerInterval`, reads the mixer's frame position and schedules every event in `[scheduledUntil, position +
-/// lookahead)`; between events it sleeps until one period before the next is due (about 10 wake-ups a second at
-/// 120 BPM), except while it follows a tempo source, is locked to a transport or takes MIDI input (always with
-/// JACK's `midi_in`): then every period looks. The mixer's frame counter is the clock: wall time only decides when to compute, never where a sound
-/// lands. Lookahead must cover the timer period plus the largest block the output requests; anything later is
-/// played at once by the mixer and counted in `mixer.lateEventCount`.
+/// lookahead)`; between events it sleeps until one period before the next is due (about 10 wake-ups a second at 120
+/// BPM), except while a follower keeps it awake (`SessionFollower.keepsTimerAwake`: a tempo source switched on, a
+/// transport the map is locked to) or it takes MIDI input: then every period looks. Whatever steers the session from
+/// outside reaches it through its followers (`add(follower:)`), which it names none of. The mixer's frame counter is
+/// the clock: wall time only decides when to compute, never where a sound lands. Lookahead must cover the timer period
+/// plus the largest block the output requests; anything later is played at once by the mixer and counted in
+/// `mixer.lateEventCount`.
 ///
 /// Threads: create, `send`, `add`, `remove`, `beats()`, `start`, `attach`, `stop` and the properties from any
 /// control thread; `render` from one thread, never while live. The scheduler runs only on the session's queue
@@ -47,25 +49,13 @@ public final class Session: @unchecked Sendable {
     private var onScheduledBeat: (@Sendable (BeatEvent) -> Void)?
     /// The frame of the last beat given to `onScheduledBeat` (on `queue`).
     private var announcedThrough: SampleTime = .min
-    /// The external clock followed (`follow(_:)`), on `queue`.
-    private var follower: TempoFollower?
-    /// The external transport the map is locked to (`lock(to:)`), or nil; on `queue`, and for any thread.
-    private var transportLock: TransportLock?
-    private let lockedTo = Mutex<TransportLock?>(nil)
-    /// Following a timebase master's tempo and meter (a lock that `followsTimebase`), on `queue`.
-    private var timebaseFollower: TimebaseFollower?
-    /// The transport frame minus the output frame, fixed by the lock's last seek (nil before one), on `queue`.
-    private var transportOffset: Int64?
-    /// Tempo and meter changes of ours left out while a timebase master led them (`ignoredTempoChangeCount`).
-    private let ignoredTempoChanges = Atomic<Int>(0)
-    /// How many of the transport's applied commands were looked at for a load (locked to a transport).
-    private var appliedChecked = 0
+    /// What steers the session from outside (`SessionFollower`), in the order added: a copy is taken for each pass,
+    /// and for each command sent.
+    private let followers = Locked<[SessionFollower]>([])
     /// Keys held on an output's MIDI input for an arpeggiator (`arpeggiateMIDIInput`), or nil; on `queue`.
     private var midiInput: MIDIInput?
     /// The keyboard an output's MIDI input plays on the render thread (`playMIDIInput`), or nil; set before `start`.
     private let keyboard = Locked<LiveKeyboard?>(nil)
-    /// The source followed, for `send` on any thread (the follower itself is the queue's).
-    private let followed = Locked<TempoSource?>(nil)
     private let taps = Locked(TapTempo())
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
@@ -140,12 +130,12 @@ public final class Session: @unchecked Sendable {
     /// Sends a transport command; it takes effect at its quantization (the command's default when nil), at the
     /// first frame not yet scheduled or later. Any thread.
     ///
-    /// Following a source that shares play and stop (Link's start/stop sync), a start (`.play`, `.resume`) goes to
-    /// the source instead, and the transport starts when and where the source does (`TempoFollower.playCommands`).
+    /// A follower may carry the command out itself instead (`SessionFollower.route`): following a source that shares
+    /// play and stop (Link's start/stop sync), a start (`.play`, `.resume`) goes to the source, and the transport
+    /// starts when and where the source does; locked to an external transport that takes our controls, starts, stops
+    /// and locates move that transport.
     public func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
-        if !routesToTransport([command]).isEmpty, !routesStartToSource([command]).isEmpty {
-            scheduler.send(command, at: quantization)
-        }
+        if !routed([command]).isEmpty { scheduler.send(command, at: quantization) }
         wake()
     }
 
@@ -153,81 +143,44 @@ public final class Session: @unchecked Sendable {
     /// apart, following a source that shares play and stop, as `send(_:at:)` says). Any thread.
     public func send(_ commands: [(TransportCommand, Quantization?)]) {
         guard !commands.isEmpty else { return }
-        let left = Set(routesToTransport(commands.map(\.0)))
-        let commands = commands.filter { left.contains($0.0) }
-        guard !commands.isEmpty else { return }
-        let kept = routesStartToSource(commands.map(\.0))
-        if kept.count == commands.count {
-            scheduler.send(commands)
-        } else if !kept.isEmpty {
-            scheduler.send(commands.filter { $0.0 != .play && $0.0 != .resume })
+        let left = Set(routed(commands.map(\.0)))
+        let kept = commands.filter { left.contains($0.0) }
+        if !kept.isEmpty { scheduler.send(kept) }
+        wake()
+    }
+
+    /// The commands every follower left for the transport (`SessionFollower.route`), in the order they were added.
+    private func routed(_ commands: [TransportCommand]) -> [TransportCommand] {
+        followers.withLock { $0 }.reduce(commands) { left, follower in left.isEmpty ? left : follower.route(left) }
+    }
+
+    /// Adds a follower (`SessionFollower`): from the next pass on it steers the session. Any thread.
+    public func add(follower: SessionFollower) {
+        followers.withLock { $0.append(follower) }
+        wake()
+    }
+
+    /// Removes a follower; what it sent stays. Any thread.
+    public func remove(follower: SessionFollower) {
+        followers.withLock { $0.removeAll { $0 === follower } }
+    }
+
+    /// Replaces the followers that `matches` picks with `replacement` (none: removes them), where the first of them
+    /// was (at the end when none). Any thread.
+    package func replaceFollowers(where matches: (SessionFollower) -> Bool, with replacement: SessionFollower?) {
+        queue.sync {
+            followers.withLock { list in
+                let index = list.firstIndex(where: matches) ?? list.count
+                list.removeAll(where: matches)
+                if let replacement { list.insert(replacement, at: min(index, list.count)) }
+            }
         }
         wake()
     }
 
-    /// Locked to an external transport with a controller (`TransportLock.setController`), hands it our starts, stops
-    /// and locates — the transport moves, and the map with it — and returns the commands left for the scheduler (all
-    /// of them otherwise). A stop also goes back to the top; a locate to a bar or a label goes to its frame on the map.
-    private func routesToTransport(_ commands: [TransportCommand]) -> [TransportCommand] {
-        guard let lock = lockedTo.withLock({ $0 }), lock.hasController else { return commands }
-        return commands.filter { command in
-            switch command {
-            case .play, .resume: return !lock.control(.start)
-            case .pause: return !lock.control(.stop)
-            case .setTempo, .rampTempo, .stepTempo:
-                return !leadsTempo(lock)
-            case .changeClicks(let change) where change.meter != nil:
-                return !leadsTempo(lock)
-            case .stop:
-                guard lock.control(.stop) else { return true }
-                _ = lock.control(.locate(0))
-                return false
-            case .locateBar, .locateLabel:
-                queue.async { [weak self] in
-                    guard let self else { return }
-                    let map = self.scheduler.transport.map
-                    var position: Position?
-                    if case .locateBar(let bar) = command, bar >= 1 { position = map.position(ofBar: bar - 1) }
-                    if case .locateLabel(let label) = command,
-                        let index = map.sections.firstIndex(where: { $0.label == label })
-                    {
-                        position = map.startTicks[index]
-                    }
-                    if let position { _ = lock.control(.locate(SampleTime(map.exactFrame(at: position).rounded()))) }
-                }
-                return false
-            default: return true
-            }
-        }
-    }
-
-    /// Whether a timebase master leads tempo and meter now (following one, and the latest cycle had its position):
-    /// a change of ours is then left out and counted, as klick `-j` ignores its own tempo.
-    private func leadsTempo(_ lock: TransportLock) -> Bool {
-        guard lock.followsTimebase, lock.timebase.load().position?.isUsable == true else { return false }
-        ignoredTempoChanges.add(1, ordering: .relaxed)
-        return true
-    }
-
-    /// Tempo and meter changes of ours (keys, OSC, taps) left out because a JACK timebase master led tempo and meter
-    /// when they came (`--transport follow`). Any thread.
-    public var ignoredTempoChangeCount: Int { ignoredTempoChanges.load(ordering: .relaxed) }
-
-    /// Following a JACK timebase master (`--transport follow`): the last position one gave (it may have gone
-    /// since), or nil when none did: the map played its own tempo and meter. Any thread.
-    public var lastTimebaseMaster: TimebasePosition? { queue.sync { timebaseFollower?.lastMaster } }
-
-    /// Following a source that shares play and stop, hands the starts among `commands` to the follower; returns the
-    /// commands left for the scheduler (all of them otherwise).
-    private func routesStartToSource(_ commands: [TransportCommand]) -> [TransportCommand] {
-        let isStart = { (command: TransportCommand) in command == .play || command == .resume }
-        guard commands.contains(where: isStart), let source = followed.withLock({ $0 }), source.playState() != nil
-        else { return commands }
-        let starts = commands.filter(isStart)
-        queue.async { [weak self] in
-            for start in starts { self?.follower?.requestStart(start) }
-        }
-        return commands.filter { !isStart($0) }
+    /// Runs `body` with the followers on the session's queue (where their state lives). Any thread.
+    package func onFollowerQueue<T>(_ body: ([SessionFollower]) -> T) -> T {
+        queue.sync { body(followers.withLock { $0 }) }
     }
 
     /// Brings the live timer's next tick forward to now when it is sleeping through an idle stretch, so that what was
@@ -340,37 +293,6 @@ public final class Session: @unchecked Sendable {
     /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.
     public var rejectedCommandCount: Int { onQueue { $0.rejectedCommandCount } }
 
-    /// Follows an external clock (`TempoSource`: Link, JACK transport, MIDI clock), or stops following (nil): from
-    /// the next beat not yet scheduled on, each beat takes the source's tempo and is heard where the source says
-    /// (`TempoFollower`), a bar's downbeat on a multiple of the source's quantum. Stopping keeps the tempo and phase
-    /// reached. Live it is checked every timer pass (the timer then never sleeps past a period while the source is
-    /// active); offline, every block, on the render's virtual clock. Any thread.
-    /// - Parameter source: the clock to follow, or nil. While it is not `isActive` (Link switched off), the timer
-    ///   sleeps through idle stretches as without one; switching it on is followed by `wake()`.
-    public func follow(_ source: TempoSource?) {
-        queue.sync { follower = source.map { TempoFollower(source: $0) } }
-        followed.withLock { $0 = source }
-        wake()
-    }
-
-    /// Whether the map is locked to an external transport (`lock(to:)`). Any thread.
-    var isLockedToTransport: Bool { lockedTo.withLock { $0 != nil } }
-
-    /// Locks the map to an external transport's frames (`TransportLock`): from the next pass on, every request the
-    /// output's render thread makes (the first cycle, a locate) seeks the map to the transport's frame at the first
-    /// frame not yet scheduled. The output must pull the mixer only while the transport rolls (`JackOutput` with a
-    /// lock). A lock that `followsTimebase` also puts the beats on a JACK timebase master's, with its tempo and meter,
-    /// while there is one (`TimebaseFollower`); our own tempo and meter changes are then left out
-    /// (`ignoredTempoChangeCount`). Call before `start`. Any control thread.
-    public func lock(to transport: TransportLock) {
-        queue.sync {
-            transportLock = transport
-            timebaseFollower = transport.followsTimebase ? TimebaseFollower() : nil
-        }
-        lockedTo.withLock { $0 = transport }
-        wake()
-    }
-
     /// Frames from a MIDI message's arrival on an output's input to its effect: none for notes played
     /// (`playMIDIInput`: on the frame they arrive); for an arpeggiator's keys (`arpeggiateMIDIInput`), the lookahead
     /// and two timer periods, so that the scheduling pass after their arrival still finds their frame unscheduled.
@@ -411,44 +333,6 @@ public final class Session: @unchecked Sendable {
     /// thread.
     public var droppedMIDIInputCount: Int {
         keyboard.withLock { $0 }?.droppedCount ?? queue.sync { midiInput?.inbox.droppedCount ?? 0 }
-    }
-
-    /// Answers the transport lock's request, if one waits: the map seeks to the transport's frame at the first frame
-    /// not scheduled. Returns the grant to give once that frame is scheduled; on `queue`.
-    private func seekToTransport() -> (number: Int64, mixerFrame: Int64)? {
-        guard let request = transportLock?.pendingRequest else { return nil }
-        let frame = scheduler.seek(toMapFrame: Double(request.transportFrame))
-        transportOffset = request.transportFrame - frame
-        return (request.number, frame)
-    }
-
-    /// Following a timebase master (`TimebaseFollower`): takes its latest position and sends the commands that put
-    /// the next unscheduled beat on its grid, tempo and meter; on `queue`.
-    private func followTimebase() {
-        guard var timebaseFollower, let transportLock, let transportOffset else { return }
-        let (position, number) = transportLock.timebase.load()
-        timebaseFollower.observe(
-            position, number: number, framesPerSecond: mixer.configuration.sampleRate.framesPerSecond)
-        let commands = timebaseFollower.commands(
-            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil,
-            transportOffset: transportOffset, margin: 4 * periodFrames)
-        self.timebaseFollower = timebaseFollower
-        if !commands.isEmpty { scheduler.send(commands) }
-    }
-
-    /// The source's beat minus our quarter notes, fixed when following starts (`TempoFollower.beatOffset`); nil
-    /// while not following or before the first alignment. Any thread.
-    public var followedBeatOffset: Double? { queue.sync { follower?.beatOffset } }
-
-    /// Asks the follower for the commands that keep the next beat on its source; on `queue`.
-    private func followSource(mapping: ClockMapping?, now: HostTime) {
-        guard var follower, let mapping else { return }
-        let play = follower.playCommands(
-            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, mapping: mapping, now: now)
-        let commands = follower.commands(
-            transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, mapping: mapping, now: now)
-        self.follower = follower
-        if !(play + commands).isEmpty { scheduler.send(play + commands) }
     }
 
     /// Removes a note player; what it started sounds on. Any thread.
@@ -509,10 +393,15 @@ public final class Session: @unchecked Sendable {
             let publishing = beatPublisher.subscriberCount > 0
             queue.sync {
                 scheduler.collectsBeats = publishing
-                if let mapping = clock.mapping {
-                    followSource(mapping: mapping, now: mapping.hostTime(ofFrame: mixer.framePosition))
-                }
+                let mapping = clock.mapping
+                let now = mapping?.hostTime(ofFrame: mixer.framePosition) ?? .now()
+                var pass = FollowerPass(
+                    scheduler: scheduler, mapping: mapping, now: now,
+                    framesPerSecond: mixer.configuration.sampleRate.framesPerSecond, periodFrames: periodFrames)
+                let followers = followers.withLock { $0 }
+                for follower in followers { follower.prepare(&pass) }
                 _ = scheduler.schedule(until: horizon)
+                for follower in followers { follower.scheduled(pass) }
             }
             mixer.render(into: buffer, frameCount: count)
             let fade = SampleTime(max(0, fadeOutFrames))
@@ -527,13 +416,13 @@ public final class Session: @unchecked Sendable {
             done += SampleTime(count)
             if publishing {
                 let heard = mixer.framePosition - 1
-                let (beats, follower) = queue.sync { (scheduler.takeBeatsWithMaps(upTo: heard), self.follower) }
-                for (beat, map) in beats {
-                    let host = clock.mapping?.hostTime(ofFrame: beat.frame).nanoseconds
-                    var event = BeatEvent(click: beat, map: map, hostNanoseconds: host)
-                    Self.addSourceBeat(to: &event, position: beat.position, follower: follower)
-                    beatPublisher.publish(event)
+                let events = queue.sync {
+                    let followers = followers.withLock { $0 }
+                    return scheduler.takeBeatsWithMaps(upTo: heard).map { beat, map in
+                        Self.beatEvent(beat, map: map, mapping: clock.mapping, followers: followers)
+                    }
                 }
+                for event in events { beatPublisher.publish(event) }
             }
             if !shouldContinue(done) { break }
         }
@@ -656,7 +545,9 @@ public final class Session: @unchecked Sendable {
         guard mixer.isSilent, mixer.commands.count == 0 else { return false }
         return queue.sync {
             if let end = scheduler.endFrame, position >= end, scheduler.scheduledUntil >= end { return true }
-            if follower?.isWaiting(transport: scheduler.transport) == true { return false }
+            if followers.withLock({ $0 }).contains(where: { $0.isWaiting(transport: scheduler.transport) }) {
+                return false
+            }
             return scheduler.isFinished && position >= (scheduler.lastCommandFrame ?? 0)
                 && scheduler.scheduledUntil > 0
         }
@@ -675,29 +566,19 @@ public final class Session: @unchecked Sendable {
             scheduler.skipIdle(to: position + max(0, lookahead - periodFrames))
             slept = false
         }
-        let seek = seekToTransport()
-        followSource(mapping: output?.mapping, now: .now())
-        followTimebase()
+        let followers = followers.withLock { $0 }
+        var pass = FollowerPass(
+            scheduler: scheduler, mapping: output?.mapping, now: .now(),
+            framesPerSecond: mixer.configuration.sampleRate.framesPerSecond, periodFrames: periodFrames)
+        for follower in followers { follower.prepare(&pass) }
         // A seek's frames are scheduled a lookahead on from it: the render thread goes there once it is granted.
-        let horizon = max(position, seek?.mixerFrame ?? position) + lookahead
+        let horizon = max(position, pass.seekFrame ?? position) + lookahead
         if let midiInput {
             scheduleWithMIDIInput(midiInput, until: horizon)
         } else {
             scheduler.schedule(until: horizon)
         }
-        // Granted once the frames from the seek on are in the ring: the render thread plays on from there at once.
-        if let seek { transportLock?.grant(seek.number, mixerFrame: seek.mixerFrame) }
-        if let transportLock {
-            // A map loaded since the last pass starts from its top where it took effect: its frames are no longer
-            // the transport's until the render thread asks for a seek again.
-            let applied = scheduler.transport.applied
-            if applied.dropFirst(appliedChecked).contains(where: { if case .load = $0.command { true } else { false } })
-            {
-                transportLock.invalidate()
-            }
-            appliedChecked = applied.count
-            transportLock.publish(scheduler.transport.map, version: applied.count)
-        }
+        for follower in followers { follower.scheduled(pass) }
         skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
         let latency = output?.latencyFrames ?? 0
         // A beat is published once heard, with its host time: until the output exists and maps its frames to the
@@ -706,14 +587,14 @@ public final class Session: @unchecked Sendable {
         let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
         if let onScheduledBeat, let mapping {
             for (beat, map) in scheduler.scheduledBeatsWithMaps(after: announcedThrough) {
-                onScheduledBeat(Self.beatEvent(beat, map: map, mapping: mapping, follower: follower))
+                onScheduledBeat(Self.beatEvent(beat, map: map, mapping: mapping, followers: followers))
                 announcedThrough = beat.frame
             }
         }
         let beats = output == nil ? [] : scheduler.takeBeatsWithMaps(upTo: position - latency - patience)
         if !beats.isEmpty {
             for (beat, map) in beats {
-                let event = Self.beatEvent(beat, map: map, mapping: mapping, follower: follower)
+                let event = Self.beatEvent(beat, map: map, mapping: mapping, followers: followers)
                 onBeat?(event)
                 beatPublisher.publish(event)
             }
@@ -722,20 +603,13 @@ public final class Session: @unchecked Sendable {
     }
 
     /// The event of a scheduled beat: its host time from `mapping`, and the source's beat when following one.
-    private static func beatEvent(_ beat: ClickEvent, map: TempoMap, mapping: ClockMapping?, follower: TempoFollower?)
-        -> BeatEvent
-    {
+    private static func beatEvent(
+        _ beat: ClickEvent, map: TempoMap, mapping: ClockMapping?, followers: [SessionFollower]
+    ) -> BeatEvent {
         var event = BeatEvent(
             click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
-        addSourceBeat(to: &event, position: beat.position, follower: follower)
+        for follower in followers { follower.annotate(&event, position: beat.position) }
         return event
-    }
-
-    /// Following a source: the source's beat and phase of a beat of ours.
-    private static func addSourceBeat(to event: inout BeatEvent, position: Position, follower: TempoFollower?) {
-        guard let source = follower?.sourceBeat(of: position) else { return }
-        event.sourceBeat = source.beat
-        event.sourcePhase = source.phase
     }
 
     /// Schedules to `horizon` with the MIDI input's notes and steps: a command due before the horizon (a tempo
@@ -757,10 +631,10 @@ public final class Session: @unchecked Sendable {
 
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
-        // A source switched on can move the next beat at any moment: following one, every pass looks at it.
-        // Locked to a transport, every pass looks for its locates.
-        // With a MIDI input, every pass looks for notes.
-        guard let timer, output != nil, follower?.source.isActive != true, transportLock == nil, midiInput == nil
+        // A follower that keeps the timer awake (a source switched on can move the next beat at any moment; a
+        // transport can locate) is looked at every pass. With a MIDI input, every pass looks for notes.
+        guard let timer, output != nil, !followers.withLock({ $0 }).contains(where: \.keepsTimerAwake),
+            midiInput == nil
         else { return }
         // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
         sleeping.store(true, ordering: .sequentiallyConsistent)

@@ -1,3 +1,4 @@
+import MetronomeLive
 import Synchronization
 
 /// Bar, beat, tick, tempo and meter as a JACK timebase master gives them for a transport frame (JackPositionBBT):
