@@ -124,22 +124,22 @@ struct ClickLive {
         let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
         let transportFollower = transportLock.map(TransportFollower.init(lock:))
         if let transportFollower { engine.add(follower: transportFollower) }
-        // The first window is scheduled before the stream exists, so its first request already holds bar 1.
+        // The status line and OSC subscribers get each beat once it is heard; the web remote's pages as soon as it is
+        // scheduled, to light it when it is heard. Kept until the run ends (`play` cancels them).
+        var observations: [BeatObservation] = []
         if status != nil || service != nil {
-            let heard: @Sendable (BeatEvent) -> Void = { beat in
-                status?.show(beat)
-                service?.publish(beat)
-            }
-            // The web remote's pages get each beat as soon as it is scheduled, to light it when it is heard.
-            var scheduled: (@Sendable (BeatEvent) -> Void)?
-            if let web { scheduled = { beat in web.publish(beat) } }
-            engine.start(output: nil, onBeat: heard, onScheduledBeat: scheduled)
-        } else {
-            engine.start(output: nil)
+            observations.append(
+                engine.beatPublisher.observe(.heard) { beat in
+                    status?.show(beat)
+                    service?.publish(beat)
+                })
         }
+        if let web { observations.append(engine.beatPublisher.observe(.scheduled) { beat in web.publish(beat) }) }
+        // The first window is scheduled before the stream exists, so its first request already holds bar 1.
+        engine.start(output: nil)
         let context = Playing(
             engine: engine, plan: plan, link: link, joined: joined, osc: osc, web: web, status: status,
-            transportFollower: transportFollower)
+            transportFollower: transportFollower, observations: observations)
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
             let driver = JackDriver(
@@ -172,6 +172,8 @@ struct ClickLive {
         let web: WebRemote?
         let status: StatusLine?
         let transportFollower: TransportFollower?
+        /// The beat observers of the status line, the OSC service and the web remote.
+        let observations: [BeatObservation]
     }
 
     /// Opens the output with `driver` (a refusal is `refusal`'s error), plays until the end, a stop or a quit, keeping
@@ -259,6 +261,7 @@ struct ClickLive {
             stream.finish(ringOut: .milliseconds(150), latency: latency)
         }
         status?.finish()
+        for observation in context.observations { observation.cancel() }
         if live.verbose {
             var extra =
                 service.map {

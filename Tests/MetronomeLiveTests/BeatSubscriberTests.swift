@@ -51,4 +51,41 @@ struct BeatSubscriberTests {
             ])
         #expect(beats.map(\.chord) == [nil, nil, nil, "C", "C", "C", "Am", "Am", "Am"])
     }
+
+    @Test(
+        "One publisher, two moments: an observer gets each beat published at its moment, in order, before the streams; a scheduled beat reaches no heard listener; a cancelled or released observation gets no more"
+    )
+    func momentsAndObservers() async throws {
+        let map = try TempoMap.steady(tempo: .of(120), bars: 1)
+        let session = try Session(
+            map: map, clicks: Impulses.clickSet(), configuration: try MixerConfiguration(channels: 1),
+            endFrame: map.endFrame)
+        let publisher = session.beatPublisher
+        let seen = Locked<[String]>([])
+        let first = Locked<BeatEvent?>(nil)
+        let heard = publisher.observe(.heard) { beat in
+            seen.withLock { $0.append("heard \(beat.beat)") }
+            first.withLock { $0 = $0 ?? beat }
+        }
+        let scheduled = publisher.observe(.scheduled) { beat in seen.withLock { $0.append("scheduled \(beat.beat)") } }
+        var released: BeatObservation? = publisher.observe(.heard) { _ in seen.withLock { $0.append("released") } }
+        #expect(publisher.listenerCount(.heard) == 2 && publisher.listenerCount(.scheduled) == 1)
+        released = nil
+        #expect(released == nil && publisher.listenerCount(.heard) == 1)
+        let stream = session.beats(.scheduled)
+        // An offline render publishes its beats as heard.
+        try session.render(frameCount: try #require(map.endFrame), to: OnsetSink(channels: 1))
+        #expect(seen.withLock { $0 } == ["heard 1", "heard 2", "heard 3", "heard 4"])
+        let beat = try #require(first.withLock { $0 })
+        publisher.publish(beat, at: .scheduled)
+        heard.cancel()
+        publisher.publish(beat, at: .heard)
+        #expect(seen.withLock { $0 }.suffix(1) == ["scheduled 1"])
+        #expect(publisher.listenerCount(.heard) == 0)
+        scheduled.cancel()
+        session.stop()
+        var streamed: [Int] = []
+        for await event in stream { streamed.append(event.beat) }
+        #expect(streamed == [1])
+    }
 }

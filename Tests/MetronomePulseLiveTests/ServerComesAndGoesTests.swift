@@ -230,7 +230,9 @@ struct ReconnectGridTests {
                 clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
                 configuration: try MixerConfiguration())
             let log = BeatLog()
-            session.start(output: nil) { beat in log.beats.withLock { $0.append(beat) } }
+            let observation = session.beatPublisher.observe(.heard) { beat in log.beats.withLock { $0.append(beat) } }
+            defer { observation.cancel() }
+            session.start(output: nil)
             let output = try PulseOutput(mixer: session.mixer, server: server.address, latency: .milliseconds(20))
             session.attach(output: output)
             var reconnector = PulseReconnector(

@@ -23,7 +23,7 @@ import Synchronization
 /// control thread; `render` from one thread, never while live. The scheduler runs only on the session's queue
 /// (checked in debug builds); `onBeat` and the beat streams are fed from it, never from the audio thread.
 public final class Session: @unchecked Sendable {
-    // @unchecked: `scheduler`, `output`, `onBeat`, `onScheduledBeat`, `announcedThrough`, `timer` and `ticks` are
+    // @unchecked: `scheduler`, `output`, `announcedThrough`, `timer` and `ticks` are
     // touched only on `queue`; the mixer is
     // Sendable and its render side is driven by one thread at a time.
 
@@ -45,9 +45,7 @@ public final class Session: @unchecked Sendable {
     /// Whether the timer was last re-armed to skip an idle stretch (on `queue`).
     private var slept = false
     private var output: AudioOutput?
-    private var onBeat: (@Sendable (BeatEvent) -> Void)?
-    private var onScheduledBeat: (@Sendable (BeatEvent) -> Void)?
-    /// The frame of the last beat given to `onScheduledBeat` (on `queue`).
+    /// The frame of the last beat published as scheduled (on `queue`).
     private var announcedThrough: SampleTime = .min
     /// What steers the session from outside (`SessionFollower`), in the order added: a copy is taken for each pass,
     /// and for each command sent.
@@ -338,8 +336,9 @@ public final class Session: @unchecked Sendable {
     /// Removes a note player; what it started sounds on. Any thread.
     public func remove(_ player: NotePlayer) { scheduler.remove(player) }
 
-    /// A stream of every beat from now on, when it is heard. Any number of subscribers. Any thread.
-    public func beats() -> AsyncStream<BeatEvent> { beatPublisher.subscribe() }
+    /// A stream of every beat from now on, when it is heard (`moment`), or as soon as it is scheduled. Any number of
+    /// subscribers. Any thread.
+    public func beats(_ moment: BeatMoment = .heard) -> AsyncStream<BeatEvent> { beatPublisher.subscribe(moment) }
 
     /// The transport's state. Any thread.
     public var state: Transport.State { onQueue { $0.transport.state } }
@@ -390,7 +389,7 @@ public final class Session: @unchecked Sendable {
             let count = Int(min(SampleTime(blockFrames), frameCount - done))
             let horizon = mixer.framePosition + SampleTime(2 * blockFrames)
             // Beats are kept only while someone listens (a subscriber may come at any block).
-            let publishing = beatPublisher.subscriberCount > 0
+            let publishing = beatPublisher.listenerCount(.heard) > 0
             queue.sync {
                 scheduler.collectsBeats = publishing
                 let mapping = clock.mapping
@@ -435,25 +434,15 @@ public final class Session: @unchecked Sendable {
     /// starts the timer. The first window is two lookaheads long: an output's first request can be more than the
     /// latency the lookahead was made for (pipewire-pulse grants 1.5× the latency asked for and asks for a graph
     /// quantum more at first), and a command taken before it (`serve --wait` sent `/metronome/play` at once) is
-    /// stamped at the window's end, which must not be rendered yet.
-    /// - Parameters:
-    ///   - output: the backend, asked for its latency when deciding which beats are heard (nil until attached).
-    ///   - onBeat: called on the scheduler queue for each beat once it is heard. It must not read the session's
-    ///     properties (they wait for that queue); use `beats()` for anything more than a display.
-    ///   - onScheduledBeat: called on the scheduler queue for each beat as soon as it is scheduled and the output
-    ///     maps its frames to the host clock, with the host time it will be heard at: a lookahead plus the output's
-    ///     latency before that time, for a display that shows the beat when it sounds (the web remote). A beat
-    ///     scheduled is heard unless the session stops first, or a JACK transport stops or relocates before its
-    ///     frame. Same rules as `onBeat`.
-    public func start(
-        output: AudioOutput?, onBeat: (@Sendable (BeatEvent) -> Void)? = nil,
-        onScheduledBeat: (@Sendable (BeatEvent) -> Void)? = nil
-    ) {
+    /// stamped at the window's end, which must not be rendered yet. Beats go to `beatPublisher`'s listeners as they
+    /// are scheduled and as they are heard (`BeatMoment`); a beat published as scheduled is heard unless the session
+    /// stops first, or an external transport stops or relocates before its frame.
+    /// - Parameter output: the backend, asked for its latency when deciding which beats are heard (nil until
+    ///   attached).
+    public func start(output: AudioOutput?) {
         queue.sync {
             guard timer == nil else { return }
             self.output = output
-            self.onBeat = onBeat
-            self.onScheduledBeat = onScheduledBeat
             scheduler.collectsBeats = true
             scheduler.schedule(until: mixer.framePosition + 2 * lookahead)
             skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
@@ -477,9 +466,6 @@ public final class Session: @unchecked Sendable {
         let frame = queue.sync {
             timer?.cancel()
             timer = nil
-            // The callbacks may hold what holds this session (a service, a web remote): let them go.
-            onBeat = nil
-            onScheduledBeat = nil
             // Notes still held (looped organ notes, live notes) are released rather than left ringing.
             return scheduler.releaseEverything(
                 notBefore: mixer.framePosition + SampleTime(mixer.configuration.maximumBlockFrames))
@@ -585,9 +571,10 @@ public final class Session: @unchecked Sendable {
         // host clock, beats wait (a quarter of a second at most, then they go without a host time).
         let mapping = output?.mapping
         let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
-        if let onScheduledBeat, let mapping {
+        if let mapping, beatPublisher.listenerCount(.scheduled) > 0 {
             for (beat, map) in scheduler.scheduledBeatsWithMaps(after: announcedThrough) {
-                onScheduledBeat(Self.beatEvent(beat, map: map, mapping: mapping, followers: followers))
+                beatPublisher.publish(
+                    Self.beatEvent(beat, map: map, mapping: mapping, followers: followers), at: .scheduled)
                 announcedThrough = beat.frame
             }
         }
@@ -595,8 +582,7 @@ public final class Session: @unchecked Sendable {
         if !beats.isEmpty {
             for (beat, map) in beats {
                 let event = Self.beatEvent(beat, map: map, mapping: mapping, followers: followers)
-                onBeat?(event)
-                beatPublisher.publish(event)
+                beatPublisher.publish(event, at: .heard)
             }
         }
         sleepUntilNextWork(position: position, latency: latency)
