@@ -105,8 +105,14 @@ let package = Package(
         // Live playback through a JACK server: a client with one port per channel, its process callback pulling the
         // mixer; an OutputBackend and its OutputDriver.
         .target(name: "MetronomeJack", dependencies: ["MetronomeModel", "MetronomeEngine", "MetronomeLive", "CJack"]),
-        // Joining a Link session: the session as a TempoSource a Session follows both ways, and Link's clock.
-        .target(name: "MetronomeLink", dependencies: ["MetronomeModel", "MetronomeLive", "CLink"]),
+        // Joining a Link session: the session as a TempoSource a Session follows both ways, Link's clock, and Link's
+        // rules for a plan (its tempo range, the plan scaled to the session's tempo, the quantized start); the
+        // service's Link.
+        .target(
+            name: "MetronomeLink",
+            dependencies: [
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeService", "CLink",
+            ]),
         // The OSC service of `metronome serve`: the service core over a session, our address space and klick's, and the
         // UDP server.
         .target(
@@ -184,6 +190,10 @@ let package = Package(
             ]),
         // The README's offline example, as a user writes it: `import MetronomeKit`.
         .testTarget(name: "MetronomeKitTests", dependencies: ["MetronomeKit"]),
+        // Link's rules for a plan (its tempo range, the plan scaled to the session's tempo), with no Link instance.
+        .testTarget(
+            name: "MetronomeLinkTests",
+            dependencies: ["MetronomeModel", "MetronomeApp", "MetronomeLink", "MetronomeTestSupport"]),
         // MetronomeApp's rules on their own: settings to a request, the plan's length, pattern lookup.
         .testTarget(
             name: "MetronomeAppTests", dependencies: ["MetronomeModel", "MetronomeApp", "MetronomeTestSupport"]),
