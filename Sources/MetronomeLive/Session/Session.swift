@@ -37,10 +37,10 @@ public final class Session: @unchecked Sendable {
     /// Publishes every beat (main-grid beats, silent ones included) when it is heard.
     public let beatPublisher = BeatPublisher()
     let scheduler: Scheduler
-    private let queue = DispatchQueue(label: "metronome.scheduler", qos: .userInteractive)
+    let queue = DispatchQueue(label: "metronome.scheduler", qos: .userInteractive)
     private var timer: DispatchSourceTimer?
     private let period: DispatchTimeInterval
-    private let periodFrames: SampleTime
+    let periodFrames: SampleTime
     private var ticks = 0
     /// Whether the timer was last re-armed to skip an idle stretch (on `queue`).
     private var slept = false
@@ -49,11 +49,11 @@ public final class Session: @unchecked Sendable {
     private var announcedThrough: SampleTime = .min
     /// What steers the session from outside (`SessionFollower`), in the order added: a copy is taken for each pass,
     /// and for each command sent.
-    private let followers = Locked<[SessionFollower]>([])
+    let followers = Locked<[SessionFollower]>([])
     /// Keys held on an output's MIDI input for an arpeggiator (`arpeggiateMIDIInput`), or nil; on `queue`.
-    private var midiInput: MIDIInput?
+    var midiInput: MIDIInput?
     /// The keyboard an output's MIDI input plays on the render thread (`playMIDIInput`), or nil; set before `start`.
-    private let keyboard = Locked<LiveKeyboard?>(nil)
+    let keyboard = Locked<LiveKeyboard?>(nil)
     private let taps = Locked(TapTempo())
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
@@ -145,40 +145,6 @@ public final class Session: @unchecked Sendable {
         let kept = commands.filter { left.contains($0.0) }
         if !kept.isEmpty { scheduler.send(kept) }
         wake()
-    }
-
-    /// The commands every follower left for the transport (`SessionFollower.route`), in the order they were added.
-    private func routed(_ commands: [TransportCommand]) -> [TransportCommand] {
-        followers.withLock { $0 }.reduce(commands) { left, follower in left.isEmpty ? left : follower.route(left) }
-    }
-
-    /// Adds a follower (`SessionFollower`): from the next pass on it steers the session. Any thread.
-    public func add(follower: SessionFollower) {
-        followers.withLock { $0.append(follower) }
-        wake()
-    }
-
-    /// Removes a follower; what it sent stays. Any thread.
-    public func remove(follower: SessionFollower) {
-        followers.withLock { $0.removeAll { $0 === follower } }
-    }
-
-    /// Replaces the followers that `matches` picks with `replacement` (none: removes them), where the first of them
-    /// was (at the end when none). Any thread.
-    package func replaceFollowers(where matches: (SessionFollower) -> Bool, with replacement: SessionFollower?) {
-        queue.sync {
-            followers.withLock { list in
-                let index = list.firstIndex(where: matches) ?? list.count
-                list.removeAll(where: matches)
-                if let replacement { list.insert(replacement, at: min(index, list.count)) }
-            }
-        }
-        wake()
-    }
-
-    /// Runs `body` with the followers on the session's queue (where their state lives). Any thread.
-    package func onFollowerQueue<T>(_ body: ([SessionFollower]) -> T) -> T {
-        queue.sync { body(followers.withLock { $0 }) }
     }
 
     /// Brings the live timer's next tick forward to now when it is sleeping through an idle stretch, so that what was
@@ -291,48 +257,6 @@ public final class Session: @unchecked Sendable {
     /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.
     public var rejectedCommandCount: Int { onQueue { $0.rejectedCommandCount } }
 
-    /// Frames from a MIDI message's arrival on an output's input to its effect: none for notes played
-    /// (`playMIDIInput`: on the frame they arrive); for an arpeggiator's keys (`arpeggiateMIDIInput`), the lookahead
-    /// and two timer periods, so that the scheduling pass after their arrival still finds their frame unscheduled.
-    public var midiInputLatency: SampleTime { keyboard.withLock { $0 } != nil ? 0 : lookahead + 2 * periodFrames }
-
-    /// Notes arriving on an output's MIDI input play `keyboard`, each on the frame it arrives on: the output hands
-    /// it the notes on its render thread (`JackOutput`'s `keyboard`); the session only reports on it. Call before
-    /// `start`, and not with `arpeggiateMIDIInput` (an input is played or arpeggiated). Any control thread.
-    public func playMIDIInput(on keyboard: LiveKeyboard) {
-        self.keyboard.withLock { $0 = keyboard }
-    }
-
-    /// Arpeggiates the keys held on `inbox` (an output's MIDI input) on `player`'s first track, like a hardware
-    /// arpeggiator: a note every step of `settings.rate` on the transport's grid, from the keys held on the step's
-    /// frame (each key `midiInputLatency` after it arrived); new keys start on the next step; with `latch`, the last
-    /// keys go on after they are released, until new ones are pressed. The player is added to the session. Call
-    /// before `start`. Any control thread.
-    public func arpeggiateMIDIInput(
-        _ inbox: MIDIInbox, on player: NotePlayer, settings: ArpeggioSettings, latch: Bool
-    ) {
-        scheduler.add(player)
-        let arpeggiator = LiveArpeggiator(settings: settings, latch: latch)
-        queue.sync {
-            midiInput = MIDIInput(inbox: inbox, player: player, arpeggiator: arpeggiator, latency: midiInputLatency)
-        }
-    }
-
-    /// MIDI input messages that came too late for their frame and took effect on the first one not yet scheduled.
-    /// Any control thread.
-    public var lateMIDIInputCount: Int { queue.sync { midiInput?.lateCount ?? 0 } }
-
-    /// Note ons the MIDI input did not play because they came while the output held the mixer still (a stopped
-    /// JACK transport). Any control thread.
-    public var ignoredMIDIInputCount: Int { keyboard.withLock { $0 }?.ignoredCount ?? 0 }
-
-    /// MIDI input messages dropped because the inbox was full (the scheduling thread fell a whole ring behind), or,
-    /// played on a keyboard, commands the mixer had no room for (`Mixer.immediateCapacity` in one period). Any
-    /// thread.
-    public var droppedMIDIInputCount: Int {
-        keyboard.withLock { $0 }?.droppedCount ?? queue.sync { midiInput?.inbox.droppedCount ?? 0 }
-    }
-
     /// Removes a note player; what it started sounds on. Any thread.
     public func remove(_ player: NotePlayer) { scheduler.remove(player) }
 
@@ -360,73 +284,6 @@ public final class Session: @unchecked Sendable {
 
     /// Runs `body` with the scheduler on its queue.
     func onQueue<T>(_ body: (Scheduler) -> T) -> T { queue.sync { body(scheduler) } }
-
-    // MARK: Offline
-
-    /// Renders `frameCount` frames into `sink` as fast as possible, scheduling two blocks ahead of the mixer.
-    /// - Parameters:
-    ///   - frameCount: frames to produce.
-    ///   - sink: receives every block in order.
-    ///   - blockFrames: frames rendered per pass (default 4096).
-    ///   - hostNanosecondsAtFrameZero: the virtual clock's origin, for the beats' host times (default 0).
-    ///   - fadeOutFrames: the last this many frames of `frameCount` fade linearly to silence (the last frame is 0),
-    ///     so a render that ends while notes sound ends faded, never cut (default 0: no fade).
-    ///   - shouldContinue: called after each block with the frames done so far; return false to stop early.
-    /// - Returns: frames actually rendered.
-    /// - Throws: the sink's errors.
-    @discardableResult
-    public func render(
-        frameCount: SampleTime, to sink: AudioSink, blockFrames: Int = 4096, hostNanosecondsAtFrameZero: Int64 = 0,
-        fadeOutFrames: Int = 0, shouldContinue: (SampleTime) -> Bool = { _ in true }
-    ) throws -> SampleTime {
-        let channels = mixer.configuration.channels
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels)
-        defer { buffer.deallocate() }
-        let clock = VirtualClock(
-            start: HostTime(nanoseconds: hostNanosecondsAtFrameZero), sampleRate: mixer.configuration.sampleRate)
-        var done: SampleTime = 0
-        while done < frameCount {
-            let count = Int(min(SampleTime(blockFrames), frameCount - done))
-            let horizon = mixer.framePosition + SampleTime(2 * blockFrames)
-            // Beats are kept only while someone listens (a subscriber may come at any block).
-            let publishing = beatPublisher.listenerCount(.heard) > 0
-            queue.sync {
-                scheduler.collectsBeats = publishing
-                let mapping = clock.mapping
-                let now = mapping?.hostTime(ofFrame: mixer.framePosition) ?? .now()
-                var pass = FollowerPass(
-                    scheduler: scheduler, mapping: mapping, now: now,
-                    framesPerSecond: mixer.configuration.sampleRate.framesPerSecond, periodFrames: periodFrames)
-                let followers = followers.withLock { $0 }
-                for follower in followers { follower.prepare(&pass) }
-                _ = scheduler.schedule(until: horizon)
-                for follower in followers { follower.scheduled(pass) }
-            }
-            mixer.render(into: buffer, frameCount: count)
-            let fade = SampleTime(max(0, fadeOutFrames))
-            let fadeStart = frameCount - fade
-            if fade > 0, done + SampleTime(count) > fadeStart {
-                for index in 0..<count where done + SampleTime(index) >= fadeStart {
-                    let gain = Float(frameCount - 1 - done - SampleTime(index)) / Float(fade)
-                    for channel in 0..<channels { buffer[index * channels + channel] *= gain }
-                }
-            }
-            try sink.write(buffer, frameCount: count)
-            done += SampleTime(count)
-            if publishing {
-                let heard = mixer.framePosition - 1
-                let events = queue.sync {
-                    let followers = followers.withLock { $0 }
-                    return scheduler.takeBeatsWithMaps(upTo: heard).map { beat, map in
-                        Self.beatEvent(beat, map: map, mapping: clock.mapping, followers: followers)
-                    }
-                }
-                for event in events { beatPublisher.publish(event) }
-            }
-            if !shouldContinue(done) { break }
-        }
-        return done
-    }
 
     // MARK: Live
 
@@ -589,30 +446,13 @@ public final class Session: @unchecked Sendable {
     }
 
     /// The event of a scheduled beat: its host time from `mapping`, and the source's beat when following one.
-    private static func beatEvent(
+    static func beatEvent(
         _ beat: ClickEvent, map: TempoMap, mapping: ClockMapping?, followers: [SessionFollower]
     ) -> BeatEvent {
         var event = BeatEvent(
             click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
         for follower in followers { follower.annotate(&event, position: beat.position) }
         return event
-    }
-
-    /// Schedules to `horizon` with the MIDI input's notes and steps: a command due before the horizon (a tempo
-    /// change, a locate) changes the grid from its frame, so the steps before it are placed on the grid as it is,
-    /// the scheduler goes up to its frame and applies it, and the steps from there on are placed on the new grid.
-    private func scheduleWithMIDIInput(_ midiInput: MIDIInput, until horizon: SampleTime) {
-        // A pass holds the few commands a lookahead can: the bound only guards against a command never applied.
-        for _ in 0..<16 {
-            guard let due = scheduler.transport.nextDue(now: scheduler.scheduledUntil)?.frame, due < horizon else {
-                break
-            }
-            midiInput.pass(transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, horizon: due)
-            scheduler.schedule(until: due)
-            guard scheduler.scheduledUntil >= due, scheduler.applyCommandsDue() else { break }
-        }
-        midiInput.pass(transport: scheduler.transport, scheduledUntil: scheduler.scheduledUntil, horizon: horizon)
-        scheduler.schedule(until: horizon)
     }
 
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
