@@ -29,7 +29,10 @@ extension LinkSession {
     /// Checks `plan` against Link's tempo range (every tempo the map, a trainer or a ramp reaches), creates the Link
     /// instance (its tempo the plan's first, its quantum `settings.quantum` or the first bar's length in quarter
     /// notes), enables it (with start/stop sync if `settings` asks) and waits up to `joinWindow` for a peer.
-    /// - Parameter isCancelled: polled every 2 ms while waiting: true disables Link and throws `.interrupted`.
+    /// - Parameters:
+    ///   - settings: the quantum (nil: the first bar's length) and whether play and stop are shared.
+    ///   - plan: the plan to play; its tempos are checked.
+    ///   - isCancelled: polled every 2 ms while waiting: true disables Link and throws `.interrupted`.
     public static func join(_ settings: LinkSettings, plan: ClickPlan, isCancelled: () -> Bool) throws(LinkPlanError)
         -> LinkSession
     {

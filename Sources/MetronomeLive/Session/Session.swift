@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Offline, `render(frameCount:to:shouldContinue:)` runs the chain on a virtual clock: the writer loop advances the
 /// mixer's frame counter and schedules ahead of it, so a rendered file is an exact witness of what live playback sends.
-/// Live, `start(output:onBeat:)` starts a `DispatchSourceTimer` on the session's serial queue that wakes every
+/// Live, `start(output:)` starts a `DispatchSourceTimer` on the session's serial queue that wakes every
 /// `timerInterval`, reads the mixer's frame position and schedules every event in `[scheduledUntil, position +
 /// lookahead)`; between events it sleeps until one period before the next is due (about 10 wake-ups a second at 120
 /// BPM), except while a follower keeps it awake (`SessionFollower.keepsTimerAwake`: a tempo source switched on, a
@@ -19,9 +19,9 @@ import Synchronization
 /// plus the largest block the output requests; anything later is played at once by the mixer and counted in
 /// `mixer.lateEventCount`.
 ///
-/// Threads: create, `send`, `add`, `remove`, `beats()`, `start`, `attach`, `stop` and the properties from any
+/// Threads: create, `send`, `add`, `remove`, `beats(_:)`, `start`, `attach`, `stop` and the properties from any
 /// control thread; `render` from one thread, never while live. The scheduler runs only on the session's queue
-/// (checked in debug builds); `onBeat` and the beat streams are fed from it, never from the audio thread.
+/// (checked in debug builds); the beat publisher's listeners are fed from it, never from the audio thread.
 public final class Session: @unchecked Sendable {
     // @unchecked: `scheduler`, `output`, `announcedThrough`, `timer` and `ticks` are
     // touched only on `queue`; the mixer is
