@@ -1,5 +1,5 @@
 import MetronomeEngine
-import MetronomeLive
+import MetronomeJack
 import MetronomeModel
 import Testing
 
