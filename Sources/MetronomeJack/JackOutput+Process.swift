@@ -68,10 +68,12 @@ extension JackOutput {
     func process(_ frameCount: Int) {
         guard let client else { return }
         let frameTime = jack_last_frame_time(client)
+        missedFrames = 0
         if let lastCycle, frameTime &- lastCycle.frame > lastCycle.count, lastCycle.count > 0 {
             let skipped = Int((frameTime &- lastCycle.frame) / lastCycle.count) - 1
             missed.add(skipped, ordering: .relaxed)
             runCounts.addMissedCycles(skipped)
+            missedFrames = Int64(skipped) * Int64(lastCycle.count)
         }
         lastCycle = (frameTime, jack_nframes_t(frameCount))
         guard connected.load(ordering: .acquiring) else {

@@ -91,6 +91,19 @@ extension JackOutput {
             }
         }
         if let lockDelta, frame - lockDelta == mixer.framePosition { return true }
+        if lock.followsTimebase, let lockDelta, rolling, missedFrames > 0,
+            frame - lockDelta == mixer.framePosition + missedFrames
+        {
+            // Following a timebase master, the transport rolled on through cycles the server ran without calling us:
+            // the mixer goes on to where it is (what fell in them, MIDI clock included, is not heard), with no seek.
+            // A seek puts the map's own time on the transport's frame, which the follower has moved onto the
+            // master's beats: the beats after it were off the master's until the follower put the next one back,
+            // leaving out the rest of a bar (a click lost). Without a master the map's time is the transport's, and
+            // a seek (which also tells MIDI receivers the Song Position again) is kept.
+            mixer.skipping(to: frame - lockDelta)
+            renderIntoNothing(missedFrames)
+            return true
+        }
         lockRequestFrame = frame
         lockAwaiting = lock.request(transportFrame: frame)
         // The seek sends its own Stop, Song Position and Continue: nothing more from here until it has played.

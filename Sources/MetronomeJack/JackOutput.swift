@@ -87,6 +87,9 @@ public final class JackOutput: @unchecked Sendable {
     /// thread's).
     let missed = Atomic<Int>(0)
     var lastCycle: (frame: jack_nframes_t, count: jack_nframes_t)?
+    /// Frames of the cycles the server ran without calling us just before this one (0 when it called us for the
+    /// last): a transport locked to rolls on through them. The process thread's.
+    var missedFrames: Int64 = 0
 
     /// Counts allocations on the calling thread (the tests' counter); nil in the shipped binary.
     nonisolated(unsafe) public static var allocationProbe: (@convention(c) () -> UInt64)?
