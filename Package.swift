@@ -55,12 +55,18 @@ let package = Package(
         .target(name: "MetronomeMIDI", dependencies: ["MetronomeModel", "MetronomeMusic"]),
         // SoundFont 2/3 data: the RIFF reader, presets, zones, generators and modulators (not the voices).
         .target(name: "MetronomeSoundFont"),
-        // The real-time mixer and its input (commands, the ring), voices, generated sounds and note players, the
-        // transport and the scheduler.
+        // Below the mixer: its input (commands, the ring, MIDI in and out), sample buffers, and the voices that
+        // render them (samples and SoundFont zones).
+        .target(
+            name: "MetronomeVoices",
+            dependencies: [
+                "MetronomeModel", "MetronomeSoundFont", .product(name: "RealModule", package: "swift-numerics"),
+            ]),
+        // The real-time mixer over the voices, generated sounds and note players, the transport and the scheduler.
         .target(
             name: "MetronomeEngine",
             dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomeSoundFont",
+                "MetronomeModel", "MetronomeMusic", "MetronomeSoundFont", "MetronomeVoices",
                 .product(name: "RealModule", package: "swift-numerics"),
             ]),
         // Sessions (the one place the chain is built, live and offline), host clocks, the output backend seam, the
@@ -85,7 +91,7 @@ let package = Package(
             name: "MetronomeKit",
             dependencies: [
                 "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeSoundFont",
-                "MetronomeEngine", "MetronomeLive", "MetronomeFiles", "MetronomeApp",
+                "MetronomeVoices", "MetronomeEngine", "MetronomeLive", "MetronomeFiles", "MetronomeApp",
             ]),
         // Open Sound Control 1.0 packets as values: encoding, bounded decoding, address patterns; and a UDP socket
         // (no Foundation).

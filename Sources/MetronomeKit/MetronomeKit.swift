@@ -6,7 +6,8 @@
 //   MetronomePatterns   the .metro language, klick maps and bank files → a score
 //   MetronomeMIDI       Standard MIDI Files read and written; the export of clicks and notes
 //   MetronomeSoundFont  SoundFont 2/3 data: presets, zones, generators, modulators
-//   MetronomeEngine     the mixer and its input (commands, the ring), sounds, the transport and the scheduler
+//   MetronomeVoices     below the mixer: its input (commands, the ring), sample buffers, the voices
+//   MetronomeEngine     the mixer, sounds, note players, the transport and the scheduler (re-exports the voices)
 //   MetronomeLive       sessions (live and offline), clocks, the output-backend and tempo-source seams, beats
 //   MetronomeFiles      audio files, sample banks and SoundFont files read and written (libsndfile)
 //   MetronomeApp        typed settings → a plan → a session: click, pattern and MIDI file plans, instruments
@@ -19,3 +20,4 @@
 @_exported import MetronomeMusic
 @_exported import MetronomePatterns
 @_exported import MetronomeSoundFont
+@_exported import MetronomeVoices

@@ -1,4 +1,5 @@
 import MetronomeModel
+import MetronomeVoices
 import Synchronization
 
 /// The real-time mixer: plays frame-stamped commands from a `CommandRing` through two preallocated voice pools,

@@ -1,6 +1,7 @@
 import MetronomeModel
 import MetronomeMusic
 import MetronomeSoundFont
+import MetronomeVoices
 import Synchronization
 
 /// A keyboard played straight into the mixer on the render thread: an output with a MIDI input (JACK's `midi_in`)

@@ -1,6 +1,7 @@
 import MetronomeModel
 import MetronomeMusic
 import MetronomeSoundFont
+import MetronomeVoices
 
 extension NotePlayer {
     /// The mixer font channels of the player's SoundFont tracks.

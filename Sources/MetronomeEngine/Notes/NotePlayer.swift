@@ -1,6 +1,7 @@
 import MetronomeModel
 import MetronomeMusic
 import MetronomeSoundFont
+import MetronomeVoices
 import Synchronization
 
 /// Turns notes into mixer commands on the scheduling thread: a note-on is a voice of its track's bank (the zone's

@@ -1,4 +1,5 @@
 import MetronomeModel
+import MetronomeVoices
 import RealModule
 
 /// One sample of a bank and the notes it covers.

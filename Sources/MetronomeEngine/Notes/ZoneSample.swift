@@ -1,4 +1,5 @@
 import MetronomeModel
+import MetronomeVoices
 import Synchronization
 
 /// The audio of a bank zone: a buffer given when the zone is made (sample files), or one generated on first use (the

@@ -1,6 +1,7 @@
 import Dispatch
 import MetronomeModel
 import MetronomeMusic
+import MetronomeVoices
 import Synchronization
 
 /// Turns the transport's musical time into frame-stamped mixer commands, a lookahead window at a time.

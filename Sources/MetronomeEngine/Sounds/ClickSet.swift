@@ -1,5 +1,6 @@
 import MetronomeModel
 import MetronomeMusic
+import MetronomeVoices
 
 /// The sounds of one click style: accent, normal, subdivision and count-in samples at the output rate.
 ///

@@ -1,4 +1,5 @@
 import MetronomeModel
+import MetronomeVoices
 import RealModule
 
 /// Generates the built-in click sets. Deterministic: the same style and rate always give the same samples.

@@ -46,7 +46,7 @@ public struct MIDIMessage: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether it starts a note (a stop lets no new note through; clocks run on to the Stop).
-    var isNoteOn: Bool { status & 0xF0 == 0x90 && data2 > 0 }
+    package var isNoteOn: Bool { status & 0xF0 == 0x90 && data2 > 0 }
 
     /// The bytes in hexadecimal ("F2 10 00").
     public var description: String {
@@ -72,7 +72,7 @@ public final class MIDIOutbox: @unchecked Sendable {
     /// Messages dropped because a render call had more than `capacity`. Render thread.
     public private(set) var droppedCount = 0
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
         frames = .allocate(capacity: self.capacity)
         messages = .allocate(capacity: self.capacity)
@@ -89,9 +89,9 @@ public final class MIDIOutbox: @unchecked Sendable {
         return (frames[index], messages[index])
     }
 
-    func removeAll() { count = 0 }
+    package func removeAll() { count = 0 }
 
-    func append(_ message: MIDIMessage, at frame: SampleTime) {
+    package func append(_ message: MIDIMessage, at frame: SampleTime) {
         guard count < capacity else {
             droppedCount += 1
             return

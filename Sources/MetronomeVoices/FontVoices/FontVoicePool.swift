@@ -14,9 +14,9 @@ import Synchronization
 /// Threads: created and freed on a control thread, with its `Mixer`; `stolenCount` from any thread; everything else
 /// on the render thread only, from `Mixer.render(into:frameCount:)`, and real-time safe: no allocation, lock, log or
 /// Foundation call.
-final class FontVoicePool {
+package final class FontVoicePool {
     /// Voices that may sound at once before the least important is stolen.
-    let polyphony: Int
+    package let polyphony: Int
     /// Length of a stolen or stopped voice's fade.
     let fadeFrames: Int
     /// The output's frames per second, which voices pitch their samples to.
@@ -28,12 +28,12 @@ final class FontVoicePool {
     /// Dense list of slot indices in use, `activeCount` long, in start order.
     let active: UnsafeMutablePointer<Int>
     /// Voices sounding or fading. Render thread.
-    var activeCount = 0
+    package var activeCount = 0
     /// Stack of unused slot indices, `freeCount` long.
     let free: UnsafeMutablePointer<Int>
-    var freeCount: Int
+    package var freeCount: Int
     /// Voices in use that are not fading out.
-    var soundingCount = 0
+    package var soundingCount = 0
     /// Start order, for stealing the oldest among equals.
     var nextSerial: UInt64 = 0
     /// The channels' controllers, pitch wheel and pressure, `MixerCommand.fontChannelCount` of them.
@@ -51,7 +51,7 @@ final class FontVoicePool {
     ///   - fadeFrames: the fade given to a stolen or stopped voice.
     ///   - outputRate: the output's frames per second.
     ///   - eventCapacity: font commands a block may hold (the command ring's capacity).
-    init(polyphony: Int, fadeFrames: Int, outputRate: Int, eventCapacity: Int) {
+    package init(polyphony: Int, fadeFrames: Int, outputRate: Int, eventCapacity: Int) {
         self.polyphony = polyphony
         self.fadeFrames = fadeFrames
         self.outputRate = outputRate
@@ -79,19 +79,19 @@ final class FontVoicePool {
     }
 
     /// Voices stolen because the pool was full. Any thread.
-    var stolenCount: Int { stolen.load(ordering: .relaxed) }
+    package var stolenCount: Int { stolen.load(ordering: .relaxed) }
 
     /// Whether no voice sounds and no command waits: rendering would add nothing. Render thread.
-    var isIdle: Bool { activeCount == 0 && eventCount == 0 }
+    package var isIdle: Bool { activeCount == 0 && eventCount == 0 }
 
     /// Whether one more command fits in this block's list. Render thread.
-    var canQueue: Bool { eventCount < eventCapacity }
+    package var canQueue: Bool { eventCount < eventCapacity }
 
     /// Keeps a font command (or a release or fade that concerns font voices too) until its frame inside the block.
     /// Commands arrive in frame order, so the list stays sorted by offset. Render thread; `canQueue` must hold.
     /// - Complexity: O(1).
     @inline(__always)
-    func queue(_ command: MixerCommand, offset: Int) {
+    package func queue(_ command: MixerCommand, offset: Int) {
         events[eventCount] = (offset, command)
         eventCount += 1
     }
@@ -100,7 +100,7 @@ final class FontVoicePool {
     /// the block is cut at every command's frame, each piece rendered with the channel state and voices the commands
     /// before it left. Empties the command list. Render thread.
     /// - Complexity: O(active voices × `count` + commands × active voices).
-    func render(mixLeft: UnsafeMutablePointer<Float>, mixRight: UnsafeMutablePointer<Float>, count: Int) {
+    package func render(mixLeft: UnsafeMutablePointer<Float>, mixRight: UnsafeMutablePointer<Float>, count: Int) {
         var from = 0
         var event = 0
         while true {

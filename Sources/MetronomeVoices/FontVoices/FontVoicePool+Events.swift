@@ -2,7 +2,7 @@ extension FontVoicePool {
     /// Applies a queued command at its frame: starts a voice, sets a channel control, releases the voices of a tag
     /// (or marks them sustained while the channel's pedal is down), or fades every voice. Render thread.
     /// - Complexity: O(active voices).
-    func apply(_ command: MixerCommand) {
+    package func apply(_ command: MixerCommand) {
         switch command.kind {
         case .startFontVoice: startVoice(command)
         case .channelControl: setChannelControl(command)

@@ -11,9 +11,9 @@ import Synchronization
 /// Threads: created and freed on a control thread, with its `Mixer`; `stolenCount` from any thread; everything else
 /// on the render thread only, from `Mixer.render(into:frameCount:)`, and real-time safe: no allocation, lock, log or
 /// Foundation call.
-final class SampleVoicePool {
+package final class SampleVoicePool {
     /// Voices that may sound at once before the oldest is stolen.
-    let capacity: Int
+    package let capacity: Int
     /// Length of a stolen or stopped voice's fade.
     private let fadeFrames: Int
     /// The slots, `2 × capacity` of them; those listed in `active` hold a voice.
@@ -21,12 +21,12 @@ final class SampleVoicePool {
     /// Dense list of slot indices in use, `activeCount` long, in start order.
     private let active: UnsafeMutablePointer<Int>
     /// Voices sounding or fading. Render thread.
-    private(set) var activeCount = 0
+    package private(set) var activeCount = 0
     /// Stack of unused slot indices, `freeCount` long.
     private let free: UnsafeMutablePointer<Int>
     private var freeCount: Int
     /// Voices in use that are not fading out (`SampleVoicePool+Render` ends some).
-    var soundingCount = 0
+    package var soundingCount = 0
     /// Start order, for stealing the oldest.
     private var nextSerial: UInt64 = 0
     /// Voices stolen (`stolenCount`).
@@ -36,7 +36,7 @@ final class SampleVoicePool {
     /// - Parameters:
     ///   - capacity: voices that may sound at once; twice as many slots are allocated.
     ///   - fadeFrames: the fade given to a stolen or stopped voice.
-    init(capacity: Int, fadeFrames: Int) {
+    package init(capacity: Int, fadeFrames: Int) {
         self.capacity = capacity
         self.fadeFrames = fadeFrames
         let slotCount = capacity * 2
@@ -54,17 +54,17 @@ final class SampleVoicePool {
     }
 
     /// Voices stolen because the pool was full. Any thread.
-    var stolenCount: Int { stolen.load(ordering: .relaxed) }
+    package var stolenCount: Int { stolen.load(ordering: .relaxed) }
 
     /// Whether no voice sounds or fades: rendering would add nothing. Render thread.
-    var isIdle: Bool { activeCount == 0 }
+    package var isIdle: Bool { activeCount == 0 }
 
     /// Adds every active voice's next `count` frames to the mix and frees the voices that end. Render thread.
     ///
     /// Voices are summed in the order they started, so a block's mix never depends on where earlier blocks ended.
     /// - Complexity: O(active voices × `count`).
     @inline(__always)
-    func render(mixLeft: UnsafeMutablePointer<Float>, mixRight: UnsafeMutablePointer<Float>, count: Int) {
+    package func render(mixLeft: UnsafeMutablePointer<Float>, mixRight: UnsafeMutablePointer<Float>, count: Int) {
         var index = 0
         while index < activeCount {
             if renderVoice(voices + active[index], mixLeft: mixLeft, mixRight: mixRight, count: count) {
@@ -78,7 +78,7 @@ final class SampleVoicePool {
     /// Starts the sample of a `startVoice` command `offset` frames into the coming block, stealing the oldest voice
     /// when `capacity` voices sound. Render thread.
     /// - Complexity: O(active voices) when a voice is stolen, O(1) otherwise.
-    func start(_ command: MixerCommand, offset: Int) {
+    package func start(_ command: MixerCommand, offset: Int) {
         guard command.rate > 0, command.rate.isFinite, command.gain > 0 else { return }
         if soundingCount == capacity { stealOldest() }
         if freeCount == 0 { dropQuietestFade() }
@@ -111,7 +111,7 @@ final class SampleVoicePool {
 
     /// Fades every voice from the start of the block the command was drained in. Render thread.
     /// - Complexity: O(active voices).
-    func fadeOutAll() {
+    package func fadeOutAll() {
         for index in 0..<activeCount where !voices[active[index]].isFading {
             voices[active[index]].beginFade(frames: fadeFrames)
             soundingCount -= 1
@@ -120,7 +120,7 @@ final class SampleVoicePool {
 
     /// Marks every sounding voice with `tag` to begin its release at `offset` frames into the block. Render thread.
     /// - Complexity: O(active voices).
-    func releaseVoices(tag: UInt32, offset: Int) {
+    package func releaseVoices(tag: UInt32, offset: Int) {
         guard tag != 0 else { return }
         for index in 0..<activeCount {
             let voice = voices + active[index]
