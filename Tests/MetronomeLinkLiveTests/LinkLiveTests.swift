@@ -36,17 +36,36 @@ struct LinkLiveTests {
         try Self.twoOfOurs { try LinkLab(pair: NetworkNamespace.pair()) }
     }
 
+    /// `CLOCK_MONOTONIC_RAW` (Link's clock on Linux) minus `CLOCK_MONOTONIC` (the PulseAudio server's, so the
+    /// recording's), in nanoseconds, the raw clock read between two monotonic readings: NTP slews the second.
+    static func rawMinusMonotonic() -> Int64 {
+        func read(_ clock: clockid_t) -> Int64 {
+            var time = timespec()
+            clock_gettime(clock, &time)
+            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        }
+        let before = read(CLOCK_MONOTONIC)
+        let raw = read(CLOCK_MONOTONIC_RAW)
+        let after = read(CLOCK_MONOTONIC)
+        return raw - (before + (after - before) / 2)
+    }
+
     /// A plays beat 1 of each bar at 120 BPM in the first namespace, B beat 2 from 97 BPM in the other; one recording.
     static func twoOfOurs(in makeLab: () throws -> LinkLab) throws {
         let scratch = try Scratch()
         let beep = try Self.clickStart(sound: "beep", in: scratch)
+        var clocks = (start: Int64(0), end: Int64(0))
         let run = try LinkLab.recorded(ours: 2, in: makeLab) { lab in
+            clocks.start = Self.rawMinusMonotonic()
             let a = try lab.ours(["120", "--accent", "X...", "--link", "--duration", "12", "--verbose"])
             usleep(2_500_000)
             let b = try lab.ours(
                 ["97", "--accent", ".X..", "--sound", "beep", "--link", "--duration", "8", "--verbose"], onOther: true)
-            return [a.wait(), b.wait()]
+            let results = [a.wait(), b.wait()]
+            clocks.end = Self.rawMinusMonotonic()
+            return results
         }
+        print("Link's clock (CLOCK_MONOTONIC_RAW) against the server's (CLOCK_MONOTONIC) over the run: \(clocks.end - clocks.start) ns")
         let (resultA, resultB, samples) = (run.results[0], run.results[1], run.samples)
         #expect(resultA.status == 0, "\(resultA.standardError)")
         #expect(resultB.status == 0, "\(resultB.standardError)")
