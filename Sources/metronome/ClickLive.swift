@@ -282,6 +282,10 @@ struct ClickLive {
             if let peersAtEnd {
                 extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")
             }
+            if let moves = engine.followedMoves {
+                let largest = (moves.largestFrames * 10).rounded() / 10
+                extra.append("Link: \(moves.count) beats moved onto the session's, the largest by \(largest) frames")
+            }
             if live.jack?.transport == .follow, let transportFollower = context.transportFollower {
                 extra.append(transportFollower.followReport(on: engine))
             }

@@ -114,6 +114,8 @@ struct TempoFollowerTests {
         let sink = OnsetSink(channels: 1)
         try session.render(frameCount: 48_000 * 10, to: sink)
         #expect(session.followedBeatOffset == 4)
+        // One move, the first beat's onto the source's; on a steady source, none after it.
+        #expect(session.followedMoves?.count == 1)
         let expected = [0] + (1..<20).map { Self.frame(ofSourceBeat: Double($0) + 4, on: timeline) }
         #expect(sink.onsets.map(\.frame) == Array(expected.prefix(sink.onsets.count)))
         // Accents on our downbeats, which are the source's beats 8, 12, …

@@ -28,6 +28,10 @@ public final class SourceFollower: SessionFollower, @unchecked Sendable {
     /// Session's queue.
     public var beatOffset: Double? { follower.beatOffset }
 
+    /// The beats moved onto the source's time so far, and the largest move in frames (`TempoFollower.moves`).
+    /// Session's queue.
+    public var moves: (count: Int, largestFrames: Double) { follower.moves }
+
     public func prepare(_ pass: inout FollowerPass) {
         for start in starts.withLock({ taken in defer { taken = [] }; return taken }) {
             follower.requestStart(start)
@@ -77,5 +81,11 @@ extension Session {
     /// while not following or before the first alignment. Any thread.
     public var followedBeatOffset: Double? {
         onFollowerQueue { followers in followers.lazy.compactMap { $0 as? SourceFollower }.first?.beatOffset }
+    }
+
+    /// Following a source: the beats moved onto its time so far and the largest move in frames
+    /// (`TempoFollower.moves`); nil while not following. Any thread.
+    public var followedMoves: (count: Int, largestFrames: Double)? {
+        onFollowerQueue { followers in followers.lazy.compactMap { $0 as? SourceFollower }.first?.moves }
     }
 }

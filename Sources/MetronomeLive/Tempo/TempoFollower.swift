@@ -36,6 +36,10 @@ public struct TempoFollower {
     /// and its sign. Such a deviation moves a beat only when the next beat shows it too: one look's clock noise (a
     /// timing report stamped late, a measurement of Link's) moves no click.
     private var smallDeviation: (beat: Position, sign: Double)?
+    /// Beats moved onto the source's time while following it (the alignment of the first beat, the alignment a new
+    /// map needs and those after a jump of the source's included), and the largest move, in frames: following a
+    /// steady source on a steady output clock, after the first, none.
+    public private(set) var moves = (count: 0, largestFrames: 0.0)
     /// The beat looked at in the last pass: a tempo segment of ours that starts after it started since.
     private var lastLooked: Position?
     /// The source's play state at the last look (with a source that shares play and stop).
@@ -205,7 +209,10 @@ public struct TempoFollower {
             } else {
                 smallDeviation = nil
                 let at = SampleTime(min(target, frame).rounded(.down))
-                if at >= scheduledUntil { commands.append((.align(beat, frame: target), .frame(at))) }
+                if at >= scheduledUntil {
+                    commands.append((.align(beat, frame: target), .frame(at)))
+                    moves = (moves.count + 1, max(moves.largestFrames, abs(target - frame)))
+                }
             }
         } else if smallDeviation?.beat != beat {
             smallDeviation = nil
