@@ -12,8 +12,8 @@ extension Session {
     /// and two timer periods, so that the scheduling pass after their arrival still finds their frame unscheduled.
     public var midiInputLatency: SampleTime { keyboard.withLock { $0 } != nil ? 0 : lookahead + 2 * periodFrames }
 
-    /// Notes arriving on an output's MIDI input play `keyboard`, each on the frame it arrives on: the output hands
-    /// it the notes on its render thread (`JackOutput`'s `keyboard`); the session only reports on it. Call before
+    /// Notes arriving on an output's MIDI input play `keyboard`, each on the frame it arrives on: the output given
+    /// the same keyboard hands it the notes on its render thread; the session only reports on it. Call before
     /// `start`, and not with `arpeggiateMIDIInput` (an input is played or arpeggiated). Any control thread.
     public func playMIDIInput(on keyboard: LiveKeyboard) {
         self.keyboard.withLock { $0 = keyboard }
