@@ -39,6 +39,7 @@ extension JackOutput {
         guard frames > 0 else { return }
         let block = SampleTime(mixer.configuration.maximumBlockFrames)
         let target = mixer.framePosition + frames
+        cycleFramesIntoNothing += frames
         while mixer.framePosition < target {
             mixer.render(into: scratch, frameCount: Int(min(block, target - mixer.framePosition)))
         }
@@ -76,6 +77,7 @@ extension JackOutput {
             missedFrames = Int64(skipped) * Int64(lastCycle.count)
         }
         lastCycle = (frameTime, jack_nframes_t(frameCount))
+        cycleFramesIntoNothing = 0
         guard connected.load(ordering: .acquiring) else {
             silence(frameCount)
             return
@@ -114,6 +116,7 @@ extension JackOutput {
                 }
                 if used.cpuNanoseconds > longestOnCPU.load(ordering: .relaxed) {
                     longestOnCPU.store(used.cpuNanoseconds, ordering: .relaxed)
+                    longestOnCPUIntoNothing.store(cycleFramesIntoNothing, ordering: .relaxed)
                 }
             }
         }
@@ -210,6 +213,7 @@ extension JackOutput {
         }
         if used.cpuNanoseconds > longestOnCPU.load(ordering: .relaxed) {
             longestOnCPU.store(used.cpuNanoseconds, ordering: .relaxed)
+            longestOnCPUIntoNothing.store(0, ordering: .relaxed)
         }
         return result
     }

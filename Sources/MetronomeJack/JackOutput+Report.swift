@@ -87,6 +87,8 @@ extension JackOutput {
             "transport starts joined late: \(runCounts.lateTransportJoins)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
             "longest callback on the CPU: \(longestCallbackOnCPUNanoseconds / 1000) µs",
+            "frames the process callback longest on the CPU rendered into nothing (a catch-up or a skip): "
+                + "\(longestOnCPUIntoNothing.load(ordering: .relaxed))",
             "process callbacks over half a period: \(slowCallbackCount)",
             // Ours running too long, not the machine's: the live tests never repeat a run with one.
             "callbacks over half a period of our own (on the CPU or waiting that long): \(slowOfOurOwnCount)",

@@ -83,6 +83,10 @@ public final class JackOutput: @unchecked Sendable {
     let slow = Atomic<Int>(0)
     let slowOfOurOwn = Atomic<Int>(0)
     let longestOnCPU = Atomic<Int64>(0)
+    /// The frames the mixer was rendered into nothing (a catch-up or a skip) in the current cycle, and in the
+    /// process callback longest on the CPU: tells a long catch-up from a callback slow for another reason.
+    var cycleFramesIntoNothing: SampleTime = 0
+    let longestOnCPUIntoNothing = Atomic<SampleTime>(0)
     /// Cycles the server ran without calling us, and the frame time and length of the last cycle we ran (the process
     /// thread's).
     let missed = Atomic<Int>(0)

@@ -6,18 +6,28 @@ import Testing
 /// The binary with `--driver jack`, against a private jackd (JACK_DEFAULT_SERVER names it).
 @Suite("JACK: metronome --driver jack, recorded", .serialized)
 struct JackCommandTests {
-    /// Waits until the server lists `port` (5 s at most).
-    static func waitForPort(_ port: String, on server: JackServer) throws {
+    /// Waits until the server lists `port` (5 s at most). When it does not, the issue says what the server listed,
+    /// the end of its log and, given the process that was to register the port, whether it is still running and what
+    /// it wrote on standard error: a port that never appeared tells whose fault it was.
+    static func waitForPort(_ port: String, on server: JackServer, of process: ChildProcess? = nil) throws {
         let deadline = Date().addingTimeInterval(5)
+        var listed = ""
         while Date() < deadline {
             let listing = try ChildProcess(
                 "/usr/bin/jack_lsp", ["-s", server.name], environment: server.clientEnvironment
             )
             .wait()
+            listed = "jack_lsp exit \(listing.status): \(listing.standardOutput.split(separator: "\n"))"
             if listing.standardOutput.split(separator: "\n").contains(Substring(port)) { return }
             usleep(20_000)
         }
-        Issue.record("\(port) never appeared on \(server.name)")
+        let state =
+            process.map { process in
+                let exited = process.hasExited ? "exited \(process.wait().status)" : "still running"
+                return "; the process \(exited), its standard error: \(process.errorOutput.debugDescription)"
+            } ?? ""
+        let tail = server.logTail(lines: 12).debugDescription
+        Issue.record("\(port) never appeared on \(server.name) in 5 s; \(listed)\(state); its log ends: \(tail)")
     }
 
     /// The server's connections, as `jack_lsp -c` prints them: once they hold every one of `expected` (a client's

@@ -55,7 +55,7 @@ struct JackMIDIInputTests {
         let ours = try ChildProcess(
             CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect", "--midi-notes", "--verbose"],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:midi_in", on: server)
+        try JackCommandTests.waitForPort("metronome:midi_in", on: server, of: ours)
         let window = server.logMark
         let recorder = try ChildProcess(
             "/usr/bin/env",

@@ -28,7 +28,7 @@ struct JackMIDITests {
     /// Starts `jack_midi_dump -a` (client midi-monitor) and waits for its input port.
     static func startDump(on server: JackServer) throws -> ChildProcess {
         let dump = try ChildProcess("/usr/bin/jack_midi_dump", ["-a"], environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("midi-monitor:input", on: server)
+        try JackCommandTests.waitForPort("midi-monitor:input", on: server, of: dump)
         return dump
     }
 
@@ -118,7 +118,7 @@ struct JackMIDITests {
                 "--osc", "127.0.0.1:\(port)", "--quiet",
             ],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:midi_out", on: server)
+        try JackCommandTests.waitForPort("metronome:midi_out", on: server, of: serve)
         func send(_ arguments: String...) throws {
             let sent = try ChildProcess("/usr/bin/oscsend", ["127.0.0.1", String(port)] + arguments).wait()
             #expect(sent.status == 0, "\(arguments): \(sent.standardError)")
@@ -284,7 +284,7 @@ struct JackMIDITests {
                 "--verbose",
             ],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:midi_out", on: server)
+        try JackCommandTests.waitForPort("metronome:midi_out", on: server, of: ours)
         usleep(1_000_000)
         server.kill()
         first.send(SIGTERM)
@@ -352,7 +352,7 @@ struct JackMIDINotesTests {
                     "--verbose",
                 ],
                 environment: server.clientEnvironment)
-            try JackCommandTests.waitForPort("metronome:midi_out", on: server)
+            try JackCommandTests.waitForPort("metronome:midi_out", on: server, of: ours)
             let window = server.logMark
             let recorded = try ChildProcess(
                 "/usr/bin/env",

@@ -88,12 +88,12 @@ struct JackTransportFollowTests {
             kill(klick.pid, SIGTERM)
             _ = klick.wait()
         }
-        try JackCommandTests.waitForPort("klick:out", on: server)
+        try JackCommandTests.waitForPort("klick:out", on: server, of: klick)
         let ours = try ChildProcess(
             CommandRunner.executable,
             ["120", "--transport", "follow", "--driver", "jack", "--no-connect", "--quiet", "--verbose"],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server, of: ours)
         let window = server.logMark
         let ourPeer = try ChildProcess(
             "/usr/bin/env", ["python3", JackTransportTests.peer, server.name, "metronome:out_1", "wait:8"],
@@ -159,7 +159,7 @@ struct JackTransportFollowTests {
                 "--no-connect", "--osc", "127.0.0.1:\(port)", "--quiet", "--verbose",
             ],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server, of: serve)
         let window = server.logMark
         let master = try ChildProcess(
             "/usr/bin/env",

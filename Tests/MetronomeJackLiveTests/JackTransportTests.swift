@@ -61,7 +61,7 @@ struct JackTransportTests {
         let ours = try ChildProcess(
             CommandRunner.executable, arguments + ["--driver", "jack", "--no-connect"],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server, of: ours)
         return (server, ours)
     }
 
@@ -130,7 +130,7 @@ struct JackTransportTests {
             CommandRunner.executable,
             ["play", map, "--transport", "start-stop", "--driver", "jack", "--no-connect", "--quiet"],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server, of: ours)
         // The song's 4 s end 4 s after the restart; the peer records 0.6 s more.
         let recording = try Self.record(
             on: server, steps: ["wait:0.5", "start", "wait:2", "stop", "locate:0", "wait:0.3", "start", "wait:4.6"])
@@ -225,7 +225,7 @@ struct JackTransportTests {
             CommandRunner.executable,
             ["play", map, "--transport", "master", "--driver", "jack", "--no-connect", "--quiet"],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server, of: ours)
         let klick = try ChildProcess("/usr/bin/klick", ["-j", "-n", "klick"], environment: server.clientEnvironment)
         try JackCommandTests.waitForPort("klick:out", on: server)
         let peer = try ChildProcess(
@@ -265,7 +265,7 @@ struct JackTransportTests {
                 "127.0.0.1:\(port)", "--quiet",
             ],
             environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:out_1", on: server)
+        try JackCommandTests.waitForPort("metronome:out_1", on: server, of: serve)
         let peer = try ChildProcess(
             "/usr/bin/env", ["python3", Self.peer, server.name, "metronome:out_1", "wait:4"],
             environment: server.clientEnvironment)

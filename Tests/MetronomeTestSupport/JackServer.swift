@@ -73,6 +73,14 @@ public final class JackServer {
         (earlierLog.output + (daemon?.output ?? ""), earlierLog.error + (daemon?.errorOutput ?? ""))
     }
 
+    /// The last `lines` lines of the server's log (standard output and error, across restarts), for a failure's
+    /// message.
+    public func logTail(lines: Int) -> String {
+        let log = log
+        let all = (log.output + "\n" + log.error).split(separator: "\n", omittingEmptySubsequences: true)
+        return all.suffix(lines).joined(separator: "\n")
+    }
+
     /// A place in the server's log (across restarts): where a checked window starts.
     public struct LogMark: Sendable {
         fileprivate let output: Int
@@ -281,10 +289,12 @@ public final class JackServer {
         public var slowOfOurOwn: Int
         /// The longest time on the CPU of one callback, in microseconds.
         public var longestOnCPU: Int
+        /// The frames that callback rendered into nothing (a catch-up or a skip), or nil when not reported.
+        public var longestOnCPUIntoNothing: Int?
 
         public init(
             missedCycles: Int, longestCallback: Int, periodMicroseconds: Int, slowCallbacks: Int, callbacks: Int,
-            slowOfOurOwn: Int, longestOnCPU: Int
+            slowOfOurOwn: Int, longestOnCPU: Int, longestOnCPUIntoNothing: Int? = nil
         ) {
             self.missedCycles = missedCycles
             self.longestCallback = longestCallback
@@ -293,6 +303,7 @@ public final class JackServer {
             self.callbacks = callbacks
             self.slowOfOurOwn = slowOfOurOwn
             self.longestOnCPU = longestOnCPU
+            self.longestOnCPUIntoNothing = longestOnCPUIntoNothing
         }
 
         /// From `--verbose`'s lines (a reconnected run's last client's callbacks, its missed cycles the whole
@@ -316,7 +327,9 @@ public final class JackServer {
             else { return nil }
             self.init(
                 missedCycles: missed, longestCallback: longest, periodMicroseconds: period * 1_000_000 / rate,
-                slowCallbacks: slow, callbacks: callbacks, slowOfOurOwn: ownSlow, longestOnCPU: onCPU)
+                slowCallbacks: slow, callbacks: callbacks, slowOfOurOwn: ownSlow, longestOnCPU: onCPU,
+                longestOnCPUIntoNothing: figure(
+                    "frames the process callback longest on the CPU rendered into nothing (a catch-up or a skip): "))
         }
 
         /// Whether a callback of ours ran over half its period of its own: on the CPU, or waiting, that long. One
@@ -325,7 +338,8 @@ public final class JackServer {
 
         public var description: String {
             "longest process callback \(longestCallback) µs of a \(periodMicroseconds) µs period, \(slowCallbacks) of "
-                + "\(callbacks) over half, \(slowOfOurOwn) of our own, longest on the CPU \(longestOnCPU) µs; "
+                + "\(callbacks) over half, \(slowOfOurOwn) of our own, longest on the CPU \(longestOnCPU) µs"
+                + (longestOnCPUIntoNothing.map { " (\($0) frames rendered into nothing)" } ?? "") + "; "
                 + "cycles the server ran without calling us \(missedCycles)"
         }
     }
