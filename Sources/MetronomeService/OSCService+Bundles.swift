@@ -14,7 +14,9 @@ extension OSCService {
     func handle(_ bundle: OSCBundle, from sender: OSCEndpoint, enclosingFrame: SampleTime?) {
         var frame = enclosingFrame
         if !bundle.timeTag.isImmediate {
-            guard let clock = output.withLock({ $0?.mapping }) else {
+            // The session's steady line, which its beats' time tags are on: a tag extrapolated from them lands on
+            // the beat's frame.
+            guard let clock = output.withLock({ $0?.mapping }).map({ session.steadyMapping(following: $0) }) else {
                 // No clock yet (the stream is starting): nothing can be placed, so it applies at once.
                 apply(bundle, from: sender, frame: nil)
                 return

@@ -45,6 +45,8 @@ public final class Session: @unchecked Sendable {
     /// Whether the timer was last re-armed to skip an idle stretch (on `queue`).
     private var slept = false
     private var output: AudioOutput?
+    /// Where beats' host times are published and time tags read back (`steadyMapping(following:)`).
+    private let steadyLine = SteadyClockLine()
     /// The frame of the last beat published as scheduled (on `queue`).
     private var announcedThrough: SampleTime = .min
     /// What steers the session from outside (`SessionFollower`), in the order added: a copy is taken for each pass,
@@ -312,7 +314,18 @@ public final class Session: @unchecked Sendable {
     }
 
     /// Attaches a (new) output, for instance once the stream exists.
-    public func attach(output: AudioOutput?) { queue.sync { self.output = output } }
+    public func attach(output: AudioOutput?) {
+        queue.sync {
+            self.output = output
+            steadyLine.reset()
+        }
+    }
+
+    /// The line beats' host times are published on, bent toward `fit` (the output's mapping now): read a client's
+    /// time tag through it, a tag the last beat's plus the last interval lands on the next beat's frame. Any thread.
+    package func steadyMapping(following fit: ClockMapping) -> ClockMapping {
+        steadyLine.follow(fit, at: .now())
+    }
 
     /// Shuts the session down: scheduling stops, commands not yet rendered are dropped, held notes are released and
     /// sounding voices finish; beat streams end. Returns at once. Final: a stopped transport is restarted with `.play`, not with this.
@@ -425,8 +438,9 @@ public final class Session: @unchecked Sendable {
         skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
         let latency = output?.latencyFrames ?? 0
         // A beat is published once heard, with its host time: until the output exists and maps its frames to the
-        // host clock, beats wait (a quarter of a second at most, then they go without a host time).
-        let mapping = output?.mapping
+        // host clock, beats wait (a quarter of a second at most, then they go without a host time). Host times are
+        // the steady line's (`SteadyClockLine`), on which time tags are read back too.
+        let mapping = output?.mapping.map { steadyMapping(following: $0) }
         let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
         if let mapping, beatPublisher.listenerCount(.scheduled) > 0 {
             for (beat, map) in scheduler.scheduledBeatsWithMaps(after: announcedThrough) {
