@@ -25,16 +25,19 @@ public struct JackDriver: OutputDriver, Sendable {
     public var keyboard: LiveKeyboard?
     /// What every client it opens counts together: the run's, across reconnects.
     public let runCounts = JackRunCounts()
+    /// A client opened already (to learn the server's rate and period): the first `open` takes it over.
+    public var opened: JackClient?
 
     /// Whether its clients play a map locked to the JACK transport: with a `transportLock`.
     public var locksToTransport: Bool { transportLock != nil }
 
-    /// Creates a driver.
+    /// Creates a driver; `opened`: a client opened already, which its first `open` takes over.
     public init(
         name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
         midiConnections: [String]? = nil, transportLock: TransportLock? = nil, timebaseMaster: Bool = false,
-        midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil
+        midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil, opened: JackClient? = nil
     ) {
+        self.opened = opened
         self.timebaseMaster = timebaseMaster
         self.midiInput = midiInput
         self.keyboard = keyboard
@@ -54,7 +57,8 @@ public struct JackDriver: OutputDriver, Sendable {
             mixer: mixer, name: name, server: server, ports: ports, midiConnections: midiConnections,
             beforeStreaming: takeover?.beforeStreaming ?? {},
             catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit, transportLock: transportLock,
-            timebaseMaster: timebaseMaster, midiInput: midiInput, keyboard: keyboard, runCounts: runCounts)
+            timebaseMaster: timebaseMaster, midiInput: midiInput, keyboard: keyboard, runCounts: runCounts,
+            opened: opened)
     }
 }
 

@@ -118,6 +118,9 @@ extension JackOutput {
                     longestOnCPU.store(used.cpuNanoseconds, ordering: .relaxed)
                     longestOnCPUIntoNothing.store(cycleFramesIntoNothing, ordering: .relaxed)
                 }
+                if used.pageFaults > 0, faultingCycles.add(1, ordering: .relaxed).newValue == 1 {
+                    firstFaultingCycle.store(cycle, ordering: .relaxed)
+                }
             }
         }
         var cycleFrames: jack_nframes_t = 0

@@ -89,6 +89,9 @@ extension JackOutput {
             "longest callback on the CPU: \(longestCallbackOnCPUNanoseconds / 1000) µs",
             "frames the process callback longest on the CPU rendered into nothing (a catch-up or a skip): "
                 + "\(longestOnCPUIntoNothing.load(ordering: .relaxed))",
+            "process callbacks that faulted a page in, after the first: \(faultingCycles.load(ordering: .relaxed))"
+                + (faultingCycles.load(ordering: .relaxed) > 0
+                    ? " (the first: cycle \(firstFaultingCycle.load(ordering: .relaxed)))" : ""),
             "process callbacks over half a period: \(slowCallbackCount)",
             // Ours running too long, not the machine's: the live tests never repeat a run with one.
             "callbacks over half a period of our own (on the CPU or waiting that long): \(slowOfOurOwnCount)",

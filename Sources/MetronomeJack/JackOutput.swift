@@ -87,6 +87,10 @@ public final class JackOutput: @unchecked Sendable {
     /// process callback longest on the CPU: tells a long catch-up from a callback slow for another reason.
     var cycleFramesIntoNothing: SampleTime = 0
     let longestOnCPUIntoNothing = Atomic<SampleTime>(0)
+    /// Process callbacks after the first that faulted a page in (touched memory for the first time), and the first
+    /// of them: each is time spent inside the deadline that a page touched before would not cost.
+    let faultingCycles = Atomic<Int>(0)
+    let firstFaultingCycle = Atomic<Int>(-1)
     /// Cycles the server ran without calling us, and the frame time and length of the last cycle we ran (the process
     /// thread's).
     let missed = Atomic<Int>(0)
@@ -146,6 +150,8 @@ public final class JackOutput: @unchecked Sendable {
     ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
     ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
     ///   - runCounts: counts shared with the other clients of the run (a reconnect's), added to as well as its own.
+    ///   - opened: a client opened already (to learn the server's rate and period), taken over rather than a new one
+    ///     opened under `name` on `server`; one already taken over (a reconnect) opens a new one.
     /// - Throws: `JackError`: no server, refused, another rate, a port or a connection refused; a port to connect to
     ///   that does not exist (`noSuchPort`), but for a takeover.
     public init(
@@ -154,7 +160,7 @@ public final class JackOutput: @unchecked Sendable {
         catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
         timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil,
-        runCounts: JackRunCounts = JackRunCounts()
+        runCounts: JackRunCounts = JackRunCounts(), opened: JackClient? = nil
     ) throws(JackError) {
         #if METRONOME_FAULTS
         // Read here, on the control thread: its first read (getenv, a String) must not land in a render callback.
@@ -174,10 +180,10 @@ public final class JackOutput: @unchecked Sendable {
         // first start; silent until `advance(by:)`, it left out the clicks of the first 0.3 s (1.25 s when a voice
         // still sounded) after the transport started on a server that came back.
         sounding = Atomic(skipLimit == nil || transportLock != nil)
-        let serverName = server ?? Self.defaultServerName
+        let serverName = opened?.serverName ?? server ?? Self.defaultServerName
         self.serverName = serverName
         var status = jack_status_t(0)
-        guard let client = metronome_jack_open(name, server, &status) else {
+        guard let client = opened?.take() ?? metronome_jack_open(name, server, &status) else {
             if status.rawValue & JackServerFailed.rawValue != 0 || status.rawValue & JackServerError.rawValue != 0 {
                 throw .noServer(server: serverName)
             }
@@ -275,16 +281,8 @@ public final class JackOutput: @unchecked Sendable {
     public static func serverFormat(server: String? = nil, name: String = "metronome") throws(JackError)
         -> (sampleRate: Int, periodFrames: Int)
     {
-        var status = jack_status_t(0)
-        let serverName = server ?? defaultServerName
-        guard let client = metronome_jack_open(name, server, &status) else {
-            if status.rawValue & JackServerFailed.rawValue != 0 || status.rawValue & JackServerError.rawValue != 0 {
-                throw .noServer(server: serverName)
-            }
-            throw .refused(server: serverName, status: status.rawValue)
-        }
-        defer { jack_client_close(client) }
-        return (Int(jack_get_sample_rate(client)), Int(jack_get_buffer_size(client)))
+        let client = try JackClient(name: name, server: server)
+        return (client.sampleRate, client.periodFrames)
     }
 
     /// What the clients of one run counted together (`JackDriver.runCounts`: a reconnect's client adds to the lost

@@ -7,9 +7,14 @@ import Glibc
 /// split by sampling, and were seen to add up to more than the wall time between two reads) and
 /// `getrusage(RUSAGE_THREAD)`: system calls, no allocation, no lock. Real-time safe. With paravirtual steal time
 /// accounting (these machines' kernels), the time a hypervisor took the CPU is not on the thread's clock.
+///
+/// `pageFaults` counts the pages the thread faulted in (minor and major faults): a render thread that touches memory
+/// for the first time pays for it inside its deadline, on the thread's own CPU time (on a virtual machine, the
+/// hypervisor backing the page as well).
 struct ThreadUsage {
     var cpuNanoseconds: Int64
     var waits: Int
+    var pageFaults: Int
 
     /// `RUSAGE_THREAD` (Linux): Glibc's Swift module leaves the constant out (it needs `_GNU_SOURCE`).
     private static let thread = __rusage_who_t(1)
@@ -18,11 +23,16 @@ struct ThreadUsage {
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         var usage = rusage()
-        let waits = getrusage(thread, &usage) == 0 ? Int(usage.ru_nvcsw) + Int(usage.ru_majflt) : 0
-        return ThreadUsage(cpuNanoseconds: Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), waits: waits)
+        let read = getrusage(thread, &usage) == 0
+        let waits = read ? Int(usage.ru_nvcsw) + Int(usage.ru_majflt) : 0
+        let faults = read ? Int(usage.ru_minflt) + Int(usage.ru_majflt) : 0
+        return ThreadUsage(
+            cpuNanoseconds: Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), waits: waits, pageFaults: faults)
     }
 
     static func - (after: ThreadUsage, before: ThreadUsage) -> ThreadUsage {
-        ThreadUsage(cpuNanoseconds: after.cpuNanoseconds - before.cpuNanoseconds, waits: after.waits - before.waits)
+        ThreadUsage(
+            cpuNanoseconds: after.cpuNanoseconds - before.cpuNanoseconds, waits: after.waits - before.waits,
+            pageFaults: after.pageFaults - before.pageFaults)
     }
 }

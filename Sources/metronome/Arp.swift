@@ -72,7 +72,7 @@ struct Arp: ParsableCommand {
         } else if progression == nil {
             throw CommandLineError(.usage, "give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack")
         }
-        output = try live.adopting(output)
+        let jack = try live.adopting(&output)
         if let name = section.form.given.first(where: { $0 != "--swing" }) {
             throw CommandLineError(
                 .usage,
@@ -97,6 +97,6 @@ struct Arp: ParsableCommand {
         } else {
             job.plan.playArpeggio(chords, settings: settings, track: track, voicing: voicing)
         }
-        try Metronome.perform(job, live: live)
+        try Metronome.perform(job, live: live, jack: jack)
     }
 }

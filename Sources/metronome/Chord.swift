@@ -28,7 +28,7 @@ struct Chord: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     mutating func run() throws {
-        output = try live.adopting(output)
+        let jack = try live.adopting(&output)
         let chords = try NoteOptions.chords(chord)
         guard chords.count == 1 else {
             throw CommandLineError(.usage, "\(chord): give one chord (use 'metronome arp' for a progression)")
@@ -50,6 +50,6 @@ struct Chord: ParsableCommand {
         job.plan.midiInputTrack = track
         job.plan.playChord(
             chords[0], held: held, strumMilliseconds: strumMilliseconds, track: track, voicing: voicing)
-        try Metronome.perform(job, live: live)
+        try Metronome.perform(job, live: live, jack: jack)
     }
 }

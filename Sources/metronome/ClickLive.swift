@@ -19,6 +19,9 @@ struct ClickLive {
     let job: Job
     let live: LiveSettings
     var serving: ServeSetup? = nil
+    /// The JACK client `LiveOptions.adopting` opened (its server's period is the output's latency); the first client
+    /// the run plays through.
+    var jackClient: JackClient? = nil
 
     func run() throws(CommandLineError) {
         // Installed first: a stop during Link's join window or the server's answer ends the command as any other.
@@ -54,14 +57,15 @@ struct ClickLive {
         let configuration = try mixerConfiguration(plan)
         // Through JACK the output's latency is the server's period: the lookahead covers it as it covers PulseAudio's.
         var timing = live
-        if let jack = live.jack, live.lookahead == nil {
-            do {
-                let period = try JackOutput.serverFormat(name: jack.clientName).periodFrames
-                timing.latency = .nanoseconds(Int64(period) * 1_000_000_000 / Int64(plan.sampleRate.framesPerSecond))
-            } catch {
+        var jackClient = self.jackClient
+        if let jack = live.jack, jackClient == nil {
+            do { jackClient = try JackClient(name: jack.clientName) } catch {
                 link?.stop()
                 throw CommandLineError(.unavailable, error.description)
             }
+        }
+        if live.lookahead == nil, let period = jackClient?.periodFrames {
+            timing.latency = .nanoseconds(Int64(period) * 1_000_000_000 / Int64(plan.sampleRate.framesPerSecond))
         }
         let lookahead = timing.lookaheadFrames(sampleRate: plan.sampleRate)
         let engine = try session(plan, configuration: configuration, lookahead: lookahead)
@@ -145,7 +149,7 @@ struct ClickLive {
             let driver = JackDriver(
                 name: jack.clientName, ports: ports, midiConnections: jack.midiConnect, transportLock: transportLock,
                 timebaseMaster: jack.transport == .master, midiInput: keyboard == nil ? midiInbox : nil,
-                keyboard: keyboard)
+                keyboard: keyboard, opened: jackClient)
             try play(driver, context, stop) { error in
                 CommandLineError(.unavailable, error.description)
             }

@@ -107,17 +107,19 @@ struct LiveOptions: ParsableArguments {
 }
 
 extension LiveOptions {
-    /// The output options to plan with: with `--driver jack` and live playback, the JACK server's sample rate as
-    /// `--sample-rate` (the server's rate rules; one given that differs is exit 64). No server is exit 69 in one line.
-    func adopting(_ output: OutputOptions) throws(CommandLineError) -> OutputOptions {
-        guard driver == "jack", output.output == nil else { return output }
+    /// With `--driver jack` and live playback: opens the client that will play (its server's rate and period are what
+    /// the plan and the lookahead are made for) and sets its rate as `--sample-rate` (the server's rate rules; one
+    /// given that differs is exit 64). No server is exit 69 in one line.
+    /// - Returns: the client, for `ClickLive` to play through; nil without JACK or rendering.
+    func adopting(_ output: inout OutputOptions) throws(CommandLineError) -> JackClient? {
+        guard driver == "jack", output.output == nil else { return nil }
         // The live options' own mistakes first (64), before the server is asked.
         _ = try checked(rendering: false)
-        let rate: Int
-        do { rate = try JackOutput.serverFormat(name: clientName ?? "metronome").sampleRate } catch {
+        let client: JackClient
+        do { client = try JackClient(name: clientName ?? "metronome") } catch {
             throw CommandLineError(.unavailable, error.description)
         }
-        var output = output
+        let rate = client.sampleRate
         if let given = output.sampleRate, Int(given) != rate {
             throw CommandLineError(
                 .usage,
@@ -125,6 +127,6 @@ extension LiveOptions {
                     + "--driver jack leave --sample-rate out")
         }
         output.sampleRate = String(rate)
-        return output
+        return client
     }
 }

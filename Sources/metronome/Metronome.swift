@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import MetronomeJack
 
 /// `metronome`: a sample-accurate click track, live or rendered to a file.
 @main
@@ -37,20 +38,22 @@ struct Metronome: ParsableCommand {
     @OptionGroup(title: "Live playback") var live: LiveOptions
 
     mutating func run() throws {
-        output = try live.adopting(output)
+        let jack = try live.adopting(&output)
         try Metronome.perform(
-            try Job(click.form.merging(output.form).merging(section.form), .click(silent: false)), live: live)
+            try Job(click.form.merging(output.form).merging(section.form), .click(silent: false)), live: live,
+            jack: jack)
     }
 
-    /// Renders the plan when it names an output, plays it live otherwise.
-    static func perform(_ job: Job, live: LiveOptions) throws(CommandLineError) {
+    /// Renders the plan when it names an output, plays it live otherwise (through `jack`, a JACK client opened by
+    /// `LiveOptions.adopting`, when there is one).
+    static func perform(_ job: Job, live: LiveOptions, jack: JackClient?) throws(CommandLineError) {
         let settings = try live.checked(rendering: job.output != nil)
         if let output = job.output, let audio = output.audio {
             try ClickRender(job: job, output: output, audio: audio).run()
         } else if let output = job.output {
             try MIDIRender(job: job, path: output.path).run()
         } else {
-            try ClickLive(job: job, live: settings).run()
+            try ClickLive(job: job, live: settings, jackClient: jack).run()
         }
     }
 

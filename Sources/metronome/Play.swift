@@ -1,4 +1,5 @@
 import ArgumentParser
+import MetronomeJack
 import MetronomeKit
 
 /// `metronome play FILE-or-NAME`: plays a pattern file live, or renders it with `--output`.
@@ -53,8 +54,8 @@ struct Play: ParsableCommand {
     }
 
     mutating func run() throws {
-        output = try live.adopting(output)
-        if MIDIPlayback.isMIDI(path: file) { return try runMIDI() }
+        let jack = try live.adopting(&output)
+        if MIDIPlayback.isMIDI(path: file) { return try runMIDI(jack: jack) }
         for (name, value) in [("--mute", mute), ("--solo", solo), ("--transpose", transpose)] where value != nil {
             throw CommandLineError(.usage, "\(name) applies to MIDI files; a pattern's notes are its chords")
         }
@@ -71,13 +72,13 @@ struct Play: ParsableCommand {
             let track = try voicing.checkedTrack(sampleRate: job.plan.sampleRate)
             job.plan.playPatternNotes(track: track, voicing: voicing)
         }
-        try Metronome.perform(job, live: live)
+        try Metronome.perform(job, live: live, jack: jack)
     }
 
     /// `play FILE.mid`: the file through a SoundFont (`--soundfont`, `$METRONOME_SOUNDFONT`, the system's General
     /// MIDI font) or, with none, the built-in piano (drums silent) with a note saying so; the click along with
     /// `--click`.
-    private func runMIDI() throws(CommandLineError) {
+    private func runMIDI(jack: JackClient?) throws(CommandLineError) {
         let voicing = try notes.checked()
         if voicing.bankPath != nil || notes.instrument != nil || notes.program != nil {
             throw CommandLineError(
@@ -99,6 +100,6 @@ struct Play: ParsableCommand {
         }
         job.plan.polyphony = voicing.polyphony
         job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont)
-        try Metronome.perform(job, live: live)
+        try Metronome.perform(job, live: live, jack: jack)
     }
 }

@@ -76,7 +76,7 @@ struct Serve: ParsableCommand {
     }
 
     mutating func run() throws {
-        output = try live.adopting(output)
+        let jack = try live.adopting(&output)
         try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
         if output.output != nil {
             throw CommandLineError.usage(
@@ -141,7 +141,7 @@ struct Serve: ParsableCommand {
         settings.patternName = file ?? ""
         try ClickLive(
             job: job, live: try live.checked(rendering: false),
-            serving: ServeSetup(endpoint: endpoint, settings: settings, web: web)
+            serving: ServeSetup(endpoint: endpoint, settings: settings, web: web), jackClient: jack
         ).run()
     }
 }

@@ -335,6 +335,40 @@ struct JackOutputTests {
         #expect(try JackOutput.serverFormat(server: server.name) == (44_100, 256))
     }
 
+    @Test(
+        "A client opened to learn the server's rate and period is the one that plays: one client on the server, under its name; one taken over already opens a new one; one never taken over is closed"
+    )
+    func openedClientIsTakenOver() throws {
+        let server = try JackServer(rate: 44_100, period: 128)
+        let clients = {
+            try ChildProcess("/usr/bin/jack_lsp", ["-s", server.name], environment: server.clientEnvironment).wait()
+                .standardOutput.split(separator: "\n").map { String($0.split(separator: ":")[0]) }
+                .filter { $0 != "system" }
+        }
+        let opened = try JackClient(name: "probe", server: server.name)
+        #expect((opened.sampleRate, opened.periodFrames, opened.serverName) == (44_100, 128, server.name))
+        let session = try Self.session(rate: 44_100)
+        let output = try JackOutput(
+            mixer: session.mixer, name: "ignored", server: server.name, ports: .none, opened: opened)
+        #expect(output.clientName == "probe")
+        #expect(try Set(clients()) == ["probe"])
+        // Taken: a second output opens a client of its own, under its own name.
+        let second = try JackOutput(
+            mixer: try Self.session(rate: 44_100).mixer, name: "second", server: server.name, ports: .none,
+            opened: opened)
+        #expect(second.clientName == "second")
+        #expect(try Set(clients()) == ["probe", "second"])
+        second.close()
+        output.close()
+        // Never taken over: closed with its last reference, so that the name is free again (while one is open, JACK
+        // gives the next its unique variant).
+        let held = try JackClient(name: "unused", server: server.name)
+        #expect(try JackClient(name: "unused", server: server.name).name == "unused-01")
+        #expect(held.name == "unused")
+        do { _ = try JackClient(name: "again", server: server.name) }
+        #expect(try JackClient(name: "again", server: server.name).name == "again")
+    }
+
     @Test("The server killed while playing: the output says it is lost, why, and closes without hanging")
     func serverKilled() throws {
         let server = try JackServer()

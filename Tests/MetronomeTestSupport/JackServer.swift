@@ -291,10 +291,12 @@ public final class JackServer {
         public var longestOnCPU: Int
         /// The frames that callback rendered into nothing (a catch-up or a skip), or nil when not reported.
         public var longestOnCPUIntoNothing: Int?
+        /// Process callbacks after the first that faulted a page in, or nil when not reported.
+        public var faultingCallbacks: Int?
 
         public init(
             missedCycles: Int, longestCallback: Int, periodMicroseconds: Int, slowCallbacks: Int, callbacks: Int,
-            slowOfOurOwn: Int, longestOnCPU: Int, longestOnCPUIntoNothing: Int? = nil
+            slowOfOurOwn: Int, longestOnCPU: Int, longestOnCPUIntoNothing: Int? = nil, faultingCallbacks: Int? = nil
         ) {
             self.missedCycles = missedCycles
             self.longestCallback = longestCallback
@@ -304,6 +306,7 @@ public final class JackServer {
             self.slowOfOurOwn = slowOfOurOwn
             self.longestOnCPU = longestOnCPU
             self.longestOnCPUIntoNothing = longestOnCPUIntoNothing
+            self.faultingCallbacks = faultingCallbacks
         }
 
         /// From `--verbose`'s lines (a reconnected run's last client's callbacks, its missed cycles the whole
@@ -329,7 +332,8 @@ public final class JackServer {
                 missedCycles: missed, longestCallback: longest, periodMicroseconds: period * 1_000_000 / rate,
                 slowCallbacks: slow, callbacks: callbacks, slowOfOurOwn: ownSlow, longestOnCPU: onCPU,
                 longestOnCPUIntoNothing: figure(
-                    "frames the process callback longest on the CPU rendered into nothing (a catch-up or a skip): "))
+                    "frames the process callback longest on the CPU rendered into nothing (a catch-up or a skip): "),
+                faultingCallbacks: figure("process callbacks that faulted a page in, after the first: "))
         }
 
         /// Whether a callback of ours ran over half its period of its own: on the CPU, or waiting, that long. One
@@ -339,7 +343,8 @@ public final class JackServer {
         public var description: String {
             "longest process callback \(longestCallback) µs of a \(periodMicroseconds) µs period, \(slowCallbacks) of "
                 + "\(callbacks) over half, \(slowOfOurOwn) of our own, longest on the CPU \(longestOnCPU) µs"
-                + (longestOnCPUIntoNothing.map { " (\($0) frames rendered into nothing)" } ?? "") + "; "
+                + (longestOnCPUIntoNothing.map { " (\($0) frames rendered into nothing)" } ?? "")
+                + (faultingCallbacks.map { ", \($0) faulting a page in" } ?? "") + "; "
                 + "cycles the server ran without calling us \(missedCycles)"
         }
     }
