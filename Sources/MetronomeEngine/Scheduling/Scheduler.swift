@@ -25,7 +25,7 @@ import Synchronization
 /// map from its top (Stop, then Start); the map's end, the end frame and `releaseEverything` (a session's stop) send
 /// Stop. Following a tempo source, an alignment that moves the beat earlier by more than a clock (a Link session's beat
 /// jump) sends Stop, Song Position and Continue too, as does `resyncMIDI()` (an output's server came back) on the
-/// first frame not yet scheduled.
+/// first frame not yet scheduled. `MIDIClockWriter` keeps the clock and the messages owed; the scheduler merges them.
 ///
 /// Threads: `schedule`, `takeBeats` and the read-only properties from one scheduling thread at a time (a Dispatch
 /// timer live, the writer loop offline); `send`, `add` and `remove` from any thread.
@@ -61,8 +61,11 @@ public final class Scheduler: @unchecked Sendable {
     /// Whether scheduled beats are kept for `takeBeats` (off by default, so long renders keep no per-beat memory).
     package var collectsBeats = false
     /// Whether MIDI clock and transport messages go into the ring, for an output with a MIDI port (off by default).
-    /// Set it before the first pass; the type's notes say what is sent when.
-    public var sendsMIDIClock = false
+    /// Set it before the first pass; the type's notes say what is sent when (`MIDIClockWriter` writes them).
+    public var sendsMIDIClock: Bool {
+        get { midiClock.isOn }
+        set { midiClock.isOn = newValue }
+    }
     /// With it, every click also goes out as a MIDI note on channel 10 (index 9), on the click's frame: key and
     /// velocity from this mapping (nil: no note), the note off a 32nd note later (as the MIDI export's click notes),
     /// or just before the same key sounds again. Set it before the first pass.
@@ -81,17 +84,10 @@ public final class Scheduler: @unchecked Sendable {
     private var pendingClick: ClickEvent?
     /// Scheduled beats with the map they were scheduled on (a later load or edit must not relabel them).
     private var beats: [(event: ClickEvent, map: TempoMap)] = []
-    /// The next MIDI clock to push, counted in clocks from the map's start (nil: none, the transport is not running).
-    private var nextClock: Int64?
-    /// MIDI transport messages (start, stop, continue, song position) waiting to be pushed, in order.
-    private var pendingMIDI: [MixerCommand] = []
+    /// MIDI clock and transport messages: the next clock, the messages owed, whether the receivers roll.
+    private var midiClock: MIDIClockWriter
     /// MIDI click notes' note offs still to push, in frame order.
     private var midiOffs: [(frame: SampleTime, message: MIDIMessage)] = []
-    /// Whether the receivers were last sent Start or Continue (a Stop is owed when the music stops).
-    private var midiRolling = false
-    /// Ticks of the timeline in one MIDI clock (24 a quarter note) and in one sixteenth note (a song position step).
-    static let ticksPerClock = Position.ticksPerQuarter / 24
-    static let ticksPerSixteenth = Position.ticksPerQuarter / 4
     private let inbox = Locked<Inbox>(Inbox())
 
     struct Inbox {
@@ -117,6 +113,7 @@ public final class Scheduler: @unchecked Sendable {
         self.ring = ring
         self.clicks = clicks
         self.endFrame = endFrame
+        midiClock = MIDIClockWriter(endFrame: endFrame)
         self.gain = gain
         self.layerClicks = layerClicks ?? [:]
         transport = Transport(map: map)
@@ -195,14 +192,14 @@ public final class Scheduler: @unchecked Sendable {
             if let mapEnd, mapEnd < limit { limit = mapEnd }
             guard push(before: limit) else { return false }
             scheduledUntil = max(scheduledUntil, limit)
-            if let endFrame, scheduledUntil >= endFrame, midiRolling {
+            if let endFrame, scheduledUntil >= endFrame, midiClock.isRolling {
                 // The end frame (--duration, --bars) stops the receivers there, pushed now: nothing is scheduled
                 // after it, so no later pass may come before the mixer gets there.
-                queueMIDIStop(at: endFrame)
-                pushPendingMIDI()
+                midiClock.stop(at: endFrame)
+                midiClock.pushPending(into: ring)
             }
             if let mapEnd, mapEnd <= scheduledUntil, mapEnd < horizon {
-                queueMIDIStop(at: mapEnd)
+                midiClock.stop(at: mapEnd)
                 transport.reachEnd(frame: mapEnd)
                 timeline = nil
                 pendingClick = nil
@@ -243,9 +240,9 @@ public final class Scheduler: @unchecked Sendable {
             frame, nextPendingFrame, transport.nextDue(now: scheduledUntil)?.frame, endFrame, transport.endFrame,
         ]
         scheduledUntil = max(scheduledUntil, bounds.compactMap { $0 }.min()!)
-        if let endFrame, scheduledUntil >= endFrame, midiRolling {
-            queueMIDIStop(at: endFrame)
-            pushPendingMIDI()
+        if let endFrame, scheduledUntil >= endFrame, midiClock.isRolling {
+            midiClock.stop(at: endFrame)
+            midiClock.pushPending(into: ring)
         }
     }
 
@@ -287,9 +284,10 @@ public final class Scheduler: @unchecked Sendable {
     /// Frame of the next command to push (a click or a note), or nil when none is known. Scheduling thread.
     public var nextPendingFrame: SampleTime? {
         let offset = transport.offset
-        let midi = pendingMIDI.first?.frame ?? offset.flatMap { nextClockFrame(offset: $0) }
+        let midi =
+            midiClock.firstPendingFrame ?? offset.flatMap { midiClock.nextClockFrame(offset: $0, map: transport.map) }
         // A Stop owed at the end frame is due there: a live timer must not sleep past it.
-        let stop = midiRolling ? endFrame : nil
+        let stop = midiClock.isRolling ? endFrame : nil
         return
             ([pendingClick?.frame, midi, midiOffs.first?.frame, stop] + players.map { $0.nextFrame(offset: offset) })
             .compactMap { $0 }.min()
@@ -297,7 +295,7 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Whether transport commands, players or live notes are waiting to be taken or to fall due.
     package var hasWaitingCommands: Bool {
-        transport.hasPendingCommands || !pendingMIDI.isEmpty
+        transport.hasPendingCommands || midiClock.hasPending
             || inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty || $0.resyncsMIDI }
             || players.contains { !$0.queue.isEmpty }
     }
@@ -317,7 +315,7 @@ public final class Scheduler: @unchecked Sendable {
             if !retiredClicks.contains(where: { $0 === clicks }) { retiredClicks.append(clicks) }
             clicks = replacement
         }
-        if taken.resyncsMIDI { resyncMIDIReceivers() }
+        if taken.resyncsMIDI { midiClock.resync(on: transport, scheduledUntil: scheduledUntil) }
         for player in players { player.takeLiveCommits(floor: scheduledUntil) }
         players.removeAll { taken.removed.contains(ObjectIdentifier($0)) }
         for player in taken.added {
@@ -361,10 +359,10 @@ public final class Scheduler: @unchecked Sendable {
             for player in players { player.releaseAll(at: due.frame) }
         }
         if transport.map != mapBefore { synthesizeLayerSounds(for: transport.map) }
-        if sendsMIDIClock {
-            queueMIDITransport(
-                wasRunning: before != nil, jumped: jumped, retimed: transport.map != mapBefore || realigned,
-                at: due.frame)
+        if midiClock.isOn {
+            midiClock.afterCommand(
+                on: transport, wasRunning: before != nil, jumped: jumped,
+                retimed: transport.map != mapBefore || realigned, at: due.frame)
         }
         guard let run = transport.run else {
             timeline = nil
@@ -406,106 +404,26 @@ public final class Scheduler: @unchecked Sendable {
     package func releaseEverything(notBefore floor: SampleTime) -> SampleTime {
         let frame = max(scheduledUntil, floor)
         // A Stop already owed (the end frame's) goes first: it is due before anything pushed here.
-        for command in pendingMIDI { _ = ring.push(command) }
-        pendingMIDI = []
+        midiClock.flushPending(into: ring)
         // The clocks and click note offs up to the stop, so a receiver's count runs on to it; the offs due later go
         // out on it.
         while true {
-            let clock = transport.offset.flatMap { nextClockFrame(offset: $0) }.flatMap { $0 < frame ? $0 : nil }
+            let clock = transport.offset.flatMap { midiClock.nextClockFrame(offset: $0, map: transport.map) }
+                .flatMap { $0 < frame ? $0 : nil }
             if let off = midiOffs.first, clock.map({ off.frame <= $0 }) ?? true {
                 guard ring.push(.midi(off.message, at: min(off.frame, frame))) else { break }
                 midiOffs.removeFirst()
             } else if let clock {
                 guard ring.push(.midi(.clock, at: clock)) else { break }
-                nextClock! += 1
+                midiClock.clockPushed()
             } else {
                 break
             }
         }
         for player in players { player.releaseAll(at: frame) }
         _ = pushNotes(before: frame + 1, offset: nil)
-        queueMIDIStop(at: frame)
-        for command in pendingMIDI { _ = ring.push(command) }
-        pendingMIDI = []
-        return frame
-    }
-
-    /// After a command took effect at `frame`: the MIDI transport messages it calls for, and where the clock goes on.
-    private func queueMIDITransport(wasRunning: Bool, jumped: Bool, retimed: Bool, at frame: SampleTime) {
-        guard let run = transport.run else {
-            queueMIDIStop(at: frame)
-            return
-        }
-        if !wasRunning || jumped {
-            queueMIDIRestart(from: run.position, at: frame)
-        } else if retimed {
-            // The clocks before `frame` are pushed; the rest follow the edited map (or the moved anchor) from it.
-            let position = transport.firstPosition(atOrAfter: frame) ?? run.position
-            let first = (position.ticks + Self.ticksPerClock - 1) / Self.ticksPerClock
-            if let next = nextClock, first > next, midiRolling {
-                // An alignment that moves the beat earlier by more than a clock (a Link session's beat jump) would
-                // skip clocks a receiver counts: it is told the new place instead, as after a locate.
-                queueMIDIRestart(from: position, at: frame)
-            } else {
-                // Never a clock number twice: an alignment that moves the beat later by more than a clock would
-                // repeat ones already sent.
-                nextClock = max(nextClock ?? first, first)
-            }
-        }
-    }
-
-    /// Tells the receivers where the music is, on `frame`: Stop if they are rolling, then Start when `position` is the
-    /// top, else the Song Position Pointer of the sixteenth at or after `position` (at most 16383) and Continue; the
-    /// clocks go on from that sixteenth (or the top), the first on its own frame. A locate, a start, a Link beat jump
-    /// and `resyncMIDI()` all take this path.
-    private func queueMIDIRestart(from position: Position, at frame: SampleTime) {
-        queueMIDIStop(at: frame)
-        midiRolling = true
-        if position.ticks <= 0 {
-            pendingMIDI.append(.midi(.start, at: frame))
-            nextClock = 0
-        } else {
-            let sixteenth = (position.ticks + Self.ticksPerSixteenth - 1) / Self.ticksPerSixteenth
-            pendingMIDI.append(.midi(.songPosition(Int(clamping: sixteenth)), at: frame))
-            pendingMIDI.append(.midi(.continue, at: frame))
-            nextClock = sixteenth * 6
-        }
-    }
-
-    /// Takes a `resyncMIDI()` request on the first frame not yet scheduled: only while the transport runs and before
-    /// the map's end, with MIDI clock on.
-    private func resyncMIDIReceivers() {
-        guard sendsMIDIClock, transport.run != nil, let position = transport.firstPosition(atOrAfter: scheduledUntil)
-        else { return }
-        if let end = transport.map.endPosition, position >= end { return }
-        if let endFrame, scheduledUntil >= endFrame { return }
-        queueMIDIRestart(from: position, at: scheduledUntil)
-    }
-
-    /// Pushes the MIDI transport messages waiting; false when the ring filled first.
-    @discardableResult
-    private func pushPendingMIDI() -> Bool {
-        while let command = pendingMIDI.first {
-            guard ring.push(command) else { return false }
-            pendingMIDI.removeFirst()
-        }
-        return true
-    }
-
-    /// Queues a Stop at `frame` if the receivers are rolling, and ends the clock.
-    private func queueMIDIStop(at frame: SampleTime) {
-        if midiRolling { pendingMIDI.append(.midi(.stop, at: frame)) }
-        midiRolling = false
-        nextClock = nil
-    }
-
-    /// The output frame of the next MIDI clock, or nil when there is none (not running, or past the map's end).
-    private func nextClockFrame(offset: Double) -> SampleTime? {
-        guard sendsMIDIClock, let clock = nextClock else { return nil }
-        let position = Position(ticks: clock * Self.ticksPerClock)
-        if let end = transport.map.endPosition, position >= end { return nil }
-        let frame = SampleTime((transport.map.exactFrame(at: position) + offset).rounded(.toNearestOrAwayFromZero))
-        if let endFrame, frame >= endFrame { return nil }
+        midiClock.stop(at: frame)
+        midiClock.flushPending(into: ring)
         return frame
     }
 
@@ -516,7 +434,7 @@ public final class Scheduler: @unchecked Sendable {
             guard ring.push(gain) else { return false }
             pendingGain = nil
         }
-        guard pushPendingMIDI() else { return false }
+        guard midiClock.pushPending(into: ring) else { return false }
         let offset = transport.offset
         while let offset {
             guard let event = pendingClick ?? nextClick(offset: offset) else { break }
@@ -590,7 +508,8 @@ public final class Scheduler: @unchecked Sendable {
                     best = (player, frame)
                 }
             }
-            let clock = offset.flatMap { nextClockFrame(offset: $0) }.flatMap { $0 < limit ? $0 : nil }
+            let clock = offset.flatMap { midiClock.nextClockFrame(offset: $0, map: transport.map) }
+                .flatMap { $0 < limit ? $0 : nil }
             if let off = midiOffs.first, off.frame < limit, best.map({ off.frame <= $0.frame }) ?? true,
                 clock.map({ off.frame <= $0 }) ?? true
             {
@@ -600,7 +519,7 @@ public final class Scheduler: @unchecked Sendable {
             }
             if let clock, best.map({ clock <= $0.frame }) ?? true {
                 guard ring.push(.midi(.clock, at: clock)) else { return false }
-                nextClock! += 1
+                midiClock.clockPushed()
                 continue
             }
             guard let best else { return true }
