@@ -14,9 +14,7 @@ extension OSCService {
     func handle(_ bundle: OSCBundle, from sender: OSCEndpoint, enclosingFrame: SampleTime?) {
         var frame = enclosingFrame
         if !bundle.timeTag.isImmediate {
-            // The session's steady line, which its beats' time tags are on: a tag extrapolated from them lands on
-            // the beat's frame.
-            guard let clock = output.withLock({ $0?.mapping }).map({ session.steadyMapping(following: $0) }) else {
+            guard let clock = output.withLock({ $0?.mapping }) else {
                 // No clock yet (the stream is starting): nothing can be placed, so it applies at once.
                 apply(bundle, from: sender, frame: nil)
                 return
@@ -24,7 +22,9 @@ extension OSCService {
             let target: SampleTime
             do {
                 let host = try bundle.timeTag.monotonicNanoseconds(unixOffsetNanoseconds: OSCService.unixOffset())
-                target = clock.frame(at: HostTime(nanoseconds: host))
+                // On the session's steady line, which its beats' time tags are on: a tag extrapolated from them
+                // lands on the beat's frame.
+                target = session.steadyFrame(at: HostTime(nanoseconds: host), following: clock)
             } catch {
                 reject(error.description)
                 return

@@ -56,10 +56,12 @@ struct SteadyClockLineTests {
         // The failure the line removes: the fit's own moves put a client's extrapolation on another frame.
         #expect(missedBeats(fit: fit) { mapping, _ in mapping } > 0)
         let line = SteadyClockLine()
-        var farthest: Int64 = 0
+        // How far the line puts the frame heard now from the true time of that frame (frame f at f / 48 ms).
+        var farthest = 0.0
         let missed = missedBeats(fit: fit) { mapping, now in
             let steady = line.follow(mapping, at: now)
-            farthest = max(farthest, abs(steady.hostTime(ofFrame: steady.frame(at: now)).nanoseconds - now.nanoseconds))
+            let frame = steady.frame(at: now)
+            farthest = max(farthest, abs(Double(steady.hostTime(ofFrame: frame).nanoseconds) - Double(frame) * 1e6 / 48))
             return steady
         }
         #expect(missed == 0)
@@ -86,6 +88,29 @@ struct SteadyClockLineTests {
         #expect(line.follow(far, at: HostTime(nanoseconds: 22_000_000)) == far)
         line.reset()
         #expect(line.mapping == nil)
+    }
+
+    @Test(
+        "A line not bent for 4 s takes the fit (past its meeting point it runs away from it); an older fit than one followed leaves it; a tag more than 4 s ahead is read on the fit"
+    )
+    func staleLinesAndFits() {
+        let line = SteadyClockLine()
+        let first = ClockMapping(frame: 0, hostTime: HostTime(nanoseconds: 0), framesPerSecond: 48_000)
+        _ = line.follow(first, at: HostTime(nanoseconds: 0))
+        // 100 µs later than the line, at 10 ms: bent toward, not taken.
+        let later = ClockMapping(frame: 480, hostTime: HostTime(nanoseconds: 10_100_000), framesPerSecond: 48_000)
+        let bent = line.follow(later, at: HostTime(nanoseconds: 10_000_000))
+        #expect(bent != later)
+        // An older fit (its anchor before the one followed): the line stays as it is.
+        #expect(line.follow(first, at: HostTime(nanoseconds: 20_000_000)) == bent)
+        // A tag 5 s ahead: on the fit, 100 µs (4.8 frames) later than the line's straight run would put it.
+        let now = HostTime(nanoseconds: 20_000_000)
+        let tag = HostTime(nanoseconds: 5_020_000_000)
+        #expect(line.frame(at: tag, following: later, now: now) == later.frame(at: tag))
+        #expect(line.frame(at: HostTime(nanoseconds: 1_020_000_000), following: later, now: now) != later.frame(
+            at: HostTime(nanoseconds: 1_020_000_000)))
+        // Last bent at 20 ms, asked at 4.1 s: the fit is taken.
+        #expect(line.follow(later, at: HostTime(nanoseconds: 4_100_000_000)) == later)
     }
 
     @Test("A fit that stays put: the line reaches it and keeps its slope")

@@ -7,7 +7,7 @@ import MetronomeVoices
 /// Clock n (24 a quarter note, from the map's start) lies on the frame its position gives in closed form,
 /// `round(exactFrame(n × quarter / 24) + offset)`, never an accumulated interval. The scheduler merges the clocks with
 /// its clicks and notes in frame order (`nextClockFrame`, then `clockPushed`), and pushes the transport messages owed
-/// (`pushPending`) ahead of everything else in a pass; the type's rules (`afterCommand`, `restart`, `stop`) say which
+/// (`pushPending`) before the clicks and notes of a pass (after a master-gain change left over from the last); the type's rules (`afterCommand`, `restart`, `stop`) say which
 /// messages a transport change calls for (see `Scheduler`).
 ///
 /// Threads: a value type on the scheduling thread.

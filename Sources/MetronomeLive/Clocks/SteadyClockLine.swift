@@ -9,9 +9,11 @@ import Synchronization
 /// interval to the last tag (the next beat's time, as OSC clients do) asks for a frame up to a few frames off the
 /// beat — seen: a chord bundle tagged so played a frame early. Here the line is continuous: at each call it goes on
 /// from where it is now and bends toward the fit, aimed to meet it `settle` seconds on (re-aimed at every call, an
-/// offset decays as e^(−t / settle)), so tags a beat apart lie on one straight line to a fraction of a microsecond
-/// while the line stays within a few microseconds of the fit. A fit farther than `stepBeyond` from it is followed at
-/// once: an underrun, a new stream, the first reports of a stream.
+/// offset decays as e^(−t / settle) while calls come much more often than `settle`), so tags a beat apart lie on one
+/// straight line to a fraction of a microsecond; against a fit moving ±12 µs a report the line stayed within 12 µs of
+/// the true time (`SteadyClockLineTests`). A fit farther than `stepBeyond` from it is followed at once (an underrun, a
+/// new stream, the first reports of a stream), as is any fit when the line was last bent `settle` or more ago (past
+/// its meeting point a straight line runs away from the fit); a time tag more than `settle` ahead is read on the fit.
 ///
 /// Threads: any; a lock of its own, never taken on a render thread.
 package final class SteadyClockLine: Sendable {
@@ -35,7 +37,9 @@ package final class SteadyClockLine: Sendable {
         }
     }
 
-    private let line = Mutex<Line?>(nil)
+    /// The line, and the anchor frame of the newest fit it was bent toward (an older one, from a caller that read the
+    /// output's fit before another caller read a newer one, is not followed).
+    private let line = Mutex<(line: Line, newestFit: SampleTime)?>(nil)
     /// Farther from the fit than this (in nanoseconds, now), the line moves onto the fit at once: the estimator's
     /// least tolerance, beyond which a report is a real move of the output.
     package static let stepBeyond: Double = 250_000
@@ -45,7 +49,7 @@ package final class SteadyClockLine: Sendable {
     package init() {}
 
     /// The line now, or nil before the first fit.
-    package var mapping: ClockMapping? { line.withLock { $0?.mapping } }
+    package var mapping: ClockMapping? { line.withLock { $0?.line.mapping } }
 
     /// Forgets the line (a new output): the next fit is taken as it is.
     package func reset() {
@@ -57,15 +61,20 @@ package final class SteadyClockLine: Sendable {
     ///   - fit: the output's mapping now.
     ///   - now: the host time of the call (the point the line goes on from).
     /// - Returns: the line: through the frame heard `now` at the time the line had for it, with the slope that meets
-    ///   the fit `settle` seconds later; or `fit` itself, first or when farther than `stepBeyond`.
+    ///   the fit `settle` seconds later; or `fit` itself, first, when farther than `stepBeyond`, or when the line was
+    ///   last bent `settle` or more before `now` (past its meeting point a line runs away from the fit it aimed at).
+    ///   A fit older than one followed before leaves the line as it is.
     package func follow(_ fit: ClockMapping, at now: HostTime) -> ClockMapping {
-        line.withLock { line in
+        line.withLock { state in
             let taken = Line(
                 frame: fit.frame, host: fit.hostTime.nanoseconds, fraction: 0, framesPerSecond: fit.framesPerSecond)
-            guard let current = line else {
-                line = taken
+            guard let (current, newestFit) = state,
+                Double(now.nanoseconds - current.host) < Self.settle * 1e9
+            else {
+                state = (taken, fit.frame)
                 return fit
             }
+            guard fit.frame >= newestFit else { return current.mapping }
             let frame =
                 current.frame
                 + SampleTime(
@@ -75,7 +84,7 @@ package final class SteadyClockLine: Sendable {
             let fitOffset =
                 Double(fit.hostTime.nanoseconds - current.host) + Double(frame - fit.frame) * 1e9 / fit.framesPerSecond
             guard abs(fitOffset - offset) <= Self.stepBeyond else {
-                line = taken
+                state = (taken, fit.frame)
                 return fit
             }
             // Where the fit is `settle` seconds on from the line's time for `frame`.
@@ -87,8 +96,20 @@ package final class SteadyClockLine: Sendable {
             let next = Line(
                 frame: frame, host: current.host + Int64(whole), fraction: offset - whole,
                 framesPerSecond: (fitFrame - Double(frame)) / Self.settle)
-            line = next
+            state = (next, fit.frame)
             return next.mapping
         }
+    }
+
+    /// The frame heard at `time` (a time tag's): on the line within `settle` of `now`, where beats' host times are,
+    /// and on `fit` beyond (past its meeting point the line runs away from the fit).
+    /// - Parameters:
+    ///   - time: the instant asked about.
+    ///   - fit: the output's mapping now.
+    ///   - now: the host time of the call.
+    package func frame(at time: HostTime, following fit: ClockMapping, now: HostTime) -> SampleTime {
+        let steady = follow(fit, at: now)
+        return Double(time.nanoseconds - now.nanoseconds) < Self.settle * 1e9
+            ? steady.frame(at: time) : fit.frame(at: time)
     }
 }

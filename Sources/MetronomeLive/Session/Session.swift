@@ -321,10 +321,15 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    /// The line beats' host times are published on, bent toward `fit` (the output's mapping now): read a client's
-    /// time tag through it, a tag the last beat's plus the last interval lands on the next beat's frame. Any thread.
+    /// The line beats' host times are published on, bent toward `fit` (the output's mapping now). Any thread.
     package func steadyMapping(following fit: ClockMapping) -> ClockMapping {
         steadyLine.follow(fit, at: .now())
+    }
+
+    /// The frame a time tag names, read on the line beats' host times are on (`SteadyClockLine.frame(at:following:
+    /// now:)`): a tag the last beat's plus the last interval lands on the next beat's frame. Any thread.
+    package func steadyFrame(at time: HostTime, following fit: ClockMapping) -> SampleTime {
+        steadyLine.frame(at: time, following: fit, now: .now())
     }
 
     /// Shuts the session down: scheduling stops, commands not yet rendered are dropped, held notes are released and
