@@ -182,13 +182,11 @@ public final class JackOutput: @unchecked Sendable {
         sounding = Atomic(skipLimit == nil || transportLock != nil)
         let serverName = opened?.serverName ?? server ?? Self.defaultServerName
         self.serverName = serverName
-        var status = jack_status_t(0)
-        guard let client = opened?.take() ?? metronome_jack_open(name, server, &status) else {
-            if status.rawValue & JackServerFailed.rawValue != 0 || status.rawValue & JackServerError.rawValue != 0 {
-                throw .noServer(server: serverName)
-            }
-            throw .refused(server: serverName, status: status.rawValue)
-        }
+        // The client opened already, or (none, or taken over by an earlier output) a new one: a fresh `JackClient`
+        // always hands its client over, so the last refusal is never reached.
+        var taken = opened?.take()
+        if taken == nil { taken = try JackClient(name: name, server: server).take() }
+        guard let client = taken else { throw .refused(server: serverName, status: 0) }
         let rate = Int(jack_get_sample_rate(client))
         guard rate == mixer.configuration.sampleRate.framesPerSecond else {
             jack_client_close(client)
@@ -269,20 +267,6 @@ public final class JackOutput: @unchecked Sendable {
     public static var defaultServerName: String {
         guard let name = getenv("JACK_DEFAULT_SERVER"), name.pointee != 0 else { return "default" }
         return String(cString: name)
-    }
-
-    /// The server's sample rate and period, from a client opened and closed at once: what a mixer for it must run
-    /// at, and what a scheduler's lookahead must cover.
-    /// - Parameters:
-    ///   - server: the server's name (nil: JACK_DEFAULT_SERVER, or "default").
-    ///   - name: the name of the client opened for the question.
-    /// - Returns: the server's sample rate and frames per period.
-    /// - Throws: `JackError.noServer` or `.refused`.
-    public static func serverFormat(server: String? = nil, name: String = "metronome") throws(JackError)
-        -> (sampleRate: Int, periodFrames: Int)
-    {
-        let client = try JackClient(name: name, server: server)
-        return (client.sampleRate, client.periodFrames)
     }
 
     /// What the clients of one run counted together (`JackDriver.runCounts`: a reconnect's client adds to the lost
