@@ -67,7 +67,7 @@ extension JackOutput {
     public var firstCallbackAllocations: UInt64 { firstAllocations.load(ordering: .relaxed) }
 
     /// What `metronome --verbose` prints when live playback through JACK ends, one line each: the client, its period
-    /// and rate, the session's late events, the server's xruns, the process callbacks and their timings, the cycles
+    /// and rate, the session's late events and its timer's ticks (`TickTimings`), the server's xruns, the process callbacks and their timings, the cycles
     /// the server ran without calling us, MIDI, `extra` lines (a service's counts), the ports' latency and when the
     /// first period was written. `buffer` is ignored: JACK has no stream buffer (its period is reported instead), as
     /// PulseAudio's `report` takes one.
@@ -80,6 +80,7 @@ extension JackOutput {
             "JACK: client '\(clientName)' on server '\(serverName)', period \(periodFrames) frames (\(milliseconds) ms) "
                 + "at \(rate) Hz",
             "late events: \(session.mixer.lateEventCount)",
+            session.tickTimings.line,
             "xruns reported by the server: \(underrunCount)",
             "process callbacks: \(cycleCount)",
             // The run's: a client before a reconnect counted too (the live tests repeat a run with any).

@@ -3,7 +3,8 @@ import MetronomeModel
 
 extension PulseOutput {
     /// What `metronome --verbose` prints when live playback ends, one line each: the stream's buffer (`buffer`, as
-    /// `bufferFrames` gave it when the stream started), the session's late events, the server's underruns and its
+    /// `bufferFrames` gave it when the stream started), the session's late events and its timer's ticks
+    /// (`TickTimings`), the server's underruns and its
     /// reports, the write callbacks' timings, the measured latency, real-time priority and when the first audio was
     /// written; `extra` lines (a service's counts) go after the timings.
     ///
@@ -29,14 +30,17 @@ extension PulseOutput {
             lines.append("streams: \(streams.count + dropped), the server lost and back in between\(uncounted)")
         }
         lines.append("late events: \(session.mixer.lateEventCount)")
+        lines.append(session.tickTimings.line)
         lines.append("underruns reported by the server: \(streams.reduce(0) { $0 + $1.underrunCount })")
         lines += streams.flatMap(\.underrunReports).map(\.description)
         let timings = streams.map(\.callbackTimings)
         let longest = timings.map(\.longest).max() ?? .zero
+        let longestOwn = timings.map(\.longestOwn).max() ?? .zero
         let widest = timings.map(\.widestGap).max() ?? .zero
         lines.append(
-            "write callbacks: \(timings.reduce(0) { $0 + $1.count }), the longest \(Self.milliseconds(longest)) ms, "
-                + "the widest gap between two \(Self.milliseconds(widest)) ms")
+            "write callbacks: \(timings.reduce(0) { $0 + $1.count }), the longest \(Self.milliseconds(longest)) ms "
+                + "(own at most \(Self.milliseconds(longestOwn)) ms: on the CPU, or waiting), the widest gap between "
+                + "two \(Self.milliseconds(widest)) ms")
         lines += extra
         if let latency {
             lines.append("measured latency: \((latency.inSeconds * 10_000).rounded() / 10) ms")

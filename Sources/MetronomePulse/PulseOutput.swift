@@ -167,16 +167,17 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// Server-reported underruns since the stream started.
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }
 
-    /// Each underrun so far (the first 16): the stream frame its silence went in at and the write callbacks before
+    /// Each underrun so far (the first 64): the stream frame its silence went in at and the write callbacks before
     /// it. Any thread.
     public var underrunReports: [PulseUnderrunReport] { callbackLog.reports }
 
-    /// Write callbacks so far, the longest one's duration and the widest gap between two callbacks' starts. Any
-    /// thread.
-    public var callbackTimings: (count: Int, longest: Duration, widestGap: Duration) {
+    /// Write callbacks so far, the longest one's duration (start to end), the longest one's own doing (on the CPU,
+    /// or all of it when it waited: what a slow callback of ours shows, where a preempted one shows only in
+    /// `longest`) and the widest gap between two callbacks' starts. Any thread.
+    public var callbackTimings: (count: Int, longest: Duration, longestOwn: Duration, widestGap: Duration) {
         (
             callbackLog.callbackCount, .nanoseconds(callbackLog.longestCallback),
-            .nanoseconds(callbackLog.widestGapBetweenCallbacks)
+            .nanoseconds(callbackLog.longestOwnCallback), .nanoseconds(callbackLog.widestGapBetweenCallbacks)
         )
     }
 
@@ -412,14 +413,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let probe = PulseOutput.allocationProbe
         let allocationsBefore = probe?() ?? 0
         let start = CallbackLog.now()
+        let usageBefore = ThreadUsage.now()
         // The first callback is counted apart: the runtime's one-time set-up of what the path first touches runs in it.
         let isFirst = firstWrite.load(ordering: .relaxed) == 0
         #if METRONOME_FAULTS
         InjectedFault.writeCallback(request: callbackLog.callbackCount)
         #endif
         defer {
+            let duration = CallbackLog.now() - start
+            let used = ThreadUsage.now() - usageBefore
             callbackLog.record(
-                .init(start: start, duration: CallbackLog.now() - start, frames: requested / (4 * channels)))
+                .init(
+                    start: start, duration: duration, own: used.waits > 0 ? duration : used.cpuNanoseconds,
+                    frames: requested / (4 * channels)))
             if let probe {
                 // libpulse's own buffer calls are counted apart: ours must be 0; its are what its memory pool does.
                 let made = probe() &- allocationsBefore &- libraryAllocationsNow

@@ -47,9 +47,28 @@ struct JackOutputTests {
             let run = try Self.recordClicks(rate: rate, period: period, subdivision: subdivision, clients: names)
             let checks = run.channels.map { Self.check($0, rate: rate, step: step, subdivision: subdivision) }
             let problems = checks.compactMap(\.problem)
+            let value = (channels: run.channels, outputs: run.outputs, sessions: run.sessions)
+            // Late events (a click played at the start of the period it was found in, less than a period late) are
+            // the machine's only when the scheduler's thread was run late with every tick's work short and no
+            // callback of ours slow: then each moves one click, two intervals off by less than a period.
+            let lateEvents = run.sessions.map(\.mixer.lateEventCount)
+            if lateEvents.reduce(0, +) > 0 {
+                let off = checks.flatMap(\.gaps).filter { $0 != step }
+                let within = off.count <= 2 * lateEvents.reduce(0, +) && off.allSatisfy { abs($0 - step) < period }
+                let cause = lateEventsOutsideUs(lateEventsBySession: lateEvents, ticks: run.sessions.map(\.tickTimings))
+                let slow = run.outputs.map(\.slowOfOurOwnCount).reduce(0, +)
+                guard let cause, within, slow == 0, problems.allSatisfy({ !$0.contains("levels off") }) else {
+                    print(
+                        "live run not repeated (late events not explained): late events \(lateEvents), intervals off "
+                            + "\(off), callbacks of ours slow \(slow); "
+                            + run.sessions.map(\.tickTimings.line).joined(separator: "; "))
+                    return LiveRun(value, outsideCause: nil)
+                }
+                return LiveRun(value, outsideCause: cause)
+            }
             // The server stays in here: the next run's has the same name.
             return LiveRun(
-                (channels: run.channels, outputs: run.outputs, sessions: run.sessions),
+                value,
                 outsideCause: run.server.outsideCause(
                     failing: problems.isEmpty ? nil : problems.joined(separator: "; "),
                     framesOff: JackServer.framesOff(checks.map(\.gaps), every: step, period: period), since: run.window,
@@ -70,7 +89,7 @@ struct JackOutputTests {
                 + "\(output.longestCallbackOnCPUNanoseconds / 1000) µs)"
             #expect(output.slowOfOurOwnCount == 0, "\(figures)")
         }
-        for session in run.sessions { #expect(session.mixer.lateEventCount == 0) }
+        for session in run.sessions { #expect(session.mixer.lateEventCount == 0, "\(session.tickTimings.line)") }
     }
 
     /// A recorded channel of a session at 1000 BPM subdivided `subdivision` times (`step` frames apart): what is

@@ -64,4 +64,56 @@ struct TimebaseFollowerTests {
         #expect(frame == 47_997.75)
         #expect(commands[0].1 == .frame(47_998))
     }
+
+    /// The master's position at transport frame `frame` at 120 BPM in 4/4 (1920 ticks a beat, bar 1 beat 1 on frame 0
+    /// moved by `shift` frames), as a cycle starting there gives it.
+    static func position(at frame: Int64, shift: Int64 = 0) -> TimebasePosition {
+        let ticks = Int((Double(frame - shift) / 12.5).rounded(.down))
+        let beats = ticks / 1920
+        return TimebasePosition(
+            frame: frame, bar: beats / 4 + 1, beat: beats % 4 + 1, tick: ticks % 1920, ticksPerBeat: 1920,
+            beatsPerMinute: 120, beatsPerBar: 4, beatType: 4)
+    }
+
+    @Test(
+        "One cycle carrying the cycle before's bar, beat and tick under its own frame (JACK's copy of a position the master was late to rewrite) moves nothing: our beats on the master's stay, before and after the next cycle"
+    )
+    func aStaleCycleMovesNothing() throws {
+        var follower = Self.follower(tempo: 120)
+        let transport = try Self.transport(tempo: 120)
+        // Cycle 40 (frame 40 960) with cycle 39's position: a period (1024 frames) off the grid. Our beat 3 (48 000)
+        // is within the margin of the first unscheduled frame: a grid moved would move it at once.
+        var stale = Self.position(at: 39 * 1024)
+        stale.frame = 40 * 1024
+        follower.observe(stale, number: 41, framesPerSecond: 48_000)
+        let afterStale = follower.commands(
+            transport: transport, scheduledUntil: 45_000, transportOffset: 0, margin: 4_096)
+        #expect(afterStale.isEmpty, "\(afterStale)")
+        follower.observe(Self.position(at: 41 * 1024), number: 42, framesPerSecond: 48_000)
+        let afterNext = follower.commands(
+            transport: transport, scheduledUntil: 45_000, transportOffset: 0, margin: 4_096)
+        #expect(afterNext.isEmpty, "\(afterNext)")
+    }
+
+    @Test(
+        "A master whose beats move by 300 frames at the same tempo, said by two cycles in a row: our next unscheduled beat is put on the new grid"
+    )
+    func aPhaseMoveSaidTwiceIsFollowed() throws {
+        var follower = Self.follower(tempo: 120)
+        let transport = try Self.transport(tempo: 120)
+        follower.observe(Self.position(at: 40 * 1024, shift: 300), number: 41, framesPerSecond: 48_000)
+        follower.observe(Self.position(at: 41 * 1024, shift: 300), number: 42, framesPerSecond: 48_000)
+        // Two cycles leave the new interval wider than a frame: our beat 3 (48 000) within the margin of the first
+        // unscheduled frame is moved at once.
+        let commands = follower.commands(
+            transport: transport, scheduledUntil: 45_000, transportOffset: 0, margin: 4_096)
+        try #require(commands.count == 1, "\(commands)")
+        guard case .align(let position, let frame) = commands[0].0 else {
+            Issue.record("not an align: \(commands)")
+            return
+        }
+        // Our beat 3 (frame 48 000) onto the master's, 300 frames later, within its interval's tick.
+        #expect(position == Position(ticks: 2 * Position.ticksPerBeat(unit: 4)))
+        #expect(abs(frame - 48_300) <= 12.5, "\(frame)")
+    }
 }

@@ -50,7 +50,9 @@ func playLiveRecorded(
 
 /// Why a live run of `metronome --verbose` may be repeated, with the figures; nil when it stands. A run stands when
 /// it passes (exit 0, no late event, no underrun, `passes` for the recording), and when it fails in a way that may
-/// be ours: a late event, an exit not 0, an underrun with a write callback of ours over `PulseServer.callbackBound`.
+/// be ours: a late event with a slow tick of the scheduler or no tick behind the render
+/// (`PulseServer.VerboseReport.lateEventsOutsideUs`), an exit not 0, an underrun with a write callback of ours whose
+/// own doing took `PulseServer.callbackBound` or more.
 /// A failure is explained by underruns whose reports show our callbacks in time
 /// (`PulseServer.VerboseReport.underrunsOutsideUs(lateEvents:)`) or, on PipeWire without an underrun, by the graph
 /// cycles its profiler saw go wrong when the recording's intervals are off as the graph's silence puts them off
@@ -65,6 +67,7 @@ func outsideCause(
     let report = PulseServer.VerboseReport(standardError: result.standardError)
     _ = reportedUnderruns(result.standardError)
     if report.underruns > 0 { return report.underrunsOutsideUs() }
+    if result.status == 0, report.lateEvents > 0, !passes { return report.lateEventsOutsideUs() }
     guard result.status == 0, report.lateEvents == 0, report.underruns == 0, !passes else { return nil }
     if let cause = try recording.graphCyclesExplaining(intervals: found, expected: expected) { return cause }
     if let samples,

@@ -135,16 +135,25 @@ public final class PulseServer {
 extension PulseServer: PulseProtocolServer {}
 
 extension PulseServer {
-    /// The longest one of our write callbacks may take for an underrun beside it to count as the server's: 2 ms.
+    /// The longest one of our write callbacks' own doing may take (on the CPU, or all of it when it waited:
+    /// `PulseUnderrunReport`'s `own`) for an underrun beside it to count as the server's: 2 ms.
     ///
     /// Measured, our write callbacks answer a request in 5 to 80 µs, the run's longest, the first included, 30 to
     /// 60 µs (`metronome --verbose`, beside a release build holding both cores); the slowest ever seen in an
     /// underrun's report took 0.81 ms, once, beside several builds and test lanes (2026-11-29). The server asks
-    /// every 10 ms (a 20 ms buffer's minimum request). A callback of 2 ms is 2.5 times that one and 25 times the
-    /// usual longest: something of ours went wrong in it (the injected `pulse-stall` holds one 40 ms), and the run
-    /// is a failure with that figure, never a repeat. Under the bound a callback is a fifth of the request period
-    /// at most, too short to have drained the buffer: the silence was the server's, not asking in time.
+    /// every 10 ms (a 20 ms buffer's minimum request). A callback of 2 ms of its own is 2.5 times that one and 25
+    /// times the usual longest: something of ours went wrong in it (the injected `pulse-stall` spins one 40 ms on the
+    /// CPU), and the run is a failure with that figure, never a repeat. Under the bound a callback is a fifth of the
+    /// request period at most, too short to have drained the buffer: the silence was the server's, not asking in
+    /// time. Its time from start to end is not judged: the machine may preempt it (CI at 99622b7 failed a run whose
+    /// longest callback took 2.087 ms from start to end beside 6 underruns the server's, every callback in their
+    /// reports 5–26 µs).
     public static let callbackBound: Duration = .milliseconds(2)
+
+    /// The longest a scheduler tick's own doing (on the CPU, or all of it when it waited) may take for late events
+    /// beside it to count as the machine's: 2 ms, a fifth of the 10 ms timer period (a tick schedules a lookahead's
+    /// worth of events, measured at most 0.5 ms; `TickTimings` in `--verbose`).
+    public static let tickBoundMilliseconds = 2.0
 
     /// `callbackBound` in milliseconds, as `--verbose` and the reports write durations.
     public static var callbackBoundMilliseconds: Double { callbackBound.inSeconds * 1000 }
@@ -157,10 +166,16 @@ extension PulseServer {
         public var lateEvents: Int
         /// Each underrun's report: the stream frame its silence went in at and the write callbacks before it.
         public var underrunReports: [String]
-        /// The durations of the write callbacks those reports list, in milliseconds.
+        /// The own doing (on the CPU, or all of it when it waited) of the write callbacks those reports list, in
+        /// milliseconds.
         public var reportedCallbacks: [Double]
-        /// The run's longest write callback, in milliseconds; nil when the line is missing.
+        /// The run's longest write callback's own doing, in milliseconds; nil when the line is missing.
         public var longestCallback: Double?
+        /// The scheduler's ticks that found the render past what was scheduled, and the longest a tick's own doing
+        /// took, in milliseconds (`TickTimings`); nil when the line is missing.
+        public var ticks: (behind: Int, longestOwn: Double)?
+        /// The whole line of the scheduler's ticks, for a message.
+        public var ticksLine: String
 
         /// Reads the report from the standard error of a `metronome --verbose` run.
         public init(standardError: String) {
@@ -171,16 +186,28 @@ extension PulseServer {
             underruns = count("underruns reported by the server: ")
             lateEvents = count("late events: ")
             underrunReports = lines.filter { $0.hasPrefix("underrun at stream frame ") }.map(String.init)
-            // `… write callbacks before it: -83.0 ms: 0.009 ms for 480 frames, -73.0 ms: 0.006 ms for 480 frames`
+            // `… write callbacks before it: -83.0 ms: 0.009 ms (own 0.008 ms) for 480 frames, -73.0 ms: …`
             reportedCallbacks = underrunReports.flatMap { report -> [Double] in
                 guard let list = report.range(of: "write callbacks before it: ") else { return [] }
                 return report[list.upperBound...].split(separator: ", ").compactMap { item in
-                    item.split(separator: ": ").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) }
+                    item.range(of: "(own ").flatMap { Double(item[$0.upperBound...].prefix { $0 != " " }) }
                 }
             }
-            // `write callbacks: 312, the longest 0.04 ms, the widest gap between two 10.52 ms`
+            // `scheduler ticks behind the render: 1; the widest gap between two 31.2 ms, the longest own doing of one
+            // 0.41 ms`
+            let ticksLine = lines.first { $0.hasPrefix("scheduler ticks behind the render: ") }
+            self.ticksLine = ticksLine.map(String.init) ?? "scheduler ticks not reported"
+            ticks = ticksLine.flatMap { line in
+                let behind = Int(line.dropFirst("scheduler ticks behind the render: ".count).prefix { $0 != ";" })
+                let own = line.range(of: "the longest own doing of one ").flatMap {
+                    Double(line[$0.upperBound...].prefix { $0 != " " })
+                }
+                guard let behind, let own else { return nil }
+                return (behind, own)
+            }
+            // `write callbacks: 312, the longest 2.09 ms (own at most 0.04 ms: on the CPU, or waiting), the widest …`
             longestCallback = lines.first { $0.hasPrefix("write callbacks: ") }.flatMap { line in
-                line.range(of: "the longest ").flatMap { Double(line[$0.upperBound...].prefix { $0 != " " }) }
+                line.range(of: "(own at most ").flatMap { Double(line[$0.upperBound...].prefix { $0 != " " }) }
             }
         }
 
@@ -197,15 +224,29 @@ extension PulseServer {
                 reportedCallbacks.count >= underruns, reportedCallbacks.allSatisfy({ $0 < bound }),
                 let longestCallback, longestCallback < bound
             else { return nil }
-            return "\(underruns) server underrun(s), our write callbacks each under \(bound) ms (the longest of the "
-                + "run \(longestCallback) ms): " + underrunReports.joined(separator: "; ")
+            return "\(underruns) server underrun(s), our write callbacks' own doing each under \(bound) ms (the "
+                + "longest of the run \(longestCallback) ms): " + underrunReports.joined(separator: "; ")
+        }
+
+        /// The cause outside the product that explains the run's late events, with their figures, for a repeat: no
+        /// underrun (`underrunsOutsideUs` judges those), a tick of the scheduler found the render past what was
+        /// scheduled, no tick's own doing took `tickBoundMilliseconds` or more and no write callback's
+        /// `callbackBound` or more: the scheduler's thread was not run in time. Nil when there was no late event, or
+        /// when anything says it may be ours (a slow tick or callback, no tick behind, a line missing).
+        public func lateEventsOutsideUs() -> String? {
+            guard lateEvents > 0, underruns == 0, let ticks, ticks.behind > 0,
+                ticks.longestOwn < PulseServer.tickBoundMilliseconds, let longestCallback,
+                longestCallback < PulseServer.callbackBoundMilliseconds
+            else { return nil }
+            return "\(lateEvents) late event(s), the scheduler's thread run late, every tick's own doing under "
+                + "\(PulseServer.tickBoundMilliseconds) ms: \(ticksLine)"
         }
 
         /// What the run says of our write callbacks and late events, for a failure's message.
         public var figures: String {
-            "underruns \(underruns), late events \(lateEvents), the longest write callback "
+            "underruns \(underruns), late events \(lateEvents), the longest write callback's own doing "
                 + "\(longestCallback.map { "\($0) ms" } ?? "not reported") (a repeat needs each under "
-                + "\(PulseServer.callbackBoundMilliseconds) ms): " + underrunReports.joined(separator: "; ")
+                + "\(PulseServer.callbackBoundMilliseconds) ms); \(ticksLine): " + underrunReports.joined(separator: "; ")
         }
     }
 }

@@ -13,8 +13,9 @@ import MetronomeModel
 /// Where the master's beats are: the master gives, each cycle, bar, beat and whole ticks for the cycle's first frame,
 /// so one cycle says only that its beat began in the tick before (`frame - (tick + 1)` ticks, `frame - tick`
 /// ticks]. Every cycle at the same tempo and meter narrows that interval (each one is intersected with the ones
-/// before, carried to the frame of the master's bar 1 beat 1 on a steady grid); a cycle that does not fit, or a new
-/// tempo or meter, starts afresh. A master with 1920 ticks a beat (klick) leaves a tick's uncertainty (15.5 frames
+/// before, carried to the frame of the master's bar 1 beat 1 on a steady grid); a new tempo or meter starts afresh, and
+/// so do two cycles in a row that do not fit (one alone is JACK's stale copy of a position the master was late to
+/// rewrite: the cycle before's bar, beat and tick under this cycle's frame). A master with 1920 ticks a beat (klick) leaves a tick's uncertainty (15.5 frames
 /// at 97 BPM and 48 kHz) after one cycle and under a frame after some ten cycles of 1024 frames.
 ///
 /// Every scheduler pass it looks at the first beat of ours not yet scheduled, and the master's beat nearest to it
@@ -49,9 +50,27 @@ public struct TimebaseFollower: Sendable {
         var high: Double
         /// Transport frames per beat of the master.
         var beatFrames: Double
+
+        /// Whether `other` is at this grid's tempo, ticks a beat and meter.
+        func hasShape(of other: Grid) -> Bool {
+            beatsPerMinute == other.beatsPerMinute && ticksPerBeat == other.ticksPerBeat
+                && beatsPerBar == other.beatsPerBar && beatType == other.beatType
+        }
+
+        /// This grid narrowed by `other`'s interval, or nil when the two intervals do not meet.
+        func narrowed(to other: Grid) -> Grid? {
+            guard max(low, other.low) < min(high, other.high) else { return nil }
+            var grid = self
+            grid.low = max(low, other.low)
+            grid.high = min(high, other.high)
+            return grid
+        }
     }
 
     private var grid: Grid?
+    /// A grid at `grid`'s tempo and meter that the latest position started and `grid` did not fit: taken if the next
+    /// position fits it, dropped if that one fits `grid`.
+    private var candidate: Grid?
     /// The latest position the master gave (nil: the latest cycle had none).
     public private(set) var master: TimebasePosition?
     /// The last position a master gave, kept after it has gone (nil: none ever did).
@@ -74,6 +93,7 @@ public struct TimebaseFollower: Sendable {
         guard let position, position.isUsable else {
             master = nil
             grid = nil
+            candidate = nil
             return
         }
         master = position
@@ -83,21 +103,34 @@ public struct TimebaseFollower: Sendable {
         let ticks = beats * position.ticksPerBeat + Double(position.tick)
         let low = Double(position.frame) - (ticks + 1) * tickFrames
         let high = Double(position.frame) - ticks * tickFrames
-        if var grid, grid.beatsPerMinute == position.beatsPerMinute, grid.ticksPerBeat == position.ticksPerBeat,
-            grid.beatsPerBar == position.beatsPerBar, grid.beatType == position.beatType,
-            max(grid.low, low) < min(grid.high, high)
-        {
-            grid.low = max(grid.low, low)
-            grid.high = min(grid.high, high)
-            self.grid = grid
-            return
-        }
-        // A new grid: a beat whose commands were sent on the old one is looked at again.
-        lastBeat = nil
-        grid = Grid(
+        let fresh = Grid(
             beatsPerMinute: position.beatsPerMinute, ticksPerBeat: position.ticksPerBeat,
             beatsPerBar: position.beatsPerBar, beatType: position.beatType, low: low, high: high,
             beatFrames: tickFrames * position.ticksPerBeat)
+        if let grid, grid.hasShape(of: fresh) {
+            if let narrowed = grid.narrowed(to: fresh) {
+                self.grid = narrowed
+                candidate = nil
+                return
+            }
+            // At the same tempo and meter, a position off the grid is taken only when the next one agrees with it:
+            // JACK's copy of a position the master did not rewrite in time carries the bar, beat and tick of the
+            // cycle before under this cycle's frame, a period off, for that one cycle (CI at 99622b7: a beat of
+            // ours moved a period late and the next moved back, following a master whose cycle was late).
+            if let confirmed = candidate?.narrowed(to: fresh) {
+                self.grid = confirmed
+                candidate = nil
+                lastBeat = nil
+            } else {
+                candidate = fresh
+            }
+            return
+        }
+        // A new tempo or meter (or the first position): a beat whose commands were sent on the old grid is looked at
+        // again.
+        lastBeat = nil
+        grid = fresh
+        candidate = nil
     }
 
     /// The transport commands that put the next unscheduled beat on the master's grid, with its tempo and meter.

@@ -42,6 +42,10 @@ public final class Session: @unchecked Sendable {
     private let period: DispatchTimeInterval
     let periodFrames: SampleTime
     private var ticks = 0
+    /// What the ticks took and how late they came (`tickTimings`), on `queue`.
+    private var timings = TickTimings()
+    /// When the last tick started (`CLOCK_MONOTONIC` ns), on `queue`.
+    private var lastTickStart: Int64?
     /// Whether the timer was last re-armed to skip an idle stretch (on `queue`).
     private var slept = false
     private var output: AudioOutput?
@@ -284,6 +288,10 @@ public final class Session: @unchecked Sendable {
     /// Timer wake-ups so far (for tests of the idle sleep). Any thread.
     public var tickCount: Int { queue.sync { ticks } }
 
+    /// How the live timer's ticks went: how many found the render past what was scheduled, the widest gap between
+    /// two while awake and the longest a tick's own doing took. Any thread.
+    package var tickTimings: TickTimings { queue.sync { timings } }
+
     /// Runs `body` with the scheduler on its queue.
     func onQueue<T>(_ body: (Scheduler) -> T) -> T { queue.sync { body(scheduler) } }
 
@@ -416,9 +424,20 @@ public final class Session: @unchecked Sendable {
 
     private func tick() {
         dispatchPrecondition(condition: .onQueue(queue))
+        let started = HostTime.now().nanoseconds
+        let usageBefore = ThreadUsage.now()
         ticks += 1
         sleeping.store(false, ordering: .relaxed)
         let position = mixer.framePosition
+        // Awake, a tick comes a timer period after the last: how much later is how late the thread was run.
+        if let lastTickStart, !slept { timings.widestGap = max(timings.widestGap, started - lastTickStart) }
+        lastTickStart = started
+        if !slept, scheduler.scheduledUntil < position, output != nil { timings.behind += 1 }
+        defer {
+            let elapsed = HostTime.now().nanoseconds - started
+            let used = ThreadUsage.now() - usageBefore
+            timings.longestOwn = max(timings.longestOwn, used.waits > 0 ? elapsed : used.cpuNanoseconds)
+        }
         if slept || scheduler.scheduledUntil < position {
             // What came during the sleep takes the frame a tick one period ago would have given it, not the stale one.
             // So does what comes once the output has rendered past the frames scheduled: its first request can be

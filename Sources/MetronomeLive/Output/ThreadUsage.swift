@@ -11,15 +11,16 @@ import Glibc
 /// `pageFaults` counts the pages the thread faulted in (minor and major faults): a render thread that touches memory
 /// for the first time pays for it inside its deadline, on the thread's own CPU time (on a virtual machine, the
 /// hypervisor backing the page as well).
-struct ThreadUsage {
-    var cpuNanoseconds: Int64
-    var waits: Int
-    var pageFaults: Int
+/// Used by the JACK process callback and the PulseAudio write callback alike.
+package struct ThreadUsage: Sendable {
+    package var cpuNanoseconds: Int64
+    package var waits: Int
+    package var pageFaults: Int
 
     /// `RUSAGE_THREAD` (Linux): Glibc's Swift module leaves the constant out (it needs `_GNU_SOURCE`).
     private static let thread = __rusage_who_t(1)
 
-    static func now() -> ThreadUsage {
+    package static func now() -> ThreadUsage {
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         var usage = rusage()
@@ -30,7 +31,7 @@ struct ThreadUsage {
             cpuNanoseconds: Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), waits: waits, pageFaults: faults)
     }
 
-    static func - (after: ThreadUsage, before: ThreadUsage) -> ThreadUsage {
+    package static func - (after: ThreadUsage, before: ThreadUsage) -> ThreadUsage {
         ThreadUsage(
             cpuNanoseconds: after.cpuNanoseconds - before.cpuNanoseconds, waits: after.waits - before.waits,
             pageFaults: after.pageFaults - before.pageFaults)

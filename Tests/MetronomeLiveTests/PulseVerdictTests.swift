@@ -1,0 +1,84 @@
+import MetronomeTestSupport
+import Testing
+
+/// How a live PulseAudio run's `--verbose` report is judged before a repeat (`PulseServer.VerboseReport`): by our
+/// write callbacks' own doing (on the CPU, or all of it when they waited), never by their time from start to end,
+/// which the machine stretches when it preempts them.
+@Suite("PulseAudio verdicts: a repeat by our callbacks' own doing")
+struct PulseVerdictTests {
+    /// The lines `metronome --verbose` ends a run with: an underrun whose report lists `callbacks` (start, duration,
+    /// own, in ms), and the run's longest callback and its longest own doing.
+    static func report(
+        callbacks: [(Double, Double, Double)], longest: Double, longestOwn: Double, late: Int = 0, underruns: Int = 1,
+        ticks: String = "0; the widest gap between two 10.2 ms, the longest own doing of one 0.3 ms"
+    ) -> String {
+        let items = callbacks.map { "\($0.0) ms: \($0.1) ms (own \($0.2) ms) for 480 frames" }
+        return [
+            "metronome: late events: \(late)",
+            "metronome: scheduler ticks behind the render: \(ticks)",
+            "metronome: underruns reported by the server: \(underruns)",
+            "metronome: underrun at stream frame 88368, noticed 1.3 ms after the last write callback; write callbacks "
+                + "before it: " + items.joined(separator: ", "),
+            "metronome: write callbacks: 1200, the longest \(longest) ms (own at most \(longestOwn) ms: on the CPU, or "
+                + "waiting), the widest gap between two 12.4 ms",
+        ].joined(separator: "\n") + "\n"
+    }
+
+    @Test("A callback preempted for 2.087 ms whose own doing took 5 µs leaves the underrun the server's")
+    func preemptedCallbackIsTheMachines() {
+        let text = Self.report(
+            callbacks: [(-10.0, 0.007, 0.006), (0.0, 2.087, 0.005)], longest: 2.09, longestOwn: 0.05)
+        let report = PulseServer.VerboseReport(standardError: text)
+        #expect(report.reportedCallbacks == [0.006, 0.005])
+        #expect(report.longestCallback == 0.05)
+        #expect(report.underrunsOutsideUs()?.hasPrefix("1 server underrun(s), our write callbacks' own doing") == true)
+    }
+
+    @Test(
+        "A callback whose own doing took 40 ms (the injected pulse-stall), in the report or as the run's longest, or a late event, is ours: no repeat"
+    )
+    func slowCallbackIsOurs() {
+        let inReport = Self.report(
+            callbacks: [(-50.0, 40.02, 40.01), (0.0, 0.007, 0.006)], longest: 40.02, longestOwn: 40.01)
+        #expect(PulseServer.VerboseReport(standardError: inReport).underrunsOutsideUs() == nil)
+        let elsewhere = Self.report(callbacks: [(0.0, 0.007, 0.006)], longest: 40.02, longestOwn: 40.01)
+        #expect(PulseServer.VerboseReport(standardError: elsewhere).underrunsOutsideUs() == nil)
+        let late = Self.report(callbacks: [(0.0, 0.007, 0.006)], longest: 0.05, longestOwn: 0.05, late: 1)
+        #expect(PulseServer.VerboseReport(standardError: late).underrunsOutsideUs() == nil)
+    }
+
+    @Test("A report without the own figures (an older binary's lines) is never a repeat")
+    func missingFiguresAreOurs() {
+        let text = """
+            metronome: late events: 0
+            metronome: underruns reported by the server: 1
+            metronome: underrun at stream frame 1, noticed 0.0 ms after the last write callback; write callbacks before it: 0.0 ms: 0.005 ms for 480 frames
+            metronome: write callbacks: 10, the longest 0.04 ms, the widest gap between two 10.52 ms
+
+            """
+        #expect(PulseServer.VerboseReport(standardError: text).underrunsOutsideUs() == nil)
+    }
+
+    @Test(
+        "A late event with a tick behind the render and every tick's own doing short is the machine's; with a slow tick, no tick behind, or an underrun beside it, it is not a late-event repeat"
+    )
+    func lateEvents() {
+        let behind = "1; the widest gap between two 31.2 ms, the longest own doing of one 0.41 ms"
+        let machine = Self.report(
+            callbacks: [], longest: 0.05, longestOwn: 0.05, late: 1, underruns: 0, ticks: behind)
+        let report = PulseServer.VerboseReport(standardError: machine)
+        #expect(report.ticks?.behind == 1)
+        #expect(report.ticks?.longestOwn == 0.41)
+        #expect(report.lateEventsOutsideUs()?.hasPrefix("1 late event(s), the scheduler's thread run late") == true)
+        let slow = Self.report(
+            callbacks: [], longest: 0.05, longestOwn: 0.05, late: 1, underruns: 0,
+            ticks: "1; the widest gap between two 31.2 ms, the longest own doing of one 2.5 ms")
+        #expect(PulseServer.VerboseReport(standardError: slow).lateEventsOutsideUs() == nil)
+        let notBehind = Self.report(callbacks: [], longest: 0.05, longestOwn: 0.05, late: 1, underruns: 0)
+        #expect(PulseServer.VerboseReport(standardError: notBehind).lateEventsOutsideUs() == nil)
+        let withUnderrun = Self.report(
+            callbacks: [(0.0, 0.007, 0.006)], longest: 0.05, longestOwn: 0.05, late: 1, ticks: behind)
+        #expect(PulseServer.VerboseReport(standardError: withUnderrun).lateEventsOutsideUs() == nil)
+        #expect(PulseServer.VerboseReport(standardError: withUnderrun).underrunsOutsideUs() == nil)
+    }
+}
