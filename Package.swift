@@ -133,7 +133,7 @@ let package = Package(
         .target(
             name: "MetronomeWeb",
             dependencies: [
-                "MetronomeModel", "MetronomeLive", "MetronomeOSC", "MetronomeService", "CQRencode",
+                "MetronomeModel", "MetronomeLive", "MetronomeApp", "MetronomeOSC", "MetronomeService", "CQRencode",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),

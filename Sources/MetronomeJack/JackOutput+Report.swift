@@ -111,3 +111,30 @@ extension JackOutput {
         return lines
     }
 }
+
+extension JackOutput: ReportingOutput {
+    /// JACK has no stream buffer: its period is reported instead (`report`).
+    public var bufferFrames: (target: Int, minimumRequest: Int)? { nil }
+
+    /// JACK's report counts the cycles the server ran without calling us and the late transport joins over the whole
+    /// run itself (`JackOutput.runCounts`, shared by the clients of one run); its other figures are the last client's.
+    public func report(
+        session: Session, buffer: (target: Int, minimumRequest: Int)?, extra: [String], earlier: [JackOutput],
+        dropped: Int
+    ) -> [String] {
+        report(session: session, buffer: buffer, extra: extra)
+    }
+
+    /// JACK's latency is always current.
+    public func refreshLatency() {}
+
+    /// The line after a reconnect; names the ports a takeover is still to connect to (their clients are not back
+    /// yet), if any.
+    public var backLine: String {
+        let pending = pendingPorts
+        let when = pending.count == 1 ? "it is" : "they are"
+        let waiting =
+            pending.isEmpty ? "" : "; \(pending.joined(separator: ", ")) not there yet: connecting when \(when)"
+        return "the JACK server '\(serverName)' is back; playing on the same beat grid" + waiting
+    }
+}

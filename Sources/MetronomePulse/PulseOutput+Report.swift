@@ -55,3 +55,14 @@ extension PulseOutput {
     /// A duration in milliseconds, to the hundredth.
     private static func milliseconds(_ duration: Duration) -> Double { (duration.inSeconds * 100_000).rounded() / 100 }
 }
+
+extension PulseOutput: ReportingOutput {
+    /// Asks the server for the latency now (`measureLatency`).
+    public func refreshLatency() { measureLatency() }
+
+    /// The line after a reconnect: the server (and its sink) back, on the same beat grid.
+    public var backLine: String {
+        let sink = sinkName.map { " (sink '\($0)')" } ?? ""
+        return "PulseAudio at \(serverDescription) is back\(sink); playing on the same beat grid"
+    }
+}

@@ -59,8 +59,6 @@ public struct ServiceSettings: Sendable {
     }
 }
 
-/// An output as the service sees it: a clock for time tags and beats, and the server's underrun count.
-public protocol ServiceOutput: FrameClock {
-    /// Underruns the sound server has reported.
-    var underrunCount: Int { get }
-}
+/// An output as the service sees it: a clock for time tags and beats, and the server's underrun count
+/// (`OutputClock`, which every `OutputBackend` is).
+public typealias ServiceOutput = OutputClock

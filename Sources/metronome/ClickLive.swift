@@ -1,5 +1,6 @@
 import MetronomeJack
 import MetronomeKit
+import MetronomeLink
 import MetronomePulse
 import MetronomeService
 import MetronomeWeb
@@ -127,7 +128,6 @@ struct ClickLive {
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
         let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
         let transportFollower = transportLock.map(TransportFollower.init(lock:))
-        if let transportFollower { engine.add(follower: transportFollower) }
         // The status line and OSC subscribers get each beat once it is heard; the web remote's pages as soon as it is
         // scheduled, to light it when it is heard. Kept until the run ends (`play` cancels them).
         var observations: [BeatObservation] = []
@@ -139,11 +139,12 @@ struct ClickLive {
                 })
         }
         if let web { observations.append(engine.beatPublisher.observe(.scheduled) { beat in web.publish(beat) }) }
-        // The first window is scheduled before the stream exists, so its first request already holds bar 1.
-        engine.start(output: nil)
+        // Stopped in this order when the run ends (the OSC socket first, Link last).
+        let linkCompanion = link.map { LinkCompanion(link: $0.link, joined: joined, play: !job.plan.waits) }
+        let companions: [any LiveCompanion] = [osc as (any LiveCompanion)?, web, linkCompanion].compactMap { $0 }
         let context = Playing(
-            engine: engine, plan: plan, link: link, joined: joined, osc: osc, web: web, status: status,
-            transportFollower: transportFollower, observations: observations)
+            engine: engine, plan: plan, service: service, status: status,
+            followers: transportFollower.map { [$0] } ?? [], companions: companions, observations: observations)
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
             let driver = JackDriver(
@@ -170,135 +171,79 @@ struct ClickLive {
     struct Playing {
         let engine: Session
         let plan: ClickPlan
-        let link: LinkJoin?
-        let joined: Bool
-        let osc: OSCServiceHost?
-        let web: WebRemote?
+        let service: OSCService?
         let status: StatusLine?
-        let transportFollower: TransportFollower?
+        /// What steers the session from outside (a JACK transport lock).
+        let followers: [any SessionFollower]
+        /// What runs beside it: the OSC service, the web remote, Link (`LiveCompanion`).
+        let companions: [any LiveCompanion]
         /// The beat observers of the status line, the OSC service and the web remote.
         let observations: [BeatObservation]
     }
 
-    /// Opens the output with `driver` (a refusal is `refusal`'s error), plays until the end, a stop or a quit, keeping
-    /// the beat through a server that goes away (`Reconnector`), and reports.
+    /// Plays `context` through `driver` (`LiveRun`: a refusal is `refusal`'s error) until the end, a stop or a quit,
+    /// keeping the beat through a server that goes away, with klick's keys on a terminal; prints the report.
     private func play<Driver: OutputDriver>(
         _ driver: Driver, _ context: Playing, _ stop: borrowing StopSignals,
         refusal: (Driver.Backend.Failure) -> CommandLineError
-    ) throws(CommandLineError) where Driver.Backend: CommandOutput {
-        let (engine, plan, link, joined, osc, status) = (
-            context.engine, context.plan, context.link, context.joined, context.osc, context.status
-        )
-        let service = osc?.service
-        let web = context.web
-        var stream: Reconnector<Driver>
-        do throws(Driver.Backend.Failure) {
-            stream = try .start(
-                session: engine, driver: driver, timeout: ClickLive.serverTimeout,
-                reconnectTimeout: live.reconnectTimeout, isCancelled: { StopSignals.wasReceived })
-        } catch {
-            osc?.server.stop()
-            web?.stop()
-            link?.stop()
-            engine.stop()
-            throw refusal(error)
-        }
-        service?.attach(output: stream.output)
+    ) throws(CommandLineError) where Driver.Backend: ReportingOutput {
+        let (engine, service, status) = (context.engine, context.service, context.status)
+        var run = LiveRun(session: engine, driver: driver)
+        run.followers = context.followers
+        run.companions = context.companions
+        run.observations = context.observations
+        run.serverTimeout = ClickLive.serverTimeout
+        run.reconnectTimeout = live.reconnectTimeout
         // The lookahead covers the latency granted, which may be more than the one asked for (pipewire-pulse).
-        let coverGranted = { (output: Driver.Backend) in
-            if live.lookahead == nil, let target = output.bufferFrames?.target {
-                engine.coverOutputLatency(SampleTime(target))
-            }
-        }
-        coverGranted(stream.output)
-        if joined {
-            link?.start(session: engine, clock: stream.output, play: !job.plan.waits)
-        } else if let link {
-            engine.follow(link.link)
-        }
-        let buffer = stream.output.bufferFrames
-        // klick's keys when standard input is a terminal; the terminal is put back however the command ends.
-        let controls = SessionControls(session: engine, volume: plan.volume)
-        let keys = TerminalKeys.start { key in
-            guard let action = KeyAction(key) else { return }
-            if action == .help { FileOutput.standardError.write("\r\n" + KeyAction.summary + "\r\n") }
-            controls.perform(action)
-        }
+        run.coversGrantedLatency = live.lookahead == nil
+        run.pollInterval = .milliseconds(service == nil ? 50 : 10)
+        run.verbose = live.verbose
+        // klick's keys when standard input is a terminal, from the first sound; the terminal is put back however the
+        // command ends.
+        let controls = SessionControls(session: engine, volume: context.plan.volume)
+        var keys: TerminalKeys?
         defer { keys?.restore() }
-
-        let ending = stream.play(
-            interval: .milliseconds(service == nil ? 50 : 10),
-            playsToEnd: { service == nil && !controls.userStopped },
-            shouldStop: {
-                stop.signalReceived != nil || controls.quitRequested || (service?.quitRequested ?? false)
-            },
-            onEvent: { event in
-                switch event {
-                case .lost(let loss):
-                    let timeout = ClickLive.text(live.reconnectTimeout ?? .zero)
-                    FileOutput.standardError.write(
-                        "metronome: \(loss.description); retrying for \(timeout) (--reconnect-timeout)\n")
-                case .back(let fresh):
-                    coverGranted(fresh)
-                    service?.attach(output: fresh)
-                    FileOutput.standardError.write("metronome: \(fresh.backLine)\n")
-                case .connected(let made):
-                    // Made late, after a return: said at once, as the return was (the port's client came back).
-                    FileOutput.standardError.write(
-                        made.map { "metronome: connected \($0.from) to \($0.to)\n" }.joined())
-                case .none, .gaveUp: break
-                }
-            })
-        osc?.server.stop()
-        web?.stop()
-        let peersAtEnd = joined ? link?.link.peers : nil
-        link?.stop()
-        let output = stream.output
         // JACK's latency is its period and the ports'; PulseAudio's the target asked for.
         let rate = Int64(engine.mixer.configuration.sampleRate.framesPerSecond)
-        let latency = live.jack == nil ? live.latency : .milliseconds((output.latencyFrames ?? 0) * 1000 / rate)
-        if live.verbose, stream.isPlaying { output.refreshLatency() }
-        // Over at the end: the last sounds are faded at once; stopped early, the sounding click may finish first.
-        if case .reachedEnd = ending {
-            stream.finish(ringOut: .zero, latency: latency)
-        } else {
-            stream.finish(ringOut: .milliseconds(150), latency: latency)
+        let result: LiveRun<Driver>.Result
+        do throws(Driver.Backend.Failure) {
+            result = try run.run(
+                isCancelled: { StopSignals.wasReceived },
+                started: { _ in
+                    keys = TerminalKeys.start { key in
+                        guard let action = KeyAction(key) else { return }
+                        if action == .help { FileOutput.standardError.write("\r\n" + KeyAction.summary + "\r\n") }
+                        controls.perform(action)
+                    }
+                },
+                playsToEnd: { service == nil && !controls.userStopped },
+                shouldStop: {
+                    stop.signalReceived != nil || controls.quitRequested || (service?.quitRequested ?? false)
+                },
+                latency: { output in
+                    live.jack == nil ? live.latency : .milliseconds((output.latencyFrames ?? 0) * 1000 / rate)
+                },
+                onEvent: { event in
+                    switch event {
+                    case .lost(let loss):
+                        let timeout = ClickLive.text(live.reconnectTimeout ?? .zero)
+                        FileOutput.standardError.write(
+                            "metronome: \(loss.description); retrying for \(timeout) (--reconnect-timeout)\n")
+                    case .back(let fresh):
+                        FileOutput.standardError.write("metronome: \(fresh.backLine)\n")
+                    case .connected(let made):
+                        // Made late, after a return: said at once, as the return was (the port's client came back).
+                        FileOutput.standardError.write(
+                            made.map { "metronome: connected \($0.from) to \($0.to)\n" }.joined())
+                    case .none, .gaveUp: break
+                    }
+                })
+        } catch {
+            throw refusal(error)
         }
         status?.finish()
-        for observation in context.observations { observation.cancel() }
-        if live.verbose {
-            var extra =
-                service.map {
-                    [
-                        "OSC: \($0.receivedCount) datagrams received, \($0.droppedCount) dropped, "
-                            + "\($0.lateBundleCount) late bundles"
-                    ]
-                } ?? []
-            if let counts = web?.counts {
-                extra.append(
-                    "web: \(counts.pageLoads) page loads, \(counts.pages) WebSockets, \(counts.commands) commands "
-                        + "(\(counts.refusedCommands) refused), \(counts.refusedRequests) requests refused "
-                        + "(\(counts.timedOutRequests) timed out), "
-                        + "\(counts.refusedConnections) of \(counts.connections + counts.refusedConnections) "
-                        + "connections refused, \(counts.refusedFrames) frames refused, \(counts.slowPages) slow pages "
-                        + "closed")
-            }
-            if let peersAtEnd {
-                extra.append("Link: \(peersAtEnd) \(peersAtEnd == 1 ? "peer" : "peers") at the end")
-            }
-            if let moves = engine.followedMoves {
-                let largest = (moves.largestFrames * 10).rounded() / 10
-                extra.append("Link: \(moves.count) beats moved onto the session's, the largest by \(largest) frames")
-            }
-            if live.jack?.transport == .follow, let transportFollower = context.transportFollower {
-                extra.append(transportFollower.followReport(on: engine))
-            }
-            let lines = output.report(
-                session: engine, buffer: buffer, extra: extra, earlier: stream.lostOutputs,
-                dropped: stream.lostOutputsDropped)
-            FileOutput.standardError.write(lines.map { "metronome: \($0)\n" }.joined())
-        }
-        if case .gaveUp(let reason) = ending {
+        if live.verbose { FileOutput.standardError.write(result.report.map { "metronome: \($0)\n" }.joined()) }
+        if case .gaveUp(let reason) = result.ending {
             let message =
                 live.reconnectTimeout.map {
                     "no sound server for \(ClickLive.text($0)) (--reconnect-timeout): \(reason.description); stopped"

@@ -86,7 +86,7 @@ struct JackCommandTests {
                 on: server, holding: ["metronome:out_1\n   system:playback_1", "metronome:out_2\n   system:playback_2"])
             let (channels, window) = try server.record(["metronome:out_1"], seconds: 1.6)
             let result = ours.wait()
-            return LiveRun(
+            return LiveAttempt(
                 (server.name, result, connections, channels[0]),
                 outsideCause: Self.outsideCause(
                     channels[0], every: 7350, atLeast: 8, window: window, on: server,
@@ -195,7 +195,7 @@ struct JackCommandTests {
             usleep(300_000)
             let (channels, window) = try server.record(["metronome:out_1"], seconds: 1.3)
             let result = ours.wait()
-            return LiveRun(
+            return LiveAttempt(
                 (server.name, result, channels[0]),
                 outsideCause: Self.outsideCause(
                     channels[0], every: 4800, atLeast: 10, window: window, on: server, verbose: result.standardError))
@@ -245,7 +245,7 @@ struct JackCommandTests {
             let quit = try ChildProcess("/usr/bin/oscsend", ["127.0.0.1", String(port), "/metronome/quit"]).wait()
             #expect(quit.status == 0)
             let served = serve.wait()
-            return LiveRun(
+            return LiveAttempt(
                 (served, channels[0]),
                 outsideCause: Self.outsideCause(
                     channels[0], every: 4410, atLeast: 10, window: window, on: server, verbose: served.standardError))

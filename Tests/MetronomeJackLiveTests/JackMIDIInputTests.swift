@@ -40,7 +40,7 @@ struct JackMIDIInputTests {
             var checked = RunChecks()
             checks(run, &checked)
             let ours = JackServer.ClientTiming(verbose: run.result.standardError)
-            return LiveRun(
+            return LiveAttempt(
                 (checked, JackRunFigures.unexplainedMissedCycles(ours, on: server)),
                 outsideCause: server.outsideCause(failing: checked.summary, framesOff: 0, since: window, ours: ours))
         }

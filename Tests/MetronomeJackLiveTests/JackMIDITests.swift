@@ -70,7 +70,7 @@ struct JackMIDITests {
             let window = server.logMark
             let run = try Self.played(["127", "--duration", "2", "--verbose"], on: server)
             let (problem, framesOff) = Self.clockProblem(run.1, period: period)
-            return LiveRun(
+            return LiveAttempt(
                 run,
                 outsideCause: server.outsideCause(
                     failing: problem, framesOff: framesOff, since: window,
@@ -212,7 +212,7 @@ struct JackMIDITests {
             let (result, dumped, server, window) = try Self.playAcrossRestart()
             let (problem, framesOff) = Self.resyncProblem(dumped)
             let ours = JackServer.ClientTiming(verbose: result.standardError)
-            return LiveRun(
+            return LiveAttempt(
                 (result, dumped, server.name, JackRunFigures.unexplainedMissedCycles(ours, on: server)),
                 outsideCause: server.outsideCause(failing: problem, framesOff: framesOff, since: window, ours: ours))
         }

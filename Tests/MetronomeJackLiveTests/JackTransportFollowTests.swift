@@ -35,7 +35,7 @@ struct JackTransportFollowTests {
             let (problem, framesOff) = Self.problem(
                 mine: Self.onsets(recorded.standardOutput), theirs: Self.onsets(klickPeer.standardOutput))
             let ours = JackServer.ClientTiming(verbose: result.standardError)
-            return LiveRun(
+            return LiveAttempt(
                 (result, klickPeer, recorded, JackRunFigures.unexplainedMissedCycles(ours, on: server)),
                 outsideCause: server.outsideCause(failing: problem, framesOff: framesOff, since: window, ours: ours))
         }
@@ -119,7 +119,7 @@ struct JackTransportFollowTests {
             let mine = Self.onsets(recorded.standardOutput)
             let heard = Self.pythonMasterBeats.filter { $0 <= (mine.last ?? 0) }
             let ours = JackServer.ClientTiming(verbose: served.standardError)
-            return LiveRun(
+            return LiveAttempt(
                 (served, recorded, JackRunFigures.unexplainedMissedCycles(ours, on: server)),
                 outsideCause: server.outsideCause(
                     failing: mine.count >= 18 && mine == heard ? nil : "ours: \(mine)",

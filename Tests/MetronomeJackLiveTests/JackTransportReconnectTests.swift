@@ -22,9 +22,9 @@ struct JackTransportReconnectTests {
     static func verdict<Value>(
         _ value: Value, checks: RunChecks, framesOff: Int, result: CommandResult, server: JackServer,
         window: JackServer.LogWindow
-    ) -> LiveRun<(Value, RunChecks, String?)> {
+    ) -> LiveAttempt<(Value, RunChecks, String?)> {
         let ours = JackServer.ClientTiming(verbose: result.standardError)
-        return LiveRun(
+        return LiveAttempt(
             (value, checks, JackRunFigures.unexplainedMissedCycles(ours, on: server)),
             outsideCause: server.outsideCause(failing: checks.summary, framesOff: framesOff, in: window, ours: ours))
     }

@@ -76,7 +76,7 @@ struct LinkLab {
             let samples = try recording.finish()
             let reports = results.prefix(ours).map { PulseServer.VerboseReport(standardError: $0.standardError) }
             for result in results.prefix(ours) { _ = reportedUnderruns(result.standardError) }
-            return LiveRun(Run(results: results, samples: samples), outsideCause: underrunsOutsideUs(reports))
+            return LiveAttempt(Run(results: results, samples: samples), outsideCause: underrunsOutsideUs(reports))
         }
         for result in run.results.prefix(ours) {
             let report = PulseServer.VerboseReport(standardError: result.standardError)

@@ -1,3 +1,4 @@
+import MetronomeLive
 import MetronomeTestSupport
 import Testing
 
@@ -10,12 +11,12 @@ struct PulseVerdictTests {
     /// own, in ms), and the run's longest callback and its longest own doing.
     static func report(
         callbacks: [(Double, Double, Double)], longest: Double, longestOwn: Double, late: Int = 0, underruns: Int = 1,
-        ticks: String = "0; the widest gap between two 10.2 ms, the longest own doing of one 0.3 ms"
+        ticks: String = "0 (late events after them: 0); the widest gap between two 10.2 ms, the longest own doing of one 0.3 ms"
     ) -> String {
         let items = callbacks.map { "\($0.0) ms: \($0.1) ms (own \($0.2) ms) for 480 frames" }
         return [
             "metronome: late events: \(late)",
-            "metronome: scheduler ticks behind the render: \(ticks)",
+            "metronome: scheduler ticks stalled: \(ticks)",
             "metronome: underruns reported by the server: \(underruns)",
             "metronome: underrun at stream frame 88368, noticed 1.3 ms after the last write callback; write callbacks "
                 + "before it: " + items.joined(separator: ", "),
@@ -60,25 +61,55 @@ struct PulseVerdictTests {
     }
 
     @Test(
-        "A late event with a tick behind the render and every tick's own doing short is the machine's; with a slow tick, no tick behind, or an underrun beside it, it is not a late-event repeat"
+        "Late events each after a stalled tick, every tick's own doing short, are the machine's; one not after a stall, a slow tick, or an underrun beside them is not a late-event repeat"
     )
     func lateEvents() {
-        let behind = "1; the widest gap between two 31.2 ms, the longest own doing of one 0.41 ms"
+        let gap = "the widest gap between two 31.2 ms"
         let machine = Self.report(
-            callbacks: [], longest: 0.05, longestOwn: 0.05, late: 1, underruns: 0, ticks: behind)
+            callbacks: [], longest: 0.05, longestOwn: 0.05, late: 2, underruns: 0,
+            ticks: "1 (late events after them: 2); \(gap), the longest own doing of one 0.41 ms")
         let report = PulseServer.VerboseReport(standardError: machine)
-        #expect(report.ticks?.behind == 1)
+        #expect(report.ticks?.stalled == 1)
+        #expect(report.ticks?.lateAfterStalls == 2)
         #expect(report.ticks?.longestOwn == 0.41)
-        #expect(report.lateEventsOutsideUs()?.hasPrefix("1 late event(s), the scheduler's thread run late") == true)
+        #expect(report.lateEventsOutsideUs()?.hasPrefix("2 late event(s), each after a stalled tick") == true)
+        let notAfterStall = Self.report(
+            callbacks: [], longest: 0.05, longestOwn: 0.05, late: 2, underruns: 0,
+            ticks: "1 (late events after them: 1); \(gap), the longest own doing of one 0.41 ms")
+        #expect(PulseServer.VerboseReport(standardError: notAfterStall).lateEventsOutsideUs() == nil)
         let slow = Self.report(
             callbacks: [], longest: 0.05, longestOwn: 0.05, late: 1, underruns: 0,
-            ticks: "1; the widest gap between two 31.2 ms, the longest own doing of one 2.5 ms")
+            ticks: "1 (late events after them: 1); \(gap), the longest own doing of one 2.5 ms")
         #expect(PulseServer.VerboseReport(standardError: slow).lateEventsOutsideUs() == nil)
-        let notBehind = Self.report(callbacks: [], longest: 0.05, longestOwn: 0.05, late: 1, underruns: 0)
-        #expect(PulseServer.VerboseReport(standardError: notBehind).lateEventsOutsideUs() == nil)
+        let noStall = Self.report(callbacks: [], longest: 0.05, longestOwn: 0.05, late: 1, underruns: 0)
+        #expect(PulseServer.VerboseReport(standardError: noStall).lateEventsOutsideUs() == nil)
         let withUnderrun = Self.report(
-            callbacks: [(0.0, 0.007, 0.006)], longest: 0.05, longestOwn: 0.05, late: 1, ticks: behind)
+            callbacks: [(0.0, 0.007, 0.006)], longest: 0.05, longestOwn: 0.05, late: 1,
+            ticks: "1 (late events after them: 1); \(gap), the longest own doing of one 0.41 ms")
         #expect(PulseServer.VerboseReport(standardError: withUnderrun).lateEventsOutsideUs() == nil)
         #expect(PulseServer.VerboseReport(standardError: withUnderrun).underrunsOutsideUs() == nil)
+    }
+}
+
+/// `TickTimings`: which late events a stalled tick explains.
+@Suite("Scheduler tick timings: late events after a stall")
+struct TickTimingsTests {
+    @Test(
+        "Late events first seen at a stalled tick or the tick after it count as after a stall; those seen later do not"
+    )
+    func lateEventsAfterStalls() {
+        var timings = TickTimings()
+        timings.note(lateEvents: 0, stalled: false)
+        timings.note(lateEvents: 0, stalled: true)
+        timings.note(lateEvents: 2, stalled: false)
+        timings.note(lateEvents: 2, stalled: false)
+        #expect(timings.stalled == 1)
+        #expect(timings.lateAfterStalls == 2)
+        timings.note(lateEvents: 3, stalled: false)
+        #expect(timings.lateAfterStalls == 2)
+        timings.note(lateEvents: 5, stalled: true)
+        #expect(timings.stalled == 2)
+        #expect(timings.lateAfterStalls == 4)
+        #expect(timings.line.hasPrefix("scheduler ticks stalled: 2 (late events after them: 4); the widest gap"))
     }
 }

@@ -77,7 +77,7 @@ struct HostClockLiveTests {
                 rate: output.mapping?.framesPerSecond, underruns: underruns(of: output),
                 figures: ourFigures(output, lateEvents: 0)
             )
-            return LiveRun(run, outsideCause: underrunsOutsideUs(output, lateEvents: 0))
+            return LiveAttempt(run, outsideCause: underrunsOutsideUs(output, lateEvents: 0))
         }
         #expect(run.appeared)
         #expect(run.againstTime.count > 80)

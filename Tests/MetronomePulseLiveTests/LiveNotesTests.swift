@@ -23,7 +23,7 @@ struct LiveNotesTests {
             let recorded = try recording.finishStereo()
             // No PipeWire here: only an underrun can explain a failure, whatever the recording holds.
             let cause = try outsideCause(result, recording, passes: true, found: [], expected: [])
-            return LiveRun((result, recorded), outsideCause: cause)
+            return LiveAttempt((result, recorded), outsideCause: cause)
         }
         expectClean(result)
         let rendered = scratch.file("offline.wav")

@@ -18,7 +18,7 @@ private func playAndRecord(
     try repeatedOnlyForOutsideCauses {
         let run = try playAndRecordOnce(map, endFrame: endFrame, server: server, during: during)
         _ = underruns(of: run.output)
-        return LiveRun(run, outsideCause: underrunsOutsideUs(run.output, lateEvents: run.engine.mixer.lateEventCount))
+        return LiveAttempt(run, outsideCause: underrunsOutsideUs(run.output, lateEvents: run.engine.mixer.lateEventCount))
     }
 }
 

@@ -95,7 +95,7 @@ struct PipeWireLiveTests {
                 change >= 2 && steps.count - change >= 4 && steps[change...].allSatisfy { $0 == 32000 }
                 && (found[change] - found[0]) % 24000 == 0
             let cause = try outsideCause(result, recording, passes: passes, found: steps, expected: expected)
-            return LiveRun((quit, result, found), outsideCause: quit ? cause : nil)
+            return LiveAttempt((quit, result, found), outsideCause: quit ? cause : nil)
         }
         #expect(quit)
         expectClean(result)
@@ -143,7 +143,7 @@ struct PipeWireLiveTests {
             let cause =
                 result.status == 0 && !passes
                 ? try recording.graphCyclesExplaining(intervals: steps, expected: expected) : nil
-            return LiveRun((result, samples, returned), outsideCause: cause)
+            return LiveAttempt((result, samples, returned), outsideCause: cause)
         }
         #expect(returned < 1)
         #expect(result.status == 0)

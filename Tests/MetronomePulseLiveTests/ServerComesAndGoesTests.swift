@@ -71,7 +71,7 @@ struct ServerComesAndGoesTests {
             // The report is the new stream's: the underruns after the return, with our callbacks beside them.
             let report = PulseServer.VerboseReport(standardError: result.standardError)
             let cause = findings.isEmpty || result.status != 0 ? nil : report.underrunsOutsideUs()
-            return LiveRun((result, findings, returned), outsideCause: cause)
+            return LiveAttempt((result, findings, returned), outsideCause: cause)
         }
         #expect(returned < 1)
         #expect(result.status == 0)
@@ -124,7 +124,7 @@ struct ServerComesAndGoesTests {
             let passes = isOnTheGridAcrossReturns(samples, returns: 3, clicks: 14)
             let report = PulseServer.VerboseReport(standardError: result.standardError)
             let cause = passes || result.status != 0 ? nil : report.underrunsOutsideUs()
-            return LiveRun((result, samples), outsideCause: cause)
+            return LiveAttempt((result, samples), outsideCause: cause)
         }
         #expect(result.status == 0)
         #expect(result.standardError.hasPrefix(expected + "metronome: stream buffer: "), "\(result.standardError)")

@@ -114,7 +114,7 @@ struct TransportLiveTests {
         let (session, output, recorded) = try repeatedOnlyForOutsideCauses {
             let run = try playWithCommandsSentLive(server: server)
             _ = underruns(of: run.1)
-            return LiveRun(run, outsideCause: underrunsOutsideUs(run.1, lateEvents: run.0.mixer.lateEventCount))
+            return LiveAttempt(run, outsideCause: underrunsOutsideUs(run.1, lateEvents: run.0.mixer.lateEventCount))
         }
         let figures = ourFigures(output, lateEvents: session.mixer.lateEventCount)
         #expect(session.mixer.lateEventCount == 0, "\(figures)")
@@ -153,7 +153,7 @@ struct TransportLiveTests {
         // Repeated only for underruns whose reports show our write callbacks in time.
         let run = try await repeatedOnlyForOutsideCauses {
             let run = try await liveBeats(server: server)
-            return LiveRun(run, outsideCause: run.outsideCause)
+            return LiveAttempt(run, outsideCause: run.outsideCause)
         }
         #expect(run.underruns == 0, "\(run.figures)")
         let (beatsA, beatsB) = (run.first, run.second)

@@ -89,7 +89,7 @@ struct ServeFuzzTests {
             let cause =
                 beforeTraffic > 0 && underruns(state) == beforeTraffic
                 ? verbose.underrunsOutsideUs(lateEvents: nil).map { "before the traffic began: \($0)" } : nil
-            return LiveRun((result, state, before, expected, recorded, alive), outsideCause: cause)
+            return LiveAttempt((result, state, before, expected, recorded, alive), outsideCause: cause)
         }
         let verbose = PulseServer.VerboseReport(standardError: result.standardError)
         #expect(reportedUnderruns(result.standardError) == 0, "\(verbose.figures)")

@@ -111,7 +111,7 @@ struct ServeTimedLiveTests {
             let run = try dumpBeats(server: server)
             _ = reportedUnderruns(run.result.standardError)
             let report = PulseServer.VerboseReport(standardError: run.result.standardError)
-            return LiveRun(run, outsideCause: report.underrunsOutsideUs())
+            return LiveAttempt(run, outsideCause: report.underrunsOutsideUs())
         }
         let report = PulseServer.VerboseReport(standardError: result.standardError)
         #expect(result.status == 0)

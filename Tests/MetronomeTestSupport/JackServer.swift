@@ -149,8 +149,8 @@ public final class JackServer {
     /// `standardError`.
     public func liveRun<Value>(
         _ value: Value, failing problem: String?, framesOff: Int, since mark: LogMark, verbose standardError: String
-    ) -> LiveRun<Value> {
-        LiveRun(
+    ) -> LiveAttempt<Value> {
+        LiveAttempt(
             value,
             outsideCause: outsideCause(
                 failing: problem, framesOff: framesOff, since: mark, ours: ClientTiming(verbose: standardError)))

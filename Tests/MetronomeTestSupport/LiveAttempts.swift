@@ -1,7 +1,7 @@
 import Testing
 
 /// What one live run gave, for `repeatedOnlyForOutsideCauses`: the run's value, and why it may be run again.
-public struct LiveRun<Value> {
+public struct LiveAttempt<Value> {
     /// What the run gave; the caller's checks apply to the kept run's.
     public var value: Value
     /// nil when the run stands: its checks pass, or they fail in a way that may be ours (which must then fail the
@@ -17,12 +17,12 @@ public struct LiveRun<Value> {
 }
 
 /// Runs a live run, and runs it again (up to `attempts` runs in all) only while the last run went wrong for a cause
-/// outside the product that explains what it got wrong (`LiveRun.outsideCause`); a run whose checks pass, or which
+/// outside the product that explains what it got wrong (`LiveAttempt.outsideCause`); a run whose checks pass, or which
 /// our own lateness explains, is kept. Every repeat prints a `live retry:` line — the test, the place, the run and its
 /// cause with the figures — which .ci/test counts per run and lists (more than its ceiling fails CI).
 /// - Returns: the kept run's value; its checks are the caller's.
 public func repeatedOnlyForOutsideCauses<Value>(
-    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation, _ run: () throws -> LiveRun<Value>
+    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation, _ run: () throws -> LiveAttempt<Value>
 ) rethrows -> Value {
     var last = try run()
     var attempt = 1
@@ -36,7 +36,7 @@ public func repeatedOnlyForOutsideCauses<Value>(
 
 /// As `repeatedOnlyForOutsideCauses`, for a run that awaits.
 public func repeatedOnlyForOutsideCauses<Value>(
-    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation, _ run: () async throws -> LiveRun<Value>
+    attempts: Int = 3, sourceLocation: SourceLocation = #_sourceLocation, _ run: () async throws -> LiveAttempt<Value>
 ) async rethrows -> Value {
     var last = try await run()
     var attempt = 1

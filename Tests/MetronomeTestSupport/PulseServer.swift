@@ -171,9 +171,9 @@ extension PulseServer {
         public var reportedCallbacks: [Double]
         /// The run's longest write callback's own doing, in milliseconds; nil when the line is missing.
         public var longestCallback: Double?
-        /// The scheduler's ticks that found the render past what was scheduled, and the longest a tick's own doing
-        /// took, in milliseconds (`TickTimings`); nil when the line is missing.
-        public var ticks: (behind: Int, longestOwn: Double)?
+        /// The scheduler's ticks stalled (`TickTimings`), the late events first seen after them, and the longest a
+        /// tick's own doing took, in milliseconds; nil when the line is missing.
+        public var ticks: (stalled: Int, lateAfterStalls: Int, longestOwn: Double)?
         /// The whole line of the scheduler's ticks, for a message.
         public var ticksLine: String
 
@@ -193,17 +193,20 @@ extension PulseServer {
                     item.range(of: "(own ").flatMap { Double(item[$0.upperBound...].prefix { $0 != " " }) }
                 }
             }
-            // `scheduler ticks behind the render: 1; the widest gap between two 31.2 ms, the longest own doing of one
-            // 0.41 ms`
-            let ticksLine = lines.first { $0.hasPrefix("scheduler ticks behind the render: ") }
+            // `scheduler ticks stalled: 1 (late events after them: 2); the widest gap between two 31.2 ms, the longest
+            // own doing of one 0.41 ms`
+            let ticksLine = lines.first { $0.hasPrefix("scheduler ticks stalled: ") }
             self.ticksLine = ticksLine.map(String.init) ?? "scheduler ticks not reported"
             ticks = ticksLine.flatMap { line in
-                let behind = Int(line.dropFirst("scheduler ticks behind the render: ".count).prefix { $0 != ";" })
+                let stalled = Int(line.dropFirst("scheduler ticks stalled: ".count).prefix { $0 != " " })
+                let late = line.range(of: "(late events after them: ").flatMap {
+                    Int(line[$0.upperBound...].prefix { $0 != ")" })
+                }
                 let own = line.range(of: "the longest own doing of one ").flatMap {
                     Double(line[$0.upperBound...].prefix { $0 != " " })
                 }
-                guard let behind, let own else { return nil }
-                return (behind, own)
+                guard let stalled, let late, let own else { return nil }
+                return (stalled, late, own)
             }
             // `write callbacks: 312, the longest 2.09 ms (own at most 0.04 ms: on the CPU, or waiting), the widest …`
             longestCallback = lines.first { $0.hasPrefix("write callbacks: ") }.flatMap { line in
@@ -229,17 +232,18 @@ extension PulseServer {
         }
 
         /// The cause outside the product that explains the run's late events, with their figures, for a repeat: no
-        /// underrun (`underrunsOutsideUs` judges those), a tick of the scheduler found the render past what was
-        /// scheduled, no tick's own doing took `tickBoundMilliseconds` or more and no write callback's
-        /// `callbackBound` or more: the scheduler's thread was not run in time. Nil when there was no late event, or
-        /// when anything says it may be ours (a slow tick or callback, no tick behind, a line missing).
+        /// underrun (`underrunsOutsideUs` judges those), every late event first seen at a stalled tick of the
+        /// scheduler or the one after it (a tick more than 10 ms past its timer period that found the render past
+        /// what was scheduled: the thread not run in time), no tick's own doing `tickBoundMilliseconds` or more and
+        /// no write callback's `callbackBound` or more. Nil when there was no late event, or when anything says it
+        /// may be ours (a late event with no stall before it, a slow tick or callback, a line missing).
         public func lateEventsOutsideUs() -> String? {
-            guard lateEvents > 0, underruns == 0, let ticks, ticks.behind > 0,
+            guard lateEvents > 0, underruns == 0, let ticks, ticks.stalled > 0, ticks.lateAfterStalls == lateEvents,
                 ticks.longestOwn < PulseServer.tickBoundMilliseconds, let longestCallback,
                 longestCallback < PulseServer.callbackBoundMilliseconds
             else { return nil }
-            return "\(lateEvents) late event(s), the scheduler's thread run late, every tick's own doing under "
-                + "\(PulseServer.tickBoundMilliseconds) ms: \(ticksLine)"
+            return "\(lateEvents) late event(s), each after a stalled tick of the scheduler, every tick's own doing "
+                + "under \(PulseServer.tickBoundMilliseconds) ms: \(ticksLine)"
         }
 
         /// What the run says of our write callbacks and late events, for a failure's message.

@@ -123,6 +123,11 @@ public final class TransportFollower: SessionFollower, @unchecked Sendable {
         return true
     }
 
+    /// `--verbose`'s line with `--transport follow` (`followReport`); none for the other modes.
+    public func reportLines(session: Session) -> [String] {
+        lock.followsTimebase ? [followReport(on: session)] : []
+    }
+
     /// `--transport follow`'s `--verbose` line: whether a timebase master led (its last tempo and meter), and how
     /// many changes of ours were ignored. Any thread but the session's queue.
     public func followReport(on session: Session) -> String {

@@ -12,12 +12,9 @@ import MetronomeModel
 ///
 /// Threads: the properties may be read from any thread; `advance(by:)`, `drain(timeout:)` and `close()` are called
 /// from the one control thread that owns the backend.
-public protocol OutputBackend: AudioOutput {
+public protocol OutputBackend: AudioOutput, OutputClock {
     /// Why a backend could not be opened or stopped playing.
     associatedtype Failure: Error & CustomStringConvertible
-
-    /// Underruns (xruns) the server or device has reported since the backend opened.
-    var underrunCount: Int { get }
 
     /// Whether the server or the device has gone away: cheap, any thread (the render thread's own flags).
     var isLost: Bool { get }
@@ -62,6 +59,13 @@ public protocol OutputBackend: AudioOutput {
 extension OutputBackend {
     /// Nothing is ever pending: a backend whose connections are made with it (PulseAudio's stream to its sink).
     public func connectPending() -> [(from: String, to: String)] { [] }
+}
+
+/// An output's frame clock and the underruns (xruns) its server or device has reported: what an OSC service reports
+/// of it beside time tags and beats. Every `OutputBackend` is one.
+public protocol OutputClock: FrameClock {
+    /// Underruns (xruns) the server or device has reported since the backend opened. Any thread.
+    var underrunCount: Int { get }
 }
 
 /// How a backend that takes over a running mixer joins its beat grid: what `Reconnector` passes to

@@ -290,7 +290,10 @@ public final class Session: @unchecked Sendable {
 
     /// How the live timer's ticks went: how many found the render past what was scheduled, the widest gap between
     /// two while awake and the longest a tick's own doing took. Any thread.
-    package var tickTimings: TickTimings { queue.sync { timings } }
+    package var tickTimings: TickTimings {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        return queue.sync { timings }
+    }
 
     /// Runs `body` with the scheduler on its queue.
     func onQueue<T>(_ body: (Scheduler) -> T) -> T { queue.sync { body(scheduler) } }
@@ -430,9 +433,15 @@ public final class Session: @unchecked Sendable {
         sleeping.store(false, ordering: .relaxed)
         let position = mixer.framePosition
         // Awake, a tick comes a timer period after the last: how much later is how late the thread was run.
-        if let lastTickStart, !slept { timings.widestGap = max(timings.widestGap, started - lastTickStart) }
+        let gap = lastTickStart.map { started - $0 } ?? 0
+        if lastTickStart != nil, !slept { timings.widestGap = max(timings.widestGap, gap) }
         lastTickStart = started
-        if !slept, scheduler.scheduledUntil < position, output != nil { timings.behind += 1 }
+        // Behind the render after a gap past the lookahead's margin (10 ms past a timer period): the thread was not
+        // run in time. Behind without one is the render moved on by our own doing (a catch-up, a skip).
+        let stalled =
+            !slept && output != nil && scheduler.scheduledUntil < position
+            && gap > Int64((timerInterval + .milliseconds(10)).inSeconds * 1e9)
+        timings.note(lateEvents: mixer.lateEventCount, stalled: stalled)
         defer {
             let elapsed = HostTime.now().nanoseconds - started
             let used = ThreadUsage.now() - usageBefore

@@ -16,7 +16,8 @@ import MetronomeModel
 ///   it carries out itself (a start handed to Link, a locate handed to the JACK transport) and returns the rest;
 /// - a stopped transport that only waits for a follower (`isWaiting(transport:)`) is not finished;
 /// - each beat published is `annotate`d (the source's own beat numbering);
-/// - while any follower `keepsTimerAwake`, the live timer never sleeps through an idle stretch.
+/// - while any follower `keepsTimerAwake`, the live timer never sleeps through an idle stretch;
+/// - at the end of a live run, its `--verbose` lines are asked for (`reportLines(session:)`, `LiveRun`).
 ///
 /// Threads: `prepare`, `scheduled`, `isWaiting` and `annotate` on the session's scheduling queue; `route` and
 /// `keepsTimerAwake` on any thread.
@@ -33,6 +34,9 @@ public protocol SessionFollower: AnyObject, Sendable {
     func annotate(_ event: inout BeatEvent, position: Position)
     /// Whether every live pass must look at this follower (the timer does not sleep while it is). Any thread.
     var keepsTimerAwake: Bool { get }
+    /// What it says of the run in `--verbose`'s report, asked once the run has ended (none by default). Any thread
+    /// but the session's queue.
+    func reportLines(session: Session) -> [String]
 }
 
 extension SessionFollower {
@@ -40,6 +44,7 @@ extension SessionFollower {
     public func route(_ commands: [TransportCommand]) -> [TransportCommand] { commands }
     public func isWaiting(transport: Transport) -> Bool { false }
     public func annotate(_ event: inout BeatEvent, position: Position) {}
+    public func reportLines(session: Session) -> [String] { [] }
 }
 
 /// One scheduling pass as a follower sees it (`SessionFollower.prepare(_:)`): the transport, how far it is
