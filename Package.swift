@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "MetronomeWebTests",
             dependencies: [
-                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeOSC", "MetronomeService",
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeOSC", "MetronomeService",
                 "MetronomeWeb",
                 "MetronomeTestSupport",
             ]),

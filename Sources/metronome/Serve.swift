@@ -96,7 +96,7 @@ struct Serve: ParsableCommand {
             do {
                 web = WebSetup(
                     address: try WebAddress(parsing: http), token: httpToken, qrCode: !output.quiet,
-                    patterns: Self.webPatterns(started: file, library: library, folders: folderEntries))
+                    patterns: WebPatterns.served(started: file, library: library, folders: folderEntries))
             } catch {
                 throw CommandLineError.usage(option: "--http", error.description)
             }
@@ -146,24 +146,6 @@ struct Serve: ParsableCommand {
     }
 }
 
-extension Serve {
-    /// The patterns the web remote lists: the pattern served (not a MIDI file), under its name as given when that is
-    /// a bare name, else its file's name without `.metro`; the shipped patterns; the folders' patterns.
-    static func webPatterns(started: String?, library: PatternLibrary, folders: [WebPatterns.Entry]) -> WebPatterns {
-        var entries: [WebPatterns.Entry] = []
-        if let started, !MIDIPlayback.isMIDI(path: started) {
-            let document = library.document(named: started)
-            var name = started.contains("/") ? String(started.split(separator: "/").last ?? "") : started
-            if name.hasSuffix(".metro"), name.count > 6 { name = String(name.dropLast(6)) }
-            entries.append(WebPatterns.Entry(name: name, path: document.path))
-        }
-        for (name, document) in library.shippedPatterns() ?? [] {
-            entries.append(WebPatterns.Entry(name: name, path: document.path))
-        }
-        return WebPatterns(entries + folders)
-    }
-}
-
 /// What `serve` adds to live playback: where to listen and what the service plays notes with.
 struct ServeSetup {
     var endpoint: OSCEndpoint
@@ -189,7 +171,7 @@ extension WebRemote {
     /// (another machine's address before loopback) follows as a QR code for a phone's camera; a URL too long for one gets a line saying so instead.
     /// Anywhere else (a log, a pipe) the lines are the same as without it.
     static func start(_ setup: WebSetup, service: OSCService) throws(CommandLineError) -> WebRemote {
-        let token = setup.token || !setup.address.isLoopback ? WebAccess.randomToken() : nil
+        let token = WebAccess.token(for: setup.address, required: setup.token)
         let remote: WebRemote
         do {
             remote = try WebRemote(address: setup.address, token: token, service: service, patterns: setup.patterns)
