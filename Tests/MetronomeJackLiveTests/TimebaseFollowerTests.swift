@@ -24,6 +24,18 @@ struct TimebaseFollowerTests {
         return follower
     }
 
+    /// The one command sent, an `.align`: its position, frame and quantization; nil (with an issue recorded) when
+    /// the commands are anything else.
+    static func onlyAlign(
+        _ commands: [(TransportCommand, Quantization?)], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (position: Position, frame: Double, quantization: Quantization?)? {
+        guard commands.count == 1, case .align(let position, let frame) = commands[0].0 else {
+            Issue.record("not one align: \(commands)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return (position, frame, commands[0].1)
+    }
+
     /// Our transport at `tempo` in 4/4, running from output frame 0.
     static func transport(tempo: Double) throws -> Transport {
         var transport = Transport(map: try TempoMap.steady(tempo: .of(tempo)))
@@ -55,14 +67,10 @@ struct TimebaseFollowerTests {
         // transport) is our 47 997.75, heard at 47 998; our beat 2 is at 48 000.
         let commands = follower.commands(
             transport: transport, scheduledUntil: 47_998, transportOffset: 2, margin: 4_096)
-        try #require(commands.count == 1, "\(commands)")
-        guard case .align(let position, let frame) = commands[0].0 else {
-            Issue.record("not an align: \(commands)")
-            return
-        }
+        guard let (position, frame, quantization) = Self.onlyAlign(commands) else { return }
         #expect(position == Position(ticks: 2 * Position.ticksPerBeat(unit: 4)))
         #expect(frame == 47_997.75)
-        #expect(commands[0].1 == .frame(47_998))
+        #expect(quantization == .frame(47_998))
     }
 
     /// The master's position at transport frame `frame` at 120 BPM in 4/4 (1920 ticks a beat, bar 1 beat 1 on frame 0
@@ -107,11 +115,7 @@ struct TimebaseFollowerTests {
         // unscheduled frame is moved at once.
         let commands = follower.commands(
             transport: transport, scheduledUntil: 45_000, transportOffset: 0, margin: 4_096)
-        try #require(commands.count == 1, "\(commands)")
-        guard case .align(let position, let frame) = commands[0].0 else {
-            Issue.record("not an align: \(commands)")
-            return
-        }
+        guard let (position, frame, _) = Self.onlyAlign(commands) else { return }
         // Our beat 3 (frame 48 000) onto the master's, 300 frames later, within its interval's tick.
         #expect(position == Position(ticks: 2 * Position.ticksPerBeat(unit: 4)))
         #expect(abs(frame - 48_300) <= 12.5, "\(frame)")
