@@ -3,7 +3,8 @@ import MetronomeLink
 
 /// `--link`: the live command joins the Ableton Link session on the network and follows it both ways (`LinkSession`
 /// as the session's `TempoSource`). Link's rules — the tempo range, the plan scaled to the session's tempo, the
-/// quantized start — are the library's (`LinkSession.join`, `prepared`, `start`); this words their errors.
+/// quantized start — are the library's (`LinkSession.join`, `prepared`, `start`); this words their errors. Once the
+/// output plays, `LinkCompanion` starts it on the run's clock and leaves the session at the end.
 ///
 /// Joining comes before the first click: Link is enabled and given up to `LinkSession.joinWindow` to find a peer. The
 /// plan then takes the session's tempo (a song is scaled, keeping its structure) and waits; once the stream runs, it
@@ -39,10 +40,7 @@ struct LinkJoin {
         }
     }
 
-    /// Follows the session and starts where Link puts the start (`LinkSession.start`).
-    func start(session: Session, clock: FrameClock, play: Bool) { link.start(session: session, clock: clock, play: play) }
-
-    /// Leaves the session.
+    /// Leaves the session (on the ways out before the run starts; `LinkCompanion` after).
     func stop() { link.enable(false) }
 }
 
