@@ -424,7 +424,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             let used = ThreadUsage.now() - usageBefore
             callbackLog.record(
                 .init(
-                    start: start, duration: duration, own: used.waits > 0 ? duration : used.cpuNanoseconds,
+                    start: start, duration: duration, own: used.ownNanoseconds(of: duration),
                     frames: requested / (4 * channels)))
             if let probe {
                 // libpulse's own buffer calls are counted apart: ours must be 0; its are what its memory pool does.

@@ -31,6 +31,11 @@ package struct ThreadUsage: Sendable {
             cpuNanoseconds: Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), waits: waits, pageFaults: faults)
     }
 
+    /// Of `elapsed` nanoseconds between a callback's start and end that used this much, how many were its own doing:
+    /// its time on the CPU, or all of them when it gave the CPU up to wait (a lock, a page from the disk: ours too).
+    /// The rest is the machine's (the thread preempted, the hypervisor running another guest).
+    package func ownNanoseconds(of elapsed: Int64) -> Int64 { waits > 0 ? elapsed : cpuNanoseconds }
+
     package static func - (after: ThreadUsage, before: ThreadUsage) -> ThreadUsage {
         ThreadUsage(
             cpuNanoseconds: after.cpuNanoseconds - before.cpuNanoseconds, waits: after.waits - before.waits,
