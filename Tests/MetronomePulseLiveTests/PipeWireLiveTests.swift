@@ -164,27 +164,39 @@ struct PipeWireLiveTests {
     func wholeServerRestart() throws {
         let server = try PipeWireServer()
         let scratch = try Scratch()
-        let first = try server.startRecording()
-        let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
-        #expect(try waitUntilPlaying(server))
-        usleep(1_100_000)
-        server.kill(SIGKILL)
-        #expect(poll(atMost: 2) { command.errorOutput == lostLine(server) })
-        // The recorder ends with its server.
-        first.process.wait()
-        let before = try AudioFileReader.read(path: first.path).channels[0]
-        usleep(1_300_000)
-        try server.restart()
-        let back = now()
-        let second = try server.startRecording()
-        #expect(poll(atMost: 3) { command.errorOutput == lostLine(server) + backLine(server) })
-        let returned = now() - back
-        print("PipeWire back → stream playing again: \(Int(returned * 1000)) ms")
+        // Repeated only when the recording after the return is off by the whole quanta a troubled graph cycle puts in
+        // or takes out, and nothing else failed (local runs at 055657e: [24000, 24000, 24256] after, 1 in 4).
+        let (result, before, after, returned) = try repeatedOnlyForOutsideCauses(attempts: 5) {
+            let first = try server.startRecording()
+            let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
+            #expect(try waitUntilPlaying(server))
+            usleep(1_100_000)
+            server.kill(SIGKILL)
+            #expect(poll(atMost: 2) { command.errorOutput == lostLine(server) })
+            // The recorder ends with its server.
+            first.process.wait()
+            let before = try AudioFileReader.read(path: first.path).channels[0]
+            usleep(1_300_000)
+            try server.restart()
+            let back = now()
+            let second = try server.startRecording()
+            #expect(poll(atMost: 3) { command.errorOutput == lostLine(server) + backLine(server) })
+            let returned = now() - back
+            print("PipeWire back → stream playing again: \(Int(returned * 1000)) ms")
+            usleep(2_000_000)
+            command.send(SIGINT)
+            let result = command.wait()
+            let after = try second.finish()
+            let findings = try wholeClickFindings(before: before, after: after, scratch: scratch)
+            let steps = intervals(after)
+            let cause =
+                result.status == 0 && findings.allSatisfy({ $0.hasPrefix("after: whole clicks apart by ") })
+                && !findings.isEmpty
+                ? try second.graphCyclesExplaining(
+                    intervals: steps, expected: [Int](repeating: 24000, count: steps.count)) : nil
+            return LiveAttempt((result, before, after, returned), outsideCause: cause)
+        }
         #expect(returned < 1)
-        usleep(2_000_000)
-        command.send(SIGINT)
-        let result = command.wait()
-        let after = try second.finish()
         #expect(result.status == 0)
         #expect(result.standardError == lostLine(server) + backLine(server))
         try expectWholeClicks(before: before, after: after, scratch: scratch)
@@ -308,7 +320,7 @@ struct GraphQuantumEditTests {
     }
 
     @Test(
-        "Silence of whole quanta put in or whole quanta taken out, inside a click or before one, is explained; a changed sample, another length, an early end or a fifth departure is not"
+        "Silence of whole quanta put in, whole quanta taken out or replaced by silence, inside a click or before one, is explained; a changed sample, another length, an early end or a fifth departure is not"
     )
     func edits() {
         let quantum = Recording.graphQuantum
@@ -326,6 +338,16 @@ struct GraphQuantumEditTests {
                 == ["silence of 512 frames put in at frame 2000"])
         let taken = Array(render[..<100]) + Array(render[(100 + quantum)...])
         #expect(Recording.wholeQuantaEdits(in: taken[...], against: render) == ["256 frames taken out at frame 100"])
+        // A quantum of the first click replaced by silence, the clicks in place; and one begun before the second
+        // click, in the render's silence.
+        let replaced = Array(render[..<300]) + zeros + Array(render[(300 + quantum)...])
+        #expect(
+            Recording.wholeQuantaEdits(in: replaced[...], against: render)
+                == ["256 frames replaced by silence at frame 300"])
+        let replacedEarly = Array(render[..<1900]) + zeros + Array(render[(1900 + quantum)...])
+        #expect(
+            Recording.wholeQuantaEdits(in: replacedEarly[...], against: render)
+                == ["256 frames replaced by silence at frame 1900"])
         // Not a graph's: a sample changed, 192 frames of silence, the recording ending early, five departures.
         var changed = render
         changed[2100] = 0.5
@@ -333,6 +355,8 @@ struct GraphQuantumEditTests {
         let short = Array(render[..<2300]) + [Float](repeating: 0, count: 192) + Array(render[2300...])
         #expect(Recording.wholeQuantaEdits(in: short[...], against: render) == nil)
         #expect(Recording.wholeQuantaEdits(in: render[..<4500], against: render) == nil)
+        let replacedShort = Array(render[..<300]) + [Float](repeating: 0, count: 192) + Array(render[492...])
+        #expect(Recording.wholeQuantaEdits(in: replacedShort[...], against: render) == nil)
         // Departures a quantum and more apart in a render with no silence: four are explained, five are not.
         let tone: [Float] = (0..<5000).map { Float($0 % 1000 + 1) / 1000 }
         func departures(_ count: Int) -> [Float] {

@@ -81,7 +81,7 @@ public struct Recording {
 
     /// As `graphCyclesExplaining(intervals:expected:)`, for a recording checked sample for sample against a render:
     /// it explains the departure when every place the recording departs from `reference` is a whole quantum (1 to 4)
-    /// of silence put in or of the render taken out, the rest equal (`Recording.wholeQuantaEdits`), and the profiler
+    /// of silence put in, of the render taken out or of the render replaced by silence, the rest equal (`Recording.wholeQuantaEdits`), and the profiler
     /// flagged a troubled graph cycle for each. Such a gap can fall where no onset moves (inside the last click),
     /// which the intervals cannot show. Nil on PulseAudio (no profiler); call it after `finish`.
     /// - Parameters:
@@ -105,20 +105,39 @@ public struct Recording {
     }
 
     /// Where `recorded` departs from `reference` as graph cycles make it depart, each as `silence of N frames put in
-    /// at frame F` or `N frames taken out at frame F` (F counted in the render): at each departure the recording
-    /// either holds whole quanta (1 to 4) of zeros and then the render again from where it left, or skips whole quanta
-    /// of the render; between and after departures the two are equal, to the render's end. Nil when they are equal,
+    /// at frame F`, `N frames taken out at frame F` or `N frames replaced by silence at frame F` (F counted in the
+    /// render): at each departure the recording either holds whole quanta (1 to 4) of zeros and then the render again
+    /// from where it left, or skips whole quanta of the render, or holds whole quanta of zeros in place of the render
+    /// and goes on in step with it (CI at 61fa270: 256 zeros inside a click of four-three, every onset in place, 8
+    /// graph cycles troubled); between and after departures the two are equal, to the render's end. Nil when they are equal,
     /// when they differ otherwise (a sample changed, a gap of another length, the recording ending early), or with
     /// more than 4 departures.
     public static func wholeQuantaEdits(in recorded: ArraySlice<Float>, against reference: [Float]) -> [String]? {
         let recorded = Array(recorded)
         var (here, there) = (0, 0)  // in the render, in the recording
         var edits: [String] = []
-        // Enough of the render after a departure to tell that it resumed there: a quantum, or what is left of it.
+        // Enough of the render after a departure to tell that it resumed there: a quantum, or what is left of it, and
+        // on to the render's next sound (in the render's silence, zeros match zeros whatever the alignment).
         func resumes(render: Int, recording: Int) -> Bool {
-            let length = min(graphQuantum, reference.count - render)
+            let sound = reference[min(render, reference.count)...].firstIndex { $0 != 0 } ?? reference.count
+            let length = min(max(graphQuantum, sound + 1 - render), reference.count - render)
             guard length > 0, recording + length <= recorded.count else { return length == 0 }
             return recorded[recording..<(recording + length)].elementsEqual(reference[render..<(render + length)])
+        }
+        // Whole quanta (1 to 4) of the render replaced by zeros, the recording in step on both sides (a cycle the
+        // recorder's node missed): the zeros may begin before the departure, where the render is silent too. The
+        // frames from the departure to where both go on again, and the quanta's length.
+        func replacedEnd(zeros: Int) -> (after: Int, length: Int)? {
+            guard zeros > 0 else { return nil }
+            let before = recorded[..<there].reversed().prefix { $0 == 0 }.count
+            for length in (1...4).map({ $0 * graphQuantum }) where before + zeros >= length {
+                for after in max(1, length - before)...min(zeros, length) where resumes(
+                    render: here + after, recording: there + after)
+                {
+                    return (after, length)
+                }
+            }
+            return nil
         }
         while here < reference.count {
             guard there < recorded.count else { return nil }
@@ -138,6 +157,10 @@ public struct Recording {
             {
                 edits.append("\(quanta * graphQuantum) frames taken out at frame \(here)")
                 here += quanta * graphQuantum
+            } else if let end = replacedEnd(zeros: zeros) {
+                edits.append("\(end.length) frames replaced by silence at frame \(here + end.after - end.length)")
+                here += end.after
+                there += end.after
             } else {
                 return nil
             }
