@@ -137,11 +137,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
+        // A live command composed from its typed settings (`LiveCommand`): the output (PulseAudio or JACK), Link, the
+        // JACK transport, MIDI in and out, the OSC service and the web remote on one `LiveRun`. The glue above the
+        // adapters, so that the executable holds none.
+        .target(
+            name: "MetronomeHub",
+            dependencies: [
+                "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomePulse",
+                "MetronomeJack", "MetronomeLink", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+            ]),
         .executableTarget(
             name: "metronome",
             dependencies: [
-                "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeJack", "MetronomeService", "MetronomeOSC",
-                "MetronomeLink", "MetronomeWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetronomeKit", "MetronomeFiles", "MetronomeHub", "MetronomePulse", "MetronomeJack", "MetronomeService",
+                "MetronomeOSC", "MetronomeWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.

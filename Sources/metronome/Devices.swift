@@ -1,4 +1,5 @@
 import ArgumentParser
+import MetronomeKit
 import MetronomePulse
 
 /// `metronome devices`: the PulseAudio sinks `--device` can name.

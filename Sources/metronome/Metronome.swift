@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import MetronomeJack
+import MetronomeKit
 
 /// `metronome`: a sample-accurate click track, live or rendered to a file.
 @main

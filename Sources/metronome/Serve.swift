@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import MetronomeHub
 import MetronomeKit
 import MetronomeOSC
 import MetronomePulse
@@ -95,7 +96,8 @@ struct Serve: ParsableCommand {
         if let http {
             do {
                 web = WebSetup(
-                    address: try WebAddress(parsing: http), token: httpToken, qrCode: !output.quiet,
+                    address: try WebAddress(parsing: http), token: httpToken,
+                    qrCode: !output.quiet && FileOutput.standardError.isTerminal,
                     patterns: WebPatterns.served(started: file, library: library, folders: folderEntries))
             } catch {
                 throw CommandLineError.usage(option: "--http", error.description)
@@ -143,76 +145,5 @@ struct Serve: ParsableCommand {
             job: job, live: try live.checked(rendering: false),
             serving: ServeSetup(endpoint: endpoint, settings: settings, web: web), jackClient: jack
         ).run()
-    }
-}
-
-/// What `serve` adds to live playback: where to listen and what the service plays notes with.
-struct ServeSetup {
-    var endpoint: OSCEndpoint
-    var settings: ServiceSettings
-    var web: WebSetup?
-}
-
-/// Where the web remote listens, whether a loopback address needs the token too, whether a URL with a token for
-/// another machine is also drawn as a QR code at a terminal (not with `--quiet`), and what a page may load.
-struct WebSetup {
-    var address: WebAddress
-    var token: Bool
-    var qrCode: Bool
-    /// The patterns a page may load.
-    var patterns: WebPatterns
-}
-
-extension WebRemote {
-    /// Starts the web remote over `service` (a port in use is exit 69) with a new random token when the address is
-    /// not a loopback one or `--http-token` asks, and prints `metronome: web remote on URL` on standard error, the
-    /// token in the URL (for an address of every interface, a line per address of this machine). On an address that
-    /// is not loopback (so with a token), when standard error is a terminal and `--quiet` is not given, the first URL
-    /// (another machine's address before loopback) follows as a QR code for a phone's camera; a URL too long for one gets a line saying so instead.
-    /// Anywhere else (a log, a pipe) the lines are the same as without it.
-    static func start(_ setup: WebSetup, service: OSCService) throws(CommandLineError) -> WebRemote {
-        let token = WebAccess.token(for: setup.address, required: setup.token)
-        let remote: WebRemote
-        do {
-            remote = try WebRemote(address: setup.address, token: token, service: service, patterns: setup.patterns)
-        } catch {
-            throw CommandLineError(.unavailable, "\(error.description); choose another with --http [HOST:]PORT")
-        }
-        let urls = remote.urls
-        for url in urls { FileOutput.standardError.write("metronome: web remote on \(url)\n") }
-        // A phone cannot open a loopback address: the code is for a bind another machine can reach.
-        if token != nil, !setup.address.isLoopback, setup.qrCode, FileOutput.standardError.isTerminal,
-            let url = urls.first
-        {
-            do { FileOutput.standardError.write(try QRCode(encoding: Array(url.utf8)).terminalText) } catch {
-                FileOutput.standardError.write("metronome: the URL is not drawn as a QR code: \(error.description)\n")
-            }
-        }
-        return remote
-    }
-}
-
-extension OSCServiceHost {
-    /// Starts listening (a port in use is exit 69), warns once when the address is not a loopback one, and prints
-    /// `metronome: listening for OSC on udp HOST:PORT` (the port the system chose for port 0) on standard error.
-    static func start(_ setup: ServeSetup, session: Session) throws(CommandLineError) -> OSCServiceHost {
-        let host: OSCServiceHost
-        do {
-            host = try OSCServiceHost(endpoint: setup.endpoint, session: session, settings: setup.settings)
-        } catch {
-            switch error {
-            case .bind(let bind):
-                throw CommandLineError(.unavailable, "\(bind.description); choose another with --osc HOST:PORT")
-            case .session(let session): throw CommandLineError(.usage, session.description)
-            }
-        }
-        if !host.endpoint.isLoopback {
-            FileOutput.standardError.write(
-                "metronome: warning: OSC has no authentication: anyone who can reach udp \(host.endpoint) can "
-                    + "start, stop and retime the metronome, play notes, load any pattern file this user can "
-                    + "read, and make it quit\n")
-        }
-        FileOutput.standardError.write("metronome: listening for OSC on udp \(host.endpoint)\n")
-        return host
     }
 }

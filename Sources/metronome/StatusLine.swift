@@ -1,11 +1,12 @@
 import Dispatch
 import Glibc
+import MetronomeHub
 import MetronomeKit
 
 /// The one-line live status on a terminal: bar.beat, tempo, meter, and the bar's beats with the current one shown
 /// by its level (`X` accent, `x` normal, `o` soft, `-` silent) and the others as `·`. Redrawn in place on every
 /// beat from the scheduler queue (never the audio thread); used only when stdout is a terminal.
-final class StatusLine: @unchecked Sendable {
+final class StatusLine: BeatDisplay, @unchecked Sendable {
     // @unchecked: `drawn` and the writes happen only on the private serial queue.
     private let output = FileOutput.standardOutput
     private let queue = DispatchQueue(label: "metronome.status")

@@ -1,11 +1,12 @@
 import MetronomeFiles
-import MetronomeKit
+import MetronomeLive
+import MetronomePatterns
 
 // The one place the library's typed errors become messages with option names and sysexits statuses.
 
 extension CommandLineError {
     /// A plan that could not be made; `tempo` is the override the command line asked for (it names the option).
-    init(_ error: PlanError, tempo: TempoOverride = .none) {
+    public init(_ error: PlanError, tempo: TempoOverride = .none) {
         switch error {
         case .pattern(let error): self.init(error, tempo: tempo)
         case .startAt(let error): self = .usage(option: "--start-at", error.description)
@@ -27,7 +28,7 @@ extension CommandLineError {
 
     /// A pattern file that could not be read (66), is malformed (65, its own positioned lines), or whose tempos the
     /// override cannot take (64, naming the option).
-    init(_ error: PatternDocumentError, tempo: TempoOverride = .none) {
+    public init(_ error: PatternDocumentError, tempo: TempoOverride = .none) {
         switch error {
         case .file(let file, _): self.init(file.isMissing ? .noInput : .dataError, error.description)
         case .pattern(.malformed(let problem)): self.init(.dataError, problem.description, prefixed: false)
@@ -43,7 +44,7 @@ extension CommandLineError {
     }
 
     /// A MIDI file that could not be read (66) or is malformed (65, `FILE: error: …`).
-    init(_ error: MIDIPlaybackError) {
+    public init(_ error: MIDIPlaybackError) {
         switch error {
         case .file(let file): self.init(file.isMissing ? .noInput : .dataError, error.description)
         case .malformed: self.init(.dataError, error.description, prefixed: false)
@@ -52,7 +53,7 @@ extension CommandLineError {
 
     /// A SoundFont that could not be loaded: missing 66 with a message starting with `origin` (what named the file),
     /// malformed 65 (`FONT: error: at byte N: …`).
-    init(_ error: SoundFontFileError, origin: String = "--soundfont") {
+    public init(_ error: SoundFontFileError, origin: String = "--soundfont") {
         if case .malformed = error {
             self.init(.dataError, error.description, prefixed: false)
         } else {
@@ -61,7 +62,7 @@ extension CommandLineError {
     }
 
     /// An instrument that could not be loaded: a font as above, a bank file missing (66) or malformed (65).
-    init(_ error: InstrumentError) {
+    public init(_ error: InstrumentError) {
         switch error {
         case .font(let font): self.init(font)
         case .bank(.malformed(let message)): self.init(.dataError, "--bank " + message)
@@ -73,5 +74,5 @@ extension CommandLineError {
 
 extension CommandLineError {
     /// A setting the library's form refused: its own line, exit 64.
-    init(_ error: SettingError) { self.init(.usage, error.description) }
+    public init(_ error: SettingError) { self.init(.usage, error.description) }
 }

@@ -1,7 +1,6 @@
-import MetronomeKit
 
 /// The process exit codes (sysexits.h), in one place.
-enum ExitStatus: Int32 {
+public enum ExitStatus: Int32, Sendable {
     case success = 0
     /// Bad command-line usage or value.
     case usage = 64
@@ -19,29 +18,23 @@ enum ExitStatus: Int32 {
     case interrupted = 130
 }
 
-/// An error the command line reports as one line (`metronome: error: …`) and an exit status.
-struct CommandLineError: Error {
-    let status: ExitStatus
-    let message: String
+/// An error the command line reports as one line (`metronome: error: …`) and an exit status: the library's typed
+/// errors worded with the options that name what went wrong (`CommandLineError+Library.swift`), shared by the CLI
+/// and the live run's composition (MetronomeHub).
+public struct CommandLineError: Error {
+    public let status: ExitStatus
+    public let message: String
     /// Whether the message gets the `metronome: error: ` prefix (positioned file errors carry their own).
-    let prefixed: Bool
+    public let prefixed: Bool
 
-    init(_ status: ExitStatus, _ message: String, prefixed: Bool = true) {
+    public init(_ status: ExitStatus, _ message: String, prefixed: Bool = true) {
         self.status = status
         self.message = message
         self.prefixed = prefixed
     }
 
     /// A bad value of an option: `--bpm 0: tempo must be …`.
-    static func usage(option: String, _ problem: String) -> CommandLineError {
+    public static func usage(option: String, _ problem: String) -> CommandLineError {
         CommandLineError(.usage, "\(option) \(problem)")
     }
-}
-
-/// Reads an option's value with a library parser (`SettingText`, `BPM(parsing:)`…): its `InvalidValue` becomes
-/// `OPTION TEXT: REASON` (the whole text given, even when the parser named a part of it), exit 64.
-func parseOption<Value>(_ option: String, _ text: String, _ parser: (String) throws(InvalidValue) -> Value)
-    throws(CommandLineError) -> Value
-{
-    do { return try SettingForm.parse(option, text, parser) } catch { throw CommandLineError(error) }
 }

@@ -1,4 +1,4 @@
-import MetronomeKit
+import MetronomeApp
 import MetronomeLink
 
 /// `--link`: the live command joins the Ableton Link session on the network and follows it both ways (`LinkSession`
@@ -14,9 +14,11 @@ struct LinkJoin {
 
     /// Joins (`LinkSession.join`): a tempo outside Link's range is exit 64, Link failing to start 69, Ctrl-C while
     /// joining 130.
-    static func join(_ settings: LinkSettings, plan: ClickPlan) throws(CommandLineError) -> LinkJoin {
+    static func join(
+        _ settings: LinkSettings, plan: ClickPlan, isCancelled: () -> Bool
+    ) throws(CommandLineError) -> LinkJoin {
         do {
-            return LinkJoin(link: try LinkSession.join(settings, plan: plan, isCancelled: { StopSignals.wasReceived }))
+            return LinkJoin(link: try LinkSession.join(settings, plan: plan, isCancelled: isCancelled))
         } catch {
             throw error.commandLineError
         }
