@@ -167,34 +167,16 @@ struct PipeWireLiveTests {
         // Repeated only when the recording after the return is off by the whole quanta a troubled graph cycle puts in
         // or takes out, and nothing else failed (local runs at 055657e: [24000, 24000, 24256] after, 1 in 4).
         let (result, before, after, returned) = try repeatedOnlyForOutsideCauses(attempts: 5) {
-            let first = try server.startRecording()
-            let command = try CommandRunner.start(["--bpm", "120", "--quiet"], environment: server.clientEnvironment)
-            #expect(try waitUntilPlaying(server))
-            usleep(1_100_000)
-            server.kill(SIGKILL)
-            #expect(poll(atMost: 2) { command.errorOutput == lostLine(server) })
-            // The recorder ends with its server.
-            first.process.wait()
-            let before = try AudioFileReader.read(path: first.path).channels[0]
-            usleep(1_300_000)
-            try server.restart()
-            let back = now()
-            let second = try server.startRecording()
-            #expect(poll(atMost: 3) { command.errorOutput == lostLine(server) + backLine(server) })
-            let returned = now() - back
-            print("PipeWire back → stream playing again: \(Int(returned * 1000)) ms")
-            usleep(2_000_000)
-            command.send(SIGINT)
-            let result = command.wait()
-            let after = try second.finish()
-            let findings = try wholeClickFindings(before: before, after: after, scratch: scratch)
-            let steps = intervals(after)
+            let run = try killedAndStartedAgain(
+                server, lines: (lostLine(server), backLine(server)), name: "PipeWire", scratch: scratch,
+                kill: { server.kill(SIGKILL) }, restart: server.restart)
+            let steps = intervals(run.after)
             let cause =
-                result.status == 0 && findings.allSatisfy({ $0.hasPrefix("after: whole clicks apart by ") })
-                && !findings.isEmpty
-                ? try second.graphCyclesExplaining(
+                run.result.status == 0 && !run.findings.isEmpty
+                && run.findings.allSatisfy({ $0.hasPrefix("after: whole clicks apart by ") })
+                ? try run.second.graphCyclesExplaining(
                     intervals: steps, expected: [Int](repeating: 24000, count: steps.count)) : nil
-            return LiveAttempt((result, before, after, returned), outsideCause: cause)
+            return LiveAttempt((run.result, run.before, run.after, run.returned), outsideCause: cause)
         }
         #expect(returned < 1)
         #expect(result.status == 0)

@@ -45,29 +45,9 @@ struct ServerComesAndGoesTests {
         // server's (our write callbacks in time): CI at 9f7be46 had 192 frames of silence 1944 frames into the first
         // click after the return, on a server started a moment before, and no report to tell whose they were.
         let (result, findings, returned) = try repeatedOnlyForOutsideCauses {
-            let first = try server.startRecording()
-            let command = try CommandRunner.start(
-                ["--bpm", "120", "--quiet", "--verbose"], environment: server.clientEnvironment)
-            #expect(try waitUntilPlaying(server))
-            usleep(1_100_000)
-            server.kill(SIGKILL)
-            #expect(poll(atMost: 2) { command.errorOutput == lostLine })
-            // The recorder ends with its server.
-            first.process.wait()
-            let before = try AudioFileReader.read(path: first.path).channels[0]
-            // A gap of more than two beats: those clicks are skipped.
-            usleep(1_300_000)
-            try server.restart()
-            let back = now()
-            let second = try server.startRecording()
-            #expect(poll(atMost: 3) { command.errorOutput == lostLine + backLine })
-            let returned = now() - back
-            print("server back → stream playing again: \(Int(returned * 1000)) ms")
-            usleep(2_000_000)
-            command.send(SIGINT)
-            let result = command.wait()
-            let after = try second.finish()
-            let findings = try wholeClickFindings(before: before, after: after, scratch: scratch)
+            let (result, _, _, findings, _, returned) = try killedAndStartedAgain(
+                server, arguments: ["--verbose"], lines: (lostLine, backLine), name: "server", scratch: scratch,
+                kill: { server.kill(SIGKILL) }, restart: server.restart)
             // The report is the new stream's: the underruns after the return, with our callbacks beside them.
             let report = PulseServer.VerboseReport(standardError: result.standardError)
             let cause = findings.isEmpty || result.status != 0 ? nil : report.underrunsOutsideUs()

@@ -27,6 +27,40 @@ func waitUntilPlaying(_ server: some PulseProtocolServer) throws -> Bool {
     return listed
 }
 
+/// What a run of `metronome --bpm 120 --quiet ARGUMENTS` gives when its whole server is killed while it plays
+/// (`kill`) and started again (`restart`, 1.3 s later: more than two beats): its result, the recordings before the loss
+/// and after the return (the recorder ends with its server) with their findings (`wholeClickFindings`), the new
+/// recording (finished, for its profiler), and how long the return took to play again, printed after `name`.
+func killedAndStartedAgain(
+    _ server: some PulseProtocolServer, arguments: [String] = [], lines: (lost: String, back: String), name: String,
+    scratch: Scratch, kill: () -> Void, restart: () throws -> Void
+) throws -> (
+    result: CommandResult, before: [Float], after: [Float], findings: [String], second: Recording, returned: Double
+) {
+    let first = try server.startRecording()
+    let command = try CommandRunner.start(
+        ["--bpm", "120", "--quiet"] + arguments, environment: server.clientEnvironment)
+    #expect(try waitUntilPlaying(server))
+    usleep(1_100_000)
+    kill()
+    #expect(poll(atMost: 2) { command.errorOutput == lines.lost })
+    first.process.wait()
+    let before = try AudioFileReader.read(path: first.path).channels[0]
+    usleep(1_300_000)
+    try restart()
+    let back = now()
+    let second = try server.startRecording()
+    #expect(poll(atMost: 3) { command.errorOutput == lines.lost + lines.back })
+    let returned = now() - back
+    print("\(name) back → stream playing again: \(Int(returned * 1000)) ms")
+    usleep(2_000_000)
+    command.send(SIGINT)
+    let result = command.wait()
+    let after = try second.finish()
+    let findings = try wholeClickFindings(before: before, after: after, scratch: scratch)
+    return (result, before, after, findings, second, returned)
+}
+
 /// Checks the recordings of `metronome --bpm 120` before a server's death and after its return: each holds whole
 /// clicks, identical to the offline ones — nothing cut, nothing bunched — 24000 frames apart. The death may cut the
 /// last click before it; the new stream is silent until it is on the lost one's grid (its start latency skipped while
