@@ -97,9 +97,6 @@ extension JackOutput {
             // Ours running too long, not the machine's: the live tests never repeat a run with one.
             "callbacks over half a period of our own (on the CPU or waiting that long): \(slowOfOurOwnCount)",
             "MIDI messages dropped: \(droppedMIDICount)",
-            "MIDI input: \(session.midiInputLatency) frames from arrival to sound, "
-                + "\(session.lateMIDIInputCount) messages late, \(session.ignoredMIDIInputCount) notes ignored while "
-                + "the transport was stopped, \(session.droppedMIDIInputCount) dropped with the inbox full",
         ]
         lines += extra
         if let latency = latencyFrames {

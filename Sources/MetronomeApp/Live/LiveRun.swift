@@ -112,7 +112,9 @@ public struct LiveRun<Driver: OutputDriver> where Driver.Backend: ReportingOutpu
         }
         for observation in observations { observation.cancel() }
         guard verbose else { return Result(ending: ending, report: []) }
-        let extra = companions.flatMap(\.reportLines) + followers.flatMap { $0.reportLines(session: session) }
+        // Every follower of the session's, those added before the run (MIDI input) among them.
+        let extra =
+            companions.flatMap(\.reportLines) + session.followerList.flatMap { $0.reportLines(session: session) }
         let report = output.report(
             session: session, buffer: buffer, extra: extra, earlier: stream.lostOutputs,
             dropped: stream.lostOutputsDropped)

@@ -4,7 +4,7 @@ import MetronomeMusic
 
 /// The keys held on an output's MIDI input (`MIDIInbox`, JACK's `midi_in`) for a live arpeggiator
 /// (`LiveArpeggiator`): each note on and note off takes effect a fixed latency after the frame it arrived on
-/// (`Session.midiInputLatency`: the lookahead and two timer periods), so the time between two messages is kept to
+/// (`Session.arpeggiatedInputLatency`: the lookahead and two timer periods), so the time between two messages is kept to
 /// the frame. (Notes played through an instrument take no such path: `LiveKeyboard` plays them on the render thread
 /// on the frame they arrive.)
 ///

@@ -36,6 +36,9 @@ extension Session {
         wake()
     }
 
+    /// The followers, in the order they were added. Any thread.
+    package var followerList: [SessionFollower] { followers.withLock { $0 } }
+
     /// Runs `body` with the followers on the session's queue (where their state lives). Any thread.
     package func onFollowerQueue<T>(_ body: ([SessionFollower]) -> T) -> T {
         queue.sync { body(followers.withLock { $0 }) }

@@ -56,10 +56,6 @@ public final class Session: @unchecked Sendable {
     /// What steers the session from outside (`SessionFollower`), in the order added: a copy is taken for each pass,
     /// and for each command sent.
     let followers = Locked<[SessionFollower]>([])
-    /// Keys held on an output's MIDI input for an arpeggiator (`arpeggiateMIDIInput`), or nil; on `queue`.
-    var midiInput: MIDIInput?
-    /// The keyboard an output's MIDI input plays on the render thread (`playMIDIInput`), or nil; set before `start`.
-    let keyboard = Locked<LiveKeyboard?>(nil)
     private let taps = Locked(TapTempo())
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
@@ -357,8 +353,8 @@ public final class Session: @unchecked Sendable {
                 notBefore: mixer.framePosition + SampleTime(mixer.configuration.maximumBlockFrames))
         }
         mixer.discardCommands(from: mixer.framePosition)
-        // Keys held on a MIDI input are released too, by the render thread that plays them.
-        keyboard.withLock { $0 }?.releaseAll()
+        // What followers hold on other threads goes too (keys held on a MIDI input, released by the render thread).
+        for follower in followers.withLock({ $0 }) { follower.sessionStopped() }
         beatPublisher.finish()
         return frame
     }
@@ -462,10 +458,11 @@ public final class Session: @unchecked Sendable {
         for follower in followers { follower.prepare(&pass) }
         // A seek's frames are scheduled a lookahead on from it: the render thread goes there once it is granted.
         let horizon = max(position, pass.seekFrame ?? position) + lookahead
-        if let midiInput {
-            scheduleWithMIDIInput(midiInput, until: horizon)
-        } else {
+        let placing = followers.filter(\.placesWithTheClick)
+        if placing.isEmpty {
             scheduler.schedule(until: horizon)
+        } else {
+            schedule(placing: placing, until: horizon)
         }
         for follower in followers { follower.scheduled(pass) }
         skipAllowance.publish(scheduledThrough: scheduler.scheduledUntil)
@@ -505,10 +502,8 @@ public final class Session: @unchecked Sendable {
     /// Re-arms the timer to skip an idle stretch (see the type's documentation).
     private func sleepUntilNextWork(position: SampleTime, latency: SampleTime) {
         // A follower that keeps the timer awake (a source switched on can move the next beat at any moment; a
-        // transport can locate) is looked at every pass. With a MIDI input, every pass looks for notes.
-        guard let timer, output != nil, !followers.withLock({ $0 }).contains(where: \.keepsTimerAwake),
-            midiInput == nil
-        else { return }
+        // transport can locate; an arpeggiator's keys may come) is looked at every pass.
+        guard let timer, output != nil, !followers.withLock({ $0 }).contains(where: \.keepsTimerAwake) else { return }
         // Set before looking: whatever is sent from here on either is seen below or wakes the timer (`wake`).
         sleeping.store(true, ordering: .sequentiallyConsistent)
         // Commands or notes waiting are due at the next unscheduled frame: keep ticking.

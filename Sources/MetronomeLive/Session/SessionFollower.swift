@@ -17,7 +17,10 @@ import MetronomeModel
 /// - a stopped transport that only waits for a follower (`isWaiting(transport:)`) is not finished;
 /// - each beat published is `annotate`d (the source's own beat numbering);
 /// - while any follower `keepsTimerAwake`, the live timer never sleeps through an idle stretch;
-/// - at the end of a live run, its `--verbose` lines are asked for (`reportLines(session:)`, `LiveRun`).
+/// - at the end of a live run, its `--verbose` lines are asked for (`reportLines(session:)`, `LiveRun`);
+/// - a follower that places events of its own with the click (`placesWithTheClick`: an arpeggiator on MIDI input's
+///   keys) places them before each stretch the scheduler schedules, the pass split at every command due in it;
+/// - when the session stops, `sessionStopped()` (keys held on a MIDI input are released).
 ///
 /// Threads: `prepare`, `scheduled`, `isWaiting` and `annotate` on the session's scheduling queue; `route` and
 /// `keepsTimerAwake` on any thread.
@@ -37,6 +40,15 @@ public protocol SessionFollower: AnyObject, Sendable {
     /// What it says of the run in `--verbose`'s report, asked once the run has ended (none by default). Any thread
     /// but the session's queue.
     func reportLines(session: Session) -> [String]
+    /// Whether it places events of its own with the click (`place`: an arpeggiator's steps on MIDI input's keys);
+    /// the pass is then split at each transport command due in it (none by default). Session's queue.
+    var placesWithTheClick: Bool { get }
+    /// Places its events from `scheduledUntil` to before `horizon` on the transport's grid as it is there, before
+    /// the scheduler schedules that stretch. Session's queue.
+    func place(transport: Transport, scheduledUntil: SampleTime, horizon: SampleTime)
+    /// The session stopped (`Session.stop()`): what it holds for other threads is let go (keys held on a MIDI
+    /// input). Any thread.
+    func sessionStopped()
 }
 
 extension SessionFollower {
@@ -45,6 +57,9 @@ extension SessionFollower {
     public func isWaiting(transport: Transport) -> Bool { false }
     public func annotate(_ event: inout BeatEvent, position: Position) {}
     public func reportLines(session: Session) -> [String] { [] }
+    public var placesWithTheClick: Bool { false }
+    public func place(transport: Transport, scheduledUntil: SampleTime, horizon: SampleTime) {}
+    public func sessionStopped() {}
 }
 
 /// One scheduling pass as a follower sees it (`SessionFollower.prepare(_:)`): the transport, how far it is
