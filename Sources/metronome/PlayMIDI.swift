@@ -1,19 +1,8 @@
 import MetronomeFiles
 import MetronomeKit
 
-/// `play FILE.mid`'s options turned into the library's `MIDIPlayback`.
+/// A MIDI file's notes for `play FILE.mid` and `serve FILE.mid`, with the line the command prints without a font.
 extension MIDIPlayback {
-    /// Reads and places the file (missing 66; malformed 65 with the byte offset), then applies `form`'s MIDI
-    /// options (`SettingForm.configure`).
-    static func checked(path: String, form: SettingForm, sampleRate: SampleRate) throws(CommandLineError)
-        -> MIDIPlayback
-    {
-        var playback: MIDIPlayback
-        do { playback = try MIDIPlayback(path: path, sampleRate: sampleRate) } catch { throw CommandLineError(error) }
-        do { try form.configure(&playback) } catch { throw CommandLineError(error) }
-        return playback
-    }
-
     /// The note player of the file on `map`: through the font `FontChoice.forMIDIFile` finds (missing 66, malformed
     /// 65), or the built-in piano, drums silent, with a note on stderr saying so.
     func notes(on map: TempoMap, soundfont: String?) throws(CommandLineError) -> @Sendable () -> NotePlayer {

@@ -113,21 +113,13 @@ struct Serve: ParsableCommand {
         } else {
             endpoint = .loopback(port: Serve.defaultPort)
         }
-        // A MIDI file is served with its notes through a SoundFont and the click along (the transport over OSC
-        // and keys moves both); anything else is a pattern.
-        let midi = try file.flatMap { path throws(CommandLineError) -> MIDIPlayback? in
-            guard MIDIPlayback.isMIDI(path: path) else { return nil }
-            return try MIDIPlayback.checked(
-                path: path, form: SettingForm([SettingForm.flag("--click", true)]),
-                sampleRate: try output.checkedSampleRate())
+        let served = try ServedFile(file, library: library) { () throws(CommandLineError) in
+            try output.checkedSampleRate()
         }
-        let source: ClickFormSource =
-            midi.map { .midi($0) } ?? file.map { .pattern(library.document(named: $0), startAt: nil) }
-            ?? .click(silent: false)
-        var job = try Job(click.form.merging(output.form), source)
+        var job = try Job(click.form.merging(output.form), served.source)
         job.plan.waits = wait
         let voicing = try notes.checked(fileInstrument: job.plan.instrument)
-        if let midi {
+        if case .midi(let midi) = served {
             job.plan.polyphony = voicing.polyphony
             job.plan.notes = try midi.notes(on: job.plan.map, soundfont: notes.soundfont)
         } else if voicing.font != nil {
