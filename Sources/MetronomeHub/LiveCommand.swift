@@ -54,9 +54,6 @@ public struct LiveCommand {
         self.jackClient = jackClient
     }
 
-    /// The longest a server may take to answer a connection or accept a stream.
-    public static let serverTimeout: Duration = .seconds(5)
-
     /// Composes the run and plays it to its end.
     /// - Parameter terminal: what the caller shows and how it stops the run.
     /// - Throws: the command line's error (a refused option 64, a server or port unavailable 69, Ctrl-C while
@@ -241,7 +238,6 @@ public struct LiveCommand {
         run.followers = context.followers
         run.companions = context.companions
         run.observations = context.observations
-        run.serverTimeout = LiveCommand.serverTimeout
         run.reconnectTimeout = live.reconnectTimeout
         // The lookahead covers the latency granted, which may be more than the one asked for (pipewire-pulse).
         run.coversGrantedLatency = live.lookahead == nil

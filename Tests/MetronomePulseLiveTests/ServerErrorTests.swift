@@ -27,12 +27,9 @@ struct ServerErrorTests {
     func interruptLetsTheClickFinish() throws {
         let server = try PulseServer()
         let scratch = try Scratch()
-        let rendered = scratch.file("reference.wav")
-        #expect(try CommandRunner.run(["--bpm", "120", "--bars", "2", "--quiet", "--output", rendered]).status == 0)
-        let reference = try AudioFileReader.read(path: rendered).channels[0]
-        // The offline accent (bar 1, beat 1) and normal (beat 2) clicks, each up to its last non-zero sample.
-        let accent = Array(reference[0..<(reference[0..<24000].lastIndex { $0 != 0 }! + 1)])
-        let normal = Array(reference[24000..<(reference[24000..<48000].lastIndex { $0 != 0 }! + 1)])
+        let offline = try offlineClicks(scratch: scratch)
+        let accent = try #require(offline.accent, "\(offline.problem)")
+        let normal = try #require(offline.normal, "\(offline.problem)")
         // The first click heard that is not the offline one, whole, with its onset.
         func differing(_ recorded: [Float]) -> (index: Int, onset: Int)? {
             for (index, onset) in onsets(recorded).enumerated() {

@@ -74,14 +74,24 @@ func expectWholeClicks(
     }
 }
 
-/// What `expectWholeClicks` would record, one line each; empty when the recordings pass (for a repeat's rule).
-func wholeClickFindings(before: [Float], after: [Float], scratch: Scratch) throws -> [String] {
+/// The accent (bar 1, beat 1) and normal (beat 2) clicks of `metronome --bpm 120` as rendered offline, each up to its
+/// last non-zero sample; nil with the render's exit and error when it failed.
+func offlineClicks(scratch: Scratch) throws -> (accent: [Float]?, normal: [Float]?, problem: String) {
     let rendered = scratch.file("reference.wav")
     let render = try CommandRunner.run(["--bpm", "120", "--bars", "2", "--quiet", "--output", rendered])
-    guard render.status == 0 else { return ["the reference render exited \(render.status): \(render.standardError)"] }
+    guard render.status == 0 else {
+        return (nil, nil, "the reference render exited \(render.status): \(render.standardError)")
+    }
     let reference = try AudioFileReader.read(path: rendered).channels[0]
     let accent = Array(reference[0..<(reference[0..<24000].lastIndex { $0 != 0 }! + 1)])
     let normal = Array(reference[24000..<(reference[24000..<48000].lastIndex { $0 != 0 }! + 1)])
+    return (accent, normal, "")
+}
+
+/// What `expectWholeClicks` would record, one line each; empty when the recordings pass (for a repeat's rule).
+func wholeClickFindings(before: [Float], after: [Float], scratch: Scratch) throws -> [String] {
+    let offline = try offlineClicks(scratch: scratch)
+    guard let accent = offline.accent, let normal = offline.normal else { return [offline.problem] }
     var findings: [String] = []
     for (name, recording, partial) in [("before", before, onsets(before).last), ("after", after, nil)] {
         let whole = onsets(recording).filter { onset in
