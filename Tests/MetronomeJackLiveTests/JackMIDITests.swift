@@ -108,14 +108,34 @@ struct JackMIDITests {
         "serve --driver jack steered over OSC: pause sends Stop on a beat, continue sends the song position of that beat and Continue with the next clock on the same frame, a locate to bar 3 sends Stop, F2 20 00 and Continue on a downbeat, quit sends Stop; every clock 1000 frames (120 BPM) after the one before while rolling"
     )
     func transportOverOSC() throws {
-        let server = try JackServer(period: 256)
-        let dump = try Self.startDump(on: server)
+        // jack_midi_dump stamps what it reads with its own cycles: a cycle the server ran without calling it loses
+        // the clock in it and moves every later one a period earlier (an interval of 2 × 1000 − 256 frames), as a
+        // cycle of ours missed moves them a period later. Such a run is repeated only when late cycles not ours
+        // explain each period off (`JackServer.outsideCause`); otherwise it fails with its figures.
+        let checked = try repeatedOnlyForOutsideCauses {
+            // The server stays in here: the next run's has the same name.
+            let server = try JackServer(period: 256)
+            let dump = try Self.startDump(on: server)
+            let window = server.logMark
+            let served = try Self.steerOverOSC(on: server)
+            let dumped = Self.finish(dump)
+            var check = RunChecks()
+            let framesOff = Self.checkTransport(dumped, served: served, into: &check)
+            return server.liveRun(
+                check, failing: check.summary, framesOff: framesOff, since: window, verbose: served.standardError)
+        }
+        checked.record()
+    }
+
+    /// Starts `serve --driver jack` with MIDI out to the dump and steers it over OSC: pause after a second, continue
+    /// 0.6 s later, a locate to bar 3 a second after that, quit 3 s on; returns its result.
+    static func steerOverOSC(on server: JackServer) throws -> CommandResult {
         let port = try UDPPort().port
         let serve = try ChildProcess(
             CommandRunner.executable,
             [
                 "serve", "--driver", "jack", "--bpm", "120", "--no-connect", "--midi-connect", "midi-monitor:input",
-                "--osc", "127.0.0.1:\(port)", "--quiet",
+                "--osc", "127.0.0.1:\(port)", "--quiet", "--verbose",
             ],
             environment: server.clientEnvironment)
         try JackCommandTests.waitForPort("metronome:midi_out", on: server, of: serve)
@@ -132,13 +152,20 @@ struct JackMIDITests {
         // The locate waits for the next bar (2 s at most), then plays a while.
         usleep(3_000_000)
         try send("/metronome/quit")
-        let served = serve.wait()
-        let dumped = Self.finish(dump)
-        #expect(served.status == 0, "\(served.standardError)")
+        return serve.wait()
+    }
+
+    /// Checks what `transportOverOSC` read into `check`; returns how far the clocks while rolling are off one every
+    /// 1000 frames (`JackServer.framesOff`).
+    static func checkTransport(_ dumped: [DumpedMIDI], served: CommandResult, into check: inout RunChecks) -> Int {
+        check.expect(served.status == 0, "\(served.standardError)")
         let transport = dumped.filter { $0.bytes != "f8" }
-        try #require(transport.count == 8, "\(transport)")
+        guard transport.count == 8 else {
+            check.expect(false, "\(transport)")
+            return 0
+        }
         let start = transport[0].frame
-        #expect(
+        check.expect(
             transport.map(\.bytes).enumerated().allSatisfy { index, bytes in
                 index == 2
                     ? bytes.hasPrefix("f2 ") : bytes == ["fa", "fc", "", "fb", "fc", "f2 20 00", "fb", "fc"][index]
@@ -146,30 +173,36 @@ struct JackMIDITests {
         // Paused on a beat: a whole number of 24 000-frame beats from the start; continued from that beat's
         // sixteenth (4 a beat), its bytes least significant first.
         let paused = transport[1].frame - start
-        #expect(paused > 0 && paused % 24_000 == 0, "paused at \(paused)")
+        check.expect(paused > 0 && paused % 24_000 == 0, "paused at \(paused)")
         let sixteenth = paused / 6_000
         let position = String(format: "f2 %02x %02x", sixteenth & 0x7F, sixteenth >> 7)
-        #expect(transport[2].bytes == position)
-        #expect(transport[3].frame == transport[2].frame)
+        check.expect(transport[2].bytes == position, "\(transport[2]), not \(position)")
+        check.expect(transport[3].frame == transport[2].frame, "\(transport)")
         // The locate: Stop, song position and Continue on one frame, a whole number of bars (96 000 frames in 4/4)
         // after the continue, which went on from a beat of the bar.
-        #expect(transport[4].frame == transport[5].frame && transport[5].frame == transport[6].frame)
+        check.expect(
+            transport[4].frame == transport[5].frame && transport[5].frame == transport[6].frame, "\(transport)")
         // The clocks while rolling: from each start or continue to the next stop, one every 1000 frames, the first
         // on the start's or the continue's frame.
+        var gaps: [[Int]] = []
         for (from, to) in [(0, 1), (3, 4), (6, 7)] {
             let clocks = dumped.filter {
                 $0.bytes == "f8" && $0.frame >= transport[from].frame && $0.frame < transport[to].frame
             }
             .map(\.frame)
-            #expect(clocks.first == transport[from].frame, "\(from): \(clocks.prefix(3))")
-            #expect(clocks.count > 10, "\(from): \(clocks.count) clocks; \(transport)")
-            #expect(zip(clocks, clocks.dropFirst()).allSatisfy { $1 - $0 == 1000 }, "\(from): \(clocks)")
+            check.expect(clocks.first == transport[from].frame, "\(from): \(clocks.prefix(3))")
+            check.expect(clocks.count > 10, "\(from): \(clocks.count) clocks; \(transport)")
+            gaps.append(zip(clocks, clocks.dropFirst()).map { $1 - $0 })
+            check.expect(gaps.last?.allSatisfy { $0 == 1000 } == true, "\(from): \(clocks)")
             // Up to the stop, which comes after the last clock and before the next.
             let gap = transport[to].frame - (clocks.last ?? 0)
-            #expect(gap > 0 && gap <= 1000, "\(from): \(clocks.suffix(3)); \(transport)")
+            check.expect(gap > 0 && gap <= 1000, "\(from): \(clocks.suffix(3)); \(transport)")
         }
         // No clock while paused.
-        #expect(!dumped.contains { $0.bytes == "f8" && $0.frame > transport[1].frame && $0.frame < transport[3].frame })
+        check.expect(
+            !dumped.contains { $0.bytes == "f8" && $0.frame > transport[1].frame && $0.frame < transport[3].frame },
+            "a clock while paused: \(dumped)")
+        return JackServer.framesOff([gaps.flatMap { $0 }], every: 1000, period: 256)
     }
 
     @Test(
