@@ -34,7 +34,7 @@ struct LinkLab {
     /// Starts our binary in the namespace (or in the other one), playing into the lab's server.
     func ours(_ arguments: [String], onOther: Bool = false) throws -> ChildProcess {
         try (onOther ? other : namespace).start(
-            CommandRunner.executable, arguments, environment: server.clientEnvironment)
+            CommandRunner.executable, server.withTestLatency(arguments), environment: server.clientEnvironment)
     }
 
     /// `serve --link --osc 127.0.0.1:7770 --quiet` followed by `arguments`.

@@ -52,7 +52,9 @@ struct TempoFollowerTests {
         #expect(session.map.tempo(at: Position(ticks: 2 * Position.ticksPerQuarter)) == 97)
     }
 
-    @Test("Following steadily, 100 µs of one look's clock noise moves no click; the same shift kept is followed from the second beat that shows it")
+    @Test(
+        "Following steadily, 100 µs of one look's clock noise moves no click; the same shift kept is followed from the second beat that shows it"
+    )
     func smallDeviationsConfirmed() throws {
         let timeline = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
         let shifted = BeatTimeline(
@@ -82,7 +84,9 @@ struct TempoFollowerTests {
         #expect(moved.onsets.map(\.frame) == onGrid + afterShift)
     }
 
-    @Test("A source's tempo change on a beat, seen with 100 µs of one look's clock noise, moves no click: the beat stays, the next ones follow the new tempo")
+    @Test(
+        "A source's tempo change on a beat, seen with 100 µs of one look's clock noise, moves no click: the beat stays, the next ones follow the new tempo"
+    )
     func tempoChangeWithNoiseMovesNothing() throws {
         let slow = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
         // From beat 5 (2.5 s) the source runs at 140; the first look that sees it sees it 100 µs (4.8 frames) late.
@@ -181,7 +185,9 @@ struct TempoFollowerTests {
         #expect(session.followedBeatOffset == nil)
     }
 
-    @Test("A beat on the first unscheduled frame that the source hears a frame earlier (inside the tolerance) is played where it is: no quantum is skipped")
+    @Test(
+        "A beat on the first unscheduled frame that the source hears a frame earlier (inside the tolerance) is played where it is: no quantum is skipped"
+    )
     func aBeatOnTheScheduledEdgeWithinToleranceStays() throws {
         // The source hears every beat one frame (20.8 µs) before ours. With 4 000-frame blocks the scheduler reaches
         // 24 000 — beat 1's frame — exactly, so the next pass looks at beat 1 with the source's time for it 23 999,
@@ -291,8 +297,10 @@ final class SharedTempoSource: TempoSource {
             }
             func phase(_ beat: Double) -> Double { beat - (beat / timeline.quantum).rounded(.down) * timeline.quantum }
             let here = timeline.beat(at: hostTime)
-            let matching = here + (phase(beat) - phase(here) + timeline.quantum).truncatingRemainder(
-                dividingBy: timeline.quantum)
+            let matching =
+                here
+                + (phase(beat) - phase(here) + timeline.quantum).truncatingRemainder(
+                    dividingBy: timeline.quantum)
             state.timeline = BeatTimeline(
                 tempo: timeline.tempo, beat: beat, hostTime: timeline.hostTime(ofBeat: matching),
                 quantum: timeline.quantum)
@@ -310,7 +318,9 @@ struct TempoLeadTests {
         return (source, session, OnsetSink(channels: 1))
     }
 
-    @Test("Link off and on again beside a peer: the source numbering our beats a quantum on when it takes our offered beat (its next time in phase, 10 µs of clock noise deciding) moves no click")
+    @Test(
+        "Link off and on again beside a peer: the source numbering our beats a quantum on when it takes our offered beat (its next time in phase, 10 µs of clock noise deciding) moves no click"
+    )
     func backBesideAPeer() throws {
         let (source, session, sink) = try Self.following(
             BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
@@ -329,7 +339,9 @@ struct TempoLeadTests {
         #expect(abs(heard - 6_000_000_000) < 20_000, "our beat 12 is the source's beat \(12 + offset), at \(heard) ns")
     }
 
-    @Test("Alone, a source's timeline moved by 100 µs (a session founded anew when the last peer left) moves no click: the source is moved back to our beat")
+    @Test(
+        "Alone, a source's timeline moved by 100 µs (a session founded anew when the last peer left) moves no click: the source is moved back to our beat"
+    )
     func aloneTheSourceMovesBack() throws {
         let (source, session, sink) = try Self.following(
             BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
@@ -345,7 +357,9 @@ struct TempoLeadTests {
         #expect(source.timeline.tempo == .of(120))
     }
 
-    @Test("A ramp, alone: each beat proposes the ramp's mean tempo over that beat from the beat, so every click stays where the unfollowed render puts it; the song's end, back at its top, proposes nothing more")
+    @Test(
+        "A ramp, alone: each beat proposes the ramp's mean tempo over that beat from the beat, so every click stays where the unfollowed render puts it; the song's end, back at its top, proposes nothing more"
+    )
     func rampProposedBeatByBeat() throws {
         // 2 bars from 100 to 140, linear in beats: T(x) = 100 + 5x; the mean tempo over beat k is 5 / ln(T(k+1)/T(k)).
         let map = try TempoMap(sections: [try TempoSection(bars: 2, tempo: BPM(100), endTempo: BPM(140))])
@@ -449,5 +463,39 @@ struct SharedPlayStopTests {
         #expect(proposedFrames == [start, 48_000 * 4 - 100])
         #expect(sink.onsets.allSatisfy { $0.frame < 48_000 * 4 - 100 })
         #expect(sink.onsets.count >= 3)
+    }
+}
+
+@Suite("Stopped, a follower proposes only a tempo change of ours")
+struct StoppedFollowerTests {
+    @Test(
+        "The source's tempo asked of our map and not applied (a session ending as its map does) is no change of ours: nothing proposed; a tempo we set after is"
+    )
+    func unappliedTempoIsNoChange() throws {
+        let map = try TempoMap.steady(tempo: .of(130))
+        var transport = Transport(map: map)
+        // A source with a peer at 174 BPM: it keeps its tempo when we offer ours.
+        let source = SharedTempoSource(
+            BeatTimeline(tempo: .of(174), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
+        source.rejoin(shiftedBy: 0)
+        var follower = TempoFollower(source: source)
+        let mapping = ClockMapping(frame: 0, hostTime: HostTime(nanoseconds: 0), framesPerSecond: 48_000)
+        func look(_ seconds: Int64) -> [(TransportCommand, Quantization?)] {
+            follower.commands(
+                transport: transport, scheduledUntil: 0, mapping: mapping,
+                now: HostTime(nanoseconds: seconds * 1_000_000_000))
+        }
+        // Each look asks our map to take 174; the session never applies it.
+        for second in Int64(1)...3 {
+            let asked = look(second)
+            #expect(asked.map { $0.0 } == [TransportCommand.setTempo(.of(174))], "\(asked)")
+        }
+        #expect(source.proposals.isEmpty, "\(source.proposals)")
+        // A tempo set on our side while stopped (a key) is ours: proposed.
+        transport.send(.setTempo(.of(140)))
+        let due = try #require(transport.nextDue(now: 0))
+        transport.applyNext(frame: due.frame, position: due.position)
+        #expect(look(4).isEmpty)
+        #expect(source.proposals.map(\.tempo) == [140], "\(source.proposals)")
     }
 }

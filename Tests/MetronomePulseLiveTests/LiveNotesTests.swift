@@ -19,7 +19,8 @@ struct LiveNotesTests {
         let scratch = try Scratch()
         let (result, recorded) = try repeatedOnlyForOutsideCauses {
             let recording = try server.startRecording()
-            let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
+            let result = try CommandRunner.run(
+                server.withTestLatency(arguments) + ["--verbose"], environment: server.clientEnvironment)
             let recorded = try recording.finishStereo()
             // No PipeWire here: only an underrun can explain a failure, whatever the recording holds.
             let cause = try outsideCause(result, recording, passes: true, found: [], expected: [])

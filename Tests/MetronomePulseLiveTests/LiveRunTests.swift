@@ -29,10 +29,10 @@ struct LiveRunTests {
             let witness = Witness()
             var run = LiveRun(
                 session: session,
-                driver: PulseDriver(server: server.address, device: nil, latency: .milliseconds(20)))
+                driver: PulseDriver(server: server.address, device: nil, latency: PulseServer.testLatency))
             run.companions = [witness]
             run.verbose = true
-            let result = try run.run(latency: { _ in .milliseconds(20) })
+            let result = try run.run(latency: { _ in PulseServer.testLatency })
             let recorded = try recording.finish()
             let report = PulseServer.VerboseReport(standardError: result.report.map { "metronome: \($0)\n" }.joined())
             return LiveAttempt((recorded, result, witness), outsideCause: report.underrunsOutsideUs())

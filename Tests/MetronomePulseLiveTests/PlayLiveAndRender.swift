@@ -39,7 +39,8 @@ func playLiveRecorded(
 ) throws -> (result: CommandResult, recorded: [Float]) {
     try repeatedOnlyForOutsideCauses(attempts: attempts, sourceLocation: sourceLocation) {
         let recording = try server.startRecording()
-        let result = try CommandRunner.run(arguments + ["--verbose"], environment: server.clientEnvironment)
+        let result = try CommandRunner.run(
+            server.withTestLatency(arguments) + ["--verbose"], environment: server.clientEnvironment)
         let recorded = try recording.finish()
         let (passes, found, expected, samples) = judge(recorded)
         let cause = try outsideCause(
@@ -78,7 +79,9 @@ func outsideCause(
         return cause
     }
     var finding = "no underrun, no late event; intervals \(found == expected ? "as expected" : "\(found)")"
-    if let samples, let first = zip(samples.recorded, samples.reference).enumerated().first(where: { $1.0 != $1.1 })?.offset {
+    if let samples,
+        let first = zip(samples.recorded, samples.reference).enumerated().first(where: { $1.0 != $1.1 })?.offset
+    {
         let zeros = samples.recorded.dropFirst(first).prefix { $0 == 0 }.count
         finding += "; the recording departs from the render at its frame \(first), with \(zeros) zero frames there"
     }
@@ -102,7 +105,8 @@ func expectClean(_ result: CommandResult, sourceLocation: SourceLocation = #_sou
 func holds(_ recorded: [Float], _ offline: [Float]) -> Bool {
     guard let start = onsets(recorded).first else { return false }
     let heard = min(recorded.count - start, offline.count)
-    return recorded[start..<(start + heard)].elementsEqual(offline[..<heard]) && offline[heard...].allSatisfy { $0 == 0 }
+    return recorded[start..<(start + heard)].elementsEqual(offline[..<heard])
+        && offline[heard...].allSatisfy { $0 == 0 }
 }
 
 /// The frames between successive onsets.

@@ -19,7 +19,8 @@ final class ServeProcess {
     ///   - osc: the `--osc` value.
     init(_ arguments: [String], osc: String = "127.0.0.1:0", server: PulseServer) throws {
         child = try CommandRunner.start(
-            ["serve", "--osc", osc, "--quiet", "--verbose"] + arguments, environment: server.clientEnvironment)
+            ["serve", "--osc", osc, "--quiet", "--verbose"] + server.withTestLatency(arguments),
+            environment: server.clientEnvironment)
         let prefix = "metronome: listening for OSC on udp "
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {

@@ -118,6 +118,10 @@ public final class PipeWireServer: PulseProtocolServer {
         try bounded("/usr/bin/pactl", arguments, environment: clientEnvironment)
     }
 
+    /// None: PipeWire's tests judge its graph's quanta, which the stream's latency chooses; they play at the default
+    /// 20 ms, the 256-frame quantum their rules are written for.
+    public var testLatencyArguments: [String] { [] }
+
     /// The environment a client of the clients' server needs.
     public var clientEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment

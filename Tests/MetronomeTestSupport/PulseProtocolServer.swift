@@ -16,4 +16,15 @@ public protocol PulseProtocolServer: AnyObject {
     /// - Throws: when pactl cannot start.
     @discardableResult
     func pactl(_ arguments: [String]) throws -> CommandResult
+    /// The `--latency` a live run of ours that a test judges by its frames, not its latency, asks this server for
+    /// (`withTestLatency`): empty for the default.
+    var testLatencyArguments: [String] { get }
+}
+
+extension PulseProtocolServer {
+    /// `arguments` with this server's `testLatencyArguments` added after them, unless they ask for a latency
+    /// themselves.
+    public func withTestLatency(_ arguments: [String]) -> [String] {
+        arguments.contains("--latency") ? arguments : arguments + testLatencyArguments
+    }
 }

@@ -132,7 +132,25 @@ public final class PulseServer {
     }
 }
 
-extension PulseServer: PulseProtocolServer {}
+extension PulseServer: PulseProtocolServer {
+    /// The stream latency of a live run a test judges by its frames, not by its latency: 100 ms, five times the
+    /// default.
+    ///
+    /// A stream of 20 ms (a request every 10 ms) runs dry when the daemon asks nothing for about 20 ms; its main
+    /// thread, which asks, runs at normal priority. CI's clean-clone runs saw the requests stop for 17.5 to 25 ms (and
+    /// once 110 ms) with every write callback of ours answering within 20 µs, on a quiet machine and in most runs of
+    /// a lane at once (1ff3391, 407cb81 and 1f1459d: 13 underruns in one 12 s Link run, the serve lane's waltz test
+    /// in all three attempts): the hypervisor's steal and stalls inside the machine, not ours. A test of exact frames
+    /// then asks nothing of 20 ms but that the buffer outlasts such a stall, so it plays with 100 ms (a stall up to
+    /// about 50 ms passes). What 20 ms holds is measured where it is the subject: the latency tests, the in-process
+    /// render-callback tests and `Benchmarks/live-underruns` (docs/benchmarks.md).
+    public static let testLatencyMilliseconds = 100
+
+    /// `testLatencyMilliseconds` as a duration, for a `PulseOutput` made in the test's process.
+    public static var testLatency: Duration { .milliseconds(testLatencyMilliseconds) }
+
+    public var testLatencyArguments: [String] { ["--latency", String(Self.testLatencyMilliseconds)] }
+}
 
 extension PulseServer {
     /// The longest one of our write callbacks' own doing may take (on the CPU, or all of it when it waited:
@@ -250,7 +268,8 @@ extension PulseServer {
         public var figures: String {
             "underruns \(underruns), late events \(lateEvents), the longest write callback's own doing "
                 + "\(longestCallback.map { "\($0) ms" } ?? "not reported") (a repeat needs each under "
-                + "\(PulseServer.callbackBoundMilliseconds) ms); \(ticksLine): " + underrunReports.joined(separator: "; ")
+                + "\(PulseServer.callbackBoundMilliseconds) ms); \(ticksLine): "
+                + underrunReports.joined(separator: "; ")
         }
     }
 }

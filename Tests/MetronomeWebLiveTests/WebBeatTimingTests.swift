@@ -170,7 +170,8 @@ extension WebPageLiveTests {
         let (report, clicks, result) = try repeatedOnlyForOutsideCauses {
             let server = try PulseServer()
             let recording = try server.startRecording()
-            let serve = try WebServe(["--bpm", "120"], server: server)
+            // The default 20 ms: the time to sound is what this test measures (not `PulseServer.testLatency`).
+            let serve = try WebServe(["--bpm", "120", "--latency", "20"], server: server)
             let report = try WebPageDriver.run(
                 "latency", url: serve.url, oscPort: serve.oscPort, as: LatencyReport.self)
             let result = try serve.quit()

@@ -23,7 +23,9 @@ final class WebServe {
         _ arguments: [String] = [], http: String = "127.0.0.1:0", namespace: NetworkNamespace? = nil,
         server: PulseServer
     ) throws {
-        let all = ["serve", "--osc", "127.0.0.1:0", "--http", http, "--quiet", "--verbose"] + arguments
+        let all =
+            ["serve", "--osc", "127.0.0.1:0", "--http", http, "--quiet", "--verbose"]
+            + server.withTestLatency(arguments)
         self.namespace = namespace
         child =
             try namespace?.start(CommandRunner.executable, all, environment: server.clientEnvironment)

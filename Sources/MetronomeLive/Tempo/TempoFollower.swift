@@ -58,6 +58,11 @@ public struct TempoFollower {
     /// stop). Only a change of it is ours to propose; a stop that moves the held position (the end of a song, back to
     /// its top) is not a tempo change.
     private var stoppedTempoSeen: Double?
+    /// Stopped: our tempo as it was at the last look, before the source's was asked of our map. A change of ours is
+    /// one from both: a session ending as the map does (its last passes) may never apply the tempo asked, and ours
+    /// still being what it was is then no change to propose (at a 100 ms latency it proposed a pattern's first
+    /// tempo back to the peers after its end).
+    private var stoppedOursSeen: Double?
     /// Tempos closer than this (relative) are the same for telling whose change it is: Link carries a tempo as whole
     /// microseconds per beat, so a peer's copy of ours differs from it by up to 0.5 µs per beat (8e-6 at 999 BPM).
     static let sameTempo = 1e-5
@@ -94,6 +99,7 @@ public struct TempoFollower {
             return stoppedTempo(transport: transport, timeline: timeline, now: now)
         }
         stoppedTempoSeen = nil
+        stoppedOursSeen = nil
         quantum = timeline.quantum
         let map = transport.map
         guard let here = transport.firstPosition(atOrAfter: scheduledUntil),
@@ -313,7 +319,10 @@ public struct TempoFollower {
             timeline = source.timeline(at: now) ?? timeline
         }
         let theirs = timeline.tempo.quarterNotesPerMinute
-        let changed = stoppedTempoSeen.map { Self.differs(ours, $0) } ?? false
+        let changed =
+            (stoppedTempoSeen.map { Self.differs(ours, $0) } ?? false)
+            && (stoppedOursSeen.map { Self.differs(ours, $0) } ?? true)
+        stoppedOursSeen = ours
         if let last = lastSourceTempo, !Self.differs(theirs, last), changed, Self.differs(ours, theirs),
             let tempo = try? BPM(ours), source.propose(tempo: tempo, atBeat: timeline.beat(at: now), hostTime: now)
         {
