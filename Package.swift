@@ -211,7 +211,10 @@ let package = Package(
             dependencies: ["MetronomeModel", "MetronomeApp", "MetronomeLink", "MetronomeTestSupport"]),
         // MetronomeApp's rules on their own: settings to a request, the plan's length, pattern lookup.
         .testTarget(
-            name: "MetronomeAppTests", dependencies: ["MetronomeModel", "MetronomeApp", "MetronomeTestSupport"]),
+            name: "MetronomeAppTests",
+            dependencies: [
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeTestSupport",
+            ]),
         .testTarget(
             name: "MetronomeFilesTests",
             dependencies: [
@@ -230,7 +233,8 @@ let package = Package(
         .testTarget(
             name: "MetronomeWebTests",
             dependencies: [
-                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeOSC", "MetronomeService",
+                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeOSC",
+                "MetronomeService",
                 "MetronomeWeb",
                 "MetronomeTestSupport",
             ]),

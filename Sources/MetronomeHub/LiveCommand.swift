@@ -30,8 +30,8 @@ public struct LiveCommand {
         public var say: (String) -> Void = { _ in }
         /// Whether a stop (a signal) has arrived: polled while joining Link and waiting on the server. Any thread.
         public var isCancelled: @Sendable () -> Bool = { false }
-        /// Makes the status line for the run, given the Link peers to show (with `--link`); nil for none.
-        public var statusLine: (_ peers: (@Sendable () -> Int)?) -> (any BeatDisplay)? = { _ in nil }
+        /// Makes the status line for the run; nil for none.
+        public var statusLine: () -> (any BeatDisplay)? = { nil }
         /// Called once the first sound is on its way, with the controls keys act on (klick's keys at a terminal).
         public var started: (SessionControls) -> Void = { _ in }
 
@@ -104,9 +104,11 @@ public struct LiveCommand {
         }
         web.map { started.append($0) }
         let midi = try unwinding { () throws(CommandLineError) in try midiIn(engine, plan: plan) }
-        var peers: (@Sendable () -> Int)? = nil
-        if joined, let session = link?.link { peers = { session.peers } }
-        let status = terminal.statusLine(peers)
+        let status = terminal.statusLine()
+        let feed = status.map { display in
+            LiveStatusFeed(
+                display: display, session: engine, startVolume: plan.volume, clock: clockWords(joined ? link : nil))
+        }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
         let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
         let transportFollower = transportLock.map(TransportFollower.init(lock:))
@@ -114,10 +116,10 @@ public struct LiveCommand {
         // scheduled, to light it when it is heard. Kept until the run ends.
         let service = osc?.service
         var observations: [BeatObservation] = []
-        if status != nil || service != nil {
+        if feed != nil || service != nil {
             observations.append(
                 engine.beatPublisher.observe(.heard) { beat in
-                    status?.show(beat)
+                    feed?.heard(beat)
                     service?.publish(beat)
                 })
         }
@@ -127,7 +129,10 @@ public struct LiveCommand {
         var run = Run(
             engine: engine, volume: plan.volume, service: service, status: status, terminal: terminal)
         run.followers = transportFollower.map { [$0] } ?? []
-        run.companions = started + [linkCompanion as (any LiveCompanion)?].compactMap { $0 }
+        // The status feed stops first: nothing is drawn after the line is finished.
+        run.companions =
+            [feed as (any LiveCompanion)?].compactMap { $0 } + started
+            + [linkCompanion as (any LiveCompanion)?].compactMap { $0 }
         run.observations = observations
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
@@ -147,6 +152,19 @@ public struct LiveCommand {
                 }
             }
         }
+    }
+
+    /// What the status line says of the clock followed: Link's peers now, or the JACK transport's mode; nil for none.
+    private func clockWords(_ link: LinkJoin?) -> @Sendable () -> String? {
+        if let session = link?.link { return { "Link: \(session.peers) \(session.peers == 1 ? "peer" : "peers")" } }
+        let words: String? =
+            switch live.jack?.transport {
+            case .startStop: "JACK transport"
+            case .master: "JACK transport, timebase master"
+            case .follow: "JACK transport, following the timebase"
+            case nil: nil
+            }
+        return { words }
     }
 
     /// The plan's live session, its lookahead covering the output's latency (through JACK, the server's `period`).
@@ -293,10 +311,11 @@ public struct LiveCommand {
     }
 }
 
-/// What shows each beat as it is heard and ends when the run does: the CLI's status line on a terminal.
+/// What shows the live status — each beat as it is heard, and a pause, a stop, the volume between beats
+/// (`LiveStatus`) — and ends when the run does: the CLI's status line on a terminal.
 public protocol BeatDisplay: Sendable {
-    /// Shows a beat (from the session's queue; never the audio thread).
-    func show(_ beat: BeatEvent)
+    /// Shows the status (from the session's queue or the status feed's; never the audio thread).
+    func show(_ status: LiveStatus)
     /// The run ended: leaves the display as the user should find it.
     func finish()
 }

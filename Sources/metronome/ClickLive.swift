@@ -24,11 +24,13 @@ struct ClickLive {
         terminal.say = { FileOutput.standardError.write($0) }
         terminal.isCancelled = { StopSignals.wasReceived }
         let showsStatus = FileOutput.standardOutput.isTerminal && !job.quiet
-        terminal.statusLine = { peers in showsStatus ? StatusLine(peers: peers) : nil }
+        terminal.statusLine = { showsStatus ? StatusLine() : nil }
         terminal.started = { controls in
             keys = TerminalKeys.start { key in
                 guard let action = KeyAction(key) else { return }
-                if action == .help { FileOutput.standardError.write("\r\n" + KeyAction.summary + "\r\n") }
+                if action == .help {
+                    FileOutput.standardError.write("\r\n" + KeyAction.summaryLines.joined(separator: "\r\n") + "\r\n")
+                }
                 controls.perform(action)
             }
         }

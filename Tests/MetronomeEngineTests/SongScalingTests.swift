@@ -76,7 +76,7 @@ struct SongScalingTests {
         // Count-in (4 beats) + bar 1 (4 beats) + 2 beats of bar 2: quarter beat 10 of the map.
         let edit = Position(ticks: 10 * ppq)
         let rig = try play(.setTempo(.of(140)), at: edit)
-        let map = rig.transport.map
+        let map = try #require(rig.playedMap)
         let applied = try #require(rig.transport.applied.first { $0.command == .setTempo(.of(140)) })
         // 10 quarter beats at 112: 10 · 60/112 s.
         let editSeconds = 10 * 60 / 112.0
@@ -109,7 +109,7 @@ struct SongScalingTests {
     func meterChangeKeepsLaterMeters() throws {
         // Bar 2 of the music: the last 3 bars of the intro become 3/4 (9 beats instead of 12).
         let rig = try play(.changeClicks(TempoMap.ClickChange(meter: .of(3, 4))), at: Position(ticks: 8 * ppq))
-        let map = rig.transport.map
+        let map = try #require(rig.playedMap)
         let labels = rig.beats.map { map.sections[$0.section].label ?? "" }
         let intro = rig.beats.enumerated().filter { labels[$0.offset] == "intro" }.map(\.element)
         #expect(intro.map(\.meter) == Array(repeating: .of(4, 4), count: 4) + Array(repeating: .of(3, 4), count: 9))

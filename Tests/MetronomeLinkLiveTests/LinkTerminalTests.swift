@@ -5,7 +5,9 @@ import Testing
 /// `metronome 120 --link` at a terminal (`script` gives it one), inside the test's namespace with a Python peer.
 @Suite("Link at a terminal: the status line and the keys", .serialized)
 struct LinkTerminalTests {
-    @Test("At a terminal with --link --link-start-stop: the status line shows the peer, and space stops the session and starts it again, the peer following each")
+    @Test(
+        "At a terminal with --link --link-start-stop: the status line shows the peer, and space stops the session and starts it again, the peer following each"
+    )
     func statusLineAndSpace() throws {
         let lab = try LinkLab()
         let peer = try lab.peer("startstop_peer", ["120", "wait", "10"])
@@ -20,11 +22,15 @@ struct LinkTerminalTests {
         let result = terminal.wait()
         let peerResult = peer.wait()
         #expect(result.status == 0, "\(result.standardOutput)")
-        #expect(result.standardOutput.contains(" 120 BPM  4/4  X · · ·  Link: 1 peer"), "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.contains(" 120 BPM  4/4  X · · ·  vol 100%  Link: 1 peer"), "\(result.standardOutput)"
+        )
         #expect(peerResult.standardOutput == "ready\nplaying 1\nplaying 0\nplaying 1\n")
     }
 
-    @Test("At a terminal with --link: ↑ and → propose 110 and 111 to the peer, to the BPM, and four taps half a second apart take the session near 120")
+    @Test(
+        "At a terminal with --link: ↑ and → propose 110 and 111 to the peer, to the BPM, and four taps half a second apart take the session near 120"
+    )
     func tempoKeysAndTapReachThePeer() throws {
         let lab = try LinkLab()
         let peer = try lab.peer("tempo_watch", ["100", "11"])

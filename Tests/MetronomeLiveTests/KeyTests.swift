@@ -39,4 +39,14 @@ struct KeyTests {
         #expect(KeyAction(.character("?")) == .help)
         #expect(KeyAction(.character("x")) == nil)
     }
+
+    @Test("The key list `?` prints: two lines, each under 80 columns, every key named")
+    func summaryFits() {
+        #expect(KeyAction.summaryLines.count == 2)
+        #expect(KeyAction.summaryLines.allSatisfy { $0.count < 80 }, "\(KeyAction.summaryLines.map(\.count))")
+        let text = KeyAction.summaryLines.joined(separator: " ")
+        for name in ["←/→", "↓/↑", "PgDn/PgUp", "1-9,0", "+/-", "space", "p pause", "t tap", "q quit"] {
+            #expect(text.contains(name), "\(name)")
+        }
+    }
 }

@@ -67,7 +67,9 @@ struct ServerErrorTests {
 
 @Suite("Live status line", .serialized)
 struct StatusLineTests {
-    @Test("On a terminal: one line per beat with bar.beat, tempo, meter and the accent; count-in shown as such")
+    @Test(
+        "On a terminal: one line per beat with the state, bar.beat, tempo, meter, the accent and the volume; count-in shown as such"
+    )
     func statusOnTerminal() throws {
         let server = try PulseServer()
         let inner = "\(CommandRunner.executable) --bpm 120 --bars 1 --count-in 1"
@@ -76,10 +78,10 @@ struct StatusLineTests {
         let result = terminal.wait()
         #expect(result.status == 0)
         let screen = result.standardOutput
-        #expect(screen.contains("\r\u{1B}[2K count-in  120 BPM  4/4  X · · ·"))
-        #expect(screen.contains("\r\u{1B}[2K count-in  120 BPM  4/4  · x · ·"))
-        #expect(screen.contains("\r\u{1B}[2K 1.1  120 BPM  4/4  X · · ·"))
-        #expect(screen.contains("\r\u{1B}[2K 1.4  120 BPM  4/4  · · · x"))
+        #expect(screen.contains("\r\u{1B}[2K ▶ count-in  120 BPM  4/4  X · · ·  vol 100%"))
+        #expect(screen.contains("\r\u{1B}[2K ▶ count-in  120 BPM  4/4  · x · ·  vol 100%"))
+        #expect(screen.contains("\r\u{1B}[2K ▶ 1.1  120 BPM  4/4  X · · ·  vol 100%"))
+        #expect(screen.contains("\r\u{1B}[2K ▶ 1.4  120 BPM  4/4  · · · x  vol 100%"))
     }
 
     @Test("The status line shows the section label and the chord, and is cut to the terminal's width")
@@ -92,15 +94,15 @@ struct StatusLineTests {
             "/usr/bin/script", ["-qfec", "stty cols 80; \(CommandRunner.executable) play \(pattern)", "/dev/null"],
             environment: server.clientEnvironment)
         let wideScreen = wide.wait().standardOutput
-        #expect(wideScreen.contains("\r\u{1B}[2K 1.1  240 BPM  4/4  X · · ·  verse  Am7"))
+        #expect(wideScreen.contains("\r\u{1B}[2K ▶ 1.1  240 BPM  4/4  X · · ·  vol 100%  verse  Am7"))
         let narrow = try ChildProcess(
             "/usr/bin/script", ["-qfec", "stty cols 20; \(CommandRunner.executable) play \(pattern)", "/dev/null"],
             environment: server.clientEnvironment)
         let narrowScreen = narrow.wait().standardOutput
-        // 19 characters at most: " 1.1  240 BPM  4/4 " is what fits.
+        // 19 characters at most: " ▶ 1.1  240 BPM  4/" is what fits.
         #expect(
-            narrowScreen.contains("\r\u{1B}[2K 1.1  240 BPM  4/4 \r")
-                || narrowScreen.contains("\r\u{1B}[2K 1.1  240 BPM  4/4 \n"))
+            narrowScreen.contains("\r\u{1B}[2K ▶ 1.1  240 BPM  4/\r")
+                || narrowScreen.contains("\r\u{1B}[2K ▶ 1.1  240 BPM  4/\n"))
         let lines = narrowScreen.components(separatedBy: "\u{1B}[2K").dropFirst()
         #expect(!lines.isEmpty)
         // (A terminal sends "\r\n" as one Character: cut at the scalars.)
@@ -110,7 +112,9 @@ struct StatusLineTests {
             })
     }
 
-    @Test("Keys on a terminal: → is +1 BPM at the next beat, q quits with exit 0, and the terminal is restored")
+    @Test(
+        "Keys on a terminal: → is +1 BPM at the next beat, - - is 80 %, space stops (the line says so, with the tempo and volume kept) and plays again at 121, q quits with exit 0, and the terminal is restored"
+    )
     func keysOnTerminal() throws {
         let server = try PulseServer()
         // `stty -a` after the metronome shows the terminal's mode once it has exited.
@@ -118,12 +122,21 @@ struct StatusLineTests {
             "\(CommandRunner.executable) --bpm 120 --duration 30; stty -a",
             environment: server.clientEnvironment)
         terminal.type("\u{1B}[C", after: 1500)
+        terminal.type("--", after: 1000)
+        terminal.type(" ", after: 1000)
+        terminal.type(" ", after: 1000)
         terminal.type("q", after: 1500)
         let result = terminal.wait()
         #expect(result.status == 0)
         let screen = result.standardOutput
-        #expect(screen.contains(" 120 BPM  4/4"))
-        #expect(screen.contains(" 121 BPM  4/4"))
+        #expect(screen.contains(" ▶ 1.1  120 BPM  4/4  X · · ·  vol 100%"), "\(screen)")
+        #expect(screen.contains(" 121 BPM  4/4  "), "\(screen)")
+        #expect(screen.contains(" 121 BPM  4/4  ") && screen.contains("  vol 80%"), "\(screen)")
+        #expect(screen.contains("\r\u{1B}[2K ■ stopped  121 BPM  4/4  vol 80%"), "\(screen)")
+        // Played again from the top, at the tempo and volume kept.
+        #expect(
+            screen.contains("■ stopped  121 BPM  4/4  vol 80%\r\u{1B}[2K ▶ 1.1  121 BPM  4/4  X · · ·  vol 80%"),
+            "\(screen)")
         // Typed keys were not echoed, and the terminal is back in canonical mode with echo.
         #expect(!screen.contains("^[[C"))
         #expect(screen.contains(" icanon "))

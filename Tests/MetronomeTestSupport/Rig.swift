@@ -13,6 +13,9 @@ public final class Rig {
     public private(set) var beats: [ClickEvent] = []
     /// The transport states seen after each pass, each change once.
     public private(set) var states: [Transport.State] = []
+    /// The map as it was at the last pass that left the transport running: the one the beats were scheduled on,
+    /// which a stop (or the end of a song) replaces by the one the next play starts from.
+    public private(set) var playedMap: TempoMap?
 
     /// A scheduler over `map` with the impulse clicks, keeping its beats.
     public init(_ map: TempoMap) {
@@ -28,6 +31,7 @@ public final class Rig {
             while scheduler.ring.peek() != nil { scheduler.ring.removeFirst() }
             beats += scheduler.takeBeats(upTo: .max)
             if states.last != scheduler.transport.state { states.append(scheduler.transport.state) }
+            if scheduler.transport.run != nil { playedMap = scheduler.transport.map }
         }
     }
 

@@ -152,6 +152,18 @@ public final class Scheduler: @unchecked Sendable {
     /// Any thread.
     public func resyncMIDI() { inbox.withLock { $0.resyncsMIDI = true } }
 
+    /// What `pick` takes from the newest command sent and not yet applied that it takes anything from (the inbox's
+    /// first, then the transport's queue), or nil. On the scheduling thread.
+    public func newestQueued<Value>(_ pick: (TransportCommand) -> Value?) -> Value? {
+        let sent = inbox.withLock { inbox -> Value? in
+            for (command, _) in inbox.commands.reversed() {
+                if let value = pick(command) { return value }
+            }
+            return nil
+        }
+        return sent ?? transport.newestQueued(pick)
+    }
+
     /// Whether the transport is stopped with nothing queued and every note played and released.
     public var isFinished: Bool {
         let waiting = inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty }
@@ -461,9 +473,9 @@ public final class Scheduler: @unchecked Sendable {
             }
             if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
                 #if METRONOME_FAULTS
-                let frame = event.frame + InjectedFault.clickDelay()
+                    let frame = event.frame + InjectedFault.clickDelay()
                 #else
-                let frame = event.frame
+                    let frame = event.frame
                 #endif
                 let command = MixerCommand.start(
                     sound.sample.reference, at: frame, gain: sound.gain * event.volume * gain)

@@ -13,7 +13,8 @@ import MetronomeModel
 public struct Transport: Sendable {
     /// Where the transport is.
     public enum State: Sendable, Hashable {
-        /// Not running; `play` starts from the top (count-in included).
+        /// Not running; `play` starts from the top (count-in included), with what was changed live carried there
+        /// (`loaded`, `TempoMap.restarting(from:stoppedAt:)`).
         case stopped
         /// Running through the map's count-in bars.
         case countingIn
@@ -37,6 +38,9 @@ public struct Transport: Sendable {
     public private(set) var map: TempoMap {
         didSet { updateOffset() }
     }
+    /// The map as loaded (at the start or by `.load`), which a stop starts again from with the live edits carried
+    /// to its top (`TempoMap.restarting(from:stoppedAt:)`).
+    public private(set) var loaded: TempoMap
     /// Stopped, counting in, playing or paused.
     public private(set) var state: State = .stopped
     /// The start of the current run: the exact frame at which `position` sounds.
@@ -47,6 +51,9 @@ public struct Transport: Sendable {
     public private(set) var heldPosition: Position = .zero
     /// Master volume, perceptual 0...1.
     public private(set) var volume: Float = 1
+    /// Whether a `.setVolume` has been applied (until then the session's starting gain stands, which `volume` does
+    /// not show).
+    public private(set) var volumeChanged = false
     private var queue: [(command: TransportCommand, quantization: Quantization)] = []
     /// Commands applied so far, oldest first.
     public private(set) var applied: [Applied] = []
@@ -54,6 +61,7 @@ public struct Transport: Sendable {
     /// A stopped transport at the start of `map`.
     public init(map: TempoMap) {
         self.map = map
+        loaded = map
     }
 
     /// The command that falls due next (commands take effect in the order they were sent: each waits for those
@@ -67,6 +75,14 @@ public struct Transport: Sendable {
 
     /// Whether commands are waiting for their moment.
     public var hasPendingCommands: Bool { !queue.isEmpty }
+
+    /// What `pick` takes from the newest queued command it takes anything from, or nil (the tempo a key adds to).
+    public func newestQueued<Value>(_ pick: (TransportCommand) -> Value?) -> Value? {
+        for entry in queue.reversed() {
+            if let value = pick(entry.command) { return value }
+        }
+        return nil
+    }
 
     /// Queues a command.
     public mutating func send(_ command: TransportCommand, at quantization: Quantization? = nil) {
@@ -164,6 +180,7 @@ public struct Transport: Sendable {
         run = nil
         state = .stopped
         heldPosition = .zero
+        map = loaded.restarting(from: map, stoppedAt: end)
     }
 
     /// The state implied by a running position: counting in before the first bar of music.
@@ -202,6 +219,7 @@ public struct Transport: Sendable {
             run = nil
             state = .stopped
             heldPosition = .zero
+            map = loaded.restarting(from: map, stoppedAt: here)
         case .pause:
             guard running else { return }
             run = nil
@@ -231,10 +249,12 @@ public struct Transport: Sendable {
         case .load(let newMap):
             let continuing = running ? exactOutputFrame(of: here) ?? Double(frame) : nil
             map = newMap
+            loaded = newMap
             heldPosition = .zero
             if let continuing { start(at: .zero, frame: continuing) }
         case .setVolume(let volume):
             self.volume = min(1, max(0, volume.isFinite ? volume : 1))
+            volumeChanged = true
         case .align(let position, let exactFrame):
             guard running, exactFrame.isFinite else { return }
             run = (exactFrame, position)

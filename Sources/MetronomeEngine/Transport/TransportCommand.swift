@@ -93,4 +93,12 @@ public enum TransportCommand: Sendable, Hashable {
         case .play, .stop, .resume, .setVolume, .align, .seek: .now
         }
     }
+
+    /// The tempo the command asks for: a set tempo, or the tempo a ramp reaches; nil for any other command.
+    public var askedTempo: BPM? {
+        switch self {
+        case .setTempo(let tempo), .rampTempo(let tempo, _): tempo
+        default: nil
+        }
+    }
 }

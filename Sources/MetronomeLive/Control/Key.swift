@@ -44,10 +44,11 @@ public enum KeyAction: Sendable, Hashable {
         }
     }
 
-    /// The keys, one line, for `?`.
-    public static let summary =
-        "keys: ←/→ −1/+1 BPM  ↓/↑ −10/+10  PgDn/PgUp ÷2/×2  1-9,0 beats a bar  +/- volume  space stop/play  "
-        + "p pause  t tap  q quit"
+    /// The keys, for `?`: two lines, each under 80 columns.
+    public static let summaryLines = [
+        "keys: ←/→ −1/+1 BPM  ↓/↑ −10/+10  PgDn/PgUp ÷2/×2  1-9,0 beats a bar  t tap",
+        "      +/- volume  space stop/play (keeps tempo and meter)  p pause  q quit",
+    ]
 }
 
 /// Turns the bytes a terminal sends into keys: plain characters, and the escape sequences of arrows and page keys

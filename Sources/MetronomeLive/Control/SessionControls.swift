@@ -9,15 +9,19 @@ import Synchronization
 /// Threads: `perform` from any thread (the keys' thread, a web handler); the properties from any thread.
 public final class SessionControls: Sendable {
     private let session: Session
-    private let state: Locked<(volume: Float, quit: Bool, stopped: Bool)>
+    private let state: Locked<(quit: Bool, stopped: Bool)>
+    /// The volume the session started at, which the volume steps start from until a volume is asked for.
+    private let startVolume: Float
 
     /// Controls for a session.
     /// - Parameters:
     ///   - session: the session controlled.
-    ///   - volume: the perceptual volume it plays at (0...1), which the volume steps start from.
+    ///   - volume: the perceptual volume it starts at (0...1), which the volume steps start from until a volume is
+    ///     asked for (`Session.askedVolume`).
     public init(session: Session, volume: Float) {
         self.session = session
-        state = Locked((volume, false, false))
+        startVolume = volume
+        state = Locked((false, false))
     }
 
     /// Whether a quit was asked for (`q` or Esc at a terminal).
@@ -38,11 +42,8 @@ public final class SessionControls: Sendable {
                 session.send(.changeClicks(TempoMap.ClickChange(meter: meter)))
             }
         case .volumeStep(let step):
-            let volume = state.withLock { state in
-                state.volume = min(1, max(0, state.volume + step))
-                return state.volume
-            }
-            session.send(.setVolume(volume))
+            // From the volume asked for last, by any control (a key, OSC, the page).
+            session.send(.setVolume(min(1, max(0, (session.askedVolume ?? startVolume) + step))))
         case .stopOrPlay:
             let stopping = session.state != .stopped
             state.withLock { $0.stopped = stopping }
@@ -54,9 +55,10 @@ public final class SessionControls: Sendable {
         }
     }
 
-    /// Sends the tempo `change` makes of the current one, kept within 1...1000 BPM, for the next beat.
+    /// Sends the tempo `change` makes of the one asked for last (`Session.askedTempo`: a step not yet landed
+    /// counts), kept within 1...1000 BPM, for the next beat.
     private func setTempo(_ change: (Double) -> Double) {
-        let tempo = change(session.tempoAndMeter.tempo)
+        let tempo = change(session.askedTempo)
         guard tempo.isFinite, let bpm = try? BPM(min(1000, max(1, tempo))) else { return }
         session.send(.setTempo(bpm))
     }

@@ -197,6 +197,25 @@ public final class Session: @unchecked Sendable {
         }
     }
 
+    /// The tempo asked for last: the newest tempo command sent and not yet applied (a set tempo, a tap's, a ramp's
+    /// target), or where none waits the tempo where the transport plays next (`tempoAndMeter`). What the tempo keys
+    /// add to, so that three presses inside one beat add three. Any thread.
+    public var askedTempo: Double {
+        if let queued = onQueue({ $0.newestQueued(\.askedTempo) }) { return queued.quarterNotesPerMinute }
+        return tempoAndMeter.tempo
+    }
+
+    /// The volume asked for last (perceptual, 0...1): the newest `.setVolume` sent, applied or not; nil when none
+    /// was since the start (the starting gain stands). What the volume keys add to and the status line shows. Any
+    /// thread.
+    public var askedVolume: Float? {
+        onQueue { scheduler in
+            scheduler.newestQueued { command in
+                if case .setVolume(let volume) = command { min(1, max(0, volume.isFinite ? volume : 1)) } else { nil }
+            } ?? (scheduler.transport.volumeChanged ? scheduler.transport.volume : nil)
+        }
+    }
+
     /// A tap of tap tempo (`TapTempo`): once two taps less than 2 s apart have come, the tempo of the last taps'
     /// average interval (in beats of the meter playing) is sent as `.setTempo`, landing on the next beat. Any thread.
     /// - Parameter time: when the tap happened (default: now).

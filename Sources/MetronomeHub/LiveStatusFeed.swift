@@ -1,0 +1,120 @@
+import Dispatch
+import MetronomeApp
+import MetronomeLive
+import Synchronization
+
+/// Feeds the status line (`BeatDisplay`): every beat as it is heard, and between beats what changes without one —
+/// a pause, a stop, a play, the volume, the tempo and meter a stopped session will start at, the clock's state —
+/// read from the session five times a second once the first output plays (nothing is drawn for a run whose output
+/// never opens) and drawn when it differs from what was drawn last.
+///
+/// Threads: `heard` on the session's scheduling thread (it reads only what the poll kept: asking the session from
+/// there would wait on itself); the poll on a queue of its own; `stop` from the run's thread.
+final class LiveStatusFeed: LiveCompanion, @unchecked Sendable {
+    // @unchecked: `timer` (a DispatchSource, not declared Sendable) is set once in init, resumed once in `begin` and
+    // cancelled in `stop`, all on the run's thread (`LiveCompanion`); Dispatch's sources are safe to cancel from any
+    // thread. Everything else is immutable or behind `state`.
+    private let display: any BeatDisplay
+    private let session: Session
+    private let startVolume: Float
+    private let clock: @Sendable () -> String?
+    private let queue = DispatchQueue(label: "metronome.status-feed")
+    private let timer: any DispatchSourceTimer
+    /// Whether `begin` has resumed the timer (a source never resumed is resumed before its cancel, as Dispatch asks).
+    private let started = Mutex(false)
+    /// The beat heard last, the status drawn last, and the volume and clock the last poll read.
+    private let state = Mutex<(beat: BeatEvent?, drawn: LiveStatus?, volume: Float, clock: String?)>((nil, nil, 1, nil))
+
+    /// A feed that polls once the first output plays (`begin`).
+    /// - Parameters:
+    ///   - display: where the status goes.
+    ///   - session: the session shown.
+    ///   - startVolume: the volume it started at (shown until one is asked for).
+    ///   - clock: the outside clock's words now ("Link: 2 peers"), or nil.
+    init(
+        display: any BeatDisplay, session: Session, startVolume: Float, clock: @escaping @Sendable () -> String?
+    ) {
+        self.display = display
+        self.session = session
+        self.startVolume = startVolume
+        self.clock = clock
+        state.withLock {
+            $0.volume = startVolume
+            $0.clock = clock()
+        }
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(200), leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in self?.poll() }
+    }
+
+    /// The first output plays: polling starts.
+    func begin(session: Session, output: any OutputBackend) {
+        let wasStarted = started.withLock { flag in
+            defer { flag = true }
+            return flag
+        }
+        guard !wasStarted else { return }
+        timer.resume()
+    }
+
+    /// A beat heard: drawn at once with the volume and clock the last poll read.
+    func heard(_ beat: BeatEvent) {
+        let status = state.withLock { state -> LiveStatus in
+            let status = LiveStatus(
+                beat: beat, state: beat.isCountIn ? .countingIn : .playing, tempo: beat.tempo, meter: beat.meter,
+                volume: state.volume, clock: state.clock)
+            state.beat = beat
+            state.drawn = status
+            return status
+        }
+        display.show(status)
+    }
+
+    /// Reads the session; draws when something a beat would not show has changed: while running, the volume or the
+    /// clock (redrawn on the beat drawn last); stopped or paused, the state, tempo, meter, volume or clock. A play is
+    /// drawn by its first beat.
+    private func poll() {
+        let beat = state.withLock { $0.beat }
+        let now = LiveStatus(session: session, beat: beat, startVolume: startVolume, clock: clock())
+        let redraw = state.withLock { state -> LiveStatus? in
+            state.volume = now.volume
+            state.clock = now.clock
+            let running = now.state == .playing || now.state == .countingIn
+            guard let drawn = state.drawn else {
+                state.drawn = now
+                return now
+            }
+            let wasRunning = drawn.state == .playing || drawn.state == .countingIn
+            let next: LiveStatus
+            if running {
+                guard wasRunning, drawn.volume != now.volume || drawn.clock != now.clock else { return nil }
+                next = LiveStatus(
+                    beat: drawn.beat, state: drawn.state, tempo: drawn.tempo, meter: drawn.meter, volume: now.volume,
+                    clock: now.clock)
+            } else {
+                guard now != drawn else { return nil }
+                next = now
+            }
+            state.drawn = next
+            return next
+        }
+        if let redraw { display.show(redraw) }
+    }
+
+    func stop() {
+        // Dispatch traps on a source released while suspended: one never begun is cancelled, then resumed (a cancelled
+        // source never runs its handler again).
+        let wasStarted = started.withLock { flag in
+            defer { flag = true }
+            return flag
+        }
+        if !wasStarted {
+            timer.cancel()
+            timer.resume()
+        } else {
+            timer.cancel()
+        }
+        // Nothing more is drawn once the cancel has run on the queue.
+        queue.sync {}
+    }
+}
