@@ -9,7 +9,7 @@ struct Arp: ParsableCommand {
             Each chord lasts a bar (or --beats-per-chord beats) and the progression loops until Ctrl-C, --bars or \
             --duration. Styles: \(ArpeggioOrder.allCases.map(\.rawValue).joined(separator: ", ")). Chords: \
             \(ChordSymbol.qualities.map { "C" + $0.suffix }.joined(separator: " ")), the usual spellings (Cmaj, CM7, \
-            C-7, Cø, C°, C+, …; see the README), slash chords (C/E), sharps and flats (F#m7, Bb7), N.C. for a \
+            C-7, Cø, C°, C+, …; docs/notes-and-midi.md), slash chords (C/E), sharps and flats (F#m7, Bb7), N.C. for a \
             silent chord, or explicit notes joined by + (C4+E4+G4, 60+64+67). --click plays the metronome along. --swing P swings the steps, 0 to \
             75 percent (50 = triplet feel), on 16ths for 1/16 and 1/32, else 8ths (16=P or 8=P chooses); the click \
             stays straight.
@@ -67,10 +67,13 @@ struct Arp: ParsableCommand {
                 throw CommandLineError(.usage, "give chords or --midi-in, not both")
             }
             guard live.driver == "jack", output.output == nil else {
-                throw CommandLineError(.usage, "--midi-in arpeggiates the keys held on JACK's midi_in: it needs --driver jack and no --output")
+                throw CommandLineError(
+                    .usage,
+                    "--midi-in arpeggiates the keys held on JACK's midi_in: it needs --driver jack and no --output")
             }
         } else if progression == nil {
-            throw CommandLineError(.usage, "give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack")
+            throw CommandLineError(
+                .usage, "give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack")
         }
         let jack = try live.adopting(&output)
         if let name = section.form.given.first(where: { $0 != "--swing" }) {

@@ -4,7 +4,9 @@ import MetronomeKit
 /// The options of a click track. Values are taken as text and checked by the library (`SettingForm`), so every bad
 /// value gets a message naming the option, the value and what is allowed (exit 64).
 struct ClickOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Tempo in quarter notes per minute, 1 to 1000 (default 120).")
+    @Option(
+        parsing: .unconditional,
+        help: "Tempo in quarter notes per minute, 1 to 1000, or of another beat: 4.=60 (default 120).")
     var bpm: String?
 
     @Option(

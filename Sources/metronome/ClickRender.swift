@@ -1,3 +1,4 @@
+import Glibc
 import MetronomeFiles
 import MetronomeKit
 
@@ -14,11 +15,16 @@ struct ClickRender {
         guard let frameCount = plan.frameCount else {
             throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
         }
-        let render = AudioFileRender(
+        var render = AudioFileRender(
             plan: plan, path: output.path, container: audio.container, sampleType: audio.sampleType)
+        render.checksFreeSpace = !job.force
+        // An existing file is replaced, atomically, and the summary says so (docs/options.md, "--output").
+        let replacing = access(output.path, F_OK) == 0
         // Handlers go in before the temporary file exists, so an early Ctrl-C still removes it.
         let stop = StopSignals()
-        var progress = ProgressBar(total: frameCount, output: .standardError, enabled: !job.quiet)
+        var progress = ProgressBar(
+            total: frameCount, output: .standardError, enabled: !job.quiet,
+            bytes: render.knownFileBytes(frameCount: frameCount), framesPerSecond: plan.sampleRate.framesPerSecond)
         let finished: Bool
         do {
             finished = try render.run { done in
@@ -37,18 +43,22 @@ struct ClickRender {
                 throw CommandLineError(file.isWriteFailure ? .ioError : .cannotCreate, file.description)
             case .plan(let plan): throw CommandLineError(plan)
             case .writing(let reason): throw CommandLineError(.ioError, reason)
+            case .noSpace:
+                throw CommandLineError(
+                    .cannotCreate, "--output \(output.path): \(error.description); render less, or pass --force to try")
             }
         }
         progress.clear()
         guard finished else { throw CommandLineError(.interrupted, "interrupted; \(output.path) was not written") }
-        if !job.quiet { print(summary(frameCount: frameCount)) }
+        if !job.quiet { print(summary(frameCount: frameCount, replaced: replacing)) }
     }
 
-    private func summary(frameCount: SampleTime) -> String {
+    private func summary(frameCount: SampleTime, replaced: Bool) -> String {
         let plan = job.plan
         let length = plan.bars.map { "\($0) bar\($0 == 1 ? "" : "s"), " } ?? ""
         let layout = plan.channels == 2 ? "stereo" : "mono"
         let time = TimelineTable.seconds(Double(frameCount) / Double(plan.sampleRate.framesPerSecond))
-        return "wrote \(output.path): \(length)\(time), \(plan.sampleRate) Hz \(layout) \(audio.sampleType.rawValue)"
+        return "wrote \(output.path)\(replaced ? " (replacing the file there)" : ""): \(length)\(time), "
+            + "\(plan.sampleRate) Hz \(layout) \(audio.sampleType.rawValue)"
     }
 }

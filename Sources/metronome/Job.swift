@@ -5,6 +5,8 @@ struct Job {
     var plan: ClickPlan
     var output: OutputPlan?
     var quiet: Bool
+    /// `--force`: render even when the file may not fit the free space.
+    var force = false
 }
 
 extension Job {
@@ -16,6 +18,7 @@ extension Job {
         do { plan = try ClickPlan(checked.request) } catch { throw CommandLineError(error, tempo: checked.tempo) }
         output = checked.output
         quiet = form.has("--quiet")
+        force = form.has("--force")
     }
 }
 

@@ -6,14 +6,16 @@ import MetronomeKit
 struct MIDIRender {
     let job: Job
     var plan: ClickPlan { job.plan }
-    let path: String
+    let output: OutputPlan
+    var path: String { output.path }
 
     func run() throws(CommandLineError) {
         guard let frameCount = plan.frameCount else {
             throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
         }
         let name = String(path.split(separator: "/").last ?? "metronome")
-        let export = MIDIExport(map: plan.map, endFrame: frameCount, name: name, parts: plan.parts)
+        var export = MIDIExport(map: plan.map, endFrame: frameCount, name: name, parts: plan.parts)
+        export.tempoCourse = output.midiTempo
         let file: MIDIFile
         do { file = try export.file() } catch { throw .usage(option: "--output", "\(path): \(error.description)") }
         do { try AtomicFile.write(file.bytes(), to: path) } catch {

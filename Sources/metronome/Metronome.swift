@@ -26,7 +26,8 @@ struct Metronome: ParsableCommand {
             'meter 7/8 2+2+3', --gap 3:1 is 'gap play 3 mute 1', --trainer +4/2:160 is 'trainer +4 every 2 bars to \
             160'.
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
-            unavailable, 73 cannot create output, 74 I/O error.
+            unavailable, 73 cannot create output, 74 I/O error, 130 stopped by Ctrl-C before the first sound \
+            (connecting, joining Link).
             """,
         version: Metronome.version,
         subcommands: [
@@ -52,7 +53,7 @@ struct Metronome: ParsableCommand {
         if let output = job.output, let audio = output.audio {
             try ClickRender(job: job, output: output, audio: audio).run()
         } else if let output = job.output {
-            try MIDIRender(job: job, path: output.path).run()
+            try MIDIRender(job: job, output: output).run()
         } else {
             try ClickLive(job: job, live: settings, jackClient: jack).run()
         }

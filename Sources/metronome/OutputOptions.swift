@@ -32,6 +32,13 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Sample type of the file: pcm16, pcm24 or float (default float; pcm24 for .flac).")
     var format: String?
 
+    @Option(
+        name: .customLong("midi-tempo"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "A MIDI file's tempo events: steady (one per tempo change) or exact (one every beat, every beat on its "
+                + "frame). (default: steady)"))
+    var midiTempo: String?
+
     @Option(parsing: .unconditional, help: "Channels of the file: 1 or 2. (default: 2)")
     var channels: String?
 
@@ -41,12 +48,16 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(help: "With --output FILE.wav or .aiff: render even when the file may not fit the free space.")
+    var force = false
+
     /// The options as the library's form.
     var form: SettingForm {
         SettingForm([
             ("--duration", duration), ("--volume", volume), ("--gain-db", gainDecibels), ("--sample-rate", sampleRate),
-            ("--output", output), ("--format", format), ("--channels", channels), ("--voices", voices),
-            SettingForm.flag("--quiet", quiet),
+            ("--output", output), ("--format", format), ("--midi-tempo", midiTempo), ("--channels", channels),
+            ("--voices", voices),
+            SettingForm.flag("--quiet", quiet), SettingForm.flag("--force", force),
         ])
     }
 

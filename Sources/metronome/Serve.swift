@@ -16,14 +16,15 @@ struct Serve: ParsableCommand {
             on 127.0.0.1:7770 (--osc HOST:PORT). It starts at once, or with --wait on /metronome/play; it runs until \
             /metronome/quit, /klick/quit, q or Esc on the terminal, or Ctrl-C, and then exits 0. A pattern that ends \
             stops the transport; the service stays. Any address but a loopback one must be given with --osc, and a \
-            warning says that OSC has no authentication. The addresses are listed in the README ('metronome serve'). \
+            warning says that OSC has no authentication. The addresses are listed in docs/osc.md. \
             --http also serves the web remote, a page for a phone or a browser (docs/web.md).
             """)
 
     @Argument(help: "A pattern file, or the name of a shipped pattern (default: a click from the options).")
     var file: String?
 
-    @Option(help: "Where to listen for OSC over UDP, HOST:PORT (default 127.0.0.1:7770).")
+    @Option(
+        help: "Where to listen for OSC over UDP, [HOST:]PORT (a port alone is on 127.0.0.1; default 127.0.0.1:7770).")
     var osc: String?
 
     @Option(
@@ -107,7 +108,10 @@ struct Serve: ParsableCommand {
         }
         let endpoint: OSCEndpoint
         if let osc {
-            do { endpoint = try OSCEndpoint(parsing: osc) } catch {
+            // A port alone listens on loopback, as `--http PORT` does.
+            let address =
+                !osc.isEmpty && osc.allSatisfy(\.isASCII) && osc.allSatisfy(\.isNumber) ? "127.0.0.1:\(osc)" : osc
+            do { endpoint = try OSCEndpoint(parsing: address) } catch {
                 throw CommandLineError.usage(option: "--osc", error.description)
             }
         } else {

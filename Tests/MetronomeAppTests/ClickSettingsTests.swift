@@ -19,6 +19,18 @@ struct ClickSettingsTests {
         }
     }
 
+    @Test("--bpm in another beat unit, as the pattern language writes it: 4.=60 is 90, 8=240 is 120, 2=50 is 100")
+    func tempoOfAnotherBeat() throws {
+        #expect(try SettingText.tempo("4.=60") == BPM(90))
+        #expect(try SettingText.tempo("8=240") == BPM(120))
+        #expect(try SettingText.tempo("2=50") == BPM(100))
+        #expect(try SettingText.tempo("97.5") == BPM(97.5))
+        let request = try SettingForm([("--bpm", "4.=60"), ("--meter", "6/8")]).clickRequest(.click(silent: false))
+        let plan = try ClickPlan(request.request)
+        #expect(plan.map.tempo(at: .zero) == 90)
+        #expect(plan.map.sections[0].meter == .of(6, 8))
+    }
+
     @Test("A bad value is refused naming the setting, the whole text given and the range, in one line")
     func badValues() {
         #expect(
@@ -27,7 +39,8 @@ struct ClickSettingsTests {
         #expect(
             Self.refusal([("--duration", "-1")])
                 == "--duration -1: duration must be a number of seconds greater than 0, at most 86400")
-        #expect(Self.refusal([("--subdivide", "17")]) == "--subdivide 17: subdivision must be a whole number from 1 to 16")
+        #expect(
+            Self.refusal([("--subdivide", "17")]) == "--subdivide 17: subdivision must be a whole number from 1 to 16")
         #expect(Self.refusal([("--channels", "3")]) == "--channels 3: channels must be 1 or 2")
         #expect(
             Self.refusal([("--count-in", "1.5")])
@@ -91,7 +104,9 @@ struct ClickSettingsTests {
 
 @Suite("MetronomeApp: where a pattern name is found")
 struct PatternLibraryTests {
-    @Test("A bare name is a file of the shipped folder, then of the extra folders; a path or an unknown name stays as it is")
+    @Test(
+        "A bare name is a file of the shipped folder, then of the extra folders; a path or an unknown name stays as it is"
+    )
     func lookup() throws {
         let shipped = try Scratch()
         let extra = try Scratch()
@@ -120,5 +135,33 @@ struct PatternLibraryTests {
         // 4 bars of 2/4 at 120: 8 beats of 24 000 frames.
         #expect(plan.frameCount == SampleTime(8 * 24_000))
         #expect(plan.bars == 4)
+    }
+}
+
+@Suite("A render's progress line and size")
+struct RenderProgressTests {
+    @Test("40 % of a 230.5 MB WAV after 2 s: the bytes so far, 3 s left, 120× real time; FLAC without bytes")
+    func line() {
+        // 600 s of sound, 240 s of it rendered in 2 s: 120 s a second, 3 s for the 360 s left.
+        let total: SampleTime = 600 * 48_000
+        let done: SampleTime = 240 * 48_000
+        #expect(
+            RenderProgress.line(done: done, of: total, bytes: 230_465_536, elapsed: .seconds(2), rate: 48_000)
+                == "[################------------------------] 40%  92.2 MB of 230.5 MB  3 s left  120× real time")
+        #expect(
+            RenderProgress.line(done: done / 100, of: total, bytes: nil, elapsed: .seconds(2), rate: 48_000)
+                == "[----------------------------------------] 0%  8 min left  1× real time")
+        #expect(
+            RenderProgress.line(done: done / 1000, of: total, bytes: nil, elapsed: .seconds(10), rate: 48_000)
+                == "[----------------------------------------] 0%  416 min left  0× real time")
+    }
+
+    @Test("Sizes as a person reads them, in powers of 1000")
+    func sizes() {
+        #expect(RenderError.size(0) == "0 bytes")
+        #expect(RenderError.size(999) == "999 bytes")
+        #expect(RenderError.size(262_144) == "262.1 kB")
+        #expect(RenderError.size(230_465_536) == "230.5 MB")
+        #expect(RenderError.size(768_065_536_000) == "768.1 GB")
     }
 }

@@ -11,6 +11,12 @@ struct CommandLineErrorTests {
         (["--bpm", "nan"], "--bpm nan: tempo must be a number from 1 to 1000 (quarter notes per minute)"),
         (["--bpm", "inf"], "--bpm inf: tempo must be a number from 1 to 1000 (quarter notes per minute)"),
         (["--bpm", "100000"], "--bpm 100000: tempo must be a number from 1 to 1000 (quarter notes per minute)"),
+        (
+            ["--bpm", "3=60"],
+            "--bpm 3=60: the beat unit before '=' is a note value 1, 2, 4, 8, 16 or 32, dotted with '.' (4.=60)"
+        ),
+        (["--bpm", "4.=800"], "--bpm 4.=800: tempo must come to 1 to 1000 quarter notes per minute (4.=60 is 90)"),
+        (["--bpm", "8=x"], "--bpm 8=x: tempo must come to 1 to 1000 quarter notes per minute (4.=60 is 90)"),
         (["--meter", "4/3"], "--meter 4/3: the beat unit must be 1, 2, 4, 8, 16 or 32"),
         (["--meter", "0/4"], "--meter 0/4: the number of beats must be from 1 to 64"),
         (["--accent", "X.x"], "--accent X.x: the pattern has 3 beats but 4/4 needs 4"),

@@ -11,12 +11,28 @@ import Testing
         "mounting a tmpfs (mount -t tmpfs) is not permitted here: it needs root (CAP_SYS_ADMIN), as on the CI"))
 struct DiskFullTests {
     @Test(
-        "A render that fills the disk says so in one line, exit 74, and leaves no file",
-        arguments: ["wav", "flac", "ogg"])
-    func fillsWhileRendering(format: String) throws {
+        "A WAV or AIFF render larger than the free space is refused before it starts: exit 73, its size and the space free in one line, nothing written",
+        arguments: [("wav", "230.5 MB"), ("aiff", "230.5 MB")])
+    func refusedBeforeStarting(format: String, size: String) throws {
         let disk = try #require(SmallDisk(kilobytes: 256))
         let path = disk.file("take.\(format)")
         let result = try CommandRunner.run(["--bpm", "120", "--duration", "600", "--quiet", "-o", path])
+        #expect(result.status == 73)
+        #expect(
+            result.standardError
+                == "metronome: error: --output \(path): this render is \(size); the disk there has 262.1 kB free; "
+                + "render less, or pass --force to try\n")
+        #expect(disk.contents == [])
+    }
+
+    @Test(
+        "A render that fills the disk says so in one line, exit 74, and leaves no file (WAV with --force)",
+        arguments: [["wav", "--force"], ["flac"], ["ogg"]])
+    func fillsWhileRendering(format: [String]) throws {
+        let disk = try #require(SmallDisk(kilobytes: 256))
+        let path = disk.file("take.\(format[0])")
+        let result = try CommandRunner.run(
+            ["--bpm", "120", "--duration", "600", "--quiet", "-o", path] + format.dropFirst())
         #expect(result.status == 74)
         #expect(
             result.standardError == "metronome: error: \(path): write failed: the disk is full; no file was written\n")
@@ -24,12 +40,13 @@ struct DiskFullTests {
     }
 
     @Test(
-        "A disk with no room for the header (or a MIDI export) is the same failure, exit 74",
+        "A disk with no room for the header (or a MIDI export) is the same failure, exit 74 (WAV with --force)",
         arguments: ["wav", "flac", "ogg", "mid"])
     func fullFromTheStart(format: String) throws {
         let disk = try #require(SmallDisk(kilobytes: 64, free: 0))
         let path = disk.file("take.\(format)")
-        let result = try CommandRunner.run(["--bars", "1", "--quiet", "-o", path])
+        let result = try CommandRunner.run(
+            ["--bars", "1", "--quiet", "-o", path] + (format == "wav" ? ["--force"] : []))
         #expect(result.status == 74)
         #expect(
             result.standardError == "metronome: error: \(path): write failed: the disk is full; no file was written\n")

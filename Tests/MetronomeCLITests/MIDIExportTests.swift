@@ -91,6 +91,47 @@ struct MIDIExportTests {
     }
 
     @Test(
+        "--bpm 112 --bars 4 -o x.mid: one tempo event (535,714 µs) by default; --midi-tempo exact: beat steps of 535,714 and 535,715; --midi-tempo elsewhere or unknown: exit 64 in one line"
+    )
+    func midiTempo() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("x.mid")
+        func tempos(_ extra: [String]) throws -> [UInt32] {
+            let result = try CommandRunner.run(["--bpm", "112", "--bars", "4", "--quiet", "-o", path] + extra)
+            try #require(result.status == 0, "\(result.standardError)")
+            let file = try MIDIFile(parsing: Array(try #require(FileManager.default.contents(atPath: path))))
+            return file.tracks[0].events.compactMap { event -> UInt32? in
+                if case .tempo(let microseconds) = event.event { microseconds } else { nil }
+            }
+        }
+        #expect(try tempos([]) == [535_714])
+        #expect(try tempos(["--midi-tempo", "steady"]) == [535_714])
+        let exact = try tempos(["--midi-tempo", "exact"])
+        #expect(exact.count > 1 && Set(exact) == [535_714, 535_715], "\(exact)")
+        let wav = scratch.file("x.wav")
+        let cases: [([String], String)] = [
+            (
+                ["--bars", "1", "--midi-tempo", "exact"],
+                "--midi-tempo exact: --midi-tempo applies only with --output FILE.mid"
+            ),
+            (
+                ["--bars", "1", "-o", wav, "--midi-tempo", "exact"],
+                "--midi-tempo exact: --midi-tempo applies only to a MIDI file; \(wav) is audio"
+            ),
+            (
+                ["--bars", "1", "-o", path, "--midi-tempo", "fast"],
+                "--midi-tempo fast: the MIDI tempo is steady or exact"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.standardError == "metronome: error: \(message)\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: wav))
+    }
+
+    @Test(
         "Options that shape only audio, unknown extensions, endless clicks and tempos MIDI cannot hold: exit 64, no file"
     )
     func refused() throws {

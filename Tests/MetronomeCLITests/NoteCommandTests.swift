@@ -79,7 +79,11 @@ struct NoteCommandTests {
         arguments: [
             (
                 ["arp", "C Am Hm7"],
-                "metronome: error: Hm7: chord 3 of the progression: a chord starts with its root A-G (with # or b), or is N.C. or explicit notes\n"
+                "metronome: error: Hm7: chord 3 of the progression: a chord starts with its root A-G (with # or b) (H is written B here, Bb for the German B), or is N.C. or explicit notes\n"
+            ),
+            (
+                ["chord", "Hmaj7"],
+                "metronome: error: Hmaj7: a chord starts with its root A-G (with # or b) (H is written B here, Bb for the German B), or is N.C. or explicit notes\n"
             ),
             (
                 ["arp", "C", "--style", "sideways"],

@@ -188,6 +188,7 @@ struct ProgressTests {
         let path = scratch.file("a.wav")
         let plain = try CommandRunner.run(["--bars", "1", "--output", path])
         let bytes = FileManager.default.contents(atPath: path)
+        try FileManager.default.removeItem(atPath: path)
         let verbose = try CommandRunner.run(["--bars", "1", "--verbose", "--output", path])
         #expect(plain.status == 0)
         #expect(verbose.status == 0)

@@ -36,6 +36,8 @@ struct RenderFingerprintTests {
             ("wav", ["chord", "Cmaj7", "--strum", "30"]),
             ("wav", ["chord", "F#m7b5", "--instrument", "organ"]),
             ("mid", ["arp", "C Am", "--bars", "2", "--click"]),
+            // The exact tempo course is the file every export wrote before --midi-tempo (the same fingerprint).
+            ("mid", ["play", "song", "--midi-tempo", "exact"]),
             ("mid", ["play", "song"]),
             ("wav", ["play", "song", "--start-at", "chorus", "--tempo-scale", "0.8"]),
             ("wav", ["play", blupi + "music001.mid", "--soundfont", fonts + "TimGM6mb.sf2", "--duration", "8"]),

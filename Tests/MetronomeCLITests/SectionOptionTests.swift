@@ -39,6 +39,38 @@ struct SectionOptionTests {
         ),
     ]
 
+    @Test(
+        "A swing that moves no click is refused (exit 64, the subdivision that would swing named): --swing 50 alone, 16=60 over eighths; in 6/8 the eighth beats themselves swing"
+    )
+    func swingThatMovesNothing() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("swing.wav")
+        let refused: [([String], String)] = [
+            (
+                ["--swing", "50"],
+                "--swing 50: no click of 4/4 at one click a beat falls between the swung eighths; add --subdivide 2"
+            ),
+            (
+                ["--subdivide", "2", "--swing", "16=60"],
+                "--swing 16=60: no click of 4/4 at 2 clicks a beat falls between the swung sixteenths; add --subdivide 4"
+            ),
+            (
+                ["--meter", "3/4", "--swing", "8=50"],
+                "--swing 8=50: no click of 3/4 at one click a beat falls between the swung eighths; add --subdivide 2"
+            ),
+        ]
+        for (options, message) in refused {
+            let result = try CommandRunner.run(["--bpm", "120", "--bars", "1", "-o", path] + options)
+            #expect(result.status == 64, "\(options)")
+            #expect(result.standardError == "metronome: error: \(message)\n")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        let sixEight = try CommandRunner.run([
+            "--bpm", "120", "--meter", "6/8", "--swing", "50", "--bars", "1", "--quiet", "-o", path,
+        ])
+        #expect(sixEight.status == 0, "\(sixEight.standardError)")
+    }
+
     @Test("The click options render exactly what play renders of the one-section file", arguments: equivalents)
     func sameAsOneSectionFile(what: String, options: [String], file: String, bars: String) throws {
         let scratch = try Scratch()

@@ -11,9 +11,12 @@ struct MIDIExportRampTests {
     /// measured worst case is printed), so a click's frame is the original one or, at a near tie, its neighbour.
     static let exactBound = 0.05
 
-    /// Exports, imports, and returns the largest difference of exact frames and of rounded frames over every click.
+    /// Exports (the exact tempo course), imports, and returns the largest difference of exact frames and of rounded
+    /// frames over every click.
     static func measure(_ map: TempoMap) throws -> (exact: Double, frames: Int64, clicks: Int) {
-        let file = try MIDIExport(map: map, name: "ramp").file()
+        var export = MIDIExport(map: map, name: "ramp")
+        export.tempoCourse = .exact
+        let file = try export.file()
         let sequence = try MIDIFile(parsing: file.bytes()).timeline(sampleRate: map.sampleRate)
         let ons = sequence.events.filter { if case .noteOn = $0.event { true } else { false } }
         let clicks = MIDIExportTests.clicks(map).map(\.event)

@@ -27,10 +27,14 @@ struct MIDIExportTests {
         return clicks
     }
 
-    @Test("Every click's note at its exact position, tempo and meter events exact, markers at the sections")
+    @Test(
+        "Every click's note at its exact position, tempo (the exact course) and meter events exact, markers at the sections"
+    )
     func roundTrip() throws {
         let map = try Self.songMap()
-        let file = try MIDIExport(map: map, name: "song").file()
+        var export = MIDIExport(map: map, name: "song")
+        export.tempoCourse = .exact
+        let file = try export.file()
         #expect(file.division == .ticksPerQuarter(960))
         #expect(file.tracks.map(\.name) == ["song", "Click"])
         let read = try MIDIFile(parsing: file.bytes())

@@ -71,7 +71,7 @@ struct ChordAndArpeggioTests {
             throws: InvalidValue(
                 value: "H7",
                 reason:
-                    "chord 1 of the progression: a chord starts with its root A-G (with # or b), or is N.C. or explicit notes"
+                    "a chord starts with its root A-G (with # or b) (H is written B here, Bb for the German B), or is N.C. or explicit notes"
             )
         ) {
             try ChordSymbol.progression("H7")

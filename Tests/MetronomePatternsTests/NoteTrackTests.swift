@@ -73,7 +73,7 @@ struct NoteTrackTests {
             ),
             (
                 "4 bars chords C Hm\n",
-                "t.metro:1:17: error: chord 2 'Hm': a chord starts with its root A-G (with # or b), or is N.C. or explicit notes\n4 bars chords C Hm\n                ^"
+                "t.metro:1:17: error: chord 2 'Hm': a chord starts with its root A-G (with # or b) (H is written B here, Bb for the German B), or is N.C. or explicit notes\n4 bars chords C Hm\n                ^"
             ),
             (
                 "chords C\n4 bars gate 2\n",

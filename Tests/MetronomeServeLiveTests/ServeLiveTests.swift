@@ -178,4 +178,17 @@ struct ServeLiveTests {
             map: .steady(tempo: BPM(120)), frames: frames, commands: [(.load(waltz), .frame(96000))])
         expectRecording(run.recording, equals: offline, frames: frames)
     }
+
+    @Test(
+        "--osc takes a port alone, on loopback, as --http does: serve --osc 0 listens on 127.0.0.1 and quits over OSC")
+    func oscPortAlone() throws {
+        let server = try PulseServer()
+        let serve = try ServeProcess(["--bpm", "120"], osc: "0", server: server)
+        #expect(
+            serve.child.errorOutput.contains("metronome: listening for OSC on udp 127.0.0.1:\(serve.port)\n"),
+            "\(serve.child.errorOutput)")
+        let quit = try ChildProcess("/usr/bin/oscsend", ["127.0.0.1", String(serve.port), "/metronome/quit"]).wait()
+        #expect(quit.status == 0)
+        #expect(serve.child.wait().status == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import MetronomeEngine
 import MetronomeFiles
 import MetronomeLive
@@ -17,6 +18,9 @@ public struct AudioFileRender {
     public let container: AudioContainer
     /// The sample type.
     public let sampleType: AudioSampleType
+    /// Whether a WAV or AIFF render that would not fit the free space of its folder's file system is refused before
+    /// anything is written (`RenderError.noSpace`); true by default, `--force` turns it off.
+    public var checksFreeSpace = true
 
     /// The fade at the end: 5 ms.
     public static let fadeOut: Duration = .milliseconds(5)
@@ -52,6 +56,27 @@ public struct AudioFileRender {
     /// The most sample bytes an AIFF file can hold (4 GB less room for its header).
     public static let aiffLimit = Int64(UInt32.max) - 1024
 
+    /// Room for a WAV or AIFF header and its chunks (an RF64 header is under 100 bytes): a 64 KiB allowance.
+    static let headerAllowance: Int64 = 65_536
+
+    /// The file's size in bytes for a container whose size the sound does not change (WAV, AIFF: its samples and a
+    /// header allowance), or nil for FLAC and Ogg, which compress what they hold (a click is mostly silence).
+    public func knownFileBytes(frameCount: SampleTime) -> Int64? {
+        guard container == .wav || container == .aiff else { return nil }
+        return sampleBytes(frameCount: frameCount).map { $0 + AudioFileRender.headerAllowance } ?? .max
+    }
+
+    /// The bytes free to an ordinary user in the file system holding `path`'s folder (`statvfs`), or nil when it
+    /// cannot be read.
+    public static func freeBytes(near path: String) -> Int64? {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var status = statvfs()
+        guard statvfs(folder, &status) == 0 else { return nil }
+        let (bytes, overflow) = Int64(status.f_bavail).multipliedReportingOverflow(by: Int64(status.f_frsize))
+        return overflow ? .max : bytes
+    }
+
     /// Renders the plan into the file.
     /// - Parameter shouldContinue: called after every block with the frames written so far; false stops the render
     ///   and removes the temporary file.
@@ -63,6 +88,11 @@ public struct AudioFileRender {
         if container == .aiff {
             let bytes = sampleBytes(frameCount: frameCount)
             if bytes.map({ $0 > AudioFileRender.aiffLimit }) ?? true { throw .tooLargeForAIFF(bytes: bytes) }
+        }
+        if checksFreeSpace, let needed = knownFileBytes(frameCount: frameCount),
+            let free = AudioFileRender.freeBytes(near: path), needed > free
+        {
+            throw .noSpace(needed: needed, free: free)
         }
         let configuration: MixerConfiguration
         do { configuration = try plan.mixerConfiguration() } catch { throw .plan(.mixer(error)) }
@@ -111,6 +141,17 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
     case plan(PlanError)
     /// Writing a block failed: the reason.
     case writing(String)
+    /// A WAV or AIFF render would not fit: the file's bytes and the bytes free where it goes.
+    case noSpace(needed: Int64, free: Int64)
+
+    /// "768.0 GB", "73.1 MB", "512 bytes": a size as a person reads it, in powers of 1000.
+    public static func size(_ bytes: Int64) -> String {
+        let units: [(Double, String)] = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
+        for (scale, name) in units where Double(bytes) >= scale {
+            return "\((Double(bytes) / scale * 10).rounded() / 10) \(name)"
+        }
+        return "\(bytes) bytes"
+    }
 
     /// The reason, without option names.
     public var description: String {
@@ -122,6 +163,8 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
         case .file(let error): error.description
         case .plan(let error): error.description
         case .writing(let reason): reason
+        case .noSpace(let needed, let free):
+            "this render is \(RenderError.size(needed)); the disk there has \(RenderError.size(free)) free"
         }
     }
 }

@@ -1,4 +1,5 @@
 import MetronomeFiles
+import MetronomeMIDI
 import MetronomeModel
 import MetronomePatterns
 
@@ -15,6 +16,8 @@ public struct OutputPlan: Sendable {
     public var path: String
     /// The audio format, or nil for a MIDI file.
     public var audio: Audio?
+    /// A MIDI file's tempo course (`--midi-tempo`): steady by default.
+    public var midiTempo: MIDIExport.TempoCourse = .steady
 }
 
 /// What plays the click, before its map is read: a click from the settings, a pattern file, or a MIDI file.
@@ -64,7 +67,7 @@ extension SettingForm {
                 throw SettingError(name, "does not apply to \(command): the file sets \(what) of its sections")
             }
         }
-        let tempo = try value("--bpm", default: "120") { text throws(InvalidValue) in try BPM(parsing: text) }
+        let tempo = try value("--bpm", default: "120") { text throws(InvalidValue) in try SettingText.tempo(text) }
         let meterText = self["--meter"] ?? "4/4"
         let grouping = meterText.firstIndex(of: "=")
         let meter = try Self.parse("--meter", meterText) { text throws(InvalidValue) in
@@ -123,9 +126,20 @@ extension SettingForm {
             override = try tempoOverride(tempo)
             requestSource = .pattern(document, startAt: startAt, tempo: override)
         case .click(let silent):
+            let swing = try swing()
+            if let swing, !silent, let needed = Self.subdivisionSwinging(swing, meter: meter, subdivision: subdivision)
+            {
+                // A swing that moves no click would change nothing: refused, not ignored.
+                let clicks = subdivision == 1 ? "one click a beat" : "\(subdivision) clicks a beat"
+                let notes = swing.note == 8 ? "eighths" : "sixteenths"
+                throw SettingError(
+                    "--swing",
+                    "\(self["--swing"]!): no click of \(meter) at \(clicks) falls between the swung \(notes); add "
+                        + "--subdivide \(needed)")
+            }
             let settings = SectionSettings(
                 tempo: tempo, bars: bars, meter: meter, groups: groups, accents: accents, subdivision: subdivision,
-                swing: try swing(), gap: try value("--gap", SettingText.gap),
+                swing: swing, gap: try value("--gap", SettingText.gap),
                 trainer: try value("--trainer") { text throws(InvalidValue) in
                     try SettingText.trainer(text, tempo: tempo, bars: bars)
                 })
@@ -151,6 +165,22 @@ extension SettingForm {
         try value("--sample-rate", default: "48000") { text throws(InvalidValue) in try SampleRate(parsing: text) }
     }
 
+    /// Nil when `swing` moves some click of a bar of `meter` at `subdivision` clicks a beat; else the fewest clicks a
+    /// beat with which it would (nil too when none up to 16 would).
+    static func subdivisionSwinging(_ swing: Swing, meter: Meter, subdivision: Int) -> Int? {
+        func moves(_ clicks: Int) -> Bool {
+            (0..<(meter.beats * clicks)).contains { index in
+                let position = Double(index) / Double(clicks)
+                return swing.warp(position, unit: meter.unit, barBeats: meter.beats) != position
+            }
+        }
+        guard !moves(subdivision) else { return nil }
+        // The swung note's own grid first (eighths: 2 a quarter beat, sixteenths: 4), then any.
+        let natural = max(1, swing.note / meter.unit)
+        let order = Array(stride(from: natural, through: TempoSection.maximumSubdivision, by: natural))
+        return (order + Array(1...TempoSection.maximumSubdivision)).first(where: moves)
+    }
+
     /// `--swing [8=|16=]PERCENT[%]`: the note value given, else `defaultNote`.
     public func swing(defaultNote: Int = 8) throws(SettingError) -> Swing? {
         try value("--swing") { text throws(InvalidValue) in try SettingText.swing(text, defaultNote: defaultNote) }
@@ -169,17 +199,32 @@ extension SettingForm {
             if let format = self["--format"] {
                 throw SettingError("--format", "\(format): --format applies only with --output FILE")
             }
+            if let course = self["--midi-tempo"] {
+                throw SettingError("--midi-tempo", "\(course): --midi-tempo applies only with --output FILE.mid")
+            }
+            if has("--force") { throw SettingError("--force", "applies only with --output FILE") }
             return nil
         }
         if MIDIPlayback.namesMIDIFile(output) {
             // A MIDI file holds notes, not sound: the settings that shape audio would change nothing in it, so they
             // are refused rather than ignored.
-            let audio = ["--format", "--sample-rate", "--channels", "--voices", "--volume", "--gain-db"]
+            let audio = ["--format", "--sample-rate", "--channels", "--voices", "--volume", "--gain-db", "--force"]
             if let name = audio.first(where: has) {
-                throw SettingError(
-                    name, "\(self[name]!): \(output) is a MIDI file, which holds no audio; leave \(name) out")
+                let text = self[name] ?? ""
+                let problem = "\(output) is a MIDI file, which holds no audio; leave \(name) out"
+                throw text.isEmpty ? SettingError("\(name): \(problem)") : SettingError(name, "\(text): \(problem)")
             }
-            return OutputPlan(path: output, audio: nil)
+            let course = try value("--midi-tempo") { text throws(InvalidValue) in
+                guard let course = MIDIExport.TempoCourse(rawValue: text) else {
+                    throw InvalidValue(value: text, reason: "the MIDI tempo is steady or exact")
+                }
+                return course
+            }
+            return OutputPlan(path: output, audio: nil, midiTempo: course ?? .steady)
+        }
+        if let course = self["--midi-tempo"] {
+            throw SettingError(
+                "--midi-tempo", "\(course): --midi-tempo applies only to a MIDI file; \(output) is audio")
         }
         guard !output.isEmpty, let container = AudioContainer(path: output) else {
             throw SettingError(

@@ -46,6 +46,28 @@ public enum SettingText {
         try whole(text, in: 1...TempoSection.maximumSubdivision, "subdivision must be a whole number from 1 to 16")
     }
 
+    /// `--bpm`: quarter notes per minute (`120`), or the tempo of another beat unit as the pattern language writes it,
+    /// `[note[.]=]bpm` (`4.=60` is 60 dotted quarters, 90 quarter notes per minute; `8=240` is 120).
+    public static func tempo(_ text: String) throws(InvalidValue) -> BPM {
+        guard let equals = text.firstIndex(of: "=") else { return try BPM(parsing: text) }
+        var note = text[..<equals]
+        let dotted = note.hasSuffix(".")
+        if dotted { note = note.dropLast() }
+        guard let unit = Int(note), [1, 2, 4, 8, 16, 32].contains(unit), note.allSatisfy(\.isNumber) else {
+            throw InvalidValue(
+                value: text,
+                reason: "the beat unit before '=' is a note value 1, 2, 4, 8, 16 or 32, dotted with '.' (4.=60)")
+        }
+        let factor = 4.0 / Double(unit) * (dotted ? 1.5 : 1)
+        guard let value = Double(text[text.index(after: equals)...]), value.isFinite,
+            let tempo = try? BPM(value * factor)
+        else {
+            throw InvalidValue(
+                value: text, reason: "tempo must come to 1 to 1000 quarter notes per minute (4.=60 is 90)")
+        }
+        return tempo
+    }
+
     /// Bars of count-in, 0 to 16.
     public static func countIn(_ text: String) throws(InvalidValue) -> Int {
         try whole(text, in: 0...TempoMap.maximumCountInBars, "the count-in must be a whole number of bars from 0 to 16")

@@ -65,7 +65,9 @@ extension MIDIExport {
             case .constant(let tempo):
                 try MIDIExport.checkTempo(tempo)
                 let microseconds = 60_000_000 / tempo.quarterNotesPerMinute
-                if microseconds.rounded() != microseconds { boundaries += stride(from: start, to: stop, by: Int(beat)) }
+                if tempoCourse == .exact, microseconds.rounded() != microseconds {
+                    boundaries += stride(from: start, to: stop, by: Int(beat))
+                }
             case .perBeat(let tempos):
                 for tempo in tempos { try MIDIExport.checkTempo(tempo) }
                 boundaries += stride(from: start, to: stop, by: Int(beat))

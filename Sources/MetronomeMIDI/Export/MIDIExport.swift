@@ -17,14 +17,23 @@ import MetronomeMusic
 /// nearest tick: by at most half a tick (1/1920 of a quarter note; 0.26 ms at 120 BPM). Note-offs always go to the
 /// nearest tick.
 ///
-/// Tempo: a constant tempo that is a whole number of microseconds per quarter note is one tempo event. Any other
-/// tempo course is cut into steps — at every beat of a constant tempo that is not a whole number of microseconds or
-/// of a tempo-per-beat list, every 32nd note of a ramp, and at every onset inside a ramp — and each step gets the
-/// whole number of microseconds per quarter that brings the file's time at the step's end nearest to the map's
-/// exact time there (the rounding error is carried, not added up). So every onset at a step boundary plays in the
-/// imported file within half a microsecond per quarter note of a step (0.03 frames at 48 kHz) of its exact time,
-/// plus the tick rounding above, and its frame — round(time × rate) — differs from the original by at most one,
-/// only where the exact time lies that close to halfway between two frames (`MIDIExportRampTests` measures this).
+/// Tempo (`tempoCourse`): the tempo course is cut into steps, and each step gets the whole number of microseconds
+/// per quarter that brings the file's time at the step's end nearest to the map's exact time there (the rounding
+/// error is carried from step to step, not added up). Where the steps are cut is the choice:
+/// - `.steady` (the default, what a DAW's tempo lane reads well): one step per stretch of constant tempo, so a
+///   steady tempo is one tempo event (112 BPM: 535,714 µs, once); a step per beat of a tempo-per-beat list, and
+///   inside a ramp every 32nd note and at every onset. The file's grid then drifts from ours inside a stretch of
+///   constant tempo by the rounding of its one value, at most half a microsecond per quarter note (an hour at
+///   112 BPM: 6,720 quarters 0.29 µs short each, 1.92 ms early at the end, `MIDIExportTempoTests`), and is put back
+///   at the next tempo change.
+/// - `.exact`: also a step at every beat of a constant tempo that is not a whole number of microseconds per quarter
+///   (112 BPM: 535,714 and 535,715 alternating), so every beat lies on its frame. Every onset at a step boundary
+///   plays in the imported file within half a microsecond per quarter note of a step (0.03 frames at 48 kHz) of its
+///   exact time, plus the tick rounding above, and its frame — round(time × rate) — differs from the original by at
+///   most one, only where the exact time lies that close to halfway between two frames (`MIDIExportRampTests`
+///   measures this).
+///
+/// A constant tempo that is a whole number of microseconds per quarter note (120 BPM) is one tempo event either way.
 /// MIDI cannot hold tempos below 3.58 BPM (16,777,215 µs per quarter note): such a map throws.
 public struct MIDIExport: Sendable {
     /// The map to export (its count-in included).
@@ -37,6 +46,16 @@ public struct MIDIExport: Sendable {
     public var clickNotes: MIDIClickNotes?
     /// The note tracks, in channel order.
     public var parts: [MIDIExportPart]
+    /// Where the tempo course is cut into tempo events (the type's notes): `.steady` by default.
+    public var tempoCourse: TempoCourse = .steady
+
+    /// How a constant tempo that is not a whole number of microseconds per quarter note becomes tempo events.
+    public enum TempoCourse: String, Sendable, Equatable, CaseIterable {
+        /// One tempo event for the stretch: a DAW's tempo lane shows one tempo; its grid drifts by the rounding.
+        case steady
+        /// A tempo event at every beat, the rounding carried: every beat on its frame.
+        case exact
+    }
 
     /// The preferred division, and the step the divisions tried grow by: 960 ticks per quarter note.
     public static let baseTicksPerQuarter: Int64 = 960

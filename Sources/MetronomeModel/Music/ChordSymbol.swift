@@ -88,8 +88,11 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
         }
         var rest = Substring(text)
         guard let root = ChordSymbol.pitchClass(consuming: &rest) else {
+            // German and Scandinavian charts write B as H.
+            let hint = text.first == "H" ? " (H is written B here, Bb for the German B)" : ""
             throw InvalidValue(
-                value: text, reason: "a chord starts with its root A-G (with # or b), or is N.C. or explicit notes")
+                value: text,
+                reason: "a chord starts with its root A-G (with # or b)\(hint), or is N.C. or explicit notes")
         }
         var bass: Int?
         // A slash that belongs to the quality (C6/9) is not a bass.
@@ -173,7 +176,8 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     /// Parses a progression: chords separated by spaces (or `|` bar lines, which are ignored).
-    /// - Throws: `InvalidValue` whose value is the chord and whose reason names its position (1-based).
+    /// - Throws: `InvalidValue` whose value is the chord and whose reason names its position (1-based) when there
+    ///   are several.
     public static func progression(_ text: String) throws(InvalidValue) -> [ChordSymbol] {
         var chords: [ChordSymbol] = []
         let words = text.split { $0 == " " || $0 == "\t" || $0 == "|" || $0 == "," }
@@ -181,6 +185,7 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
             do {
                 chords.append(try ChordSymbol(parsing: String(word)))
             } catch {
+                guard words.count > 1 else { throw error }
                 throw InvalidValue(
                     value: String(word), reason: "chord \(index + 1) of the progression: \(error.reason)")
             }
