@@ -22,8 +22,11 @@ final class LiveStatusFeed: LiveCompanion, @unchecked Sendable {
     private let timer: any DispatchSourceTimer
     /// Whether `begin` has resumed the timer (a source never resumed is resumed before its cancel, as Dispatch asks).
     private let started = Mutex(false)
-    /// The beat heard last, the status drawn last, and the volume and clock the last poll read.
-    private let state = Mutex<(beat: BeatEvent?, drawn: LiveStatus?, volume: Float, clock: String?)>((nil, nil, 1, nil))
+    /// The beat heard last, the status drawn last, and the volume, clock and hold (`Session.heldSince`) the last poll
+    /// read.
+    private let state = Mutex<
+        (beat: BeatEvent?, drawn: LiveStatus?, volume: Float, clock: String?, heldSince: Int64?)
+    >((nil, nil, 1, nil, nil))
 
     /// A feed that polls once the first output plays (`begin`).
     /// - Parameters:
@@ -57,48 +60,53 @@ final class LiveStatusFeed: LiveCompanion, @unchecked Sendable {
         timer.resume()
     }
 
-    /// A beat heard: drawn at once with the volume and clock the last poll read.
+    /// A beat heard: drawn at once with the volume and clock the last poll read. A beat scheduled before the stop or
+    /// pause the last poll saw (heard after it, a lookahead later) is kept for the held line, not drawn.
     func heard(_ beat: BeatEvent) {
-        let status = state.withLock { state -> LiveStatus in
+        state.withLock { state in
+            state.beat = beat
+            if let held = state.heldSince, beat.frame < held { return }
             let status = LiveStatus(
                 beat: beat, state: beat.isCountIn ? .countingIn : .playing, tempo: beat.tempo, meter: beat.meter,
                 volume: state.volume, clock: state.clock)
-            state.beat = beat
             state.drawn = status
-            return status
+            display.show(status)
         }
-        display.show(status)
     }
 
     /// Reads the session; draws when something a beat would not show has changed: while running, the volume or the
-    /// clock (redrawn on the beat drawn last); stopped or paused, the state, tempo, meter, volume or clock. A play is
-    /// drawn by its first beat.
+    /// clock (redrawn on the beat drawn last); stopped or paused, the state, tempo, meter, volume, clock or the last
+    /// beat heard. A play is drawn by its first beat. Draws under the lock, so a beat drawn since is never overdrawn.
     private func poll() {
         let beat = state.withLock { $0.beat }
         let now = LiveStatus(session: session, beat: beat, startVolume: startVolume, clock: clock())
-        let redraw = state.withLock { state -> LiveStatus? in
+        let heldSince = session.heldSince
+        state.withLock { state in
             state.volume = now.volume
             state.clock = now.clock
+            state.heldSince = heldSince
             let running = now.state == .playing || now.state == .countingIn
             guard let drawn = state.drawn else {
                 state.drawn = now
-                return now
+                display.show(now)
+                return
             }
             let wasRunning = drawn.state == .playing || drawn.state == .countingIn
-            let next: LiveStatus
+            var next: LiveStatus
             if running {
-                guard wasRunning, drawn.volume != now.volume || drawn.clock != now.clock else { return nil }
-                next = LiveStatus(
-                    beat: drawn.beat, state: drawn.state, tempo: drawn.tempo, meter: drawn.meter, volume: now.volume,
-                    clock: now.clock)
+                guard wasRunning, drawn.volume != now.volume || drawn.clock != now.clock else { return }
+                next = drawn
+                next.volume = now.volume
+                next.clock = now.clock
             } else {
-                guard now != drawn else { return nil }
+                // The beat heard last, stale ones included: the held line shows where the music stopped.
                 next = now
+                next.beat = state.beat
+                guard next != drawn else { return }
             }
             state.drawn = next
-            return next
+            display.show(next)
         }
-        if let redraw { display.show(redraw) }
     }
 
     func stop() {

@@ -1,3 +1,4 @@
+import Glibc
 import MetronomeFiles
 import MetronomeKit
 
@@ -18,6 +19,7 @@ struct MIDIRender {
         export.tempoCourse = output.midiTempo
         let file: MIDIFile
         do { file = try export.file() } catch { throw .usage(option: "--output", "\(path): \(error.description)") }
+        let replacing = access(path, F_OK) == 0
         do { try AtomicFile.write(file.bytes(), to: path) } catch {
             throw CommandLineError(error.isCreation ? .cannotCreate : .ioError, error.description)
         }
@@ -27,7 +29,8 @@ struct MIDIRender {
         let time = "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
         guard case .ticksPerQuarter(let division) = file.division else { return }
         print(
-            "wrote \(path): \(length)\(time), MIDI format 1, \(file.tracks.count) tracks, \(division) ticks per quarter"
+            "wrote \(path)\(replacing ? " (replacing the file there)" : ""): \(length)\(time), MIDI format 1, "
+                + "\(file.tracks.count) tracks, \(division) ticks per quarter"
         )
     }
 }

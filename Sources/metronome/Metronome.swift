@@ -26,8 +26,8 @@ struct Metronome: ParsableCommand {
             'meter 7/8 2+2+3', --gap 3:1 is 'gap play 3 mute 1', --trainer +4/2:160 is 'trainer +4 every 2 bars to \
             160'.
             Exit codes: 0 success, 64 bad usage or value, 65 malformed data, 66 missing input, 69 sound server \
-            unavailable, 73 cannot create output, 74 I/O error, 130 stopped by Ctrl-C before the first sound \
-            (connecting, joining Link).
+            unavailable, 73 cannot create output, 74 I/O error, 130 stopped by Ctrl-C while rendering or before \
+            the first sound (connecting, joining Link).
             """,
         version: Metronome.version,
         subcommands: [

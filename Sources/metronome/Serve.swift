@@ -13,7 +13,7 @@ struct Serve: ParsableCommand {
         abstract: "A long-running metronome controlled over OSC (UDP), klick's addresses included.",
         discussion: """
             Plays a click from the options (or a pattern file) through PulseAudio and listens for Open Sound Control \
-            on 127.0.0.1:7770 (--osc HOST:PORT). It starts at once, or with --wait on /metronome/play; it runs until \
+            on 127.0.0.1:7770 (--osc [HOST:]PORT). It starts at once, or with --wait on /metronome/play; it runs until \
             /metronome/quit, /klick/quit, q or Esc on the terminal, or Ctrl-C, and then exits 0. A pattern that ends \
             stops the transport; the service stays. Any address but a loopback one must be given with --osc, and a \
             warning says that OSC has no authentication. The addresses are listed in docs/osc.md. \

@@ -46,11 +46,44 @@ struct LiveStatusTests {
         #expect(never.text() == " ■ stopped  90 BPM  7/8  vol 0%  JACK transport")
     }
 
-    @Test("The longest ordinary line, 12/8 with Link's peers, fits 80 columns")
+    @Test(
+        "A 12/8 bar with Link's peers fits 80 columns; the longest line (12/8, following a JACK timebase) is cut to 79, the beat and volume kept"
+    )
     func fitsEighty() throws {
         let beats = Self.beats(try TempoMap.steady(tempo: .of(120.5), meter: .of(12, 8)), frames: 10_000)
         let status = LiveStatus(
             beat: beats[0], state: .playing, tempo: 120.5, meter: .of(12, 8), volume: 1, clock: "Link: 12 peers")
         #expect(status.text().count < 80, "\(status.text())")
+        var longest = status
+        longest.clock = "JACK transport, following the timebase"
+        let cut = longest.text(width: 80)
+        #expect(longest.text().count > 80)
+        #expect(cut.count == 79 && cut.hasPrefix(" ▶ 1.1  120.5 BPM  12/8  X · · · · · · · · · · ·  vol 100%  JACK"))
     }
+
+    @Test(
+        "Read from a session: set to 96 BPM, 3/4 and 80 % live, then stopped, the status says stopped at 96 in 3/4 at 80 %; playing before its first beat, ▶ alone"
+    )
+    func fromASession() throws {
+        let session = try Session(
+            map: try TempoMap.steady(tempo: .of(120)), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(channels: 1), endFrame: 300_000)
+        // Not started yet (its `.play` waits for the first pass): stopped, at the start's volume.
+        let before = LiveStatus(session: session, beat: nil, startVolume: 0.5, clock: nil)
+        #expect(before.text() == " ■ stopped  120 BPM  4/4  vol 50%")
+        let running = LiveStatus(beat: nil, state: .playing, tempo: 120, meter: .fourFour, volume: 0.5)
+        #expect(running.text() == " ▶  120 BPM  4/4  vol 50%")
+        session.send(.setTempo(.of(96)), at: .frame(50_000))
+        session.send(.changeClicks(TempoMap.ClickChange(meter: .of(3, 4))), at: .frame(60_000))
+        session.send(.setVolume(0.8), at: .frame(70_000))
+        session.send(.stop, at: .frame(250_000))
+        try session.render(frameCount: 300_000, to: NullSink())
+        let stopped = LiveStatus(session: session, beat: nil, startVolume: 0.5, clock: nil)
+        #expect(stopped.text() == " ■ stopped  96 BPM  3/4  vol 80%")
+    }
+}
+
+/// A sink that keeps nothing.
+private final class NullSink: AudioSink {
+    func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws {}
 }

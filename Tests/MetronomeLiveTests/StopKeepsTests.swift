@@ -5,7 +5,7 @@ import MetronomeMusic
 import MetronomeTestSupport
 import Testing
 
-/// A stop goes back to the top and keeps what was changed live (`TempoMap.restarting(from:stoppedAt:)`), and the
+/// A stop goes back to the top and keeps what was changed live (`TempoMap.restarting(from:stoppedAt:tempoScale:)`), and the
 /// tempo keys add to the tempo asked for last, not to the one still playing (`Session.askedTempo`).
 @Suite("Stop keeps what was changed live; tempo keys add up")
 struct StopKeepsTests {
@@ -32,13 +32,12 @@ struct StopKeepsTests {
         #expect(again.map(\.isCountIn) == [true, true, true, false, false, false, false])
         #expect(again.map(\.bar) == [-1, -1, -1, 0, 0, 0, 1])
         #expect(again.allSatisfy { $0.meter == .of(3, 4) && $0.tempo == 96 })
-        // Stopped again with nothing changed since, it starts the same.
+        // The map the second run played, stopped with nothing changed in it, is the one it starts from again.
+        let second = try #require(rig.playedMap)
         rig.scheduler.send(.stop, at: .frame(600_000))
         rig.advance(to: 601_000)
-        let restarted = rig.transport.map
-        rig.scheduler.send(.stop)
-        rig.advance(to: 602_000)
-        #expect(rig.transport.map == restarted)
+        #expect(rig.transport.map == second)
+        #expect(second.sections.map(\.meter) == [.of(3, 4), .of(3, 4)])
     }
 
     @Test(
@@ -64,6 +63,71 @@ struct StopKeepsTests {
         #expect(again.map(\.beat) == [0, 1, 2, 3, 0, 1])
         #expect(again.allSatisfy { $0.meter == .fourFour && $0.tempo == 150 })
         #expect(rig.transport.map == song.settingTempo(.of(150), from: .zero))
+    }
+
+    @Test(
+        "A song at 100 then 140 BPM with a live meter change and no tempo change, stopped in its second section, starts again at 100; with 120 set live first, at 120 and 168"
+    )
+    func songScaleIsTheLiveFactor() throws {
+        let song = try TempoMap(sections: [
+            TempoSection(label: "A", bars: 8, tempo: .of(100)), TempoSection(label: "B", bars: nil, tempo: .of(140)),
+        ])
+        for (tempo, top, later) in [(nil, 100.0, 140.0), (120.0, 120, 168)] {
+            let rig = Rig(song)
+            rig.scheduler.send(.play, at: .frame(0))
+            rig.advance(to: 50_000)
+            if let tempo { rig.scheduler.send(.setTempo(try BPM(tempo))) }
+            // In bar 3 the rest of A becomes 3/4, which moves B to other ticks.
+            rig.scheduler.send(
+                .changeClicks(TempoMap.ClickChange(meter: .of(3, 4))),
+                at: .position(Position(ticks: 8 * Position.ticksPerQuarter)))
+            // Into B: 8 bars of A (2 in 4/4, 6 in 3/4) are 26 quarters, 15.6 s at 100 BPM.
+            rig.advance(to: 48_000 * 17)
+            #expect(rig.beats.last?.section == 2, "\(String(describing: rig.beats.last))")
+            rig.scheduler.send(.stop)
+            rig.advance(to: 48_000 * 17 + 1000)
+            let restarted = rig.transport.map
+            #expect(restarted.tempo(at: .zero) == top, "\(String(describing: tempo))")
+            #expect(restarted.tempo(at: restarted.startTicks[1]) == later, "\(String(describing: tempo))")
+            #expect(restarted.sections.map(\.meter) == [.fourFour, .fourFour])
+        }
+    }
+
+    @Test(
+        "A song with a live meter change played to its end: the end is the song's (not a stop sent), though the map a play starts from ends elsewhere"
+    )
+    func endAfterMeterChange() throws {
+        let song = try TempoMap(sections: [
+            TempoSection(label: "A", bars: 2, tempo: .of(120)), TempoSection(label: "B", bars: 2, tempo: .of(120)),
+        ])
+        let rig = Rig(song)
+        rig.scheduler.send(.play, at: .frame(0))
+        rig.scheduler.send(.changeClicks(TempoMap.ClickChange(meter: .of(3, 4))), at: .position(.zero))
+        rig.advance(to: 48_000 * 10)
+        #expect(rig.transport.state == .stopped)
+        let end = try #require(rig.transport.applied.last)
+        #expect(end.command == .stop && end.isEnd)
+        #expect(end.position != rig.transport.map.endPosition)
+        #expect(rig.scheduler.mapEndReached == end.frame)
+    }
+
+    @Test(
+        "A steady click with gap practice (3 played, 1 muted) changed to 3/4 in its second bar and stopped in its third: played again, bars 1 to 3 click and bar 4 is muted"
+    )
+    func gapStartsAgain() throws {
+        let section = try TempoSection(bars: nil, tempo: .of(120), gap: try GapPractice(play: 3, mute: 1))
+        let rig = Rig(try TempoMap(sections: [section]))
+        rig.scheduler.send(.play, at: .frame(0))
+        rig.scheduler.send(.changeClicks(TempoMap.ClickChange(meter: .of(3, 4))), at: .frame(50_000))
+        rig.advance(to: 200_000)
+        rig.scheduler.send(.stop)
+        rig.advance(to: 201_000)
+        rig.scheduler.send(.play, at: .frame(400_000))
+        rig.advance(to: 400_000 + 5 * 72_000)
+        // 3/4 at 120: a bar is 72 000 frames; bars 0, 1 and 2 of the new run click, bar 3 is muted, bar 4 clicks.
+        let heardBars = Set(
+            rig.beats.filter { $0.frame >= 400_000 && $0.level != .silent && $0.volume > 0 }.map(\.bar))
+        #expect(heardBars == [0, 1, 2, 4], "\(heardBars)")
     }
 
     @Test("Nothing changed live: a stop leaves the map as loaded")

@@ -44,7 +44,8 @@ public struct LiveStatus: Sendable, Equatable {
     }
 
     /// The line (without escape codes), at most `width − 1` characters (the last column stays free, so the cursor
-    /// never wraps): a sign and the position (`▶ 3.2` playing, `▶ count-in`, `‖ 3.2 paused`, `■ stopped`), the
+    /// never wraps): a sign and the position (`▶ 3.2` playing, `▶` alone before its first beat is heard, `▶ count-in`,
+    /// `‖ 3.2 paused`, `■ stopped`), the
     /// tempo and meter, while running the bar's beats with the current one shown by its level (`X` accent, `x`
     /// normal, `o` soft, `-` silent) and the others as `·`, the volume, the clock, then the section label and the
     /// chord when there are any. Paused in the count-in, it says `‖ count-in paused`.
@@ -53,7 +54,7 @@ public struct LiveStatus: Sendable, Equatable {
         var parts: [String] = []
         switch state {
         case .countingIn: parts.append("▶ count-in")
-        case .playing: parts.append("▶ " + (beat.map { "\($0.bar).\($0.beat)" } ?? "1.1"))
+        case .playing: parts.append("▶" + (beat.map { " \($0.bar).\($0.beat)" } ?? ""))
         case .paused:
             let position = beat.map { $0.isCountIn ? "count-in " : "\($0.bar).\($0.beat) " } ?? ""
             parts.append("‖ " + position + "paused")

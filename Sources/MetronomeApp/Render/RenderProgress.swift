@@ -6,7 +6,10 @@ import MetronomeModel
 public enum RenderProgress {
     /// The bar's text for `done` frames of `total` after `elapsed`.
     /// - Parameters:
+    ///   - done: the frames rendered so far.
+    ///   - total: the frames of the whole render.
     ///   - bytes: the file's size when known (`AudioFileRender.knownFileBytes`), else nil (FLAC, Ogg).
+    ///   - elapsed: the time since the render started.
     ///   - rate: frames a second of the render's sound.
     public static func line(done: SampleTime, of total: SampleTime, bytes: Int64?, elapsed: Duration, rate: Int)
         -> String
@@ -24,7 +27,8 @@ public enum RenderProgress {
         let framesPerSecond = Double(done) / seconds
         let left = Int((Double(max(0, total - done)) / framesPerSecond).rounded(.up))
         text += left >= 120 ? "  \(left / 60) min left" : "  \(left) s left"
-        text += "  \(Int((framesPerSecond / Double(rate)).rounded()))× real time"
+        let speed = framesPerSecond / Double(rate)
+        text += speed < 10 ? "  \((speed * 10).rounded() / 10)× real time" : "  \(Int(speed.rounded()))× real time"
         return text
     }
 }

@@ -239,6 +239,11 @@ extension SettingForm {
                 throw InvalidValue(value: text, reason: error.reason + "; leave --format out")
             }
         }
+        if has("--force"), container != .wav, container != .aiff {
+            throw SettingError(
+                "--force: \(output) is \(container == .flac ? "FLAC" : "Ogg"), whose size the sound decides and is "
+                    + "not estimated; leave --force out")
+        }
         return OutputPlan(
             path: output, audio: .init(container: container, sampleType: type ?? container.defaultSampleType))
     }

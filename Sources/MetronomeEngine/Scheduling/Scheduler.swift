@@ -174,8 +174,8 @@ public final class Scheduler: @unchecked Sendable {
     /// The frame a finite map's end was reached on, when that is where the transport stopped last and nothing is
     /// queued: the song is over in this run (a locate back before it would have moved it on). Scheduling thread.
     package var mapEndReached: SampleTime? {
-        guard transport.state == .stopped, !transport.hasPendingCommands, let end = transport.map.endPosition,
-            let last = transport.applied.last, last.command == .stop, last.position == end
+        guard transport.state == .stopped, !transport.hasPendingCommands, let last = transport.applied.last,
+            last.isEnd
         else { return nil }
         return last.frame
     }

@@ -14,7 +14,7 @@ public struct Transport: Sendable {
     /// Where the transport is.
     public enum State: Sendable, Hashable {
         /// Not running; `play` starts from the top (count-in included), with what was changed live carried there
-        /// (`loaded`, `TempoMap.restarting(from:stoppedAt:)`).
+        /// (`loaded`, `TempoMap.restarting(from:stoppedAt:tempoScale:)`).
         case stopped
         /// Running through the map's count-in bars.
         case countingIn
@@ -32,6 +32,9 @@ public struct Transport: Sendable {
         public var frame: SampleTime
         /// The musical position it took effect at (for a locate or a load, the position jumped from).
         public var position: Position
+        /// Whether it is the stop at a finite map's end (`reachEnd`), not a stop sent: a song over in this run. (The
+        /// map is then the one a play starts from, whose end may lie elsewhere: this says it.)
+        public var isEnd = false
     }
 
     /// The map being played, with every edit so far.
@@ -39,8 +42,12 @@ public struct Transport: Sendable {
         didSet { updateOffset() }
     }
     /// The map as loaded (at the start or by `.load`), which a stop starts again from with the live edits carried
-    /// to its top (`TempoMap.restarting(from:stoppedAt:)`).
+    /// to its top (`TempoMap.restarting(from:stoppedAt:tempoScale:)`).
     public private(set) var loaded: TempoMap
+    /// The factor the live tempo changes since the load left on the rest of the map: a set tempo's (the new tempo
+    /// over the one it replaced), a ramp's or a trainer's (its last tempo over the map's there), multiplied. A song
+    /// starts again after a stop at its written tempos times this.
+    public private(set) var tempoScale: Double = 1
     /// Stopped, counting in, playing or paused.
     public private(set) var state: State = .stopped
     /// The start of the current run: the exact frame at which `position` sounds.
@@ -176,11 +183,11 @@ public struct Transport: Sendable {
     /// Stops the run at the end of a finite map: the next `play` starts from the beginning.
     public mutating func reachEnd(frame: SampleTime) {
         guard running, let end = map.endPosition else { return }
-        applied.append(Applied(command: .stop, frame: frame, position: end))
+        applied.append(Applied(command: .stop, frame: frame, position: end, isEnd: true))
         run = nil
         state = .stopped
         heldPosition = .zero
-        map = loaded.restarting(from: map, stoppedAt: end)
+        map = loaded.restarting(from: map, stoppedAt: end, tempoScale: tempoScale)
     }
 
     /// The state implied by a running position: counting in before the first bar of music.
@@ -219,7 +226,7 @@ public struct Transport: Sendable {
             run = nil
             state = .stopped
             heldPosition = .zero
-            map = loaded.restarting(from: map, stoppedAt: here)
+            map = loaded.restarting(from: map, stoppedAt: here, tempoScale: tempoScale)
         case .pause:
             guard running else { return }
             run = nil
@@ -232,11 +239,16 @@ public struct Transport: Sendable {
             let index = map.sections.firstIndex { $0.label == label }
             locate(to: index.map { map.startTicks[$0] }, from: here, frame: frame)
         case .setTempo(let tempo):
+            tempoScale *= Transport.factor(tempo.quarterNotesPerMinute, over: map.tempo(at: here))
             map = map.settingTempo(tempo, from: here)
         case .rampTempo(let tempo, let beats):
-            map = map.rampingTempo(to: tempo, beats: beats, from: here)
+            let edited = map.rampingTempo(to: tempo, beats: beats, from: here)
+            tempoScale *= Transport.factor(scaledRestOf: edited, over: map)
+            map = edited
         case .stepTempo(let step, let bars, let limit):
-            map = map.steppingTempo(by: step, everyBars: bars, limit: limit, from: here)
+            let edited = map.steppingTempo(by: step, everyBars: bars, limit: limit, from: here)
+            tempoScale *= Transport.factor(scaledRestOf: edited, over: map)
+            map = edited
         case .changeClicks(let change):
             // A new meter re-lays the tempo track from its first bar's downbeat; inside a bar that would move frames
             // already scheduled, so it starts on the next downbeat. Other click changes apply to the bar holding `here`.
@@ -250,6 +262,7 @@ public struct Transport: Sendable {
             let continuing = running ? exactOutputFrame(of: here) ?? Double(frame) : nil
             map = newMap
             loaded = newMap
+            tempoScale = 1
             heldPosition = .zero
             if let continuing { start(at: .zero, frame: continuing) }
         case .setVolume(let volume):
@@ -269,6 +282,20 @@ public struct Transport: Sendable {
             if let end = map.endPosition { position = min(position, end) }
             start(at: position, frame: exactFrame - mapFrame + map.exactFrame(at: position))
         }
+    }
+
+    /// `tempo / before`, or 1 when either is not a usable tempo.
+    private static func factor(_ tempo: Double, over before: Double) -> Double {
+        let factor = tempo / before
+        return factor.isFinite && factor > 0 ? factor : 1
+    }
+
+    /// The factor a ramp or trainer left on what follows it: the edited map's last tempo segment's tempo over the
+    /// original's at the same place (the map's end or its last segment's start); 1 when nothing follows.
+    private static func factor(scaledRestOf edited: TempoMap, over original: TempoMap) -> Double {
+        guard let last = edited.tempoSegments.last else { return 1 }
+        let position = edited.endPosition.map { Position(ticks: max(last.start.ticks, $0.ticks - 1)) } ?? last.start
+        return factor(edited.tempo(at: position), over: original.tempo(at: position))
     }
 
     private mutating func locate(to target: Position?, from here: Position, frame: SampleTime) {

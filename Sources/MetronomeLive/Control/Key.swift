@@ -47,7 +47,7 @@ public enum KeyAction: Sendable, Hashable {
     /// The keys, for `?`: two lines, each under 80 columns.
     public static let summaryLines = [
         "keys: ←/→ −1/+1 BPM  ↓/↑ −10/+10  PgDn/PgUp ÷2/×2  1-9,0 beats a bar  t tap",
-        "      +/- volume  space stop/play (keeps tempo and meter)  p pause  q quit",
+        "      +/- volume  space stop/play (keeps what you changed)  p pause  q quit",
     ]
 }
 

@@ -288,11 +288,21 @@ public final class Session: @unchecked Sendable {
     /// The transport's state. Any thread.
     public var state: Transport.State { onQueue { $0.transport.state } }
 
-    /// The map being played, with every live edit so far. Any thread.
+    /// The map being played, with every live edit so far; once stopped, the map the next `.play` starts from (what a
+    /// stop keeps: `TempoMap.restarting(from:stoppedAt:tempoScale:)`). Any thread.
     public var map: TempoMap { onQueue { $0.transport.map } }
 
     /// Transport commands applied so far, oldest first. Any thread.
     public var appliedCommands: [Transport.Applied] { onQueue { $0.transport.applied } }
+
+    /// While stopped or paused, the frame the last stop or pause took effect at (a beat heard before it was scheduled
+    /// before it); nil while running. Any thread.
+    public var heldSince: SampleTime? {
+        onQueue { scheduler in
+            guard scheduler.transport.run == nil else { return nil }
+            return scheduler.transport.applied.last { $0.command == .stop || $0.command == .pause }?.frame
+        }
+    }
 
     /// Every frame before this one has been scheduled. Any thread.
     public var scheduledUntil: SampleTime { onQueue { $0.scheduledUntil } }

@@ -277,9 +277,8 @@ public struct TempoFollower {
             if !state.isPlaying, last.isPlaying, running { return [(.stop, frame(max(firstFree, state.hostTime)))] }
             return []
         }
-        let end = transport.map.endPosition
         if state.isPlaying,
-            let stop = fresh.first(where: { $0.command == .pause || ($0.command == .stop && $0.position != end) })
+            let stop = fresh.first(where: { $0.command == .pause || ($0.command == .stop && !$0.isEnd) })
         {
             _ = source.propose(playing: false, at: mapping.hostTime(ofFrame: stop.frame))
         }
@@ -291,8 +290,8 @@ public struct TempoFollower {
     public func isWaiting(transport: Transport) -> Bool {
         if requestedStart != nil { return true }
         guard lastPlayState != nil, transport.run == nil else { return false }
-        guard let last = transport.applied.last, let end = transport.map.endPosition else { return true }
-        return !(last.command == .stop && last.position == end)
+        guard let last = transport.applied.last else { return true }
+        return !(last.command == .stop && last.isEnd)
     }
 
     /// The source's first quantum boundary at or after `time` (the instant itself when the source has no timeline).
