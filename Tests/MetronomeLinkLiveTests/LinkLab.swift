@@ -82,6 +82,7 @@ struct LinkLab {
             let report = PulseServer.VerboseReport(standardError: result.standardError)
             // A run of ours without the server's count (-1: it ended early) is no run without underruns.
             #expect(report.underruns == 0, "\(report.figures)", sourceLocation: sourceLocation)
+            #expect(report.slowCallback == nil, sourceLocation: sourceLocation)
         }
         return run
     }

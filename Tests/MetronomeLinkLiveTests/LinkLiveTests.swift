@@ -266,6 +266,7 @@ struct LinkLiveTests {
         }
         let verbose = PulseServer.VerboseReport(standardError: result.standardError)
         #expect(verbose.underruns == 0, "\(verbose.figures)", sourceLocation: sourceLocation)
+        #expect(verbose.slowCallback == nil, sourceLocation: sourceLocation)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
         let lines = peerResult.standardOutput.split(separator: "\n")

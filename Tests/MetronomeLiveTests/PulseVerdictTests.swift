@@ -11,7 +11,8 @@ struct PulseVerdictTests {
     /// own, in ms), and the run's longest callback and its longest own doing.
     static func report(
         callbacks: [(Double, Double, Double)], longest: Double, longestOwn: Double, late: Int = 0, underruns: Int = 1,
-        ticks: String = "0 (late events after them: 0); the widest gap between two 10.2 ms, the longest own doing of one 0.3 ms"
+        ticks: String =
+            "0 (late events after them: 0); the widest gap between two 10.2 ms, the longest own doing of one 0.3 ms"
     ) -> String {
         let items = callbacks.map { "\($0.0) ms: \($0.1) ms (own \($0.2) ms) for 480 frames" }
         return [
@@ -46,6 +47,17 @@ struct PulseVerdictTests {
         #expect(PulseServer.VerboseReport(standardError: elsewhere).underrunsOutsideUs() == nil)
         let late = Self.report(callbacks: [(0.0, 0.007, 0.006)], longest: 0.05, longestOwn: 0.05, late: 1)
         #expect(PulseServer.VerboseReport(standardError: late).underrunsOutsideUs() == nil)
+    }
+
+    @Test(
+        "A run's longest write callback of 40 ms of its own is a failure of ours even with no underrun (a 100 ms stream outlasts it); 2.09 ms from start to end with 0.05 of its own is not"
+    )
+    func slowCallbackWithoutUnderrun() {
+        let slow = Self.report(callbacks: [], longest: 40.02, longestOwn: 40.01, underruns: 0)
+        let message = PulseServer.VerboseReport(standardError: slow).slowCallback
+        #expect(message?.hasPrefix("a write callback of ours took 40.01 ms of its own (the bound is 2.0 ms)") == true)
+        let preempted = Self.report(callbacks: [], longest: 2.09, longestOwn: 0.05, underruns: 0)
+        #expect(PulseServer.VerboseReport(standardError: preempted).slowCallback == nil)
     }
 
     @Test("A report without the own figures (an older binary's lines) is never a repeat")

@@ -97,6 +97,7 @@ func expectClean(_ result: CommandResult, sourceLocation: SourceLocation = #_sou
     #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
     #expect(report.lateEvents == 0, "\(report.figures)", sourceLocation: sourceLocation)
     #expect(report.underruns == 0, "\(report.figures)", sourceLocation: sourceLocation)
+    #expect(report.slowCallback == nil, sourceLocation: sourceLocation)
 }
 
 /// Whether a recording, from its first onset on, holds `offline` sample for sample for as long as it lasts, and what

@@ -87,6 +87,7 @@ func expectClean<Report>(_ run: ServeRun<Report>, sourceLocation: SourceLocation
     #expect(run.result.status == 0, "\(run.result.standardError)", sourceLocation: sourceLocation)
     #expect(report.lateEvents == 0, "\(report.figures)", sourceLocation: sourceLocation)
     #expect(report.underruns == 0, "\(report.figures)", sourceLocation: sourceLocation)
+    #expect(report.slowCallback == nil, sourceLocation: sourceLocation)
 }
 
 /// Compares the recording with an offline render over `frames` frames, bit for bit.

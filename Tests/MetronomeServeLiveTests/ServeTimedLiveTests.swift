@@ -74,6 +74,7 @@ struct ServeTimedLiveTests {
         #expect(run.result.status == 0)
         let verbose = PulseServer.VerboseReport(standardError: run.result.standardError)
         #expect(verbose.underruns == 0, "\(verbose.figures)")
+        #expect(verbose.slowCallback == nil)
         // Before the quit: the bundle was on time and no event late. (At the quit the held chord's release is
         // counted late in --verbose's report, which this run's exit therefore does not check.)
         #expect(run.report.state["late_events"]?.number == 0)
@@ -116,6 +117,7 @@ struct ServeTimedLiveTests {
         let report = PulseServer.VerboseReport(standardError: result.standardError)
         #expect(result.status == 0)
         #expect(report.underruns == 0, "\(report.figures)")
+        #expect(report.slowCallback == nil)
         try #require(lines.count >= 9, "oscdump printed: \(printed)")
         // `RECEIVED /metronome/beat iift BAR BEAT TEMPO TAG`, times as hexadecimal `SECONDS.FRACTION`.
         let fields = lines.prefix(9).map { $0.split(separator: " ").dropFirst().map { $0 } }

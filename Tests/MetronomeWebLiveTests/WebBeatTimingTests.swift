@@ -98,6 +98,7 @@ extension WebPageLiveTests {
         #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
         #expect(verbose.lateEvents == 0, "\(verbose.figures)", sourceLocation: sourceLocation)
         #expect(verbose.underruns == 0, "\(verbose.figures)", sourceLocation: sourceLocation)
+        #expect(verbose.slowCallback == nil, sourceLocation: sourceLocation)
     }
 
     /// The beats a page drew in the window from `start`, matched to the recording's clicks.
