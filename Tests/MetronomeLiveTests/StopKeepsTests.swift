@@ -5,8 +5,8 @@ import MetronomeMusic
 import MetronomeTestSupport
 import Testing
 
-/// A stop goes back to the top and keeps what was changed live (`TempoMap.restarting(from:stoppedAt:tempoScale:)`), and the
-/// tempo keys add to the tempo asked for last, not to the one still playing (`Session.askedTempo`).
+/// A stop goes back to the top and keeps what was changed live (`TempoMap.restarting(from:stoppedAt:tempoScale:)`),
+/// and the tempo keys add to the tempo asked for last, not to the one still playing (`Session.askedTempo`).
 @Suite("Stop keeps what was changed live; tempo keys add up")
 struct StopKeepsTests {
     @Test(
