@@ -448,6 +448,25 @@ struct SharedPlayStopTests {
         #expect(source.playProposals.isEmpty)
     }
 
+    @Test(
+        "A peer's start after its stop keeps our bars' frames when its boundary is within the tolerance of them (1.5 frames off: the clock fit's jitter), and goes to the boundary when further (5 frames)",
+        arguments: [(shift: 31_250, start: 288_000), (shift: 104_167, start: 288_005)])
+    func restartKeepsTheGridWithinTolerance(shift: Int64, start: SampleTime) throws {
+        let (source, session, sink) = try Self.stoppedTogether()
+        source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 1_500_000_000)))
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        source.set(SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 4_100_000_000)))
+        try session.render(frameCount: 48_000, to: sink)
+        // Stopped, the session's timeline is measured `shift` ns later (another look of the clocks), and a peer starts.
+        source.rejoin(shiftedBy: shift)
+        source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 5_500_000_000)))
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        // The first run: bar 1 on 2 s to 4.0 s; the second from the source's boundary at 6 s to 7.5 s, 24 000 apart.
+        let frames = sink.onsets.map(\.frame)
+        #expect(Array(frames.prefix(5)) == [96_000, 120_000, 144_000, 168_000, 192_000])
+        #expect(Array(frames.dropFirst(5)) == (0..<4).map { start + $0 * 24_000 })
+    }
+
     @Test("Our start goes to the source (alone, it takes it at once) and our stop is proposed at its frame")
     func proposesOurStartAndStop() throws {
         let (source, session, sink) = try Self.stoppedTogether()

@@ -63,6 +63,9 @@ public struct TempoFollower {
     /// still being what it was is then no change to propose (at a 100 ms latency it proposed a pattern's first
     /// tempo back to the peers after its end).
     private var stoppedOursSeen: Double?
+    /// While playing, the last beat looked at on our output frames after this pass's alignment, and the source's tempo
+    /// there: the grid a start after a stop keeps when the source's time for it is within `tolerance` of it (below).
+    private var lastGrid: (frame: Double, tempo: Double)?
     /// Tempos closer than this (relative) are the same for telling whose change it is: Link carries a tempo as whole
     /// microseconds per beat, so a peer's copy of ours differs from it by up to 0.5 µs per beat (8e-6 at 999 BPM).
     static let sameTempo = 1e-5
@@ -90,6 +93,7 @@ public struct TempoFollower {
         guard var timeline = source.timeline(at: now) else {
             if transport.run == nil { beatOffset = nil }
             lastSourceTempo = nil
+            lastGrid = nil
             return []
         }
         guard transport.run != nil else {
@@ -231,6 +235,10 @@ public struct TempoFollower {
             commands.append((.setTempo(tempo), .position(beat)))
         }
         if !commands.isEmpty || proposed { lastBeat = beat }
+        let aligned = commands.contains {
+            if case .align = $0.0 { return true } else { return false }
+        }
+        lastGrid = (aligned ? target : frame, timeline.tempo.quarterNotesPerMinute)
         return commands
     }
 
@@ -260,19 +268,35 @@ public struct TempoFollower {
         let running = transport.run != nil
         let firstFree = mapping.hostTime(ofFrame: scheduledUntil)
         func frame(_ time: HostTime) -> Quantization { .frame(max(scheduledUntil, mapping.frame(at: time))) }
+        // A start on the source's boundary keeps the frame grid our clicks had before the stop when the boundary is
+        // within `tolerance` of it at an unchanged tempo: between one run and the next the clock fit moves by its
+        // jitter (a peer's start 2 frames off the first run's bars, STARTSTOPSTATE-1 in CI), which following steadily
+        // never moves a click for. Further off (the output's clock drifted over a long stop), the source's time wins.
+        func onGrid(_ time: HostTime) -> Quantization {
+            let exact = mapping.exactFrame(at: time)
+            guard let grid = lastGrid, let timeline = source.timeline(at: now),
+                !Self.differs(grid.tempo, timeline.tempo.quarterNotesPerMinute)
+            else { return frame(time) }
+            let beatFrames = 60 / grid.tempo * mapping.framesPerSecond
+            let kept = grid.frame + ((exact - grid.frame) / beatFrames).rounded() * beatFrames
+            guard abs(kept - exact) <= Self.tolerance, kept.rounded() >= Double(scheduledUntil) else {
+                return frame(time)
+            }
+            return .frame(SampleTime(kept.rounded()))
+        }
         defer { lastPlayState = source.playState() ?? state }
         if let start = requestedStart {
             requestedStart = nil
             guard !running else { return [] }
             if state.isPlaying {
-                return [(start, frame(boundary(atOrAfter: max(firstFree, state.hostTime), now: now)))]
+                return [(start, onGrid(boundary(atOrAfter: max(firstFree, state.hostTime), now: now)))]
             }
             return [(start, frame(source.propose(playing: true, at: firstFree) ?? firstFree))]
         }
         guard let last = lastPlayState else { return [] }
         if !state.isSameChange(as: last) {
             if state.isPlaying, !last.isPlaying, !running {
-                return [(.play, frame(boundary(atOrAfter: max(firstFree, state.hostTime), now: now)))]
+                return [(.play, onGrid(boundary(atOrAfter: max(firstFree, state.hostTime), now: now)))]
             }
             if !state.isPlaying, last.isPlaying, running { return [(.stop, frame(max(firstFree, state.hostTime)))] }
             return []
