@@ -1,5 +1,5 @@
 /// The page's markup: every control labelled for a screen reader, the beat's lights hidden from it (the counter says
-/// the same in words).
+/// the same in words), and the stage view (`WebPage.style` and `WebPage.script` say what it shows and how).
 extension WebPage {
     static let head = #"""
         <!doctype html>
@@ -19,6 +19,8 @@ extension WebPage {
         <header>
           <h1>Metronome</h1>
           <p id="status" role="status" aria-live="polite">connecting…</p>
+          <button id="stage-on" type="button" aria-label="Stage mode: the whole screen shows the beat"
+             aria-pressed="false">Stage</button>
         </header>
         <section id="beat" aria-label="Beat">
           <div id="lights" aria-hidden="true"></div>
@@ -62,9 +64,17 @@ extension WebPage {
         <footer>
           <label class="still"><input id="still" type="checkbox"> No flashing</label>
           <p id="keys">Keys: ←/→ −1/+1 BPM, ↓/↑ −10/+10, PgDn/PgUp ÷2/×2, 1–9 and 0 beats a bar, +/− volume,
-             space stop/play, p pause, t tap.</p>
+             space stop/play, p pause, t tap, s stage mode (Esc leaves it).</p>
         </footer>
         </main>
+        <section id="stage" aria-label="Stage" hidden>
+          <button id="stage-off" type="button" aria-label="Leave stage mode">✕</button>
+          <p id="stage-count" aria-label="Bar and beat">–</p>
+          <p id="stage-tempo"><output id="stage-bpm" aria-label="Tempo in BPM">–</output> <span>BPM</span></p>
+          <p id="stage-next" aria-label="Next section or pattern"></p>
+          <p id="stage-state" role="status" aria-live="polite"></p>
+          <p id="stage-wake" hidden></p>
+        </section>
 
         """#
 }

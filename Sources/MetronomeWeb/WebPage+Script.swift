@@ -3,7 +3,8 @@
 /// at the host time it is heard: pings give the offset between the page's clock (`performance.now()`) and the host's
 /// (`CLOCK_MONOTONIC`), taken from the fastest round trips, and each beat (sent as soon as it is scheduled) is drawn
 /// in the animation frame nearest its host time less that offset. `window.metronome` exposes the state, the offset
-/// and the beats shown (`page`: the frame's time), for tests.
+/// and the beats shown (`page`: the frame's time), and `stage` the stage view's flash and wake lock, for tests. The
+/// stage view (a button, the `s` key or `?stage=1` in the URL) is described where it is drawn, below.
 extension WebPage {
     static let script = #"""
         "use strict";
@@ -60,12 +61,13 @@ extension WebPage {
         // time its host time maps to: a frame starting at most half a frame before it. Animation frames run only
         // while a beat waits; a page in the background (no frames) draws only the latest beat when it comes back.
         const waiting = [];
-        const frames = m.frames = { last: null, deltas: [], interval: 1000 / 60 };
+        const frames = m.frames = { last: null, deltas: [], interval: 1000 / 60, running: false };
         function scheduleBeat(beat) {
           beat.at = beat.host === null || m.offset === null ? performance.now() : beat.host / 1e6 - m.offset;
           waiting.push(beat);
-          if (waiting.length === 1) requestAnimationFrame(frame);
+          if (!frames.running) { frames.running = true; requestAnimationFrame(frame); }
         }
+        // Frames run while a beat waits or the stage's flash is on (it ends in the first frame past its time).
         function frame(time) {
           if (frames.last !== null && time > frames.last) {
             frames.deltas.push(time - frames.last);
@@ -75,7 +77,9 @@ extension WebPage {
           let due = null;
           while (waiting.length > 0 && waiting[0].at <= time + frames.interval / 2) due = waiting.shift();
           if (due !== null) showBeat(due, time);
-          if (waiting.length > 0) { frames.last = time; requestAnimationFrame(frame); } else frames.last = null;
+          else if (stage.flashUntil !== null && time + frames.interval / 2 >= stage.flashUntil) endFlash();
+          if (waiting.length > 0 || stage.flashUntil !== null) { frames.last = time; requestAnimationFrame(frame); }
+          else { frames.last = null; frames.running = false; }
         }
         function showBeat(beat, time) {
           m.shown.push({ bar: beat.bar, beat: beat.beat, frame: beat.frame, host: beat.host, page: time,
@@ -88,6 +92,7 @@ extension WebPage {
           $("chord").hidden = !beat.chord;
           $("chord").textContent = beat.chord || "";
           $("accents").textContent = Array.from({ length: beat.beats }, (_, i) => m.levels[i] || "–").join(" ");
+          if (stage.on) stageBeat(beat, time);
         }
         function drawLights(count, current) {
           const lights = $("lights");
@@ -121,6 +126,7 @@ extension WebPage {
           $("link-area").hidden = !state.link;
           $("peers").textContent = state.peers;
           $("peers-word").textContent = state.peers === 1 ? "peer" : "peers";
+          showStage();
         }
         function showPatterns(names, current) {
           $("pattern-area").hidden = names.length === 0;
@@ -154,6 +160,91 @@ extension WebPage {
           }
           for (const item of list.children) item.firstChild.setAttribute("aria-current", String(item.firstChild.textContent === current));
         }
+
+        // The stage view: the whole screen is the beat. Each beat fills it with the downbeat's colour or the other
+        // beats' from the frame it is drawn in, for 150 ms or 40 % of the time since the beat before, whichever is
+        // shorter, so the screen is plain between beats at every tempo; calm (no flashing, reduced motion), bar.beat
+        // takes the colour for the whole beat and the screen stays still. While it plays (or is paused) the screen is
+        // kept on with a wake lock (the Screen Wake Lock API), taken again when the page is shown again; where the
+        // browser has none (it is only offered over https and on this machine), the view says so.
+        const stage = m.stage = { on: false, flashUntil: null, lastBeat: null,
+          wake: { supported: "wakeLock" in navigator, requests: 0, releases: 0, held: false, pending: false,
+                  sentinel: null, error: null } };
+        function stageBeat(beat, time) {
+          const gap = stage.lastBeat === null ? 60000 / ((m.state && m.state.tempo) || 120) : time - stage.lastBeat;
+          stage.lastBeat = time;
+          const down = beat.beat === 1;
+          $("stage-count").textContent = beat.bar + "." + beat.beat;
+          const view = $("stage");
+          if (still()) {
+            view.className = down ? "calm-down" : "calm-beat";
+            stage.flashUntil = null;
+          } else {
+            view.className = down ? "flash-down" : "flash-beat";
+            stage.flashUntil = time + Math.min(150, 0.4 * gap);
+          }
+        }
+        function endFlash() { stage.flashUntil = null; $("stage").className = ""; }
+        function showStage() {
+          const state = m.state;
+          if (!stage.on || !state) return;
+          $("stage-bpm").textContent = format(m.pendingTempo !== null ? m.pendingTempo : state.tempo);
+          if (!state.playing) {
+            $("stage-count").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
+            stage.lastBeat = null;
+          }
+          $("stage-state").textContent = state.state === "stopped" ? "■ stopped" : state.state === "paused" ? "❚❚ paused" : "";
+          const at = state.sections.indexOf(state.section);
+          const next = at >= 0 && at + 1 < state.sections.length ? state.sections[at + 1] : null;
+          $("stage-next").textContent = next !== null ? "next: " + next : state.pattern || "";
+          keepAwake();
+        }
+        function wakeNote(text) { $("stage-wake").hidden = !stage.on || text === null; $("stage-wake").textContent = text || ""; }
+        function keepAwake() {
+          const wake = stage.wake;
+          const wanted = stage.on && m.state !== null && m.state.state !== "stopped" && document.visibilityState === "visible";
+          if (!wake.supported) {
+            wakeNote("The screen may dim: this browser keeps it on only over https or on this machine. Turn auto-lock off while you play.");
+            return;
+          }
+          wakeNote(wake.error === null ? null : "The screen may dim: the wake lock was refused (" + wake.error + ").");
+          if (wanted && wake.sentinel === null && !wake.pending) {
+            wake.pending = true;
+            wake.requests += 1;
+            navigator.wakeLock.request("screen").then((sentinel) => {
+              wake.pending = false;
+              wake.sentinel = sentinel;
+              wake.held = true;
+              wake.error = null;
+              sentinel.addEventListener("release", () => {
+                wake.releases += 1;
+                wake.held = false;
+                wake.sentinel = null;
+              });
+              keepAwake();
+            }, (error) => {
+              wake.pending = false;
+              wake.error = error.name;
+              keepAwake();
+            });
+          } else if (!wanted && wake.sentinel !== null) {
+            const sentinel = wake.sentinel;
+            wake.sentinel = null;
+            sentinel.release();
+          }
+        }
+        function setStage(on) {
+          stage.on = on;
+          document.body.classList.toggle("stage", on);
+          $("stage").hidden = !on;
+          $("stage-on").setAttribute("aria-pressed", String(on));
+          endFlash();
+          const url = new URL(location.href);
+          if (on) url.searchParams.set("stage", "1"); else url.searchParams.delete("stage");
+          history.replaceState(null, "", url);
+          if (on) showStage(); else { keepAwake(); wakeNote(null); }
+        }
+        document.addEventListener("visibilitychange", keepAwake);
 
         // Controls.
         function baseTempo() { return m.pendingTempo !== null ? m.pendingTempo : m.state ? m.state.tempo : null; }
@@ -198,8 +289,10 @@ extension WebPage {
         level.oninput = () => { dragging = "volume"; };
         level.onchange = () => { dragging = null; send("/metronome/volume", "f", Number(level.value)); };
         $("still").onchange = () => drawLights(m.levels.length, 0);
+        $("stage-on").onclick = () => setStage(true);
+        $("stage-off").onclick = () => setStage(false);
 
-        // The terminal's keys (q and Esc, which quit there, do nothing here).
+        // The terminal's keys (q, which quits there, does nothing here), s for the stage view and Esc to leave it.
         document.addEventListener("keydown", (event) => {
           if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.ctrlKey || event.metaKey || event.altKey) return;
           const key = event.key;
@@ -209,6 +302,7 @@ extension WebPage {
             PageDown: () => scaleTempo(0.5), PageUp: () => scaleTempo(2),
             "+": () => volume(0.1), "=": () => volume(0.1), "-": () => volume(-0.1),
             " ": stopOrPlay, p: pauseOrContinue, t: () => tap(event.timeStamp),
+            s: () => setStage(!stage.on), Escape: () => { if (stage.on) setStage(false); },
           };
           let action = actions[key];
           if (!action && /^[0-9]$/.test(key)) action = () => beatsPerBar(key === "0" ? 10 : Number(key));
@@ -217,6 +311,8 @@ extension WebPage {
           action();
         });
 
+        const asked = new URLSearchParams(location.search).get("stage");
+        if (asked !== null && asked !== "0") setStage(true);
         connect();
 
         """#

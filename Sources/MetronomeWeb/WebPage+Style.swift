@@ -1,5 +1,12 @@
 /// The page's style: one column that fits a 360-pixel phone without scrolling sideways, touch targets of at least
 /// 44 px, light and dark from the system's setting, and no flashing when motion is to be reduced.
+///
+/// The stage view fills the screen, with no scrolling: each beat fills it with the downbeat's colour or the other
+/// beats' for a moment, and bar.beat and the tempo are sized from the viewport, `min(32vw, 36vh)` and
+/// `min(20vw, 20vh)`. On a 360-pixel phone that is 115 and 72 px type, figures about 83 and 52 px tall, some 13 and 8
+/// mm at a phone's 160 CSS pixels to the inch (Android's density-independent pixel): from 3 m, 15 and 9.5 minutes of arc, three and two times the 5 that
+/// 20/20 vision resolves (a letter read at a glance from a drum stool, not at the limit of sight). Calm (no flashing,
+/// or reduced motion): the screen stays still and bar.beat takes the beat's colour instead.
 extension WebPage {
     static let style = #"""
         <style>
@@ -59,6 +66,23 @@ extension WebPage {
         @media (prefers-reduced-motion: reduce) { .light.lit { background: transparent; } }
         body.still .light.lit { background: transparent; }
         body.still .light.down.lit { background: transparent; }
+        #stage-on { font-size: 1rem; }
+        body.stage { overflow: hidden; }
+        body.stage main { display: none; }
+        #stage { position: fixed; inset: 0; z-index: 1; margin: 0; border-radius: 0; padding: 3.5rem 1rem 1rem;
+          display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 2vh;
+          background: var(--bg); color: var(--fg); overflow: hidden; text-align: center; }
+        #stage[hidden] { display: none; }
+        #stage.flash-down { background: var(--down); color: var(--lit-fg); }
+        #stage.flash-beat { background: var(--accent); color: var(--lit-fg); }
+        #stage.calm-down #stage-count { color: var(--down); }
+        #stage.calm-beat #stage-count { color: var(--accent); }
+        #stage-off { position: absolute; top: 0.5rem; right: 0.5rem; }
+        #stage-count { font-size: min(32vw, 36vh); font-weight: 800; line-height: 1; font-variant-numeric: tabular-nums; }
+        #stage-tempo { font-size: min(20vw, 20vh); font-weight: 700; line-height: 1; font-variant-numeric: tabular-nums; }
+        #stage-tempo span { font-size: 0.3em; font-weight: 400; }
+        #stage-next { font-size: min(8vw, 6vh); font-weight: 600; overflow-wrap: anywhere; }
+        #stage-state, #stage-wake { font-size: 1rem; }
         </style>
 
         """#

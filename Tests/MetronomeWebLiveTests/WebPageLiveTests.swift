@@ -244,3 +244,125 @@ struct WebPageLiveTests {
             "\(result.standardError)")
     }
 }
+
+/// The stage view: the whole screen is the beat.
+@Suite(
+    "metronome serve --http: the page's stage view in a real browser", .serialized,
+    .enabled(if: WebPageDriver.available, WebPageDriver.missing))
+struct WebStageLiveTests {
+    struct Record: Decodable {
+        var page: Double
+        var background: String
+        var countColor: String
+        var count: String
+    }
+
+    struct Shown: Decodable {
+        var bar: Int
+        var beat: Int
+        var page: Double
+    }
+
+    struct Layout: Decodable {
+        var innerWidth: Int
+        var innerHeight: Int
+        var scrollWidth: Int
+        var scrollHeight: Int
+        var countFigures: Double
+        var tempoFigures: Double
+        var stageShown: Bool
+        var bodyStage: Bool
+        var url: String
+    }
+
+    struct View: Decodable {
+        var width: Int
+        var height: Int
+        var scheme: String
+        var motion: String
+        var layout: Layout
+        var records: [Record]
+        var shown: [Shown]
+    }
+
+    struct Wake: Decodable {
+        var requests: Int
+        var releases: Int
+        var held: Bool
+        var supported: Bool
+        var error: String?
+        var note: String?
+        var state: String
+    }
+
+    struct Toggle: Decodable {
+        var stage: Bool
+        var url: String
+    }
+
+    struct Report: Decodable {
+        var views: [View]
+        var wake: [String: Wake]
+        var toggles: [String: Toggle]
+        var screenshots: [String: String]
+    }
+
+    /// The page's colours (WebPage.style): the background, the downbeat's and the other beats'.
+    static let colours = [
+        "light": (plain: "rgb(250, 250, 250)", down: "rgb(194, 65, 12)", beat: "rgb(11, 95, 209)"),
+        "dark": (plain: "rgb(17, 19, 22)", down: "rgb(255, 138, 76)", beat: "rgb(94, 161, 255)"),
+    ]
+
+    @Test(
+        "Stage view at 360x640 and 1280x800, light and dark, at 150 BPM: no scrolling; figures 80 and 50 px tall on the phone; every frame in the 100 ms after a beat is drawn has the downbeat's or the other beats' colour over the whole screen, every frame 250 to 350 ms after it the plain one; calm, the screen stays plain and bar.beat takes the colour; a wake lock held while playing, released on a stop, held again on play; the button, s and Esc"
+    )
+    func stage() throws {
+        let (report, _) = try WebPageLiveTests.drive("stage", ["--bpm", "150"], as: Report.self)
+        #expect(report.views.count == 5)
+        for view in report.views {
+            let name = "\(view.width)x\(view.height) \(view.scheme) \(view.motion)"
+            let colours = try #require(Self.colours[view.scheme])
+            let layout = view.layout
+            #expect(layout.stageShown && layout.bodyStage, "\(name)")
+            #expect(layout.scrollHeight <= layout.innerHeight, "\(name): \(layout)")
+            #expect(layout.scrollWidth <= layout.innerWidth, "\(name): \(layout)")
+            if view.width == 360 {
+                #expect(layout.countFigures >= 80, "\(name): \(layout)")
+                #expect(layout.tempoFigures >= 50, "\(name): \(layout)")
+            }
+            // 2.5 s at 150 BPM: six beats drawn, a beat every 400 ms.
+            #expect(view.shown.count >= 5, "\(name): \(view.shown)")
+            let last = view.records.last?.page ?? 0
+            for beat in view.shown where beat.page + 350 < last {
+                let at = view.records.filter { $0.page > beat.page && $0.page <= beat.page + 100 }
+                let between = view.records.filter { $0.page >= beat.page + 250 && $0.page <= beat.page + 350 }
+                let colour = beat.beat == 1 ? colours.down : colours.beat
+                #expect(!at.isEmpty && !between.isEmpty, "\(name): beat \(beat.bar).\(beat.beat)")
+                if view.motion == "reduce" {
+                    #expect(
+                        at.allSatisfy { $0.background == colours.plain && $0.countColor == colour }, "\(name): \(at)")
+                    #expect(between.allSatisfy { $0.background == colours.plain }, "\(name): \(between)")
+                } else {
+                    #expect(at.allSatisfy { $0.background == colour }, "\(name): beat \(beat.beat): \(at)")
+                    #expect(between.allSatisfy { $0.background == colours.plain }, "\(name): \(between)")
+                }
+                #expect(at.allSatisfy { $0.count == "\(beat.bar).\(beat.beat)" }, "\(name): \(at)")
+            }
+        }
+        let playing = try #require(report.wake["playing"])
+        let stopped = try #require(report.wake["stopped"])
+        let again = try #require(report.wake["playingAgain"])
+        #expect(playing.supported && playing.held && playing.requests >= 1 && playing.note == nil, "\(playing)")
+        #expect(!stopped.held && stopped.releases >= 1 && stopped.state == "■ stopped", "\(stopped)")
+        #expect(again.held && again.requests >= 2, "\(again)")
+        #expect(report.toggles["start"].map { !$0.stage } == true)
+        #expect(report.toggles["button"].map { $0.stage && $0.url.contains("stage=1") } == true)
+        #expect(report.toggles["escape"].map { !$0.stage && !$0.url.contains("stage") } == true)
+        #expect(report.toggles["key"].map { $0.stage && $0.url.contains("stage=1") } == true)
+        #expect(Set(report.screenshots.keys) == ["at a beat", "between beats"], "\(report.screenshots)")
+        for path in report.screenshots.values {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            #expect(size > 1000, "\(path)")
+        }
+    }
+}

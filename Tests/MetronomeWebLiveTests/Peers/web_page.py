@@ -20,6 +20,9 @@ Scenarios:
             METRONOME_WEB_CHANGES), every other one sent over OSC by this script and from the first page's slider,
             0.2 to 0.4 s apart: when each was made (this script's clock, or the page's as the slider's change is
             dispatched) and when every page had shown each state it got (its DOM updated), with the pages' clocks
+  stage     the stage view at 360x640 (phone) and 1280x800, light and dark: no scrolling, the figures' heights, every
+            animation frame's colours for 2.5 s with the beats drawn in them; calm (reduced motion); the wake lock
+            through a stop and a play over OSC; the button, the s key and Esc; screenshots at a beat and between beats
   link      serve started with --link beside one Link peer (both in the test's network namespace): the Link area as
             the page shows it with the peer there, after /metronome/link 0, and after /metronome/link 1 again
 """
@@ -37,6 +40,7 @@ from pythonosc.osc_message import OscMessage
 from pythonosc.osc_message_builder import OscMessageBuilder
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 SCENARIO, URL, OSC_PORT = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -333,6 +337,116 @@ def looks():
     return report
 
 
+STAGE_FRAMES = """
+const seconds = arguments[0];
+const done = arguments[arguments.length - 1];
+const view = document.getElementById("stage");
+const count = document.getElementById("stage-count");
+const records = [];
+let start = null;
+function look(time) {
+  if (start === null) start = time;
+  records.push({ page: time, background: getComputedStyle(view).backgroundColor, countColor: getComputedStyle(count).color,
+    count: count.textContent });
+  if (time - start < seconds * 1000) requestAnimationFrame(look);
+  else done({ records: records, shown: window.metronome.shown.filter((b) => b.page >= start) });
+}
+requestAnimationFrame(look);
+"""
+
+STAGE_LAYOUT = """
+function figures(id) {
+  const style = getComputedStyle(document.getElementById(id));
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = style.fontWeight + " " + style.fontSize + " " + style.fontFamily;
+  const metrics = context.measureText("0123456789");
+  return metrics.actualBoundingBoxAscent + metrics.actualBoundingBoxDescent;
+}
+const root = document.documentElement;
+return { innerWidth: window.innerWidth, innerHeight: window.innerHeight, scrollWidth: root.scrollWidth,
+  scrollHeight: root.scrollHeight, countFigures: figures("stage-count"), tempoFigures: figures("stage-bpm"),
+  stageShown: !document.getElementById("stage").hidden, bodyStage: document.body.classList.contains("stage"),
+  url: location.search, background: getComputedStyle(document.getElementById("stage")).backgroundColor };
+"""
+
+WAKE = "const w = window.metronome.stage.wake; return { requests: w.requests, releases: w.releases, held: w.held, " \
+    "supported: w.supported, error: w.error, note: document.getElementById('stage-wake').hidden ? null : " \
+    "document.getElementById('stage-wake').textContent, state: document.getElementById('stage-state').textContent };"
+
+
+def wait_for(driver, script, seconds=3):
+    deadline = time.time() + seconds
+    while time.time() < deadline and not driver.execute_script(script):
+        time.sleep(0.02)
+    return driver.execute_script(script)
+
+
+def stage():
+    report = {"views": [], "wake": {}, "toggles": {}, "screenshots": {}}
+    for width, height, phone in [(360, 640, True), (1280, 800, False)]:
+        driver = browser(width, height, phone)
+        try:
+            driver.set_script_timeout(15)
+            for scheme in ["light", "dark"]:
+                for motion in (["no-preference", "reduce"] if phone and scheme == "light" else ["no-preference"]):
+                    media(driver, prefers_color_scheme=scheme, prefers_reduced_motion=motion)
+                    driver.get(URL + "?stage=1")
+                    ready(driver)
+                    time.sleep(0.5)
+                    view = {"width": width, "height": height, "scheme": scheme, "motion": motion}
+                    view["layout"] = driver.execute_script(STAGE_LAYOUT)
+                    view.update(driver.execute_async_script(STAGE_FRAMES, 2.5))
+                    report["views"].append(view)
+            if phone:
+                # Screenshots of the stage: one taken inside a beat's flash (the view flashing before and after the
+                # capture), one between beats (plain before and after).
+                media(driver, prefers_color_scheme="light", prefers_reduced_motion="no-preference")
+                driver.get(URL + "?stage=1")
+                ready(driver)
+                flashing = "return document.getElementById('stage').className"
+                wait_for(driver, "return document.getElementById('stage-count').textContent.includes('.')")
+                for _ in range(60):
+                    if len(report["screenshots"]) == 2:
+                        break
+                    before = driver.execute_script(flashing)
+                    name = "at a beat" if before.startswith("flash") else "between beats"
+                    if name in report["screenshots"]:
+                        time.sleep(0.03)
+                        continue
+                    path = os.path.join(ARTIFACTS, "web-stage-%dx%d-%s.png" % (
+                        width, height, "beat" if name == "at a beat" else "between"))
+                    driver.save_screenshot(path)
+                    if driver.execute_script(flashing) == before:
+                        report["screenshots"][name] = path
+                # The wake lock: held while playing, released on a stop, held again on play.
+                wait_for(driver, "return window.metronome.stage.wake.held")
+                wake = {"playing": driver.execute_script(WAKE)}
+                send("/metronome/stop")
+                until_state(lambda s: s["state"] == "stopped")
+                wait_for(driver, "return !window.metronome.stage.wake.held")
+                wake["stopped"] = driver.execute_script(WAKE)
+                send("/metronome/play")
+                until_state(lambda s: s["state"] == "playing")
+                wait_for(driver, "return window.metronome.stage.wake.held")
+                wake["playingAgain"] = driver.execute_script(WAKE)
+                report["wake"] = wake
+                # The button, the s key and Esc; the URL follows.
+                driver.get(URL)
+                ready(driver)
+                toggles = {"start": driver.execute_script(STAGE_LAYOUT)}
+                click(driver, "stage-on")
+                toggles["button"] = driver.execute_script(STAGE_LAYOUT)
+                driver.find_element("tag name", "body").send_keys(Keys.ESCAPE)
+                toggles["escape"] = driver.execute_script(STAGE_LAYOUT)
+                driver.find_element("tag name", "body").send_keys("s")
+                toggles["key"] = driver.execute_script(STAGE_LAYOUT)
+                report["toggles"] = {name: {"stage": value["bodyStage"], "url": value["url"]}
+                                     for name, value in toggles.items()}
+        finally:
+            driver.quit()
+    return report
+
+
 def page_clock(driver):
     """CLOCK_MONOTONIC nanoseconds less the page's performance.now() in nanoseconds, from the fastest of 40 calls into
     the page bracketed by this process's clock (Python's time.monotonic_ns), with that call's round trip."""
@@ -465,4 +579,5 @@ def changes():
 
 
 print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks,
-                  "timing": timing, "latency": latency, "changes": changes, "link": link}[SCENARIO]()))
+                  "timing": timing, "latency": latency, "changes": changes, "link": link,
+                  "stage": stage}[SCENARIO]()))
