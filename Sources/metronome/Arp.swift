@@ -52,13 +52,13 @@ struct Arp: ParsableCommand {
     @Flag(help: "Play the metronome click along.")
     var click = false
 
-    @OptionGroup var notes: NoteOptions
-    @OptionGroup var clickOptions: ClickOptions
+    @OptionGroup(title: HelpSection.notes) var notes: NoteOptions
+    @OptionGroup(title: HelpSection.click) var clickOptions: ClickOptions
     @OptionGroup var output: OutputOptions
     /// `--swing` (for the steps); `--gap` and `--trainer` are refused. The root command parses these options wherever
     /// they stand, so `arp` reads them here rather than declaring its own.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
-    @OptionGroup(title: "Live playback") var live: LiveOptions
+    @OptionGroup var live: LiveOptions
 
     mutating func run() throws {
         if latch, !midiIn { throw CommandLineError(.usage, "--latch applies only with --midi-in") }

@@ -32,14 +32,26 @@ struct Check: ParsableCommand {
 
     /// `--bpm`, `--count-in` and `--subdivide` apply as in `play`; the rest of the main command's options are
     /// refused.
-    @OptionGroup(visibility: .hidden) var root: RootOptions
+    @OptionGroup(title: "The timeline's options, as play takes them") var tempo: TempoOptions
+    @OptionGroup(title: "The timeline's options, as play takes them") var beat: BeatOptions
+    @OptionGroup(visibility: .hidden) var bar: BarOptions
+    @OptionGroup(visibility: .hidden) var length: LengthOptions
+    @OptionGroup(visibility: .hidden) var sound: SoundOptions
+    @OptionGroup(visibility: .hidden) var output: OutputOptions
+    @OptionGroup(visibility: .hidden) var section: SectionOptions
+    @OptionGroup(visibility: .hidden) var live: LiveOptions
 
     func run() throws {
-        try root.refuse(
-            in: "check", except: Check.timelineOptions,
-            note: "it takes --bpm, --tempo-scale, --start-at, --count-in and --subdivide, as play does")
+        let given = ClickOptions.form(tempo, bar, beat, length, sound).merging(output.form).merging(section.form)
+            .merging(live.form)
+        if let name = given.given.first(where: { !Check.timelineOptions.contains($0) }) {
+            throw CommandLineError(
+                .usage,
+                "\(name) does not apply to 'check'; it takes --bpm, --tempo-scale, --start-at, --count-in and "
+                    + "--subdivide, as play does")
+        }
         // play's own path, so the table is what play plays.
-        let form = root.form.merging(SettingForm([("--tempo-scale", tempoScale)]))
+        let form = given.merging(SettingForm([("--tempo-scale", tempoScale)]))
         print(TimelineTable.text(of: try Job(form, patternSource(named: file, startAt: startAt)).plan.map))
     }
 }

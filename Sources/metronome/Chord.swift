@@ -18,14 +18,14 @@ struct Chord: ParsableCommand {
     @Option(parsing: .unconditional, help: "Milliseconds between successive notes, 0 to 1000.")
     var strum = "0"
 
-    @OptionGroup var notes: NoteOptions
+    @OptionGroup(title: HelpSection.notes) var notes: NoteOptions
     @OptionGroup var output: OutputOptions
     /// Parsed only to be refused: a held chord has no beat, so the click's options (tempo, meter, accents,
     /// subdivision, count-in, bars, sound) would change nothing a listener hears, or (`--count-in`) sound over it.
     @OptionGroup(visibility: .hidden) var clickOptions: ClickOptions
     /// Parsed only to be refused: a held chord has no beat to swing, gap or speed up.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
-    @OptionGroup(title: "Live playback") var live: LiveOptions
+    @OptionGroup var live: LiveOptions
 
     mutating func run() throws {
         let jack = try live.adopting(&output)

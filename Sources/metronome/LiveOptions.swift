@@ -2,8 +2,63 @@ import ArgumentParser
 import MetronomeJack
 import MetronomeKit
 
-/// Options that only live playback takes.
+/// Options that only live playback takes, in three sections of the help: live playback, JACK and Link.
 struct LiveOptions: ParsableArguments {
+    @OptionGroup(title: HelpSection.live) var playback: PlaybackOptions
+    @OptionGroup(title: HelpSection.jack) var jack: JackOptions
+    @OptionGroup(title: HelpSection.link) var link: LinkOptions
+
+    /// The options as the library's form.
+    var form: SettingForm {
+        SettingForm([
+            ("--latency", playback.latency), ("--lookahead", playback.lookahead), ("--device", playback.device),
+            SettingForm.flag("--verbose", playback.verbose),
+            SettingForm.flag("--no-reconnect", playback.noReconnect),
+            ("--reconnect-timeout", playback.reconnectTimeout),
+            SettingForm.flag("--link", link.link), ("--quantum", link.quantum),
+            SettingForm.flag("--link-start-stop", link.linkStartStop),
+            ("--driver", playback.driver), ("--client-name", jack.clientName), ("--connect", jack.connect),
+            SettingForm.flag("--no-connect", jack.noConnect), ("--midi-connect", jack.midiConnect),
+            SettingForm.flag("--midi-notes", jack.midiNotes), ("--transport", jack.transport),
+        ])
+    }
+
+    /// `--driver`.
+    var driver: String? { playback.driver }
+
+    /// Checks the values (`SettingForm.liveSettings`); with `--output` none but `--verbose` may be given.
+    func checked(rendering: Bool) throws(CommandLineError) -> LiveSettings {
+        do { return try form.liveSettings(rendering: rendering) } catch { throw CommandLineError(error) }
+    }
+}
+
+extension LiveOptions {
+    /// With `--driver jack` and live playback: opens the client that will play (its server's rate and period are what
+    /// the plan and the lookahead are made for) and sets its rate as `--sample-rate` (the server's rate rules; one
+    /// given that differs is exit 64). No server is exit 69 in one line.
+    /// - Returns: the client, for `ClickLive` to play through; nil without JACK or rendering.
+    func adopting(_ output: inout some OutputParts) throws(CommandLineError) -> JackClient? {
+        guard driver == "jack", output.output == nil else { return nil }
+        // The live options' own mistakes first (64), before the server is asked.
+        _ = try checked(rendering: false)
+        let client: JackClient
+        do { client = try JackClient(name: jack.clientName ?? "metronome") } catch {
+            throw CommandLineError(.unavailable, error.description)
+        }
+        let rate = client.sampleRate
+        if let given = output.sampleRate, Int(given) != rate {
+            throw CommandLineError(
+                .usage,
+                "--sample-rate \(given): the JACK server '\(JackOutput.defaultServerName)' runs at \(rate) Hz; with "
+                    + "--driver jack leave --sample-rate out")
+        }
+        output.sampleRate = String(rate)
+        return client
+    }
+}
+
+/// How live playback plays: the output and its latency, the report, what a lost server does.
+struct PlaybackOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Target output latency in milliseconds, 2 to 2000 (default 20).")
     var latency: String?
 
@@ -22,6 +77,23 @@ struct LiveOptions: ParsableArguments {
             """)
     var driver: String?
 
+    @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
+    var verbose = false
+
+    @Flag(help: "If the sound server or the sink goes away while playing, stop with exit 69 instead of reconnecting.")
+    var noReconnect = false
+
+    @Option(
+        parsing: .unconditional,
+        help: """
+            If the sound server or the sink goes away while playing, how long to keep the beat going silently and \
+            retry, in seconds, 1 to 86400, before exit 69 (default 30).
+            """)
+    var reconnectTimeout: String?
+}
+
+/// `--driver jack`'s client, ports, MIDI and transport.
+struct JackOptions: ParsableArguments {
     @Option(help: "With --driver jack: the JACK client's name (default metronome).")
     var clientName: String?
 
@@ -57,21 +129,10 @@ struct LiveOptions: ParsableArguments {
             and beats while there is one; our own tempo changes are then ignored).
             """)
     var transport: String?
+}
 
-    @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
-    var verbose = false
-
-    @Flag(help: "If the sound server or the sink goes away while playing, stop with exit 69 instead of reconnecting.")
-    var noReconnect = false
-
-    @Option(
-        parsing: .unconditional,
-        help: """
-            If the sound server or the sink goes away while playing, how long to keep the beat going silently and \
-            retry, in seconds, 1 to 86400, before exit 69 (default 30).
-            """)
-    var reconnectTimeout: String?
-
+/// Ableton Link.
+struct LinkOptions: ParsableArguments {
     @Flag(help: "Join the Ableton Link session on the network: its tempo, and its phase at the quantum.")
     var link = false
 
@@ -86,47 +147,4 @@ struct LiveOptions: ParsableArguments {
             session's next quantum boundary.
             """)
     var linkStartStop = false
-
-    /// The options as the library's form.
-    var form: SettingForm {
-        SettingForm([
-            ("--latency", latency), ("--lookahead", lookahead), ("--device", device),
-            SettingForm.flag("--verbose", verbose),
-            SettingForm.flag("--no-reconnect", noReconnect), ("--reconnect-timeout", reconnectTimeout),
-            SettingForm.flag("--link", link), ("--quantum", quantum), SettingForm.flag("--link-start-stop", linkStartStop),
-            ("--driver", driver), ("--client-name", clientName), ("--connect", connect),
-            SettingForm.flag("--no-connect", noConnect), ("--midi-connect", midiConnect),
-            SettingForm.flag("--midi-notes", midiNotes), ("--transport", transport),
-        ])
-    }
-
-    /// Checks the values (`SettingForm.liveSettings`); with `--output` none but `--verbose` may be given.
-    func checked(rendering: Bool) throws(CommandLineError) -> LiveSettings {
-        do { return try form.liveSettings(rendering: rendering) } catch { throw CommandLineError(error) }
-    }
-}
-
-extension LiveOptions {
-    /// With `--driver jack` and live playback: opens the client that will play (its server's rate and period are what
-    /// the plan and the lookahead are made for) and sets its rate as `--sample-rate` (the server's rate rules; one
-    /// given that differs is exit 64). No server is exit 69 in one line.
-    /// - Returns: the client, for `ClickLive` to play through; nil without JACK or rendering.
-    func adopting(_ output: inout OutputOptions) throws(CommandLineError) -> JackClient? {
-        guard driver == "jack", output.output == nil else { return nil }
-        // The live options' own mistakes first (64), before the server is asked.
-        _ = try checked(rendering: false)
-        let client: JackClient
-        do { client = try JackClient(name: clientName ?? "metronome") } catch {
-            throw CommandLineError(.unavailable, error.description)
-        }
-        let rate = client.sampleRate
-        if let given = output.sampleRate, Int(given) != rate {
-            throw CommandLineError(
-                .usage,
-                "--sample-rate \(given): the JACK server '\(JackOutput.defaultServerName)' runs at \(rate) Hz; with "
-                    + "--driver jack leave --sample-rate out")
-        }
-        output.sampleRate = String(rate)
-        return client
-    }
 }

@@ -34,10 +34,10 @@ struct Metronome: ParsableCommand {
             Play.self, Check.self, Patterns.self, Arp.self, Chord.self, Serve.self, Sounds.self, Devices.self,
         ])
 
-    @OptionGroup var click: ClickOptions
+    @OptionGroup(title: HelpSection.click) var click: ClickOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup(title: "Section (as one section of a .metro file)") var section: SectionOptions
-    @OptionGroup(title: "Live playback") var live: LiveOptions
+    @OptionGroup var live: LiveOptions
 
     mutating func run() throws {
         let jack = try live.adopting(&output)

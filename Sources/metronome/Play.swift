@@ -41,16 +41,22 @@ struct Play: ParsableCommand {
         parsing: .unconditional, help: "MIDI files: move every note but the drums this many semitones, -48 to 48.")
     var transpose: String?
 
-    @OptionGroup var click: ClickOptions
+    @OptionGroup(title: HelpSection.click) var tempo: TempoOptions
+    /// Parsed only to be refused with a message: a file sets its meters and accents.
+    @OptionGroup(visibility: .hidden) var bar: BarOptions
+    @OptionGroup(title: HelpSection.click) var beat: BeatOptions
+    @OptionGroup(title: HelpSection.click) var length: LengthOptions
+    @OptionGroup(title: HelpSection.click) var sound: SoundOptions
     @OptionGroup var output: OutputOptions
     /// Parsed only to be refused with a message: the file sets its sections' swing, gap and trainers.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Note track (files with chords)") var notes: NoteOptions
-    @OptionGroup(title: "Live playback") var live: LiveOptions
+    @OptionGroup var live: LiveOptions
 
     /// The click's, the output's and the section's options, and `--tempo-scale`.
     private var form: SettingForm {
-        click.form.merging(output.form).merging(section.form).merging(SettingForm([("--tempo-scale", tempoScale)]))
+        ClickOptions.form(tempo, bar, beat, length, sound).merging(output.form).merging(section.form)
+            .merging(SettingForm([("--tempo-scale", tempoScale)]))
     }
 
     mutating func run() throws {

@@ -48,13 +48,13 @@ struct Serve: ParsableCommand {
     @Flag(help: "Wait for /metronome/play (or /klick/metro/start, or space) instead of playing at once.")
     var wait = false
 
-    @OptionGroup var click: ClickOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup(title: HelpSection.click) var click: ClickOptions
+    @OptionGroup var output: ServedOutputOptions
     /// Parsed only to be refused: the served click is steady or a loaded file's, and a file sets its own swing, gap
     /// and trainers.
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(title: "Notes (/metronome/note, chord, arp)") var notes: NoteOptions
-    @OptionGroup(title: "Live playback") var live: LiveOptions
+    @OptionGroup var live: LiveOptions
 
     /// The default OSC port (klick has none; 7770 is ours).
     static let defaultPort: UInt16 = 7770

@@ -58,4 +58,75 @@ struct HelpTests {
                 })
         }
     }
+
+    /// The headings of a help text's sections, in order: its lines in capitals that end with a colon.
+    static func sections(_ help: String) -> [String] {
+        help.split(separator: "\n").map(String.init).filter {
+            !$0.hasPrefix(" ") && $0.hasSuffix(":") && $0 == $0.uppercased()
+        }
+    }
+
+    @Test(
+        "Help comes in the order a musician reaches for things: tempo, meter and sound; length, volume and output; live playback, JACK and Link; each command's own options last",
+        arguments: [
+            (
+                [],
+                [
+                    "TEMPO, METER AND SOUND:", "LENGTH, VOLUME AND OUTPUT:",
+                    "SECTION (AS ONE SECTION OF A .METRO FILE):", "LIVE PLAYBACK:", "JACK (WITH --DRIVER JACK):",
+                    "ABLETON LINK:", "OPTIONS:", "SUBCOMMANDS:",
+                ]
+            ),
+            (
+                ["play"],
+                [
+                    "ARGUMENTS:", "TEMPO, METER AND SOUND:", "LENGTH, VOLUME AND OUTPUT:",
+                    "NOTE TRACK (FILES WITH CHORDS):",
+                    "LIVE PLAYBACK:", "JACK (WITH --DRIVER JACK):", "ABLETON LINK:", "OPTIONS:",
+                ]
+            ),
+            (
+                ["serve"],
+                [
+                    "ARGUMENTS:", "TEMPO, METER AND SOUND:", "LENGTH, VOLUME AND OUTPUT:",
+                    "NOTES (/METRONOME/NOTE, CHORD, ARP):", "LIVE PLAYBACK:", "JACK (WITH --DRIVER JACK):",
+                    "ABLETON LINK:", "OPTIONS:",
+                ]
+            ),
+            (["check"], ["ARGUMENTS:", "THE TIMELINE'S OPTIONS, AS PLAY TAKES THEM:", "OPTIONS:"]),
+        ])
+    func sectionsInOrder(command: [String], expected: [String]) throws {
+        let result = try CommandRunner.run(["help"] + command)
+        #expect(result.status == 0)
+        #expect(Self.sections(result.standardOutput) == expected, "\(result.standardOutput)")
+    }
+
+    @Test(
+        "Each command's help lists only what it takes: play leaves out --meter and --accent, serve the file's options; check lists --bpm, --subdivide and --count-in"
+    )
+    func onlyWhatIsTaken() throws {
+        let play = try CommandRunner.run(["help", "play"]).standardOutput
+        let serve = try CommandRunner.run(["help", "serve"]).standardOutput
+        let check = try CommandRunner.run(["help", "check"]).standardOutput
+        for option in ["--meter <meter>", "--accent <accent>"] {
+            #expect(!play.contains(option), "\(option)")
+        }
+        for option in ["-o, --output", "--format <format>", "--midi-tempo", "--channels <channels>", "--force"] {
+            #expect(!serve.contains(option), "\(option)")
+        }
+        for option in ["--bpm <bpm>", "--subdivide <subdivide>", "--count-in <count-in>"] {
+            #expect(check.contains(option), "\(option)")
+        }
+        // What they refuse is refused as before, in one line each.
+        let meter = try CommandRunner.run(["play", "song", "--meter", "3/4", "-o", "/dev/null"])
+        #expect(meter.status == 64)
+        #expect(meter.standardError.contains("--meter does not apply to 'play'"), "\(meter.standardError)")
+        #expect(meter.standardError.split(separator: "\n").count == 1, "\(meter.standardError)")
+        let output = try CommandRunner.run(["serve", "-o", "x.wav"])
+        #expect(output.status == 64)
+        #expect(
+            output.standardError.contains("'serve' plays live; render with the main command"), "\(output.standardError)"
+        )
+        #expect(output.standardError.split(separator: "\n").count == 1, "\(output.standardError)")
+    }
 }
