@@ -43,6 +43,8 @@ public final class LinkSession: TempoSource, @unchecked Sendable {
     private struct Settings {
         var quantum: Double
         var followsStartStop = false
+        /// When Link was last turned on (nil while off).
+        var enabledAt: HostTime?
     }
 
     /// The callbacks' context, handed to C as an unretained pointer: the session owns it and outlives the Link
@@ -104,7 +106,17 @@ public final class LinkSession: TempoSource, @unchecked Sendable {
     public var takesOfferedBeat: Bool { isEnabled && peers == 0 }
 
     /// Turns Link on or off. Off, the session plays alone from where it is, at the tempo it has.
-    public func enable(_ on: Bool) { clink_enable(handle, on) }
+    public func enable(_ on: Bool) {
+        settings.withLock { $0.enabledAt = on ? ($0.enabledAt ?? HostTime.now()) : nil }
+        clink_enable(handle, on)
+    }
+
+    /// Whether Link is on, alone, and within `joinWindow` of being turned on: a peer's session may not have been
+    /// found yet.
+    func isDiscovering(at time: HostTime) -> Bool {
+        guard let since = settings.withLock({ $0.enabledAt }), peers == 0 else { return false }
+        return time.nanoseconds - since.nanoseconds < Int64(Self.joinWindow.inSeconds * 1e9)
+    }
 
     /// Whether play and stop are shared with the session's peers that share them too.
     public var isStartStopSyncEnabled: Bool { clink_is_start_stop_sync_enabled(handle) }
@@ -131,9 +143,14 @@ public final class LinkSession: TempoSource, @unchecked Sendable {
         return clink_state_tempo(&state)
     }
 
-    /// The session's beat timeline at an instant, or nil while Link is off.
+    /// The session's beat timeline at an instant, or nil while Link is off, and while it is discovering: on, alone,
+    /// within `joinWindow` of being turned on (as `join` waits before the first click). A follower that saw the
+    /// timeline then would offer our tempo and phase to a session that only seems ours alone
+    /// (`propose(beat:at:tempo:)` commits them), and a session found a moment later could take our tempo (Link's
+    /// TEST-PLAN TEMPO-2: joining must not change it; CI at 04d8a51, `/metronome/link 1` beside a peer at 97 left the
+    /// session at our 120). Until a peer is found or the window has passed, the session plays on as it was.
     public func timeline(at time: HostTime) -> BeatTimeline? {
-        guard isEnabled else { return nil }
+        guard isEnabled, !isDiscovering(at: time) else { return nil }
         let quantum = self.quantum
         var state = clink_state()
         clink_capture_app_state(handle, &state)
