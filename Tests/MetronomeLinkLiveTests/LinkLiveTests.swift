@@ -528,13 +528,17 @@ struct LinkLiveTests {
         let scratch = try Scratch()
         let pattern = scratch.file("ramp.metro")
         try "# a ramp\na: 2 bars tempo 100-140\n".write(toFile: pattern, atomically: true, encoding: .utf8)
-        let peer = try lab.peer("tempo_watch", ["100", "16"])
+        // The peer watches until both runs have ended (SIGINT; 40 s at most), not for a fixed time: the ramp's last
+        // beats came after a 16-second watch had ended once.
+        let peer = try lab.peer("tempo_watch", ["100", "40"])
         usleep(1_500_000)
         let trainer = try lab.ours(["100", "--link", "--trainer", "+10/1:130", "--bars", "4", "--verbose"]).wait()
         #expect(trainer.status == 0, "\(trainer.standardError)")
         usleep(1_500_000)
         let ramp = try lab.ours(["play", pattern, "--link", "--verbose"]).wait()
         #expect(ramp.status == 0, "\(ramp.standardError)")
+        usleep(300_000)
+        peer.send(SIGINT)
         let peerResult = peer.wait()
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
         // The ramp, T(x) = 100 + 5x over 8 beats, has the mean tempo 5 / ln(T(k+1)/T(k)) over beat k; joining at 130

@@ -51,7 +51,12 @@ while time.monotonic() - start < seconds:
     if changed is None and time.monotonic() - start >= change_at:
         state = peer.captureAppSessionState()
         changed = math.floor(state.beatAtTime(peer.clock().micros(), quantum)) + 1
-        state.setTempo(new_tempo, state.timeAtBeat(changed, quantum))
+        change_micros = state.timeAtBeat(changed, quantum)
+        # The timeline before the change: a beat heard before it is measured against it. (The session's new timeline
+        # keeps beat CHANGED where it was and moves every beat before it: a tag for the last beat at the old tempo
+        # that arrives after this commit would read a beat at the new tempo, 71 ms at 120 to 140, as our error.)
+        before_change = peer.captureAppSessionState()
+        state.setTempo(new_tempo, change_micros)
         peer.commitAppSessionState(state)
         print("tempo_change", changed, peer.clock().micros(), flush=True)
     try:
@@ -67,6 +72,8 @@ while time.monotonic() - start < seconds:
     unix = ntp_seconds - NTP_TO_UNIX + fraction / 2**32
     micros = link_micros_of_unix(unix)
     state = peer.captureAppSessionState()
+    if changed is not None and micros < change_micros:
+        state = before_change
     session_beat = round(state.beatAtTime(int(micros), quantum))
     error = micros - state.timeAtBeat(session_beat, quantum)
     count += 1

@@ -1,5 +1,5 @@
 """A Link peer that watches the session's tempo (linkpython-extern, PyPI module `link`): founds the session at TEMPO
-(or joins one), and for SECONDS prints, one line each,
+(or joins one), and for SECONDS, or until SIGINT, prints, one line each,
     ready          Link is enabled
     tempo T        the session's tempo changed to T (rounded to 0.01), polled every millisecond
 It never changes the tempo itself.
@@ -15,10 +15,13 @@ peer.enabled = True
 print("ready", flush=True)
 seen = round(peer.captureAppSessionState().tempo(), 2)
 deadline = time.monotonic() + seconds
-while time.monotonic() < deadline:
-    now = round(peer.captureAppSessionState().tempo(), 2)
-    if now != seen:
-        seen = now
-        print("tempo", now, flush=True)
-    time.sleep(0.001)
+try:
+    while time.monotonic() < deadline:
+        now = round(peer.captureAppSessionState().tempo(), 2)
+        if now != seen:
+            seen = now
+            print("tempo", now, flush=True)
+        time.sleep(0.001)
+except KeyboardInterrupt:
+    pass  # the test's end, sooner than SECONDS
 peer.enabled = False
