@@ -6,7 +6,7 @@ import MetronomeKit
 // (default "20,10,5,3") the latencies tried; METRONOME_BENCH_SERVE_SECONDS (default 30) the length of the serve
 // part's load run (its idle runs last twice that); METRONOME_BENCH_SERVE_LATENCY (default: serve's 20) the serve
 // part's --latency in milliseconds; METRONOME_BENCH_ONLY (default
-// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect") which parts run;
+// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock") which parts run;
 // METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none);
 // METRONOME_BENCH_SEQUENCER_LIVE_SECONDS (default 60) how long it plays the file live with each font (0: not at all);
 // METRONOME_BENCH_RETURNS (default 20) the connection losses and returns of the reconnect part. The `link` part is not
@@ -15,7 +15,7 @@ import MetronomeKit
 let runs = 7
 let parts = Set(
     (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) }
-        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect")
+        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock")
         .split(
             separator: ","
         )
@@ -311,7 +311,9 @@ if parts.contains("reconnect") {
         print(
             "\(report.returns) connection losses and returns 1.3 s apart, one recording of \(report.clicks) clicks "
                 + "(exit \(report.exitStatus), load \(Measure.loadAverage())).\n")
-        print("| first click after a return, frames off the grid before the loss | every click, against the first's grid |")
+        print(
+            "| first click after a return, frames off the grid before the loss | every click, against the first's grid |"
+        )
         print("|---|---|")
         print(
             "| \(errors.map(String.init).joined(separator: " ")) (returns seen: \(errors.count); largest "
@@ -334,3 +336,6 @@ if parts.contains("link") {
         print("(not run: this network namespace has interfaces other than lo; Benchmarks/link runs it in its own)\n")
     }
 }
+
+// MIDI clock in: the follower's filter beside Hydrogen's mean of ten and a plain per-tick estimate (offline, seeded).
+if parts.contains("midiclock") { MIDIClockBenchmark.report() }

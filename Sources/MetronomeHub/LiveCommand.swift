@@ -83,9 +83,11 @@ public struct LiveCommand {
                 throw error
             }
         }
-        let plan = try unwinding { () throws(CommandLineError) in
+        var plan = try unwinding { () throws(CommandLineError) in
             joined ? try link?.prepared(self.plan) ?? self.plan : self.plan
         }
+        // Following a MIDI clock, the map waits for the clock's Start (or Continue).
+        if live.jack?.followsMIDIClock == true { plan.waits = true }
         let client = try unwinding { () throws(CommandLineError) in try jack() }
         let engine = try unwinding { () throws(CommandLineError) in try session(plan, period: client?.periodFrames) }
         let osc = try unwinding { () throws(CommandLineError) in
@@ -104,10 +106,16 @@ public struct LiveCommand {
         }
         web.map { started.append($0) }
         let midi = try unwinding { () throws(CommandLineError) in try midiIn(engine, plan: plan) }
+        // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop.
+        let clock =
+            live.jack?.followsMIDIClock == true
+            ? MIDIClockFollower(
+                inbox: MIDIInbox(capacity: 4096), framesPerSecond: Double(plan.sampleRate.framesPerSecond)) : nil
         let status = terminal.statusLine()
         let feed = status.map { display in
             LiveStatusFeed(
-                display: display, session: engine, startVolume: plan.volume, clock: clockWords(joined ? link : nil))
+                display: display, session: engine, startVolume: plan.volume,
+                clock: clockWords(joined ? link : nil, midiClock: clock))
         }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
         let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
@@ -128,7 +136,7 @@ public struct LiveCommand {
         let linkCompanion = link.map { LinkCompanion(link: $0.link, joined: joined, play: !self.plan.waits) }
         var run = Run(
             engine: engine, volume: plan.volume, service: service, status: status, terminal: terminal)
-        run.followers = transportFollower.map { [$0] } ?? []
+        run.followers = ([transportFollower, clock] as [(any SessionFollower)?]).compactMap { $0 }
         // The status feed stops first: nothing is drawn after the line is finished.
         run.companions =
             [feed as (any LiveCompanion)?].compactMap { $0 } + started
@@ -139,7 +147,7 @@ public struct LiveCommand {
             let driver = JackDriver(
                 name: jack.clientName, ports: ports, midiConnections: jack.midiConnect, transportLock: transportLock,
                 timebaseMaster: jack.transport == .master, midiInput: midi.keyboard == nil ? midi.inbox : nil,
-                keyboard: midi.keyboard, opened: client)
+                keyboard: midi.keyboard, clockInput: clock?.inbox, opened: client)
             try play(driver, run) { error in CommandLineError(.unavailable, error.description) }
         } else {
             try play(PulseDriver(device: live.device, latency: live.latency), run) { error in
@@ -154,9 +162,11 @@ public struct LiveCommand {
         }
     }
 
-    /// What the status line says of the clock followed: Link's peers now, or the JACK transport's mode; nil for none.
-    private func clockWords(_ link: LinkJoin?) -> @Sendable () -> String? {
+    /// What the status line says of the clock followed: Link's peers now, the MIDI clock's state and tempo, or the
+    /// JACK transport's mode; nil for none.
+    private func clockWords(_ link: LinkJoin?, midiClock: MIDIClockFollower?) -> @Sendable () -> String? {
         if let session = link?.link { return { "Link: \(session.peers) \(session.peers == 1 ? "peer" : "peers")" } }
+        if let midiClock { return { midiClock.status.words } }
         let words: String? =
             switch live.jack?.transport {
             case .startStop: "JACK transport"
@@ -174,6 +184,12 @@ public struct LiveCommand {
                 .usage,
                 "--duration and --bars do not apply with --transport: the JACK transport decides when the click plays "
                     + "(quit with q or Ctrl-C)")
+        }
+        if live.jack?.followsMIDIClock == true, let frames = plan.frameCount, frames != plan.map.endFrame {
+            throw CommandLineError(
+                .usage,
+                "--duration and --bars do not apply with --follow midi-clock: the clock's Start and Stop decide when "
+                    + "the click plays (quit with q or Ctrl-C)")
         }
         let configuration: MixerConfiguration
         do { configuration = try plan.mixerConfiguration() } catch {

@@ -23,6 +23,8 @@ public struct JackDriver: OutputDriver, Sendable {
     public var midiInput: MIDIInbox?
     /// nil: `midi_in`'s notes go to `midiInput`; else every client's `midi_in` plays them on it (`JackOutput.init`).
     public var keyboard: LiveKeyboard?
+    /// nil: no MIDI clock in; else every client's `midi_in` pushes the clock and song transport here.
+    public var clockInput: MIDIInbox?
     /// What every client it opens counts together: the run's, across reconnects.
     public let runCounts = JackRunCounts()
     /// A client opened already (to learn the server's rate and period): the first `open` takes it over.
@@ -35,8 +37,10 @@ public struct JackDriver: OutputDriver, Sendable {
     public init(
         name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
         midiConnections: [String]? = nil, transportLock: TransportLock? = nil, timebaseMaster: Bool = false,
-        midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil, opened: JackClient? = nil
+        midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil, clockInput: MIDIInbox? = nil,
+        opened: JackClient? = nil
     ) {
+        self.clockInput = clockInput
         self.opened = opened
         self.timebaseMaster = timebaseMaster
         self.midiInput = midiInput
@@ -57,7 +61,8 @@ public struct JackDriver: OutputDriver, Sendable {
             mixer: mixer, name: name, server: server, ports: ports, midiConnections: midiConnections,
             beforeStreaming: takeover?.beforeStreaming ?? {},
             catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit, transportLock: transportLock,
-            timebaseMaster: timebaseMaster, midiInput: midiInput, keyboard: keyboard, runCounts: runCounts,
+            timebaseMaster: timebaseMaster, midiInput: midiInput, keyboard: keyboard, clockInput: clockInput,
+            runCounts: runCounts,
             opened: opened)
     }
 }

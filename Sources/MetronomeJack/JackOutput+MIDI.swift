@@ -5,8 +5,8 @@ import MetronomeLive
 import MetronomeModel
 import Synchronization
 
-/// MIDI through the client's ports: the mixer's messages out (clock, transport, notes) and notes in (the keyboard or
-/// the arpeggiator's inbox).
+/// MIDI through the client's ports: the mixer's messages out (clock, transport, notes), and in: notes (the keyboard
+/// or the arpeggiator's inbox) and a clock to follow (its inbox).
 extension JackOutput {
     /// MIDI messages the port's buffer had no room for (JACK's MIDI buffer is a period's worth). Any thread.
     public var droppedMIDICount: Int { midiDropped.load(ordering: .relaxed) }
@@ -35,28 +35,35 @@ extension JackOutput {
 
     /// Plays the note ons and note offs that arrived on `midi_in` this period on the keyboard, or pushes them into
     /// the inbox, each on the mixer frame the period starts at plus its offset (their data bytes kept to 7 bits);
-    /// other messages (controllers, clock, sysex) are left out, as nothing here uses them. `mixerHeld`: this cycle
-    /// does not pull the mixer (a stopped transport). Real-time path.
+    /// MIDI clock, Start, Continue, Stop and Song Position Pointer go to the clock's inbox, when there is one. Other
+    /// messages (controllers, System Exclusive, active sensing) are left out, as nothing here uses them. `mixerHeld`:
+    /// this cycle does not pull the mixer (a stopped transport). Real-time path.
     func receiveMIDI(_ frameCount: Int, mixerHeld: Bool) {
-        guard let midiInPort, midiInput != nil || keyboard != nil,
-            let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount))
-        else { return }
+        guard let midiInPort, let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount)) else { return }
         if let keyboard, !mixerHeld { keyboard.releaseHeld(into: mixer) }
         let start = mixer.framePosition
         let count = jack_midi_get_event_count(buffer)
         var event = jack_midi_event_t()
         for index in 0..<count {
-            guard jack_midi_event_get(&event, buffer, index) == 0, event.size >= 3, let bytes = event.buffer else {
+            guard jack_midi_event_get(&event, buffer, index) == 0, event.size >= 1, let bytes = event.buffer else {
                 continue
             }
             let status = bytes[0]
-            guard status & 0xF0 == 0x80 || status & 0xF0 == 0x90 else { continue }
-            let message = MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F)
             let frame = start + SampleTime(event.time)
-            if let keyboard {
-                keyboard.play(message, at: frame, into: mixer, mixerHeld: mixerHeld)
-            } else {
-                midiInput?.push(message, at: frame, mixerHeld: mixerHeld)
+            switch status {
+            case 0xF8, 0xFA, 0xFB, 0xFC:
+                clockInput?.push(MIDIMessage(status), at: frame, mixerHeld: mixerHeld)
+            case 0xF2 where event.size >= 3:
+                clockInput?.push(MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F), at: frame, mixerHeld: mixerHeld)
+            case 0x80...0x9F where event.size >= 3:
+                let message = MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F)
+                if let keyboard {
+                    keyboard.play(message, at: frame, into: mixer, mixerHeld: mixerHeld)
+                } else {
+                    midiInput?.push(message, at: frame, mixerHeld: mixerHeld)
+                }
+            default:
+                continue
             }
         }
     }

@@ -57,6 +57,8 @@ public final class JackOutput: @unchecked Sendable {
     var midiInPort: OpaquePointer?
     let midiInput: MIDIInbox?
     let keyboard: LiveKeyboard?
+    /// Where MIDI clock and song transport arriving on `midi_in` go (F8, FA, FB, FC, F2), or nil.
+    let clockInput: MIDIInbox?
     /// Its full name (`metronome:midi_in`), or nil.
     public let midiInPortName: String?
     let midiDropped = Atomic<Int>(0)
@@ -147,6 +149,8 @@ public final class JackOutput: @unchecked Sendable {
     ///     pushed here with the mixer frame it arrived on (the cycle's first frame plus its offset in the period).
     ///   - keyboard: a `midi_in` port (as with `midiInput`) whose note ons and offs play `keyboard` on the mixer
     ///     frame they arrived on, in the same cycle (`LiveKeyboard`), instead of going to `midiInput`.
+    ///   - clockInput: a `midi_in` port (as with `midiInput`) whose MIDI clock (F8), Start, Continue, Stop and Song
+    ///     Position Pointer are pushed here, each with the mixer frame it arrived on (`MIDIClockFollower`).
     ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
     ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
     ///   - runCounts: counts shared with the other clients of the run (a reconnect's), added to as well as its own.
@@ -160,15 +164,17 @@ public final class JackOutput: @unchecked Sendable {
         catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
         timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil,
-        runCounts: JackRunCounts = JackRunCounts(), opened: JackClient? = nil
+        clockInput: MIDIInbox? = nil, runCounts: JackRunCounts = JackRunCounts(), opened: JackClient? = nil
     ) throws(JackError) {
         #if METRONOME_FAULTS
-        // Read here, on the control thread: its first read (getenv, a String) must not land in a render callback.
-        _ = InjectedFault.active
+            // Read here, on the control thread: its first read (getenv, a String) must not land in a render callback.
+            _ = InjectedFault.active
         #endif
         self.mixer = mixer
         self.midiInput = midiInput
         self.keyboard = keyboard
+        self.clockInput = clockInput
+        let hasMIDIIn = midiInput != nil || keyboard != nil || clockInput != nil
         // Taking over after the server came back: the note offs sent while it was away are lost.
         if skipLimit != nil { keyboard?.releaseAll() }
         self.runCounts = runCounts
@@ -204,7 +210,7 @@ public final class JackOutput: @unchecked Sendable {
         portNames = (1...channels).map { "\(String(cString: jack_get_client_name(client))):out_\($0)" }
         midiPortName = midiConnections == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_out"
         midiInPortName =
-            midiInput == nil && keyboard == nil ? nil : "\(String(cString: jack_get_client_name(client))):midi_in"
+            hasMIDIIn ? "\(String(cString: jack_get_client_name(client))):midi_in" : nil
         // Every stored property is set; a refusal from here on closes the client before it is thrown (a client left
         // open on a server that later dies was seen to block the next jack_client_open in the process for good).
         do throws(JackError) {
@@ -222,7 +228,7 @@ public final class JackOutput: @unchecked Sendable {
                 else { throw .portFailed(server: serverName, port: "midi_out") }
                 midiPort = port
             }
-            if midiInput != nil || keyboard != nil {
+            if hasMIDIIn {
                 guard
                     let port = jack_port_register(
                         client, "midi_in", metronome_jack_midi_type(), UInt(JackPortIsInput.rawValue), 0)

@@ -20,6 +20,7 @@ struct LiveOptions: ParsableArguments {
             ("--driver", playback.driver), ("--client-name", jack.clientName), ("--connect", jack.connect),
             SettingForm.flag("--no-connect", jack.noConnect), ("--midi-connect", jack.midiConnect),
             SettingForm.flag("--midi-notes", jack.midiNotes), ("--transport", jack.transport),
+            ("--follow", jack.follow),
         ])
     }
 
@@ -129,6 +130,13 @@ struct JackOptions: ParsableArguments {
             and beats while there is one; our own tempo changes are then ignored).
             """)
     var transport: String?
+
+    @Option(
+        help: """
+            With --driver jack: midi-clock: the MIDI clock arriving on midi_in leads tempo and phase, and its Start, \
+            Stop, Continue and Song Position play, stop and locate (docs/midi-clock.md).
+            """)
+    var follow: String?
 }
 
 /// Ableton Link.

@@ -557,7 +557,7 @@ struct LinkLiveTests {
         // The peer prints Link's tempo to 0.01 BPM (Link keeps whole microseconds a beat).
         #expect(
             seen.count == expected.count && zip(seen, expected).allSatisfy { abs($0 - $1) <= 0.011 },
-            "seen \(seen), expected \(expected)")
+            "seen \(seen), expected \(expected); the ramp's run: \(ramp.standardError)")
     }
 
     @Test(

@@ -73,6 +73,8 @@ public struct JackSettings: Sendable, Equatable {
     public var midiNotes = false
     /// How the JACK transport is used (`--transport`); nil: not at all.
     public var transport: JackTransportMode?
+    /// Whether a MIDI clock arriving on `midi_in` leads (`--follow midi-clock`).
+    public var followsMIDIClock = false
 
     /// JACK with the defaults.
     public init(
@@ -95,6 +97,7 @@ extension SettingForm {
         ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
         ("--link-start-stop", true), ("--driver", true), ("--client-name", true), ("--connect", true),
         ("--no-connect", true), ("--midi-connect", true), ("--midi-notes", true), ("--transport", true),
+        ("--follow", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -114,6 +117,19 @@ extension SettingForm {
         settings.verbose = has("--verbose")
         settings.reconnectTimeout = has("--no-reconnect") ? nil : reconnect ?? .seconds(30)
         let quantum = try value("--quantum", SettingText.quantum)
+        // One clock leads at a time: --follow names it (Link and the JACK transport also have their own options).
+        let follow = self["--follow"]
+        switch follow {
+        case nil, "midi-clock": break
+        case "link", "transport":
+            throw SettingError(
+                "--follow", "\(follow!): follow Link with --link, the JACK transport with --transport follow")
+        case let other?:
+            throw SettingError("--follow", "\(other): the clock to follow is midi-clock")
+        }
+        if follow != nil, let other = ["--link", "--transport"].first(where: has) {
+            throw SettingError("--follow", "midi-clock and \(other) each lead the beat: give one of them")
+        }
         if has("--link") {
             settings.link = LinkSettings(quantum: quantum, startStop: has("--link-start-stop"))
         } else if let name = ["--quantum", "--link-start-stop"].first(where: has) {
@@ -121,9 +137,10 @@ extension SettingForm {
         }
         switch self["--driver"] {
         case nil, "pulse":
-            if let name = ["--client-name", "--connect", "--no-connect", "--midi-connect", "--midi-notes", "--transport"]
-                .first(where: has)
-            {
+            if let name = [
+                "--client-name", "--connect", "--no-connect", "--midi-connect", "--midi-notes", "--transport",
+                "--follow",
+            ].first(where: has) {
                 throw SettingError(name, "applies only with --driver jack")
             }
         case "jack":
@@ -154,11 +171,13 @@ extension SettingForm {
             if let text = self["--midi-connect"] {
                 let ports = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 guard !ports.contains(where: \.isEmpty) else {
-                    throw SettingError("--midi-connect", "\(text): give JACK MIDI ports separated by commas: PORT[,PORT…]")
+                    throw SettingError(
+                        "--midi-connect", "\(text): give JACK MIDI ports separated by commas: PORT[,PORT…]")
                 }
                 jack.midiConnect = ports
             }
             jack.midiNotes = has("--midi-notes")
+            jack.followsMIDIClock = follow != nil
             if let text = self["--transport"] {
                 guard let mode = JackTransportMode(rawValue: text) else {
                     throw SettingError("--transport", "\(text): the mode is start-stop, master or follow")

@@ -1,0 +1,257 @@
+import MetronomeEngine
+import MetronomeModel
+import Synchronization
+
+/// A MIDI clock on the follower seam (`--follow midi-clock`): the clock's ticks and transport messages, as an output
+/// received them (`MIDIInbox`, JACK's `midi_in`, each on the mixer frame it arrived on), lead the session's tempo,
+/// phase, play and stop.
+///
+/// Every pass, before scheduling, it takes what arrived: F8s go to the filter (`MIDIClockEstimator`), Start, Continue,
+/// Stop and Song Position Pointer to the song's place (`MIDIClockTransport`). Then:
+///
+/// - a Start plays the map from its top (count-in included) on the frame of the clock after it, a Continue (or a
+///   pointer while playing) from the song's position, in MIDI ticks (24 a quarter note: the map's quarter notes and
+///   the song's are the same), on the frame of the clock after it; a Stop pauses at the frame it arrived on;
+/// - while playing, the next beat not yet scheduled is put on the frame the filter's line gives its song tick, and
+///   the tempo from it is the line's (`.align`, `.setTempo`): decided as late as the pass before it is scheduled, so
+///   the line has the latest ticks. A map's own tempo changes are overridden: the clock's tempo is the tempo; meters,
+///   accents and sections stay.
+///
+/// What is already scheduled does not move: a start whose clock is due before the first frame not yet scheduled (a
+/// sender that sends its first clock a lookahead or less after Start, or no clock before it) plays its first beat
+/// on that frame, late, and counts it (`lateStarts`); the next beat is on the line again. A Stop takes effect from
+/// the first frame not yet scheduled. When no tick has come for `holdSeconds` plus four ticks, the session holds its
+/// tempo and phase (`MIDIClockStatus.State.holding`) until ticks come again, on a line fitted afresh. The session is
+/// not over while stopped: it waits for the clock's next Start (quit ends it).
+///
+/// Threads: `status`, `route` and `keepsTimerAwake` on any thread; the rest on the session's queue.
+public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
+    // @unchecked: `estimator`, `song`, `pendingPlay`, `lastSent`, `lastTickFrame` and `lateness` are touched only on
+    // the session's queue (`prepare`, `annotate`, `reportLines` after the run); `status` is behind a Mutex, and the
+    // inbox is a single-consumer ring read only here.
+
+    /// The messages the output received.
+    public let inbox: MIDIInbox
+    /// Seconds without a tick after which the session holds its tempo and phase (plus four ticks).
+    public static let holdSeconds = 0.15
+    /// How far (frames) a beat may lie from the line's frame before it is moved.
+    public static let tolerance: Double = 1
+
+    private var estimator: MIDIClockEstimator
+    private var song = MIDIClockTransport()
+    /// A start (or continue) waiting for its clock's frame: the song's anchor.
+    private var pendingPlay: MIDIClockTransport.Anchor?
+    /// The last beat aligned, the frame it was put on and the tempo set from it, so a pass does not send them twice.
+    private var lastSent: (beat: Position, frame: Double, tempo: Double)?
+    /// The frame the last tick arrived on.
+    private var lastTickFrame: Double?
+    /// Starts played late (their clock's frame was already scheduled), and the latest, in frames.
+    private var lateness = (count: 0, largestFrames: 0.0)
+    private let published = Mutex(MIDIClockStatus())
+
+    /// Follows the clock messages that arrive in `inbox` (the output's `midi_in`), at `framesPerSecond`.
+    public init(inbox: MIDIInbox, framesPerSecond: Double) {
+        self.inbox = inbox
+        estimator = MIDIClockEstimator(framesPerSecond: framesPerSecond)
+    }
+
+    /// What the follower knows now: the clock's state, tempo, song position and counts. Any thread.
+    public var status: MIDIClockStatus { published.withLock { $0 } }
+
+    /// MIDI ticks of the song in one of our map's ticks' quarter notes.
+    static let ticksPerSongTick = Position.ticksPerQuarter / Int64(MIDIClockEstimator.ticksPerQuarter)
+
+    public func prepare(_ pass: inout FollowerPass) {
+        var commands: [(TransportCommand, Quantization?)] = []
+        let scheduledUntil = pass.scheduledUntil
+        while let (frame, message, _) = inbox.pop() {
+            let exact = Double(frame)
+            if message.status == 0xF8 {
+                if let last = lastTickFrame, isHolding(at: exact, since: last) { estimator.forgetTicks() }
+                estimator.tick(at: exact)
+                lastTickFrame = exact
+                continue
+            }
+            let received = estimator.lastIndex ?? -1
+            switch song.receive(message, received: received) {
+            case .play(let anchor): pendingPlay = anchor
+            case .stop:
+                pendingPlay = nil
+                commands.append((.pause, .frame(max(scheduledUntil, frame))))
+            case .moved, nil: break
+            }
+        }
+        if let anchor = pendingPlay, let frame = startFrame(of: anchor) {
+            pendingPlay = nil
+            var at = frame
+            if at < Double(scheduledUntil) {
+                lateness = (lateness.count + 1, max(lateness.largestFrames, Double(scheduledUntil) - at))
+                at = Double(scheduledUntil)
+            }
+            let position = Position(ticks: anchor.position * Self.ticksPerSongTick)
+            let mapFrame = pass.transport.map.exactFrame(at: position)
+            commands.append((.seek(mapFrame: mapFrame, frame: at), .frame(SampleTime(at.rounded(.down)))))
+            lastSent = nil
+        } else if pendingPlay == nil, song.isPlaying, let align = alignment(pass) {
+            commands += align
+        }
+        pass.send(commands)
+        publish(pass)
+    }
+
+    /// A start's frame: its clock's on the line, or the frame it arrived on when there is no line yet; nil while its
+    /// clock has not come and there is no line to say when it will.
+    private func startFrame(of anchor: MIDIClockTransport.Anchor) -> Double? {
+        if let line = estimator.line { return line.frame(ofTick: Double(anchor.index)) }
+        if let last = estimator.lastIndex, last >= anchor.index { return lastTickFrame }
+        return nil
+    }
+
+    /// Whether a tick at `frame` (or the pass at it) comes after a silence long enough to hold.
+    private func isHolding(at frame: Double, since last: Double) -> Bool {
+        let period = estimator.line?.period ?? 0
+        return frame - last > Self.holdSeconds * estimator.framesPerSecond + 4 * period
+    }
+
+    /// The commands that put the next beat not yet scheduled on the line, when it is due within two passes.
+    private func alignment(_ pass: FollowerPass) -> [(TransportCommand, Quantization?)]? {
+        let transport = pass.transport
+        let map = transport.map
+        guard let line = estimator.line, let anchor = song.anchor, let lastTickFrame,
+            !holds(scheduledUntil: pass.scheduledUntil, periodFrames: pass.periodFrames, lastTick: lastTickFrame),
+            let here = transport.firstPosition(atOrAfter: pass.scheduledUntil),
+            let beat = map.nextBeat(atOrAfter: here), beat != map.endPosition,
+            let frame = transport.exactOutputFrame(of: beat)
+        else { return nil }
+        let songTick = Double(beat.ticks) / Double(Self.ticksPerSongTick)
+        let target = max(
+            line.frame(ofTick: songTick - Double(anchor.position) + Double(anchor.index)), Double(pass.scheduledUntil))
+        guard min(target, frame) < Double(pass.scheduledUntil + 2 * pass.periodFrames) else { return nil }
+        let tempo = line.quarterNotesPerMinute(framesPerSecond: estimator.framesPerSecond)
+        if let lastSent, lastSent.beat == beat, abs(lastSent.frame - target) < 0.5, lastSent.tempo == tempo {
+            return nil
+        }
+        var commands: [(TransportCommand, Quantization?)] = []
+        if abs(target - frame) > Self.tolerance {
+            let at = max(pass.scheduledUntil, SampleTime(min(target, frame).rounded(.down)))
+            commands.append((.align(beat, frame: target), .frame(at)))
+        }
+        let ours = TempoFollower.beatTempo(from: beat, on: map)
+        if TempoFollower.differs(ours, tempo) {
+            let scaled = BPM.clamping(map.tempo(at: beat) * tempo / ours)
+            commands.append((.setTempo(scaled), .position(beat)))
+        }
+        lastSent = (beat, target, tempo)
+        return commands
+    }
+
+    /// Whether a pass that has scheduled up to `scheduledUntil` holds: the first frame not yet scheduled lies ahead of
+    /// the frames arriving by up to the lookahead and a few timer periods, so these count on top of the silence.
+    private func holds(scheduledUntil: SampleTime, periodFrames: SampleTime, lastTick: Double) -> Bool {
+        isHolding(at: Double(scheduledUntil - 4 * periodFrames), since: lastTick)
+    }
+
+    private func publish(_ pass: FollowerPass) {
+        var status = MIDIClockStatus()
+        if let lastTickFrame {
+            status.state =
+                holds(scheduledUntil: pass.scheduledUntil, periodFrames: pass.periodFrames, lastTick: lastTickFrame)
+                ? .holding : .locked
+        }
+        status.isPlaying = song.isPlaying
+        if let tempo = estimator.quarterNotesPerMinute { status.tempo = tempo }
+        status.jitterSeconds = estimator.jitter / estimator.framesPerSecond
+        status.ticks = estimator.counts
+        status.transport = song.counts
+        status.lateStarts = lateness.count
+        published.withLock { previous in
+            // The tempo shown moves in 0.1 BPM steps, and only when the line is more than 0.07 from it.
+            if let shown = previous.displayedTempo, abs(status.tempo - shown) <= 0.07 {
+                status.displayedTempo = shown
+            } else if status.tempo > 0 {
+                status.displayedTempo = (status.tempo * 10).rounded() / 10
+            }
+            previous = status
+        }
+    }
+
+    /// The song's quarter note of a beat and its place in a four-beat bar of the song.
+    public func annotate(_ event: inout BeatEvent, position: Position) {
+        guard song.isPlaying else { return }
+        let beat = Double(position.ticks) / Double(Position.ticksPerQuarter)
+        event.sourceBeat = beat
+        event.sourcePhase = beat - (beat / 4).rounded(.down) * 4
+    }
+
+    /// Stopped, the session waits for the clock's next Start.
+    public func isWaiting(transport: Transport) -> Bool { true }
+
+    /// The clock can move the next beat at any pass.
+    public var keepsTimerAwake: Bool { true }
+
+    public func reportLines(session: Session) -> [String] {
+        let status = self.status
+        let ticks = status.ticks
+        let transport = status.transport
+        var lines = [
+            "MIDI clock in: \(ticks.ticks) ticks, \(ticks.dropped) missing, \(ticks.outliers) off the line, "
+                + "\(ticks.changes) tempo changes, \(ticks.tooFast) too fast",
+            "MIDI clock in: \(transport.starts) starts, \(transport.continues) continues, \(transport.stops) stops, "
+                + "\(transport.songPositions) song positions, \(transport.ignored) ignored",
+        ]
+        if status.tempo > 0 {
+            let jitter = (status.jitterSeconds * 1e6).rounded() / 1000
+            lines.append("MIDI clock in: tempo \(status.displayedTempo ?? status.tempo) BPM, jitter \(jitter) ms")
+        }
+        if lateness.count > 0 {
+            let late = (lateness.largestFrames / estimator.framesPerSecond * 1e4).rounded() / 10
+            lines.append(
+                "MIDI clock in: \(lateness.count) starts late (their clock already scheduled), at most \(late) ms")
+        }
+        return lines
+    }
+}
+
+/// What a MIDI clock follower knows (`MIDIClockFollower.status`): for the status line, `serve` and the page.
+public struct MIDIClockStatus: Sendable, Hashable {
+    /// Whether ticks arrive.
+    public enum State: String, Sendable, Hashable {
+        /// No tick yet.
+        case waiting
+        /// Ticks arrive: the session follows them.
+        case locked
+        /// Ticks stopped arriving: the session holds the last tempo and phase.
+        case holding
+    }
+
+    /// Whether ticks arrive.
+    public var state = State.waiting
+    /// Whether the clock's song plays (Start or Continue, not stopped since).
+    public var isPlaying = false
+    /// The filter's tempo, quarter notes per minute (0 before two ticks).
+    public var tempo = 0.0
+    /// The tempo to show: 0.1 BPM steps, moving only when the filter is more than 0.07 from it.
+    public var displayedTempo: Double?
+    /// The sender's jitter, the standard deviation of its ticks from the line, in seconds.
+    public var jitterSeconds = 0.0
+    /// What happened to the ticks.
+    public var ticks = MIDIClockEstimator.Counts()
+    /// What arrived of Start, Continue, Stop and Song Position Pointer.
+    public var transport = MIDIClockTransport.Counts()
+    /// Starts played late.
+    public var lateStarts = 0
+
+    /// Nothing known yet.
+    public init() {}
+
+    /// What the status line says: "MIDI clock: waiting", "MIDI clock 120.0 BPM" (stopped or playing), "MIDI clock
+    /// held at 120.0 BPM".
+    public var words: String {
+        let tempo = displayedTempo.map { "\($0) BPM" } ?? ""
+        switch state {
+        case .waiting: return "MIDI clock: waiting"
+        case .locked: return "MIDI clock \(tempo)\(isPlaying ? "" : ", stopped")"
+        case .holding: return "MIDI clock held at \(tempo)"
+        }
+    }
+}
