@@ -116,4 +116,100 @@ struct JackMIDIClockFollowTests {
                 run.result.standardError.contains("1 starts, 0 continues, 0 stops"), "\(run.result.standardError)")
         }
     }
+
+    /// Each clock the sender sent, in order, with the song tick MIDI 1.0 gives it (nil while stopped): Start plays
+    /// tick 0 on the next clock, Continue the waiting position, Stop keeps the next clock's, a pointer while stopped
+    /// sets the waiting position.
+    static func songTicks(_ run: Run) -> [(frame: Int, tick: Int?)] {
+        var playing = false
+        var next = 0
+        var clocks: [(frame: Int, tick: Int?)] = []
+        for (frame, bytes) in run.sent {
+            switch bytes {
+            case "f8":
+                clocks.append((frame, playing ? next : nil))
+                if playing { next += 1 }
+            case "fa":
+                playing = true
+                next = 0
+            case "fb": playing = true
+            case "fc": playing = false
+            default:
+                let words = bytes.split(separator: " ").compactMap { Int($0, radix: 16) }
+                if words.count == 3, words[0] == 0xF2 { next = (words[1] | words[2] << 7) * 6 }
+            }
+        }
+        return clocks
+    }
+
+    @Test(
+        "±1 ms uniform jitter at 120 BPM: from the fifth beat every click within 1 ms of the sender's ideal beat, and the clock we send on the same grid"
+    )
+    func jitteredClock() throws {
+        try Self.run(["120"], items: ["bpm:120", "jitter:uniform:1", "seed:5", "start@0.5"], seconds: 6) { run, check in
+            check.expect(run.result.status == 0, "\(run.result.standardError)")
+            guard let start = run.sentFrame("fa") else { return check.expect(false, "no Start sent") }
+            let ideal = Self.beats(run, startFrame: start, count: 10)
+            let sounds = run.sounds.filter { $0 >= start }
+            check.expect(sounds.count >= 10 && ideal.count == 10, "\(sounds)")
+            guard sounds.count >= 10, ideal.count == 10 else { return }
+            let off = (4..<10).map { (Double(sounds[$0]) - ideal[$0]) / 48 }
+            check.expect(
+                off.allSatisfy { abs($0) <= 1 },
+                "clicks off the ideal beats (ms): \(off); sounds \(sounds.prefix(12)), ideal \(ideal), Start \(start)")
+        }
+    }
+
+    @Test(
+        "Start, Stop, a pointer to bar 2, Continue, Stop, Continue, Start again: every click on a beat of the song's position (the first after a start within 40 ms after its clock), the downbeats accented, nothing while stopped"
+    )
+    func transportMessages() throws {
+        let items = [
+            "bpm:120", "start@0.5", "stop@2.75", "spp:16@3.0", "continue@3.5", "stop@5.25", "continue@6.0",
+            "start@7.25",
+        ]
+        try Self.run(["120"], items: items, seconds: 9) { run, check in
+            check.expect(run.result.status == 0, "\(run.result.standardError)")
+            let clocks = Self.songTicks(run)
+            // The beats: clocks whose song tick is a multiple of 24; the first after each start or continue may be
+            // late.
+            var expected: [(frame: Int, tick: Int, first: Bool)] = []
+            var previous: Int?
+            for clock in clocks {
+                if let tick = clock.tick, tick % 24 == 0 {
+                    // The first clock of a start (after a stop, or a Start's tick 0) may be late.
+                    expected.append((clock.frame, tick, previous == nil || (tick == 0 && previous != nil)))
+                }
+                previous = clock.tick
+            }
+            check.expect(expected.filter(\.first).count == 3, "\(expected.filter(\.first))")
+            // The clicks while the clock runs (after its last tick, the session holds and plays on).
+            let lastClock = clocks.last?.frame ?? 0
+            var unmatched = run.sounds.filter { $0 >= run.base && $0 <= lastClock }
+            for beat in expected {
+                let window = beat.first ? beat.frame...(beat.frame + 48 * 40) : (beat.frame - 1)...(beat.frame + 1)
+                guard let index = unmatched.firstIndex(where: window.contains) else {
+                    check.expect(false, "no click for song tick \(beat.tick) at \(beat.frame)")
+                    continue
+                }
+                unmatched.remove(at: index)
+            }
+            check.expect(unmatched.isEmpty, "clicks on no beat of the song: \(unmatched)")
+            // Downbeats (song ticks 0, 96, 192, …) accented: key 76 at velocity 127 on midi_out.
+            for beat in expected where beat.tick % 96 == 0 {
+                let window = beat.first ? beat.frame...(beat.frame + 48 * 40) : (beat.frame - 1)...(beat.frame + 1)
+                // A start on a beat of the song playing (a Start while playing) finds that beat scheduled already:
+                // it sounds, and the new downbeat comes late after it.
+                let note = run.notes.first { window.contains($0.frame) && $0.bytes == "99 4c 7f" }
+                check.expect(
+                    note != nil,
+                    "song tick \(beat.tick) at \(beat.frame): \(String(describing: note)); notes "
+                        + "\(run.notes.filter { abs($0.frame - beat.frame) < 100_000 }); sent "
+                        + "\(run.sent.filter { $0.bytes != "f8" })")
+            }
+            check.expect(
+                run.result.standardError.contains("2 starts, 2 continues, 2 stops, 1 song positions, 0 ignored"),
+                "\(run.result.standardError)")
+        }
+    }
 }

@@ -114,7 +114,7 @@ struct MIDIClockEstimatorTests {
 @Suite("MIDI clock in: Start, Continue, Stop and Song Position Pointer")
 struct MIDIClockTransportTests {
     @Test(
-        "Start plays from the top on the next clock; Stop keeps the clock that would have come; Continue plays on from it"
+        "Start plays from the top on the next clock (playing too); Stop keeps the clock that would have come; Continue plays on from it"
     )
     func startStopContinue() {
         var song = MIDIClockTransport()
@@ -124,8 +124,10 @@ struct MIDIClockTransportTests {
         #expect(song.songTick(ofIndex: 41) == nil)
         #expect(song.receive(.stop, received: 45) == nil)
         #expect(song.receive(.continue, received: 50) == .play(.init(index: 51, position: 31)))
-        #expect(song.receive(.start, received: 52) == nil)
-        #expect(song.counts == .init(starts: 2, continues: 1, stops: 2, songPositions: 0, ignored: 2))
+        #expect(song.receive(.continue, received: 51) == nil)
+        // A Start while playing starts again from the top.
+        #expect(song.receive(.start, received: 52) == .play(.init(index: 53, position: 0)))
+        #expect(song.counts == .init(starts: 2, continues: 2, stops: 2, songPositions: 0, ignored: 2))
     }
 
     @Test("A pointer while stopped moves where Continue plays from; while playing it moves the song at the next clock")

@@ -13,8 +13,8 @@ import Synchronization
 ///   pointer while playing) from the song's position, in MIDI ticks (24 a quarter note: the map's quarter notes and
 ///   the song's are the same), on the frame of the clock after it; a Stop pauses at the frame it arrived on;
 /// - while playing, the next beat not yet scheduled is put on the frame the filter's line gives its song tick, and
-///   the tempo from it is the line's (`.align`, `.setTempo`): decided as late as the pass before it is scheduled, so
-///   the line has the latest ticks. A map's own tempo changes are overridden: the clock's tempo is the tempo; meters,
+///   the tempo from it is the line's (`.align`, `.setTempo`): decided in the pass that schedules it, so the line has
+///   the latest ticks and nothing waits in the transport's queue for a later pass. A map's own tempo changes are overridden: the clock's tempo is the tempo; meters,
 ///   accents and sections stay.
 ///
 /// What is already scheduled does not move: a start whose clock is due before the first frame not yet scheduled (a
@@ -113,7 +113,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         return frame - last > Self.holdSeconds * estimator.framesPerSecond + 4 * period
     }
 
-    /// The commands that put the next beat not yet scheduled on the line, when it is due within two passes.
+    /// The commands that put the next beat not yet scheduled on the line, when this pass schedules it.
     private func alignment(_ pass: FollowerPass) -> [(TransportCommand, Quantization?)]? {
         let transport = pass.transport
         let map = transport.map
@@ -126,7 +126,9 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         let songTick = Double(beat.ticks) / Double(Self.ticksPerSongTick)
         let target = max(
             line.frame(ofTick: songTick - Double(anchor.position) + Double(anchor.index)), Double(pass.scheduledUntil))
-        guard min(target, frame) < Double(pass.scheduledUntil + 2 * pass.periodFrames) else { return nil }
+        // Decided in the pass that schedules the beat, with the latest ticks; nothing is left queued for a later
+        // pass, where a Start's seek would come after it.
+        guard min(target, frame) < Double(pass.horizon) else { return nil }
         let tempo = line.quarterNotesPerMinute(framesPerSecond: estimator.framesPerSecond)
         if let lastSent, lastSent.beat == beat, abs(lastSent.frame - target) < 0.5, lastSent.tempo == tempo {
             return nil

@@ -38,7 +38,8 @@ extension Session {
                 let now = mapping?.hostTime(ofFrame: mixer.framePosition) ?? .now()
                 var pass = FollowerPass(
                     scheduler: scheduler, mapping: mapping, now: now,
-                    framesPerSecond: mixer.configuration.sampleRate.framesPerSecond, periodFrames: periodFrames)
+                    framesPerSecond: mixer.configuration.sampleRate.framesPerSecond, periodFrames: periodFrames,
+                    horizon: horizon)
                 let followers = followers.withLock { $0 }
                 for follower in followers { follower.prepare(&pass) }
                 _ = scheduler.schedule(until: horizon)

@@ -77,17 +77,24 @@ public struct FollowerPass {
     public let framesPerSecond: Int
     /// The live timer's period, in frames.
     public let periodFrames: SampleTime
+    /// The pass schedules every frame before this one (a seek in it moves it on: `seekFrame` plus the lookahead): a
+    /// command quantized before it applies in this pass.
+    public let horizon: SampleTime
     /// The mixer frame a seek in this pass put the map's first unscheduled frame at; nil when none did. The pass
     /// schedules a lookahead on from it.
     public private(set) var seekFrame: SampleTime?
     private let scheduler: Scheduler
 
-    init(scheduler: Scheduler, mapping: ClockMapping?, now: HostTime, framesPerSecond: Int, periodFrames: SampleTime) {
+    init(
+        scheduler: Scheduler, mapping: ClockMapping?, now: HostTime, framesPerSecond: Int, periodFrames: SampleTime,
+        horizon: SampleTime
+    ) {
         self.scheduler = scheduler
         self.mapping = mapping
         self.now = now
         self.framesPerSecond = framesPerSecond
         self.periodFrames = periodFrames
+        self.horizon = horizon
     }
 
     /// Puts the map's frame `mapFrame` (frames from its top) at the first frame not yet scheduled

@@ -33,7 +33,9 @@ public final class SourceFollower: SessionFollower, @unchecked Sendable {
     public var moves: (count: Int, largestFrames: Double) { follower.moves }
 
     public func prepare(_ pass: inout FollowerPass) {
-        for start in starts.withLock({ taken in defer { taken = [] }; return taken }) {
+        for start in starts.withLock({ taken in
+            defer { taken = [] }; return taken
+        }) {
             follower.requestStart(start)
         }
         guard let mapping = pass.mapping else { return }

@@ -4,7 +4,8 @@ import MetronomeEngine
 /// MIDI 1.0 has a receiver do: a Start plays from the top on the next clock; a Continue plays on from where the song
 /// waits on the next clock; a Stop keeps where it stopped (the clock that would have come next); a Song Position
 /// Pointer while stopped moves where the song waits, and while playing (senders do) moves the song at the next clock.
-/// Messages that change nothing are counted, never fatal: a Stop while stopped, a Start or Continue while playing.
+/// A Start while playing starts again from the top on the next clock (a sequencer's "play from the start"). Messages
+/// that change nothing are counted, never fatal: a Stop while stopped, a Continue while playing.
 ///
 /// Song positions are MIDI ticks from the top, 24 a quarter note (a pointer's sixteenth is 6). Clocks are the
 /// stream's tick indices (`MIDIClockEstimator`): `received` is the index of the last F8 that arrived before the
@@ -46,7 +47,7 @@ public struct MIDIClockTransport: Sendable, Hashable {
         public var stops = 0
         /// Song Position Pointers.
         public var songPositions = 0
-        /// Messages that changed nothing: a Stop while stopped, a Start or Continue while playing.
+        /// Messages that changed nothing: a Stop while stopped, a Continue while playing.
         public var ignored = 0
 
         /// The counts given.
@@ -82,11 +83,8 @@ public struct MIDIClockTransport: Sendable, Hashable {
     public mutating func receive(_ message: MIDIMessage, received: Int64) -> Change? {
         switch message.status {
         case 0xFA:
+            // A Start while playing starts again from the top (a sequencer's "play from the start").
             counts.starts += 1
-            guard !isPlaying else {
-                counts.ignored += 1
-                return nil
-            }
             return play(from: 0, received: received)
         case 0xFB:
             counts.continues += 1
