@@ -90,10 +90,16 @@ public struct LiveCommand {
         if live.jack?.followsMIDIClock == true { plan.waits = true }
         let client = try unwinding { () throws(CommandLineError) in try jack() }
         let engine = try unwinding { () throws(CommandLineError) in try session(plan, period: client?.periodFrames) }
+        // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop.
+        let clock =
+            live.jack?.followsMIDIClock == true
+            ? MIDIClockFollower(
+                inbox: MIDIInbox(capacity: 4096), framesPerSecond: Double(plan.sampleRate.framesPerSecond)) : nil
         let osc = try unwinding { () throws(CommandLineError) in
             try serving.map { setup throws(CommandLineError) in
                 var setup = setup
                 setup.settings.link = link?.link
+                if let clock { setup.settings.midiClock = { clock.status } }
                 return try OSCServiceHost.start(setup, session: engine, say: say)
             }
         }
@@ -106,11 +112,6 @@ public struct LiveCommand {
         }
         web.map { started.append($0) }
         let midi = try unwinding { () throws(CommandLineError) in try midiIn(engine, plan: plan) }
-        // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop.
-        let clock =
-            live.jack?.followsMIDIClock == true
-            ? MIDIClockFollower(
-                inbox: MIDIInbox(capacity: 4096), framesPerSecond: Double(plan.sampleRate.framesPerSecond)) : nil
         let status = terminal.statusLine()
         let feed = status.map { display in
             LiveStatusFeed(

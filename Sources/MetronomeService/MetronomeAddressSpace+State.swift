@@ -27,6 +27,8 @@ extension MetronomeAddressSpace {
             ("link", .int32(state.link ? 1 : 0)),
             ("peers", .int32(Int32(clamping: state.peers))),
             ("quantum", .float32(Float(state.quantum))),
+            ("source", .string(state.source)),
+            ("source_state", .string(state.sourceState)),
         ]
         return OSCMessage("/metronome/state", pairs.flatMap { [.string($0.0), $0.1] })
     }

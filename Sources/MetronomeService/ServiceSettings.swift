@@ -28,6 +28,8 @@ public struct ServiceSettings: Sendable {
     public var patterns: any PatternLoading
     /// The Link session `/metronome/link…` switches and sets; nil: those addresses are refused.
     public var link: (any ServiceLink)?
+    /// Following a MIDI clock (`--follow midi-clock`): its follower's state now, for `/metronome/state` and the page.
+    public var midiClock: (@Sendable () -> MIDIClockStatus)?
 
     /// Settings for a bank and a pattern loader; the rest takes its defaults.
     /// - Parameters:

@@ -47,6 +47,11 @@ public struct ServiceState: Sendable, Equatable {
     public var peers: Int
     /// Link's phase cycle in beats (0 without Link).
     public var quantum: Double
+    /// The clock that leads: "midi-clock" (`--follow midi-clock`), "link" while Link is on, empty for our own.
+    public var source = ""
+    /// How the source leads now: "locked" (followed), "holding" (a MIDI clock that stopped arriving: our last tempo
+    /// and phase play on), "waiting" (no tick yet); empty for our own clock.
+    public var sourceState = ""
 }
 
 extension OSCService {
@@ -72,5 +77,11 @@ extension ServiceState {
             dropped: service.droppedCount, received: service.receivedCount, subscribers: service.subscriberCount,
             volume: shared.volume, sound: shared.sound, pattern: shared.patternName, error: service.lastErrorMessage,
             link: link?.isEnabled == true, peers: link?.peers ?? 0, quantum: link?.quantum ?? 0)
+        if let clock = service.settings.midiClock?() {
+            source = "midi-clock"
+            sourceState = clock.state.rawValue
+        } else if self.link {
+            (source, sourceState) = ("link", "locked")
+        }
     }
 }

@@ -27,6 +27,8 @@ enum WebMessages {
             ("link", JSON.bool(state.link)),
             ("peers", JSON.number(state.peers)),
             ("quantum", JSON.number(state.quantum)),
+            ("source", JSON.string(state.source)),
+            ("sourceState", JSON.string(state.sourceState)),
             ("dropped", JSON.number(state.dropped)),
             ("error", JSON.string(state.error)),
         ])

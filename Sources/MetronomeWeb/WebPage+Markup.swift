@@ -61,6 +61,9 @@ extension WebPage {
         <section id="link-area" aria-label="Ableton Link" hidden>
           <p>Link: <output id="peers" aria-label="Link peers">0</output> <span id="peers-word">peers</span></p>
         </section>
+        <section id="clock-area" aria-label="MIDI clock" hidden>
+          <p>MIDI clock: <output id="clock-state" aria-label="MIDI clock state">waiting</output></p>
+        </section>
         <footer>
           <label class="still"><input id="still" type="checkbox"> No flashing</label>
           <p id="keys">Keys: ←/→ −1/+1 BPM, ↓/↑ −10/+10, PgDn/PgUp ÷2/×2, 1–9 and 0 beats a bar, +/− volume,

@@ -126,6 +126,8 @@ extension WebPage {
           $("link-area").hidden = !state.link;
           $("peers").textContent = state.peers;
           $("peers-word").textContent = state.peers === 1 ? "peer" : "peers";
+          $("clock-area").hidden = state.source !== "midi-clock";
+          $("clock-state").textContent = state.sourceState;
           showStage();
         }
         function showPatterns(names, current) {
