@@ -59,24 +59,6 @@ struct Serve: ParsableCommand {
     /// The default OSC port (klick has none; 7770 is ours).
     static let defaultPort: UInt16 = 7770
 
-    /// `serve … --http` with no address after it: `--http 127.0.0.1:7780`. The word after `--http` is its value only
-    /// when it reads as `[HOST:]PORT` (digits after the last colon, or digits alone), so `serve --http song` serves
-    /// the pattern `song` with the web remote on the default address.
-    static func bareHTTP(_ arguments: [String]) -> [String] {
-        guard arguments.first == "serve" else { return arguments }
-        var result: [String] = []
-        for (index, argument) in arguments.enumerated() {
-            result.append(argument)
-            guard argument == "--http" else { continue }
-            let next = index + 1 < arguments.count ? arguments[index + 1] : ""
-            let port = next.split(separator: ":", omittingEmptySubsequences: false).last ?? ""
-            if port.isEmpty || !port.allSatisfy(\.isASCII) || !port.allSatisfy(\.isNumber) {
-                result.append(WebAddress.standard.description)
-            }
-        }
-        return result
-    }
-
     mutating func run() throws {
         let jack = try live.adopting(&output)
         try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
