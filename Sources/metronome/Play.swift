@@ -105,7 +105,9 @@ struct Play: ParsableCommand {
                     + ".aiff), or export a pattern, an arpeggio or the click to MIDI")
         }
         job.plan.polyphony = voicing.polyphony
-        job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont)
+        job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont) {
+            FileOutput.standardError.write($0)
+        }
         try Metronome.perform(job, live: live, jack: jack)
     }
 }
