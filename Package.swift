@@ -143,14 +143,14 @@ let package = Package(
         .target(
             name: "MetronomeHub",
             dependencies: [
-                "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomePulse",
-                "MetronomeJack", "MetronomeLink", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+                "MetronomeModel", "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeApp",
+                "MetronomePulse", "MetronomeJack", "MetronomeLink", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
             ]),
         .executableTarget(
             name: "metronome",
             dependencies: [
-                "MetronomeKit", "MetronomeFiles", "MetronomeHub", "MetronomePulse", "MetronomeJack", "MetronomeService",
-                "MetronomeOSC", "MetronomeWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetronomeKit", "MetronomeFiles", "MetronomeHub", "MetronomePulse", "MetronomeJack", "MetronomeWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.

@@ -33,20 +33,7 @@ struct ClickRender {
             }
         } catch {
             progress.clear()
-            switch error {
-            case .endless: throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
-            case .tooLargeForAIFF:
-                throw CommandLineError(
-                    .usage, "--output \(output.path): \(error.description); write .wav (RF64 past 4 GB), .flac or .ogg")
-            // A full disk is the same failure whether the header or the first frames find it.
-            case .file(let file):
-                throw CommandLineError(file.isWriteFailure ? .ioError : .cannotCreate, file.description)
-            case .plan(let plan): throw CommandLineError(plan)
-            case .writing(let reason): throw CommandLineError(.ioError, reason)
-            case .noSpace:
-                throw CommandLineError(
-                    .cannotCreate, "--output \(output.path): \(error.description); render less, or pass --force to try")
-            }
+            throw CommandLineError(error, path: output.path)
         }
         progress.clear()
         guard finished else { throw CommandLineError(.interrupted, "interrupted; \(output.path) was not written") }

@@ -10,13 +10,10 @@ struct Job {
 }
 
 extension Job {
-    /// Checks the options in `form` (`SettingForm.clickRequest`) and makes the plan of `source`: a bad value or
+    /// Checks the options in `form` (`SettingForm.clickPlan`) and makes the plan of `source`: a bad value or
     /// options that exclude each other are exit 64, a file that cannot be read or used as in `CommandLineError(_:)`.
     init(_ form: SettingForm, _ source: ClickFormSource) throws(CommandLineError) {
-        let checked: CheckedClick
-        do { checked = try form.clickRequest(source) } catch { throw CommandLineError(error) }
-        do { plan = try ClickPlan(checked.request) } catch { throw CommandLineError(error, tempo: checked.tempo) }
-        output = checked.output
+        (plan, output) = try form.clickPlan(source)
         quiet = form.has("--quiet")
         force = form.has("--force")
     }

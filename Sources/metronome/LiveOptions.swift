@@ -34,27 +34,14 @@ struct LiveOptions: ParsableArguments {
 }
 
 extension LiveOptions {
-    /// With `--driver jack` and live playback: opens the client that will play (its server's rate and period are what
-    /// the plan and the lookahead are made for) and sets its rate as `--sample-rate` (the server's rate rules; one
-    /// given that differs is exit 64). No server is exit 69 in one line.
+    /// With `--driver jack` and live playback: opens the client that will play and sets its server's rate as
+    /// `--sample-rate` (`JackClient.adopting`: no server 69, another rate given 64), once the live options are checked.
     /// - Returns: the client, for `ClickLive` to play through; nil without JACK or rendering.
     func adopting(_ output: inout some OutputParts) throws(CommandLineError) -> JackClient? {
         guard driver == "jack", output.output == nil else { return nil }
         // The live options' own mistakes first (64), before the server is asked.
-        _ = try checked(rendering: false)
-        let client: JackClient
-        do { client = try JackClient(name: jack.clientName ?? "metronome") } catch {
-            throw CommandLineError(.unavailable, error.description)
-        }
-        let rate = client.sampleRate
-        if let given = output.sampleRate, Int(given) != rate {
-            throw CommandLineError(
-                .usage,
-                "--sample-rate \(given): the JACK server '\(JackOutput.defaultServerName)' runs at \(rate) Hz; with "
-                    + "--driver jack leave --sample-rate out")
-        }
-        output.sampleRate = String(rate)
-        return client
+        guard let settings = try checked(rendering: false).jack else { return nil }
+        return try JackClient.adopting(settings, sampleRate: &output.sampleRate)
     }
 }
 

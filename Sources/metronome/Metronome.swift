@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import MetronomeJack
 import MetronomeKit
+import MetronomeWeb
 
 /// `metronome`: a sample-accurate click track, live or rendered to a file.
 @main
@@ -66,8 +67,13 @@ struct Metronome: ParsableCommand {
     static func main() {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
-            try checkHelpTopic(arguments)
-            var command = try parseAsRoot(Serve.bareHTTP(try bareTempo(arguments)))
+            try CommandArguments.checkHelpTopic(arguments, commands: configuration.subcommands.map { $0._commandName })
+            // `metronome 120 …` is `--bpm 120`, and `serve --http` with no address serves the web remote at the
+            // standard one.
+            let rewritten = CommandArguments.bareAddress(
+                try CommandArguments.bareTempo(arguments), command: "serve", option: "--http",
+                standard: WebAddress.standard.description)
+            var command = try parseAsRoot(rewritten)
             try command.run()
         } catch let error as CommandLineError {
             if error.prefixed {
@@ -83,26 +89,6 @@ struct Metronome: ParsableCommand {
             }
             fail(message(for: error) + "\nRun 'metronome --help' for the options.", status: .usage)
         }
-    }
-
-    /// `metronome help NAME` for a NAME that is no command is an error (64), not the main help with status 0.
-    static func checkHelpTopic(_ arguments: [String]) throws(CommandLineError) {
-        guard arguments.first == "help", arguments.count > 1, !arguments[1].hasPrefix("-") else { return }
-        let names = configuration.subcommands.map { $0._commandName }
-        guard !names.contains(arguments[1]) else { return }
-        throw CommandLineError(
-            .usage, "help \(arguments[1]): no such command; the commands are \(names.joined(separator: ", "))")
-    }
-
-    /// `metronome 120 …`, klick's way: a first argument that starts like a number is the tempo, as `--bpm` (a
-    /// subcommand name never does). Given with `--bpm` as well, it is an error.
-    static func bareTempo(_ arguments: [String]) throws(CommandLineError) -> [String] {
-        guard let first = arguments.first, let character = first.first, character.isNumber || character == "."
-        else { return arguments }
-        if arguments.contains(where: { $0 == "--bpm" || $0.hasPrefix("--bpm=") }) {
-            throw CommandLineError.usage(option: "--bpm", "given twice: as the first argument (\(first)) and as --bpm")
-        }
-        return ["--bpm", first] + arguments.dropFirst()
     }
 
     static func fail(_ message: String, status: ExitStatus) -> Never {

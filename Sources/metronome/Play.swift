@@ -59,15 +59,18 @@ struct Play: ParsableCommand {
             .merging(SettingForm([("--tempo-scale", tempoScale)]))
     }
 
+    /// The MIDI file's options (`SettingForm.configure`).
+    private var midiForm: SettingForm {
+        SettingForm([
+            ("--start-at", startAt), SettingForm.flag("--click", withClick), ("--mute", mute), ("--solo", solo),
+            ("--transpose", transpose),
+        ])
+    }
+
     mutating func run() throws {
         let jack = try live.adopting(&output)
         if MIDIPlayback.isMIDI(path: file) { return try runMIDI(jack: jack) }
-        for (name, value) in [("--mute", mute), ("--solo", solo), ("--transpose", transpose)] where value != nil {
-            throw CommandLineError(.usage, "\(name) applies to MIDI files; a pattern's notes are its chords")
-        }
-        if withClick {
-            throw CommandLineError(.usage, "--click applies to MIDI files; a pattern always plays its click")
-        }
+        do { try midiForm.refuseMIDIFileSettings() } catch { throw CommandLineError(error) }
         var job = try Job(form, patternSource(named: file, startAt: startAt))
         if PatternNotes.hasNotes(job.plan.map) {
             var voicing = try notes.checked(fileInstrument: job.plan.instrument)
@@ -85,16 +88,8 @@ struct Play: ParsableCommand {
     /// MIDI font) or, with none, the built-in piano (drums silent) with a note saying so; the click along with
     /// `--click`.
     private func runMIDI(jack: JackClient?) throws(CommandLineError) {
-        let voicing = try notes.checked()
-        if voicing.bankPath != nil || notes.instrument != nil || notes.program != nil {
-            throw CommandLineError(
-                .usage,
-                "--instrument, --bank and --program do not apply to a MIDI file: its channels choose their programs")
-        }
-        let midiForm = SettingForm([
-            ("--start-at", startAt), SettingForm.flag("--click", withClick), ("--mute", mute), ("--solo", solo),
-            ("--transpose", transpose),
-        ])
+        let voicing: Voicing
+        do { voicing = try notes.form.midiFileVoicing() } catch { throw CommandLineError(error) }
         let playback = try MIDIPlayback.checked(
             path: file, form: midiForm, sampleRate: try output.checkedSampleRate())
         var job = try Job(form, .midi(playback))
@@ -105,7 +100,9 @@ struct Play: ParsableCommand {
                     + ".aiff), or export a pattern, an arpeggio or the click to MIDI")
         }
         job.plan.polyphony = voicing.polyphony
-        job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont)
+        job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont) {
+            FileOutput.standardError.write($0)
+        }
         try Metronome.perform(job, live: live, jack: jack)
     }
 }

@@ -1,11 +1,6 @@
 import ArgumentParser
-import Glibc
 import MetronomeHub
 import MetronomeKit
-import MetronomeOSC
-import MetronomePulse
-import MetronomeService
-import MetronomeWeb
 
 /// `metronome serve [FILE-or-NAME]`: a long-running metronome played through PulseAudio and controlled over OSC.
 struct Serve: ParsableCommand {
@@ -56,27 +51,6 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Notes (/metronome/note, chord, arp)") var notes: NoteOptions
     @OptionGroup var live: LiveOptions
 
-    /// The default OSC port (klick has none; 7770 is ours).
-    static let defaultPort: UInt16 = 7770
-
-    /// `serve … --http` with no address after it: `--http 127.0.0.1:7780`. The word after `--http` is its value only
-    /// when it reads as `[HOST:]PORT` (digits after the last colon, or digits alone), so `serve --http song` serves
-    /// the pattern `song` with the web remote on the default address.
-    static func bareHTTP(_ arguments: [String]) -> [String] {
-        guard arguments.first == "serve" else { return arguments }
-        var result: [String] = []
-        for (index, argument) in arguments.enumerated() {
-            result.append(argument)
-            guard argument == "--http" else { continue }
-            let next = index + 1 < arguments.count ? arguments[index + 1] : ""
-            let port = next.split(separator: ":", omittingEmptySubsequences: false).last ?? ""
-            if port.isEmpty || !port.allSatisfy(\.isASCII) || !port.allSatisfy(\.isNumber) {
-                result.append(WebAddress.standard.description)
-            }
-        }
-        return result
-    }
-
     mutating func run() throws {
         let jack = try live.adopting(&output)
         try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
@@ -84,62 +58,14 @@ struct Serve: ParsableCommand {
             throw CommandLineError.usage(
                 option: "--output", "\(output.output!): 'serve' plays live; render with the main command")
         }
-        var folderEntries: [WebPatterns.Entry] = []
-        for folder in patternFolders {
-            guard let entries = WebPatterns.files(in: folder) else {
-                throw CommandLineError(
-                    .noInput, "--patterns \(folder): cannot open the folder (\(String(cString: strerror(errno))))")
-            }
-            folderEntries += entries
-        }
-        let library = PatternLibrary(extraFolders: patternFolders)
-        var web: WebSetup?
-        if let http {
-            do {
-                web = WebSetup(
-                    address: try WebAddress(parsing: http), token: httpToken,
-                    qrCode: !output.quiet && FileOutput.standardError.isTerminal,
-                    patterns: WebPatterns.served(started: file, library: library, folders: folderEntries))
-            } catch {
-                throw CommandLineError.usage(option: "--http", error.description)
-            }
-        } else if httpToken {
-            throw CommandLineError.usage(option: "--http-token", "needs --http [HOST:]PORT")
-        }
-        let endpoint: OSCEndpoint
-        if let osc {
-            // A port alone listens on loopback, as `--http PORT` does.
-            let address =
-                !osc.isEmpty && osc.allSatisfy(\.isASCII) && osc.allSatisfy(\.isNumber) ? "127.0.0.1:\(osc)" : osc
-            do { endpoint = try OSCEndpoint(parsing: address) } catch {
-                throw CommandLineError.usage(option: "--osc", error.description)
-            }
-        } else {
-            endpoint = .loopback(port: Serve.defaultPort)
-        }
-        let served = try ServedFile(file, library: library) { () throws(CommandLineError) in
-            try output.checkedSampleRate()
-        }
-        var job = try Job(click.form.merging(output.form), served.source)
-        job.plan.waits = wait
-        let voicing = try notes.checked(fileInstrument: job.plan.instrument)
-        if case .midi(let midi) = served {
-            job.plan.polyphony = voicing.polyphony
-            job.plan.notes = try midi.notes(on: job.plan.map, soundfont: notes.soundfont)
-        } else if voicing.font != nil {
-            throw CommandLineError(
-                .usage,
-                "--soundfont applies to 'serve' of a MIDI file; the service's own notes play a bank or a built-in "
-                    + "instrument")
-        }
-        var settings: ServiceSettings
-        do { settings = try ServiceSettings(plan: job.plan, voicing: voicing, patterns: library) } catch {
-            throw CommandLineError(error)
-        }
-        settings.patternName = file ?? ""
+        let request = ServeRequest(
+            file: file, osc: osc, http: http, httpToken: httpToken, patternFolders: patternFolders, waits: wait,
+            qrCode: !output.quiet && FileOutput.standardError.isTerminal, click: click.form.merging(output.form),
+            notes: notes.form)
+        let (plan, setup) = try request.checked { FileOutput.standardError.write($0) }
         try ClickLive(
-            job: job, live: try live.checked(rendering: false),
-            serving: ServeSetup(endpoint: endpoint, settings: settings, web: web), jackClient: jack
+            job: Job(plan: plan, output: nil, quiet: output.quiet), live: try live.checked(rendering: false),
+            serving: setup, jackClient: jack
         ).run()
     }
 }

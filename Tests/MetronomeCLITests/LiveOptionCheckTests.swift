@@ -112,4 +112,21 @@ struct LiveOptionCheckTests {
             malformed.standardError
                 == "metronome: error: --osc localhost: give HOST:PORT, for instance 127.0.0.1:7770\n")
     }
+
+    @Test("--osc with a port alone listens on 127.0.0.1 at that port, and a port out of range is named as read")
+    func barePort() throws {
+        let held = try UDPPort()
+        let taken = try CommandRunner.run(["serve", "--osc", "\(held.port)", "--quiet"])
+        #expect(taken.status == 69)
+        #expect(
+            taken.standardError
+                == "metronome: error: cannot listen on UDP 127.0.0.1:\(held.port): Address already in use; choose "
+                + "another with --osc HOST:PORT\n")
+        let outside = try CommandRunner.run(["serve", "--osc", "70000", "--quiet"])
+        #expect(outside.status == 64)
+        #expect(
+            outside.standardError
+                == "metronome: error: --osc 127.0.0.1:70000: the port must be a whole number from 0 to 65535 (0: any "
+                + "free port)\n")
+    }
 }

@@ -73,6 +73,23 @@ extension CommandLineError {
 }
 
 extension CommandLineError {
+    /// A render (`AudioFileRender`) that failed, writing `path`: no length or too large for AIFF 64, the file not
+    /// created 73 or failing while written 74, the plan as `init(_:tempo:)` words it, the free space too small 73.
+    public init(_ error: RenderError, path: String) {
+        switch error {
+        case .endless: self.init(.usage, "--output needs --bars N or --duration SECONDS")
+        case .tooLargeForAIFF:
+            self = .usage(
+                option: "--output", "\(path): \(error.description); write .wav (RF64 past 4 GB), .flac or .ogg")
+        // A full disk is the same failure whether the header or the first frames find it.
+        case .file(let file): self.init(file.isWriteFailure ? .ioError : .cannotCreate, file.description)
+        case .plan(let plan): self.init(plan)
+        case .writing(let reason): self.init(.ioError, reason)
+        case .noSpace:
+            self.init(.cannotCreate, "--output \(path): \(error.description); render less, or pass --force to try")
+        }
+    }
+
     /// A setting the library's form refused: its own line, exit 64.
     public init(_ error: SettingError) { self.init(.usage, error.description) }
 }

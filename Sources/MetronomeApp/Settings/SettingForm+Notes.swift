@@ -78,4 +78,22 @@ extension SettingForm {
         playback.soloed = try value("--solo", SettingText.midiChannels) ?? []
         playback.transpose = try value("--transpose", SettingText.transposition) ?? 0
     }
+
+    /// Refuses a MIDI file's settings for a pattern: the first of `--mute`, `--solo` and `--transpose` given (a
+    /// pattern's notes are its chords), then `--click` (a pattern always plays its click).
+    public func refuseMIDIFileSettings() throws(SettingError) {
+        try refuse(["--mute", "--solo", "--transpose"], "applies to MIDI files; a pattern's notes are its chords")
+        try refuse(["--click"], "applies to MIDI files; a pattern always plays its click")
+    }
+
+    /// Checks the notes' settings for a MIDI file (`voicing`): its channels choose their programs, so
+    /// `--instrument`, a `--bank` file and `--program` are refused (a font's `--bank` number is taken).
+    public func midiFileVoicing() throws(SettingError) -> Voicing {
+        let voicing = try voicing()
+        if voicing.bankPath != nil || has("--instrument") || has("--program") {
+            throw SettingError(
+                "--instrument, --bank and --program do not apply to a MIDI file: its channels choose their programs")
+        }
+        return voicing
+    }
 }
