@@ -23,19 +23,3 @@ extension Job {
 func patternSource(named name: String, startAt: String? = nil) -> ClickFormSource {
     .pattern(PatternLibrary().document(named: name), startAt: startAt)
 }
-
-/// The mixer settings a plan asks for: out of range is exit 64.
-func mixerConfiguration(_ plan: ClickPlan) throws(CommandLineError) -> MixerConfiguration {
-    do { return try plan.mixerConfiguration() } catch { throw CommandLineError(.usage, error.description) }
-}
-
-/// The plan's session (`ClickPlan.session`): a map or player the mixer refuses is exit 64.
-func session(_ plan: ClickPlan, configuration: MixerConfiguration, lookahead: SampleTime?) throws(CommandLineError)
-    -> Session
-{
-    do {
-        return try plan.session(configuration: configuration, lookahead: lookahead, live: true)
-    } catch {
-        throw CommandLineError(error)
-    }
-}
