@@ -212,4 +212,33 @@ struct JackMIDIClockFollowTests {
                 "\(run.result.standardError)")
         }
     }
+
+    @Test(
+        "Rough input: System Exclusive, active sensing, a controller and a running-status message, a flood of 10 000 F8 a second for half a second, and a second of silence: every click stays on its beat to within a millisecond, the flood is counted as too fast, the silence held, nothing crashes"
+    )
+    func roughInput() throws {
+        let items = [
+            "bpm:120", "start@0.5", "raw:f07e7f0901f7@1.1", "raw:fe@1.3", "raw:fe@1.6", "raw:b07b00@1.7",
+            "raw:7b00@1.72", "flood:10000@2.2-2.7", "silence@4.1-5.1",
+        ]
+        try Self.run(["120"], items: items, seconds: 7) { run, check in
+            check.expect(run.result.status == 0, "\(run.result.standardError)")
+            let clocks = Self.songTicks(run)
+            // The song's beats while the clock runs: every 24th clock from the Start's (lost ones included: the
+            // sender's ideal frames keep the grid through the silence).
+            guard let start = run.sentFrame("fa") else { return check.expect(false, "no Start sent") }
+            let lastClock = clocks.last?.frame ?? 0
+            let ideal = Self.beats(run, startFrame: start, count: 13).filter { $0 <= Double(lastClock) }
+            let sounds = run.sounds.filter { $0 >= start && $0 <= lastClock + 48 }
+            check.expect(sounds.count == ideal.count, "\(sounds.count) clicks for \(ideal.count) beats: \(sounds)")
+            guard sounds.count == ideal.count, ideal.count >= 12 else { return }
+            let off = (1..<ideal.count).map { (Double(sounds[$0]) - ideal[$0]) / 48 }
+            check.expect(
+                off.allSatisfy { abs($0) <= 1 }, "clicks off their beats (ms): \(off); \(sounds), \(ideal)")
+            let report = run.result.standardError
+            let tooFast = report.split(separator: "\n").first { $0.contains("too fast") }
+                .flatMap { line in line.split(separator: " ").dropLast(2).last.flatMap { Int($0) } }
+            check.expect((tooFast ?? 0) >= 4_990, "\(report)")
+        }
+    }
 }

@@ -100,6 +100,22 @@ struct MIDIClockEstimatorTests {
         #expect(estimator.counts.changes == 0)
     }
 
+    @Test(
+        "A stray tick 0.6 of a tick after one on the line, then nothing for 24 ticks (a flood's first F8, the rest too fast): the stray is left out and the next tick keeps its index"
+    )
+    func strayThenGap() {
+        var estimator = MIDIClockEstimator(framesPerSecond: 48_000)
+        let ideal = ticks(bpm: 120, count: 200)
+        for frame in ideal.prefix(100) { estimator.tick(at: frame) }
+        #expect(estimator.tick(at: ideal[99] + 600) == nil)
+        #expect(estimator.tick(at: ideal[124]) == 124)
+        #expect(estimator.tick(at: ideal[125]) == 125)
+        // 24 ticks did not come; the one off the line stands for one of them (it may have been one, very late).
+        #expect(estimator.counts.outliers == 1)
+        #expect(estimator.counts.dropped == 23)
+        #expect(estimator.counts.changes == 0)
+    }
+
     @Test("A flood of 10 000 F8 a second is left out as too fast, and the line stays as it was")
     func flood() {
         var estimator = MIDIClockEstimator(framesPerSecond: 48_000)

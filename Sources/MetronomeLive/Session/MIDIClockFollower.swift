@@ -21,7 +21,8 @@ import Synchronization
 /// sender that sends its first clock a lookahead or less after Start, or no clock before it) plays its first beat
 /// on that frame, late, and counts it (`lateStarts`); the next beat is on the line again. A Stop takes effect from
 /// the first frame not yet scheduled. When no tick has come for `holdSeconds` plus four ticks, the session holds its
-/// tempo and phase (`MIDIClockStatus.State.holding`) until ticks come again, on a line fitted afresh. The session is
+/// tempo and phase (`MIDIClockStatus.State.holding`) until ticks come again, on a line fitted afresh (the ticks of
+/// the silence counted on the old line, so the song's position goes on with the time). The session is
 /// not over while stopped: it waits for the clock's next Start (quit ends it).
 ///
 /// Threads: `status`, `route` and `keepsTimerAwake` on any thread; the rest on the session's queue.
@@ -67,8 +68,11 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         while let (frame, message, _) = inbox.pop() {
             let exact = Double(frame)
             if message.status == 0xF8 {
-                if let last = lastTickFrame, isHolding(at: exact, since: last) { estimator.forgetTicks() }
-                estimator.tick(at: exact)
+                if let last = lastTickFrame, isHolding(at: exact, since: last) {
+                    estimator.tickAfterSilence(at: exact)
+                } else {
+                    estimator.tick(at: exact)
+                }
                 lastTickFrame = exact
                 continue
             }

@@ -9,8 +9,11 @@ import MetronomeModel
 ///
 /// - the next is on the line again: the one off it was a late or early tick (a USB burst), left out (`outliers`);
 /// - both are on the line a whole number of ticks on: ticks were lost in between (`dropped`), and both join;
-/// - neither: the tempo changed (`changes`): the line starts again from the last tick on the old line and the two
-///   new ones, and grows back to `window` ticks.
+/// - the next is on the line further on: the one off it was no tick of the clock's (a flood's), left out, and the
+///   ticks between were lost;
+/// - neither, the two spaced alike from the last tick on the line: the tempo changed (`changes`): the line starts
+///   again from that tick and the two new ones, and grows back to `window` ticks (spaced unlike, the one off the
+///   line is left out and the next waits in its place).
 ///
 /// The first `noiseTicks` (12) all join: they measure the sender's jitter. After that, the threshold is four standard deviations of the line's prediction for that tick (the sender's jitter, measured
 /// as the residual of the last full line, times the prediction's standard error for the window), and never under
@@ -175,23 +178,50 @@ public struct MIDIClockEstimator: Sendable {
             join(next + skipped + 1, frame)
             return next + skipped + 1
         }
-        counts.changes += 1
+        // This one on the line further on: the one waiting was no tick of the clock's (a flood's, another clock's),
+        // and the ticks between were lost.
+        let on = Int64(((frame - line.frame(ofTick: Double(next))) / line.period).rounded())
+        if on > 1, isOnLine(frame, index: next + on) {
+            counts.outliers += 1
+            counts.dropped += Int(on - 1)
+            join(next + on, frame)
+            return next + on
+        }
         let kept = ticks.last ?? (last, line.frame(ofTick: Double(last)))
+        // A change of tempo spaces the two new ticks alike (from the last on the line to the one waiting, and from
+        // that one to this): otherwise the one waiting is left out, and this one waits in its place.
+        let (first, second) = (waiting - kept.frame, frame - waiting)
+        guard first > second / 2, first < second * 2 else {
+            counts.outliers += 1
+            pending = frame
+            return nil
+        }
+        counts.changes += 1
         ticks = [kept]
         join(next, waiting)
         join(next + 1, frame)
         return next + 1
     }
 
-    /// Forgets the ticks (the clock stopped arriving): the next tick starts a new line, its index one on from the
-    /// last. The jitter measured and the counts stay.
-    public mutating func forgetTicks() {
+    /// Takes the first tick after the clock stopped arriving for a while: the line starts again from it, and its
+    /// index is the one the old line gives its frame (the ticks of the silence were lost: counted as missing), so
+    /// the song's position goes on where the time went. The jitter measured and the counts stay.
+    /// - Returns: the stream index it was given.
+    @discardableResult
+    public mutating func tickAfterSilence(at frame: Double) -> Int64 {
+        let next = (lastIndex ?? -1) + 1
+        var index = next
+        if let line { index = max(next, Int64(line.tick(atFrame: frame).rounded())) }
+        counts.ticks += 1
+        counts.dropped += Int(index - next)
         ticks = []
         line = nil
         pending = nil
-        lastArrival = nil
         meanX = 0
         sxx = 0
+        lastArrival = frame
+        join(index, frame)
+        return index
     }
 
     private func isOnLine(_ frame: Double, index: Int64) -> Bool {

@@ -12,6 +12,9 @@ Items, in any order:
     seed:N              the random seed (default 1)
     start@S, stop@S, continue@S, spp:SIXTEENTHS@S
                         Start (FA), Stop (FC), Continue (FB), Song Position Pointer (F2) at S seconds
+    raw:HEX@S           any bytes as one message at S seconds (System Exclusive, active sensing, running status…)
+    flood:N@S-E         N extra F8 a second from S to E seconds, on top of the clock
+    silence@S-E         no clock from S to E seconds (its time passes)
 Seconds count from the base frame: the first cycle's frame plus one second (the connection is made by then). The
 clock runs from the base frame to the end, clocks before Start included (as hardware sends them).
 
@@ -33,6 +36,8 @@ quantum_ms = 0.0
 drop_every = 0
 seed = 1
 marks = []
+floods = []
+silences = []
 for item in sys.argv[4:]:
     head, _, at = item.partition("@")
     kind, _, value = head.partition(":")
@@ -51,6 +56,14 @@ for item in sys.argv[4:]:
         seed = int(value)
     elif kind in ("start", "stop", "continue"):
         marks.append((float(at), {"start": b"\xfa", "stop": b"\xfc", "continue": b"\xfb"}[kind]))
+    elif kind == "raw":
+        marks.append((float(at), bytes.fromhex(value)))
+    elif kind == "flood":
+        begin, _, end = at.partition("-")
+        floods.append((int(value), float(begin), float(end)))
+    elif kind == "silence":
+        begin, _, end = at.partition("-")
+        silences.append((float(begin), float(end)))
     elif kind == "spp":
         sixteenths = int(value)
         marks.append((float(at), bytes([0xF2, sixteenths & 0x7F, (sixteenths >> 7) & 0x7F])))
@@ -85,12 +98,16 @@ while frame < total:
         step = quantum_ms * rate / 1000
         moved = (moved // step) * step
     keep = not (drop_every and index % drop_every == drop_every - 1)
+    keep = keep and not any(begin * rate <= frame < end * rate for begin, end in silences)
     sent_frames.append(max(0, round(moved)) if keep else None)
     frame += 60 * rate / (tempo * 24)
     index += 1
 
 events = [(f, 1, b"\xf8") for f in sent_frames if f is not None]
 events += [(round(at * rate), 0, data) for at, data in marks]
+for per_second, begin, end in floods:
+    count = int((end - begin) * per_second)
+    events += [(round((begin + n / per_second) * rate), 2, b"\xf8") for n in range(count)]
 events.sort(key=lambda event: (event[0], event[1]))
 state = {"base": None, "next": 0}
 sent = []
