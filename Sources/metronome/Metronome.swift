@@ -33,6 +33,7 @@ struct Metronome: ParsableCommand {
         version: Metronome.version,
         subcommands: [
             Play.self, Check.self, Patterns.self, Arp.self, Chord.self, Serve.self, Sounds.self, Devices.self,
+            Clock.self,
         ])
 
     @OptionGroup(title: HelpSection.click) var click: ClickOptions

@@ -241,4 +241,49 @@ struct JackMIDIClockFollowTests {
             check.expect((tooFast ?? 0) >= 4_990, "\(report)")
         }
     }
+
+    @Test(
+        "metronome clock --json: the tempo steady at 127.0 from the second reading, the jitter of ±1 ms uniform measured (σ near 0.58 ms), and Start, Stop and a pointer on the frames they were sent on, with the song's position"
+    )
+    func clockMonitor() throws {
+        let server = try JackServer(period: 256)
+        let monitor = try ChildProcess(
+            CommandRunner.executable, ["clock", "--json", "--seconds", "5"], environment: server.clientEnvironment)
+        try JackCommandTests.waitForPort("metronome:midi_in", on: server, of: monitor)
+        let sender = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "python3", JackMIDIInputTests.peers.appendingPathComponent("jack_clock_sender.py").path, server.name,
+                "metronome:midi_in", "3", "bpm:127", "jitter:uniform:1", "start@1.0", "stop@2.5", "spp:16@2.7",
+            ],
+            environment: server.clientEnvironment
+        ).wait()
+        let result = monitor.wait()
+        #expect(sender.status == 0, "\(sender.standardError)")
+        #expect(result.status == 0, "\(result.standardError)")
+        let sent = sender.standardOutput.split(separator: "\n").filter { $0.hasPrefix("sent ") && !$0.hasSuffix(" f8") }
+            .map { $0.split(separator: " ") }
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "{\"type\":\"listening\",\"port\":\"metronome:midi_in\",\"from\":[],\"rate\":48000}")
+        // Start, Stop and the pointer on the frames they were sent on.
+        let events = lines.filter { !$0.contains("\"type\":\"clock\"") && !$0.contains("listening") }
+        let frames = events.compactMap { line in
+            line.split(separator: ",").first { $0.hasPrefix("\"frame\":") }.map { String($0.dropFirst(8)) }
+        }
+        #expect(frames == sent.map { String($0[1]) }, "\(events) against \(sent)")
+        #expect(events.map { $0.hasPrefix("{\"type\":\"start\"") } == [true, false, false], "\(events)")
+        #expect(events.last?.hasSuffix("\"position\":96}") == true, "\(events)")
+        // While the clock runs, after its first second: 127.0 BPM, and the jitter measured near ±1 ms uniform's σ.
+        let readings = lines.filter {
+            $0.contains("\"type\":\"clock\"") && $0.contains("\"from\":[\"clock_sender:midi_out\"]")
+        }
+        #expect(readings.count >= 2, "\(lines)")
+        for reading in readings.dropFirst() {
+            #expect(reading.contains("\"tempo\":127.0,"), "\(reading)")
+            let sigma = reading.split(separator: ",").first { $0.hasPrefix("\"jitter_ms\":") }.flatMap {
+                Double($0.dropFirst(12))
+            }
+            #expect(sigma.map { (0.45...0.70).contains($0) } == true, "\(reading)")
+        }
+    }
 }

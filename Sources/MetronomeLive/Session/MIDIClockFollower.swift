@@ -171,11 +171,8 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         status.transport = song.counts
         status.lateStarts = lateness.count
         published.withLock { previous in
-            // The tempo shown moves in 0.1 BPM steps, and only when the line is more than 0.07 from it.
-            if let shown = previous.displayedTempo, abs(status.tempo - shown) <= 0.07 {
-                status.displayedTempo = shown
-            } else if status.tempo > 0 {
-                status.displayedTempo = (status.tempo * 10).rounded() / 10
+            if status.tempo > 0 {
+                status.displayedTempo = MIDIClockStatus.shown(status.tempo, before: previous.displayedTempo)
             }
             previous = status
         }
@@ -249,6 +246,13 @@ public struct MIDIClockStatus: Sendable, Hashable {
 
     /// Nothing known yet.
     public init() {}
+
+    /// The tempo to show for a filter's `tempo`: in 0.1 BPM steps, kept at the one shown `before` while the filter is
+    /// within 0.07 BPM of it (a tempo that wanders by its jitter does not flicker between two steps).
+    public static func shown(_ tempo: Double, before: Double?) -> Double {
+        if let before, abs(tempo - before) <= 0.07 { return before }
+        return (tempo * 10).rounded() / 10
+    }
 
     /// What the status line says: "MIDI clock: waiting", "MIDI clock 120.0 BPM" (stopped or playing), "MIDI clock
     /// held at 120.0 BPM".
