@@ -15,6 +15,8 @@ struct JackMIDIClockFollowTests {
         var ideal: [Double] = []
         var sent: [(frame: Int, bytes: String)] = []
         var sounds: [Int] = []
+        /// Each transport message's clock: the index of the clock it was sent just before.
+        var marks: [(index: Int, bytes: String)] = []
         /// Our click notes on midi_out (`--midi-notes`): frame and the note on's bytes.
         var notes: [(frame: Int, bytes: String)] = []
 
@@ -66,6 +68,7 @@ struct JackMIDIClockFollowTests {
                 if words[0] == "base", let frame = Int(words[1]) { run.base = frame }
                 if words[0] == "ideal", let frame = Double(words[2]) { run.ideal.append(frame) }
                 if words[0] == "sent", let frame = Int(words[1]) { run.sent.append((frame, words[2])) }
+                if words[0] == "mark", let index = Int(words[1]) { run.marks.append((index, words[2])) }
             }
             for line in recorded.standardOutput.split(separator: "\n") {
                 let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -84,9 +87,9 @@ struct JackMIDIClockFollowTests {
         #expect(missed == nil, sourceLocation: sourceLocation)
     }
 
-    /// The ideal frame of each beat from the clock after the Start: every 24th clock from it.
+    /// The ideal frame of each beat from the clock after the (first) Start: every 24th clock from it.
     static func beats(_ run: Run, startFrame: Int, count: Int) -> [Double] {
-        let first = run.ideal.firstIndex { $0 >= Double(startFrame) - 0.5 } ?? 0
+        let first = run.marks.first { $0.bytes == "fa" }?.index ?? 0
         return (0..<count).compactMap { beat in
             first + 24 * beat < run.ideal.count ? run.ideal[first + 24 * beat] : nil
         }

@@ -19,7 +19,9 @@ Seconds count from the base frame: the first cycle's frame plus one second (the 
 clock runs from the base frame to the end, clocks before Start included (as hardware sends them).
 
 Prints "base FRAME", then one line per clock, "ideal INDEX FRAME" (its exact frame before jitter, to 3 decimals),
-and one per message sent, "sent FRAME HEX…", in frame order. Exits 0, or 1 with a line on stderr when the port does
+and one per message sent, "sent FRAME HEX…", in frame order; then, for each transport message, "mark INDEX HEX…":
+the clock it was sent just before (on that clock's frame: a message at S seconds goes before the first clock due at
+or after S, so jitter never puts that clock before it). Exits 0, or 1 with a line on stderr when the port does
 not exist.
 """
 import random
@@ -104,7 +106,14 @@ while frame < total:
     index += 1
 
 events = [(f, 1, b"\xf8") for f in sent_frames if f is not None]
-events += [(round(at * rate), 0, data) for at, data in marks]
+# A transport message goes just before the first clock due at or after its time, on that clock's frame (jitter moves
+# the bytes of a cable together: the clock after a Start never comes before it); "mark INDEX HEX" says which.
+mark_lines = []
+for at, data in marks:
+    index = next((n for n, f in enumerate(ideal) if f >= at * rate - 0.5), len(ideal) - 1)
+    frame = sent_frames[index] if sent_frames[index] is not None else round(ideal[index])
+    events.append((frame, 0, data))
+    mark_lines.append((index, data.hex(" ")))
 for per_second, begin, end in floods:
     count = int((end - begin) * per_second)
     events += [(round((begin + n / per_second) * rate), 2, b"\xf8") for n in range(count)]
@@ -145,3 +154,5 @@ lines = [(base + f, f"ideal {n} {base + f:.3f}") for n, f in enumerate(ideal)]
 lines += [(f, f"sent {f} {text}") for f, text in sent]
 for _, text in sorted(lines, key=lambda line: line[0]):
     print(text)
+for index, text in mark_lines:
+    print(f"mark {index} {text}")
