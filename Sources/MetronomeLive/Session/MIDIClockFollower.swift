@@ -43,7 +43,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     /// A start (or continue) waiting for its clock's frame: the song's anchor.
     private var pendingPlay: MIDIClockTransport.Anchor?
     /// The last beat aligned, the frame it was put on and the tempo set from it, so a pass does not send them twice.
-    private var lastSent: (beat: Position, frame: Double, tempo: Double)?
+    private var lastSent: (beat: Position, frame: Double, tempo: Double?)?
     /// The frame the last tick arrived on.
     private var lastTickFrame: Double?
     /// Starts played late (their clock's frame was already scheduled), and the latest, in frames.
@@ -130,20 +130,26 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         let songTick = Double(beat.ticks) / Double(Self.ticksPerSongTick)
         let target = max(
             line.frame(ofTick: songTick - Double(anchor.position) + Double(anchor.index)), Double(pass.scheduledUntil))
-        // Decided in the pass that schedules the beat, with the latest ticks; nothing is left queued for a later
-        // pass, where a Start's seek would come after it.
+        // Decided in the pass that schedules the beat, with the latest ticks, and nothing left queued for a later
+        // pass: a command waiting there holds back every one sent after it (a Start's seek; an alignment of the same
+        // beat sent a pass later, which then came after the beat's frame and lost its click).
         guard min(target, frame) < Double(pass.horizon) else { return nil }
-        let tempo = line.quarterNotesPerMinute(framesPerSecond: estimator.framesPerSecond)
+        let moves = abs(target - frame) > Self.tolerance
+        // The tempo from the beat applies where the beat is heard: in this pass only when that is before its horizon
+        // (a beat moved later past it takes its tempo at the next pass).
+        let tempo: Double? =
+            (moves ? target : frame) < Double(pass.horizon)
+            ? line.quarterNotesPerMinute(framesPerSecond: estimator.framesPerSecond) : nil
         if let lastSent, lastSent.beat == beat, abs(lastSent.frame - target) < 0.5, lastSent.tempo == tempo {
             return nil
         }
         var commands: [(TransportCommand, Quantization?)] = []
-        if abs(target - frame) > Self.tolerance {
+        if moves {
             let at = max(pass.scheduledUntil, SampleTime(min(target, frame).rounded(.down)))
             commands.append((.align(beat, frame: target), .frame(at)))
         }
         let ours = TempoFollower.beatTempo(from: beat, on: map)
-        if TempoFollower.differs(ours, tempo) {
+        if let tempo, TempoFollower.differs(ours, tempo) {
             let scaled = BPM.clamping(map.tempo(at: beat) * tempo / ours)
             commands.append((.setTempo(scaled), .position(beat)))
         }
