@@ -32,7 +32,8 @@ public struct ClockMonitorCommand {
         defer { listener.close() }
         if let source {
             do { try listener.connect(from: source) } catch {
-                throw CommandLineError.usage(option: "--from", error.description)
+                if case .noSuchPort = error { throw CommandLineError.usage(option: "--from", error.description) }
+                throw CommandLineError(.unavailable, error.description)
             }
         }
         let rate = Double(listener.sampleRate)
@@ -43,7 +44,7 @@ public struct ClockMonitorCommand {
         let from = listener.connections
         say(
             json
-                ? "{\"type\":\"listening\",\"port\":\"\(listener.portName)\",\"from\":[\(from.map { "\"\($0)\"" }.joined(separator: ","))],\"rate\":\(listener.sampleRate)}\n"
+                ? "{\"type\":\"listening\",\"port\":\(Self.quoted(listener.portName)),\"from\":[\(from.map(Self.quoted).joined(separator: ","))],\"rate\":\(listener.sampleRate)}\n"
                 : "metronome: listening on \(listener.portName)\(from.isEmpty ? " (nothing connected yet)" : " from \(from.joined(separator: ", "))")\n"
         )
         var readings = 1
@@ -70,6 +71,22 @@ public struct ClockMonitorCommand {
                     ? "{\"type\":\"dropped\",\"count\":\(listener.inbox.droppedCount)}\n"
                     : "metronome: \(listener.inbox.droppedCount) messages dropped (the inbox was full)\n")
         }
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped (a JACK port's name may hold any).
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     /// A song position as bar.beat.tick in 4/4 (24 ticks a beat), from 1.1.0.
@@ -106,7 +123,7 @@ public struct ClockMonitorCommand {
         )
         if json {
             return
-                "{\"type\":\"clock\",\"time\":\(time),\"tempo\":\(reading.tempo.map { "\($0)" } ?? "null"),\"jitter_ms\":\(sigma),\"spread_ms\":\(spread),\"p99_ms\":\(p99),\"ticks\":\(reading.ticks),\"playing\":\(reading.isPlaying),\"position\":\(reading.position),\"from\":[\(from.map { "\"\($0)\"" }.joined(separator: ","))]}\n"
+                "{\"type\":\"clock\",\"time\":\(time),\"tempo\":\(reading.tempo.map { "\($0)" } ?? "null"),\"jitter_ms\":\(sigma),\"spread_ms\":\(spread),\"p99_ms\":\(p99),\"ticks\":\(reading.ticks),\"playing\":\(reading.isPlaying),\"position\":\(reading.position),\"from\":[\(from.map(Self.quoted).joined(separator: ","))]}\n"
         }
         let ports = from.isEmpty ? "nothing connected" : "from \(from.joined(separator: ", "))"
         guard let tempo = reading.tempo else { return "\(time) s  no clock yet (\(reading.ticks) ticks), \(ports)\n" }

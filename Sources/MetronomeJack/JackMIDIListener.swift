@@ -10,7 +10,7 @@ import MetronomeModel
 /// The process callback is real-time safe: it reads the port's events and pushes into a preallocated ring (no
 /// allocation, lock, log or Foundation call); a message that finds the ring full is counted by the inbox.
 ///
-/// Threads: `init`, `connect(to:)` and `close()` on a control thread; the process callback on JACK's.
+/// Threads: `init`, `connect(from:)` and `close()` on a control thread; the process callback on JACK's.
 public final class JackMIDIListener: @unchecked Sendable {
     // @unchecked: `client` and `port` are written in `init` and `close()` (control thread, after deactivation) and
     // read by the process callback while the client is active; the inbox is a single-producer ring.
@@ -47,12 +47,14 @@ public final class JackMIDIListener: @unchecked Sendable {
                 client, "midi_in", metronome_jack_midi_type(), UInt(JackPortIsInput.rawValue), 0)
         else {
             jack_client_close(client)
+            self.client = nil
             throw .portFailed(server: opened.serverName, port: "midi_in")
         }
         self.port = port
         jack_set_process_callback(client, Self.processCallback, Unmanaged.passUnretained(self).toOpaque())
         guard jack_activate(client) == 0 else {
             jack_client_close(client)
+            self.client = nil
             throw .activateFailed(server: opened.serverName)
         }
     }

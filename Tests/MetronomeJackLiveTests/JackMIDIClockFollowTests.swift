@@ -146,7 +146,7 @@ struct JackMIDIClockFollowTests {
     }
 
     @Test(
-        "±1 ms uniform jitter at 120 BPM: from the fifth beat every click within 1 ms of the sender's ideal beat, and the clock we send on the same grid"
+        "±1 ms uniform jitter at 120 BPM: from the fifth beat every click within 1 ms of the sender's ideal beat"
     )
     func jitteredClock() throws {
         try Self.run(["120"], items: ["bpm:120", "jitter:uniform:1", "seed:5", "start@0.5"], seconds: 6) { run, check in
@@ -246,7 +246,7 @@ struct JackMIDIClockFollowTests {
     }
 
     @Test(
-        "metronome clock --json: the tempo steady at 127.0 from the second reading, the jitter of ±1 ms uniform measured (σ near 0.58 ms), and Start, Stop and a pointer on the frames they were sent on, with the song's position"
+        "metronome clock --json: the tempo steady at 127.0 once the line holds four beats, the jitter of ±1 ms uniform measured (σ near 0.58 ms), and Start, Stop and a pointer on the frames they were sent on, with the song's position"
     )
     func clockMonitor() throws {
         let server = try JackServer(period: 256)
@@ -281,7 +281,13 @@ struct JackMIDIClockFollowTests {
             $0.contains("\"type\":\"clock\"") && $0.contains("\"from\":[\"clock_sender:midi_out\"]")
         }
         #expect(readings.count >= 2, "\(lines)")
-        for reading in readings.dropFirst() {
+        // Once the line holds its four beats (96 ticks); before, its tempo is a fit of fewer (127.1 after 41 in CI).
+        let full = readings.filter { line in
+            line.split(separator: ",").first { $0.hasPrefix("\"ticks\":") }.flatMap { Int($0.dropFirst(8)) }
+                .map { $0 >= 96 } ?? false
+        }
+        #expect(full.count >= 1, "\(lines)")
+        for reading in full {
             #expect(reading.contains("\"tempo\":127.0,"), "\(reading)")
             let sigma = reading.split(separator: ",").first { $0.hasPrefix("\"jitter_ms\":") }.flatMap {
                 Double($0.dropFirst(12))

@@ -116,6 +116,38 @@ struct MIDIClockEstimatorTests {
         #expect(estimator.counts.changes == 0)
     }
 
+    @Test(
+        "A stray F8 0.6 of a tick after one on the line, the next on time: the stray is left out, no change, every index kept; waiting, it counts as received"
+    )
+    func strayBetweenTicks() {
+        var estimator = MIDIClockEstimator(framesPerSecond: 48_000)
+        let ideal = ticks(bpm: 120, count: 200)
+        for frame in ideal.prefix(100) { estimator.tick(at: frame) }
+        #expect(estimator.receivedIndex == 99)
+        #expect(estimator.tick(at: ideal[99] + 600) == nil)
+        #expect(estimator.receivedIndex == 100)
+        #expect(estimator.tick(at: ideal[100]) == 100)
+        for index in 101..<200 { #expect(estimator.tick(at: ideal[index]) == Int64(index)) }
+        #expect(estimator.counts.changes == 0)
+        #expect(estimator.counts.outliers == 1)
+        #expect(abs(estimator.quarterNotesPerMinute! - 120) < 0.001)
+    }
+
+    @Test(
+        "A clock that jumps in phase (its sender stopped and started again within a fifth of a second): two ticks off the line, then a line from them, on the new phase"
+    )
+    func phaseJump() {
+        var estimator = MIDIClockEstimator(framesPerSecond: 48_000)
+        let before = ticks(bpm: 120, count: 100)
+        for frame in before { estimator.tick(at: frame) }
+        // 130 ms on, the clock goes on at its tempo, 0.3 of a tick off the old grid.
+        let after = (0..<50).map { before.last! + 130 * 48 + Double($0) * 1000 }
+        for frame in after { estimator.tick(at: frame) }
+        #expect(estimator.counts.changes == 1)
+        #expect(abs(estimator.line!.frame(ofTick: Double(estimator.lastIndex!)) - after.last!) < 1)
+        #expect(abs(estimator.quarterNotesPerMinute! - 120) < 0.001)
+    }
+
     @Test("A flood of 10 000 F8 a second is left out as too fast, and the line stays as it was")
     func flood() {
         var estimator = MIDIClockEstimator(framesPerSecond: 48_000)
@@ -155,5 +187,8 @@ struct MIDIClockTransportTests {
         // 0x01 0x01: 129 sixteenths.
         #expect(song.receive(MIDIMessage(0xF2, 1, 1), received: 20) == .play(.init(index: 21, position: 774)))
         #expect(song.songTick(ofIndex: 22) == 775)
+        // A start that came while the clock was silent plays from the first tick to come: the song tick is kept.
+        song.moveAnchor(toIndex: 40)
+        #expect(song.anchor == .init(index: 40, position: 774))
     }
 }

@@ -1,9 +1,9 @@
 import MetronomeApp
 import MetronomeEngine
 import MetronomeModel
-import MetronomeTestSupport
 import MetronomeMusic
 import MetronomeOSC
+import MetronomeTestSupport
 import Synchronization
 import Testing
 
@@ -51,13 +51,20 @@ private final class Harness: @unchecked Sendable {
     let waiting = Locked<[(wait: Double, run: @Sendable () -> Void)]>([])
     static let client = OSCEndpoint.loopback(port: 9000)
 
-    init(map: TempoMap? = nil, clickGain: Float = 1, patterns: [String: TempoMap] = [:]) throws {
+    init(
+        map: TempoMap? = nil, clickGain: Float = 1, patterns: [String: TempoMap] = [:],
+        midiClock: MIDIClockFollower? = nil
+    ) throws {
         let configuration = try MixerConfiguration(channels: 1)
         session = try Session(
             map: map ?? TempoMap.steady(tempo: BPM(120)), clicks: impulses(), configuration: configuration,
             clickGain: clickGain)
         let bank = InstrumentSynthesizer.bank(.piano, sampleRate: .standard)
-        let settings = ServiceSettings(bank: bank, patterns: MapsByName(maps: patterns))
+        var settings = ServiceSettings(bank: bank, patterns: MapsByName(maps: patterns))
+        if let midiClock {
+            session.add(follower: midiClock)
+            settings.midiClock = { midiClock.status }
+        }
         let sent = self.sent
         service = try OSCService(session: session, settings: settings) { packet, endpoint in
             sent.withLock { $0.append((packet, endpoint)) }
@@ -106,7 +113,6 @@ private final class Harness: @unchecked Sendable {
 
     var applied: [Transport.Applied] { session.appliedCommands }
 }
-
 
 /// Patterns served from memory, by name.
 private struct MapsByName: PatternLoading {
@@ -317,7 +323,6 @@ struct ServiceTests {
             harness.service.lastErrorMessage == "/metronome/tap: the tap's time must be a time tag, got t immediately")
     }
 
-
     @Test("/metronome/query replies with the state's key/value pairs to the sender")
     func query() throws {
         let harness = try Harness()
@@ -336,6 +341,26 @@ struct ServiceTests {
         #expect(state["dropped"] == .int32(0))
         #expect(state["sound"] == .string("wood"))
         #expect(harness.sent.withLock { $0.last?.1 } == Harness.client)
+    }
+
+    @Test(
+        "/metronome/state names the clock that leads: source midi-clock, source_state waiting before a tick, locked while ticks come; empty for our own"
+    )
+    func followedClockInState() throws {
+        let own = try Harness()
+        #expect(own.state()["source"] == .string(""))
+        #expect(own.state()["source_state"] == .string(""))
+        let inbox = MIDIInbox()
+        let harness = try Harness(midiClock: MIDIClockFollower(inbox: inbox, framesPerSecond: 48_000))
+        try harness.render(to: 2_000)
+        #expect(harness.state()["source"] == .string("midi-clock"))
+        #expect(harness.state()["source_state"] == .string("waiting"))
+        // 120 BPM: a tick every 1000 frames, each pushed before the block that holds it is scheduled.
+        for tick in 3...40 {
+            inbox.push(.clock, at: SampleTime(tick * 1000))
+            try harness.render(to: tick * 1000)
+        }
+        #expect(harness.state()["source_state"] == .string("locked"))
     }
 
     @Test("Address patterns with wildcards reach every matching address")

@@ -34,7 +34,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     /// The messages the output received.
     public let inbox: MIDIInbox
     /// Seconds without a tick after which the session holds its tempo and phase (plus four ticks).
-    public static let holdSeconds = 0.15
+    public static let holdSeconds = MIDIClockEstimator.silenceSeconds
     /// How far (frames) a beat may lie from the line's frame before it is moved.
     public static let tolerance: Double = 1
 
@@ -42,6 +42,8 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     private var song = MIDIClockTransport()
     /// A start (or continue) waiting for its clock's frame: the song's anchor.
     private var pendingPlay: MIDIClockTransport.Anchor?
+    /// A start came while the clock was silent: it plays from the next tick to come.
+    private var anchorsOnNextTick = false
     /// The last beat aligned, the frame it was put on and the tempo set from it, so a pass does not send them twice.
     private var lastSent: (beat: Position, frame: Double, tempo: Double?)?
     /// The frame the last tick arrived on.
@@ -62,6 +64,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     /// MIDI ticks of the song in one of our map's ticks' quarter notes.
     static let ticksPerSongTick = Position.ticksPerQuarter / Int64(MIDIClockEstimator.ticksPerQuarter)
 
+    /// Takes what arrived, then sends the start, stop or alignment due (see the type's documentation). Session's queue.
     public func prepare(_ pass: inout FollowerPass) {
         var commands: [(TransportCommand, Quantization?)] = []
         let scheduledUntil = pass.scheduledUntil
@@ -73,12 +76,21 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
                 } else {
                     estimator.tick(at: exact)
                 }
+                if anchorsOnNextTick {
+                    anchorsOnNextTick = false
+                    song.moveAnchor(toIndex: estimator.receivedIndex)
+                    if pendingPlay != nil { pendingPlay = song.anchor }
+                }
                 lastTickFrame = exact
                 continue
             }
-            let received = estimator.lastIndex ?? -1
-            switch song.receive(message, received: received) {
-            case .play(let anchor): pendingPlay = anchor
+            // With the clock silent (a sender that sends no clock while stopped), where the song plays from is the
+            // first clock to come, whatever index the old line gives it.
+            let silent = lastTickFrame.map { isHolding(at: exact, since: $0) } ?? true
+            switch song.receive(message, received: estimator.receivedIndex) {
+            case .play(let anchor):
+                pendingPlay = anchor
+                anchorsOnNextTick = silent
             case .stop:
                 pendingPlay = nil
                 commands.append((.pause, .frame(max(scheduledUntil, frame))))
@@ -106,6 +118,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     /// A start's frame: its clock's on the line, or the frame it arrived on when there is no line yet; nil while its
     /// clock has not come and there is no line to say when it will.
     private func startFrame(of anchor: MIDIClockTransport.Anchor) -> Double? {
+        if anchorsOnNextTick { return nil }
         if let line = estimator.line { return line.frame(ofTick: Double(anchor.index)) }
         if let last = estimator.lastIndex, last >= anchor.index { return lastTickFrame }
         return nil
@@ -198,6 +211,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     /// The clock can move the next beat at any pass.
     public var keepsTimerAwake: Bool { true }
 
+    /// `--verbose`'s lines: the ticks and transport messages counted, the tempo and jitter, the late starts.
     public func reportLines(session: Session) -> [String] {
         let status = self.status
         let ticks = status.ticks

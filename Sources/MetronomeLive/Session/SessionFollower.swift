@@ -77,8 +77,9 @@ public struct FollowerPass {
     public let framesPerSecond: Int
     /// The live timer's period, in frames.
     public let periodFrames: SampleTime
-    /// The pass schedules every frame before this one (a seek in it moves it on: `seekFrame` plus the lookahead): a
-    /// command quantized before it applies in this pass.
+    /// The frame the pass schedules up to, as it stood before the followers looked (the output's position plus the
+    /// lookahead): a command quantized before it applies in this pass. A follower's seek in the pass moves the real
+    /// horizon on (to `seekFrame` plus the lookahead), which this does not show.
     public let horizon: SampleTime
     /// The mixer frame a seek in this pass put the map's first unscheduled frame at; nil when none did. The pass
     /// schedules a lookahead on from it.

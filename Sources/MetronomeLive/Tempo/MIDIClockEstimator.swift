@@ -9,11 +9,12 @@ import MetronomeModel
 ///
 /// - the next is on the line again: the one off it was a late or early tick (a USB burst), left out (`outliers`);
 /// - both are on the line a whole number of ticks on: ticks were lost in between (`dropped`), and both join;
-/// - the next is on the line further on: the one off it was no tick of the clock's (a flood's), left out, and the
-///   ticks between were lost;
+/// - the next is on the line, on the tick due or further on: the one off it was no tick of the clock's (a stray F8,
+///   a flood's first), left out, and the ticks between, if any, were lost;
 /// - neither, the two spaced alike from the last tick on the line: the tempo changed (`changes`): the line starts
-///   again from that tick and the two new ones, and grows back to `window` ticks (spaced unlike, the one off the
-///   line is left out and the next waits in its place).
+///   again from that tick and the two new ones, and grows back to `window` ticks. Spaced unlike, the one off the
+///   line is left out and the next waits in its place; two such in a row are a jump of the clock's phase, and the
+///   line starts again from them alone.
 ///
 /// The first `noiseTicks` (12) all join: they measure the sender's jitter. After that, the threshold is four standard deviations of the line's prediction for that tick (the sender's jitter, measured
 /// as the residual of the last full line, times the prediction's standard error for the window), and never under
@@ -35,6 +36,9 @@ public struct MIDIClockEstimator: Sendable {
     public static let ticksPerQuarter = 24
     /// Standard deviations of a tick's prediction within which it joins the line.
     public static let deviations = 4.0
+    /// Seconds without a tick (plus four ticks) after which a clock counts as silent: the line starts again from
+    /// the next tick (`tickAfterSilence(at:)`), and a follower holds meanwhile.
+    public static let silenceSeconds = 0.15
     /// The least threshold, in seconds, whatever the jitter measured.
     public static let floorSeconds = 0.0003
 
@@ -104,6 +108,8 @@ public struct MIDIClockEstimator: Sendable {
     private var sxx = 0.0
     /// A tick off the line, waiting for the next to say what it was.
     private var pending: Double?
+    /// Ticks left out in a row since one last joined the line (a jump shows as two).
+    private var offInARow = 0
     /// The frame the last F8 arrived on (kept or not).
     private var lastArrival: Double?
     /// Lines with at least this many ticks measure the jitter.
@@ -178,30 +184,37 @@ public struct MIDIClockEstimator: Sendable {
             join(next + skipped + 1, frame)
             return next + skipped + 1
         }
-        // This one on the line further on: the one waiting was no tick of the clock's (a flood's, another clock's),
-        // and the ticks between were lost.
+        // This one on the line, on the tick due next or further on: the one waiting was no tick of the clock's (a
+        // stray F8, a flood's first), and the ticks between, if any, were lost (the one waiting stands for one).
         let on = Int64(((frame - line.frame(ofTick: Double(next))) / line.period).rounded())
-        if on > 1, isOnLine(frame, index: next + on) {
+        if on == 0 || on > 1, isOnLine(frame, index: next + on) {
             counts.outliers += 1
-            counts.dropped += Int(on - 1)
+            counts.dropped += Int(max(0, on - 1))
             join(next + on, frame)
             return next + on
         }
         let kept = ticks.last ?? (last, line.frame(ofTick: Double(last)))
         // A change of tempo spaces the two new ticks alike (from the last on the line to the one waiting, and from
-        // that one to this): otherwise the one waiting is left out, and this one waits in its place.
+        // that one to this). Spaced unlike, the one waiting is left out and this one waits in its place, once: off
+        // the line twice running, the clock jumped (a sender that stopped and started again at another phase), and
+        // the line starts again from the two.
         let (first, second) = (waiting - kept.frame, frame - waiting)
-        guard first > second / 2, first < second * 2 else {
+        if first <= second / 2 || first >= second * 2, offInARow == 0 {
             counts.outliers += 1
+            offInARow += 1
             pending = frame
             return nil
         }
         counts.changes += 1
-        ticks = [kept]
+        ticks = offInARow == 0 ? [kept] : []
         join(next, waiting)
         join(next + 1, frame)
         return next + 1
     }
+
+    /// The stream's index of the last tick received: the last that joined the line, or one more while a tick waits
+    /// to be told what it was (it came before anything received after it). -1 before any.
+    public var receivedIndex: Int64 { (lastIndex ?? -1) + (pending == nil ? 0 : 1) }
 
     /// Takes the first tick after the clock stopped arriving for a while: the line starts again from it, and its
     /// index is the one the old line gives its frame (the ticks of the silence were lost: counted as missing), so
@@ -230,6 +243,7 @@ public struct MIDIClockEstimator: Sendable {
     }
 
     private mutating func join(_ index: Int64, _ frame: Double) {
+        offInARow = 0
         ticks.append((index, frame))
         if ticks.count > window { ticks.removeFirst(ticks.count - window) }
         lastIndex = index

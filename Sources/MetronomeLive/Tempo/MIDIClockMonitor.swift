@@ -4,9 +4,9 @@ import MetronomeModel
 /// What `metronome clock` shows of a MIDI clock as it arrives: the filter's tempo (steady to what the jitter allows),
 /// the ticks' jitter, and Start, Continue, Stop and Song Position Pointer with the frames they arrived on.
 ///
-/// The jitter is the tick-to-tick interval's deviation from the filter's period over the last `window` intervals:
-/// its spread (largest less smallest) and its 99th percentile (of the deviation's size); `jitterSeconds` is the
-/// filter's own measure (the standard deviation of the ticks from its line).
+/// The jitter is the tick-to-tick interval's deviation from the filter's period over the last `window` intervals
+/// (1000): its spread (largest less smallest) and its 99th percentile (of the deviation's size); `jitterSeconds` is
+/// the filter's own measure (the standard deviation of the ticks from its line).
 ///
 /// A pure value: tests feed it the frames they choose. Threads: any, one at a time.
 public struct MIDIClockMonitor: Sendable {
@@ -38,8 +38,8 @@ public struct MIDIClockMonitor: Sendable {
         public var position: Int64
     }
 
-    /// Intervals kept for the jitter figures.
-    public let window = 96
+    /// Intervals kept for the jitter figures (some 20 s at 120 BPM).
+    public let window = 1000
     private var estimator: MIDIClockEstimator
     private var song = MIDIClockTransport()
     private var deviations: [Double] = []
@@ -56,7 +56,13 @@ public struct MIDIClockMonitor: Sendable {
         let exact = Double(frame)
         guard message.status != 0xF8 else {
             let period = estimator.line?.period
-            if estimator.tick(at: exact) != nil, let lastTick, let period {
+            // After a silence (a sender stopped), the line starts again from the first tick to come.
+            let silent =
+                lastTick.map {
+                    exact - $0 > MIDIClockEstimator.silenceSeconds * estimator.framesPerSecond + 4 * (period ?? 0)
+                } ?? false
+            let index = silent ? estimator.tickAfterSilence(at: exact) : estimator.tick(at: exact)
+            if !silent, index != nil, let lastTick, let period {
                 deviations.append(exact - lastTick - period)
                 if deviations.count > window { deviations.removeFirst(deviations.count - window) }
             }
@@ -66,8 +72,7 @@ public struct MIDIClockMonitor: Sendable {
             }
             return nil
         }
-        let received = estimator.lastIndex ?? -1
-        switch song.receive(message, received: received) {
+        switch song.receive(message, received: estimator.receivedIndex) {
         case .play(let anchor):
             return Event(
                 frame: frame, kind: message.status == 0xFB ? "continue" : message.status == 0xF2 ? "position" : "start",

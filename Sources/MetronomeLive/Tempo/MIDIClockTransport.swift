@@ -116,6 +116,12 @@ public struct MIDIClockTransport: Sendable, Hashable {
         }
     }
 
+    /// Moves where the song plays from to the stream's tick `index`, the song tick kept (a start that came while the
+    /// clock was silent plays from the first tick to come). Nothing while stopped.
+    public mutating func moveAnchor(toIndex index: Int64) {
+        if let anchor { self.anchor = Anchor(index: index, position: anchor.position) }
+    }
+
     private mutating func play(from position: Int64, received: Int64) -> Change {
         isPlaying = true
         let anchor = Anchor(index: received + 1, position: position)
