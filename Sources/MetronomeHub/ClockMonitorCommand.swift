@@ -4,6 +4,7 @@ import MetronomeEngine
 import MetronomeJack
 import MetronomeLive
 import MetronomeModel
+import MetronomeWeb
 
 /// `metronome clock`: listens to a MIDI port through JACK and shows, as it arrives, the clock's tempo (steady to what
 /// its jitter allows), its jitter (the filter's σ, the intervals' spread and 99th percentile), Start, Continue, Stop
@@ -44,7 +45,7 @@ public struct ClockMonitorCommand {
         let from = listener.connections
         say(
             json
-                ? "{\"type\":\"listening\",\"port\":\(Self.quoted(listener.portName)),\"from\":[\(from.map(Self.quoted).joined(separator: ","))],\"rate\":\(listener.sampleRate)}\n"
+                ? "{\"type\":\"listening\",\"port\":\(JSON.string(listener.portName)),\"from\":\(JSON.array(from.map(JSON.string))),\"rate\":\(listener.sampleRate)}\n"
                 : "metronome: listening on \(listener.portName)\(from.isEmpty ? " (nothing connected yet)" : " from \(from.joined(separator: ", "))")\n"
         )
         var readings = 1
@@ -71,22 +72,6 @@ public struct ClockMonitorCommand {
                     ? "{\"type\":\"dropped\",\"count\":\(listener.inbox.droppedCount)}\n"
                     : "metronome: \(listener.inbox.droppedCount) messages dropped (the inbox was full)\n")
         }
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped (a JACK port's name may hold any).
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// A song position as bar.beat.tick in 4/4 (24 ticks a beat), from 1.1.0.
@@ -123,7 +108,7 @@ public struct ClockMonitorCommand {
         )
         if json {
             return
-                "{\"type\":\"clock\",\"time\":\(time),\"tempo\":\(reading.tempo.map { "\($0)" } ?? "null"),\"jitter_ms\":\(sigma),\"spread_ms\":\(spread),\"p99_ms\":\(p99),\"ticks\":\(reading.ticks),\"playing\":\(reading.isPlaying),\"position\":\(reading.position),\"from\":[\(from.map(Self.quoted).joined(separator: ","))]}\n"
+                "{\"type\":\"clock\",\"time\":\(time),\"tempo\":\(reading.tempo.map { "\($0)" } ?? "null"),\"jitter_ms\":\(sigma),\"spread_ms\":\(spread),\"p99_ms\":\(p99),\"ticks\":\(reading.ticks),\"playing\":\(reading.isPlaying),\"position\":\(reading.position),\"from\":\(JSON.array(from.map(JSON.string)))}\n"
         }
         let ports = from.isEmpty ? "nothing connected" : "from \(from.joined(separator: ", "))"
         guard let tempo = reading.tempo else { return "\(time) s  no clock yet (\(reading.ticks) ticks), \(ports)\n" }

@@ -66,15 +66,16 @@ enum WebMessages {
     }
 }
 
-/// JSON text written by hand (the module uses no Foundation): values are already-encoded fragments.
-enum JSON {
+/// JSON text written by hand (the module uses no Foundation): values are already-encoded fragments. Public for the
+/// other hand-written JSON of the app layer (`metronome clock --json`).
+public enum JSON {
     /// `{"key":value,…}` in the order given.
     static func object(_ members: [(String, String)]) -> String {
         "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
     /// `[a,b,…]`.
-    static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
+    public static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
 
     /// `true` or `false`.
     static func bool(_ value: Bool) -> String { value ? "true" : "false" }
@@ -90,7 +91,7 @@ enum JSON {
     }
 
     /// A string, quoted, with quotes, backslashes and control characters escaped.
-    static func string(_ text: String) -> String {
+    public static func string(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

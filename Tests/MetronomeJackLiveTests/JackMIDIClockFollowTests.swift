@@ -217,7 +217,7 @@ struct JackMIDIClockFollowTests {
     }
 
     @Test(
-        "Rough input: System Exclusive, active sensing, a controller and a running-status message, a flood of 10 000 F8 a second for half a second, and a second of silence: every click stays on its beat to within a millisecond, the flood is counted as too fast, the silence held, nothing crashes"
+        "Rough input: System Exclusive, active sensing, a controller and a running-status message, a flood of 10 000 F8 a second for half a second, and a second of silence: every click stays on its beat to within a millisecond (through the silence on the held tempo), the flood is counted as too fast, nothing crashes"
     )
     func roughInput() throws {
         let items = [
