@@ -73,6 +73,7 @@ public struct JackDriver: OutputDriver, Sendable {
 public final class JackRunCounts: Sendable {
     private let missed = Atomic<Int>(0)
     private let lateJoins = Atomic<Int>(0)
+    private let repeated = Atomic<Int>(0)
 
     /// Counts nothing yet.
     public init() {}
@@ -81,6 +82,13 @@ public final class JackRunCounts: Sendable {
     public var missedCycles: Int { missed.load(ordering: .relaxed) }
 
     func addMissedCycles(_ count: Int) { missed.add(count, ordering: .relaxed) }
+
+    /// Process calls the servers made a second time for a cycle already processed (the frame time unchanged: seen
+    /// once right after a client stopped for tens of milliseconds came back), each left out by a client following a
+    /// clock on `midi_in` (`JackOutput.process`).
+    public var repeatedCycles: Int { repeated.load(ordering: .relaxed) }
+
+    func addRepeatedCycle() { repeated.add(1, ordering: .relaxed) }
 
     /// Times a transport rolled (a start, or on after a locate) before the session was on its frame, so that we
     /// joined it late and what fell in between was not heard: it already rolled when we came, or the server's

@@ -69,6 +69,16 @@ extension JackOutput {
     func process(_ frameCount: Int) {
         guard let client else { return }
         let frameTime = jack_last_frame_time(client)
+        // Called again for the cycle just processed (seen right after our process was stopped and went on: the call
+        // it was stopped in, then the cycle's own, both with the cycle's frame time): following a clock, the second
+        // call is left out, the ports keeping what the first wrote, so that the mixer stays on the server's frames
+        // (pulled twice it ran a period ahead, and every later tick read a period late: a jump of phase).
+        if clockInput != nil, transportLock == nil, let lastCycle, frameTime == lastCycle.frame,
+            firstWrite.load(ordering: .relaxed) != 0
+        {
+            runCounts.addRepeatedCycle()
+            return
+        }
         missedFrames = 0
         if let lastCycle, frameTime &- lastCycle.frame > lastCycle.count, lastCycle.count > 0 {
             let skipped = Int((frameTime &- lastCycle.frame) / lastCycle.count) - 1
@@ -88,7 +98,7 @@ extension JackOutput {
         let (now, rawOffset) = Self.clocks()
         let usageBefore = ThreadUsage.now()
         #if METRONOME_FAULTS
-        InjectedFault.processCallback(cycle: cycles.load(ordering: .relaxed))
+            InjectedFault.processCallback(cycle: cycles.load(ordering: .relaxed))
         #endif
         defer {
             if let probe {
@@ -147,6 +157,15 @@ extension JackOutput {
         {
             if alignedSeen == 0 { alignedSeen = now }
             if mixer.isSilent || now - alignedSeen >= Self.silenceWait { sounding.store(true, ordering: .releasing) }
+        }
+        // Following a clock on midi_in, the mixer keeps to the server's frame clock: the frames of cycles the server
+        // ran without calling us are rendered into nothing (what fell in them is not heard), so that the clock's
+        // ticks after them lie on the line of those before and a tick that arrived in them counts as missing. Left
+        // behind, the mixer put every later tick a period early, and a lost tick with it read as two changes of
+        // tempo: the clock was followed a tick late from then on (docs/benchmarks.md, "Following a MIDI clock: live").
+        if missedFrames > 0, clockInput != nil, transportLock == nil, !isFirst {
+            mixer.skipping(to: mixer.framePosition + missedFrames)
+            renderIntoNothing(missedFrames)
         }
         var midiBuffer: UnsafeMutableRawPointer?
         if let midiPort, let buffer = jack_port_get_buffer(midiPort, jack_nframes_t(frameCount)) {

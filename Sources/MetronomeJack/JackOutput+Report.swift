@@ -98,6 +98,9 @@ extension JackOutput {
             "callbacks over half a period of our own (on the CPU or waiting that long): \(slowOfOurOwnCount)",
             "MIDI messages dropped: \(droppedMIDICount)",
         ]
+        if clockInput != nil {
+            lines.append("cycles the server called us twice (the second left out): \(runCounts.repeatedCycles)")
+        }
         lines += extra
         if let latency = latencyFrames {
             lines.append("playback latency of the ports: \(latency) frames")

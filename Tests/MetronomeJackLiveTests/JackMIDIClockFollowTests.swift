@@ -26,11 +26,12 @@ struct JackMIDIClockFollowTests {
 
     /// Runs `metronome ARGUMENTS --driver jack --no-connect --midi-notes --follow midi-clock --verbose` on a server
     /// with period 256, the sender playing `items` into `metronome:midi_in` for `seconds` while the recorder records,
-    /// then Ctrl-C; applies `checks`. A run whose checks fail is repeated only when late cycles not ours while the
-    /// recorder ran explain it (`JackServer.outsideCause`); never silently.
+    /// then Ctrl-C; applies `checks`. `pauses`: seconds after the sender starts at which our process is stopped
+    /// (SIGSTOP) for 30 ms, so that the server runs cycles without calling us. A run whose checks fail is repeated
+    /// only when late cycles not ours while the recorder ran explain it (`JackServer.outsideCause`); never silently.
     static func run(
-        _ arguments: [String], items: [String], seconds: Double, sourceLocation: SourceLocation = #_sourceLocation,
-        checks: (Run, inout RunChecks) -> Void
+        _ arguments: [String], items: [String], seconds: Double, pauses: [Double] = [],
+        sourceLocation: SourceLocation = #_sourceLocation, checks: (Run, inout RunChecks) -> Void
     ) throws {
         let (checked, missed) = try repeatedOnlyForOutsideCauses(sourceLocation: sourceLocation) {
             let server = try JackServer(period: 256)
@@ -50,14 +51,27 @@ struct JackMIDIClockFollowTests {
                     "metronome:midi_out", String(seconds + 1.5),
                 ],
                 environment: server.clientEnvironment)
-            let sender = try ChildProcess(
+            let sending = try ChildProcess(
                 "/usr/bin/env",
                 [
                     "python3", peers.appendingPathComponent("jack_clock_sender.py").path, server.name,
                     "metronome:midi_in", String(seconds),
                 ] + items,
-                environment: server.clientEnvironment
-            ).wait()
+                environment: server.clientEnvironment)
+            let pid = ours.pid
+            let pausing = Thread {
+                var waited = 0.0
+                for pause in pauses {
+                    usleep(useconds_t((pause - waited) * 1e6))
+                    kill(pid, SIGSTOP)
+                    usleep(30_000)
+                    kill(pid, SIGCONT)
+                    waited = pause + 0.03
+                }
+            }
+            pausing.start()
+            let sender = sending.wait()
+            while pausing.isExecuting { usleep(10_000) }
             let recorded = recorder.wait()
             kill(ours.pid, SIGINT)
             var run = Run(result: ours.wait())
@@ -160,6 +174,39 @@ struct JackMIDIClockFollowTests {
             check.expect(
                 off.allSatisfy { abs($0) <= 1 },
                 "clicks off the ideal beats (ms): \(off); sounds \(sounds.prefix(12)), ideal \(ideal), Start \(start)")
+        }
+    }
+
+    @Test(
+        "The server runs cycles without us (our process stopped for 30 ms, twice): the mixer keeps to the server's frames, the ticks lost in them count as missing and not as changes of tempo, and every click from the fifth beat lies within 1 ms of a beat of the clock"
+    )
+    func cyclesWithoutUs() throws {
+        let items = ["bpm:120", "jitter:uniform:1", "seed:7", "start@0.5"]
+        try Self.run(["120"], items: items, seconds: 7, pauses: [2.7, 4.2]) { run, check in
+            check.expect(run.result.status == 0, "\(run.result.standardError)")
+            let report = run.result.standardError
+            let skipped = report.split(separator: "\n").first {
+                $0.contains("cycles the server ran without calling us")
+            }
+            check.expect(
+                skipped.map { !$0.hasSuffix(": 0") } ?? false, "the server called us every cycle: \(skipped ?? "")")
+            check.expect(report.contains("0 tempo changes"), "\(report)")
+            let twice = report.split(separator: "\n").first { $0.contains("cycles the server called us twice") }
+            check.expect(twice != nil, "no count of cycles called twice: \(report)")
+            check.expect(!report.contains(" 0 missing"), "no tick counted missing: \(report)")
+            guard let start = run.sentFrame("fa") else { return check.expect(false, "no Start sent") }
+            let ideal = Self.beats(run, startFrame: start, count: 12)
+            let sounds = run.sounds.filter { $0 >= start }
+            check.expect(ideal.count == 12 && sounds.count >= 10, "\(ideal.count) beats of the clock, clicks \(sounds)")
+            guard ideal.count == 12, sounds.count >= 10 else { return }
+            // Each click against the nearest beat: a click due while we were stopped is not heard, none is moved.
+            let off = sounds.filter { Double($0) >= ideal[4] - 4_800 && Double($0) <= ideal[11] + 4_800 }.map { sound in
+                ideal.map { (Double(sound) - $0) / 48 }.min { abs($0) < abs($1) }!
+            }
+            check.expect(off.count >= 8, "clicks heard from the fifth beat: \(off.count)")
+            check.expect(
+                off.allSatisfy { abs($0) <= 1 },
+                "clicks off the nearest beat (ms): \(off); sounds \(sounds), ideal \(ideal)")
         }
     }
 
