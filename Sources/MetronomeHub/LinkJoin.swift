@@ -24,6 +24,15 @@ struct LinkJoin {
         }
     }
 
+    /// For `--follow midi-clock --link` (`LinkSession.leading`): Link failing to start is exit 69.
+    static func leading(_ settings: LinkSettings, plan: ClickPlan) throws(CommandLineError) -> LinkJoin {
+        do {
+            return LinkJoin(link: try LinkSession.leading(settings, plan: plan))
+        } catch {
+            throw CommandLineError(.unavailable, error.description)
+        }
+    }
+
     /// For `serve` without `--link` (`LinkSession.idle`). Failing to create it is exit 69.
     static func idle(plan: ClickPlan) throws(CommandLineError) -> LinkJoin {
         do {

@@ -60,11 +60,15 @@ public struct LiveCommand {
     ///   connecting 130); what was started is stopped first.
     public func run(_ terminal: Terminal) throws(CommandLineError) {
         let say = terminal.say
+        // Following a MIDI clock, Link (--link, or /metronome/link 1 serving) is led by the clock, never followed.
+        let followsClock = live.jack?.followsMIDIClock == true
         // With --link: the session is joined first, and the plan takes its tempo and waits for its start.
         var link: LinkJoin? = try live.link.map { settings throws(CommandLineError) in
-            try LinkJoin.join(settings, plan: self.plan, isCancelled: terminal.isCancelled)
+            followsClock
+                ? try LinkJoin.leading(settings, plan: self.plan)
+                : try LinkJoin.join(settings, plan: self.plan, isCancelled: terminal.isCancelled)
         }
-        let joined = link != nil
+        let joined = link != nil && !followsClock
         // Serving, Link is there to be switched on over OSC (`/metronome/link 1`) even without --link; if it cannot
         // start, the service runs without it (`/metronome/link` then says Link is not available).
         if link == nil, serving != nil {
@@ -87,19 +91,27 @@ public struct LiveCommand {
             joined ? try link?.prepared(self.plan) ?? self.plan : self.plan
         }
         // Following a MIDI clock, the map waits for the clock's Start (or Continue).
-        if live.jack?.followsMIDIClock == true { plan.waits = true }
+        if followsClock { plan.waits = true }
         let client = try unwinding { () throws(CommandLineError) in try jack() }
         let engine = try unwinding { () throws(CommandLineError) in try session(plan, period: client?.periodFrames) }
-        // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop.
+        // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop. Serving through JACK
+        // (the transport not locked), it is listened to from the start and leads when /metronome/follow says so.
+        let switchable = serving != nil && live.jack != nil && live.jack?.transport == nil
         let clock =
-            live.jack?.followsMIDIClock == true
+            followsClock || switchable
             ? MIDIClockFollower(
-                inbox: MIDIInbox(capacity: 4096), framesPerSecond: Double(plan.sampleRate.framesPerSecond)) : nil
+                inbox: MIDIInbox(capacity: 4096), framesPerSecond: Double(plan.sampleRate.framesPerSecond),
+                leads: followsClock) : nil
+        // Link beside the clock: led while the clock leads (a LinkLeader), followed otherwise (a LinkCompanion).
+        let leader = followsClock || switchable ? link.map { LinkLeader(link: $0.link, leading: followsClock) } : nil
+        let clockSwitch =
+            switchable ? clock.map { ClockLeadSwitch(clock: $0, link: link?.link, leader: leader) } : nil
         let osc = try unwinding { () throws(CommandLineError) in
             try serving.map { setup throws(CommandLineError) in
                 var setup = setup
                 setup.settings.link = link?.link
                 if let clock { setup.settings.midiClock = { clock.status } }
+                setup.settings.clockLead = clockSwitch
                 return try OSCServiceHost.start(setup, session: engine, say: say)
             }
         }
@@ -116,7 +128,7 @@ public struct LiveCommand {
         let feed = status.map { display in
             LiveStatusFeed(
                 display: display, session: engine, startVolume: plan.volume,
-                clock: clockWords(joined ? link : nil, midiClock: clock))
+                clock: clockWords(joined ? link : nil, midiClock: clock, led: leader?.link))
         }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
         let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
@@ -134,14 +146,15 @@ public struct LiveCommand {
         }
         if let web { observations.append(engine.beatPublisher.observe(.scheduled) { beat in web.publish(beat) }) }
         // Stopped in this order when the run ends (the OSC socket first, Link last).
-        let linkCompanion = link.map { LinkCompanion(link: $0.link, joined: joined, play: !self.plan.waits) }
+        let linkCompanion: LinkCompanion? =
+            followsClock ? nil : link.map { LinkCompanion(link: $0.link, joined: joined, play: !self.plan.waits) }
         var run = Run(
             engine: engine, volume: plan.volume, service: service, status: status, terminal: terminal)
         run.followers = ([transportFollower, clock] as [(any SessionFollower)?]).compactMap { $0 }
         // The status feed stops first: nothing is drawn after the line is finished.
         run.companions =
             [feed as (any LiveCompanion)?].compactMap { $0 } + started
-            + [linkCompanion as (any LiveCompanion)?].compactMap { $0 }
+            + ([clockSwitch, linkCompanion, leader] as [(any LiveCompanion)?]).compactMap { $0 }
         run.observations = observations
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
@@ -163,11 +176,21 @@ public struct LiveCommand {
         }
     }
 
-    /// What the status line says of the clock followed: Link's peers now, the MIDI clock's state and tempo, or the
-    /// JACK transport's mode; nil for none.
-    private func clockWords(_ link: LinkJoin?, midiClock: MIDIClockFollower?) -> @Sendable () -> String? {
-        if let session = link?.link { return { "Link: \(session.peers) \(session.peers == 1 ? "peer" : "peers")" } }
-        if let midiClock { return { midiClock.status.words } }
+    /// What the status line says of the clock followed: Link's peers now, the MIDI clock's state and tempo (and the
+    /// Link session it leads, while on), or the JACK transport's mode; nil for none.
+    private func clockWords(
+        _ link: LinkJoin?, midiClock: MIDIClockFollower?, led: LinkSession?
+    ) -> @Sendable () -> String? {
+        let peers: @Sendable (LinkSession) -> String = { "\($0.peers) \($0.peers == 1 ? "peer" : "peers")" }
+        if let session = link?.link { return { "Link: \(peers(session))" } }
+        if let midiClock {
+            return {
+                guard midiClock.leads else { return nil }
+                let words = midiClock.status.words
+                guard let led, led.isEnabled else { return words }
+                return "\(words), leading Link: \(peers(led))"
+            }
+        }
         let words: String? =
             switch live.jack?.transport {
             case .startStop: "JACK transport"

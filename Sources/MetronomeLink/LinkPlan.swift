@@ -63,6 +63,17 @@ extension LinkSession {
         return link
     }
 
+    /// For `--follow midi-clock --link`: an instance turned on at once, at the plan's first tempo and the quantum
+    /// given (else the first bar's quarter notes), with no wait for peers and no tempo taken from them: the clock
+    /// leads it (`LinkLeader`).
+    public static func leading(_ settings: LinkSettings, plan: ClickPlan) throws(LinkError) -> LinkSession {
+        let map = plan.map
+        let link = try LinkSession(
+            tempo: map.tempo(at: Position(ticks: 0)), quantum: settings.quantum ?? barQuarters(map))
+        link.enable(true)
+        return link
+    }
+
     /// For `serve` without `--link`: an instance that stays off until `/metronome/link 1`; the session follows it
     /// (off, it has no timeline, and nothing changes).
     public static func idle(plan: ClickPlan) throws(LinkError) -> LinkSession {

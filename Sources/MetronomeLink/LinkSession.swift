@@ -33,7 +33,7 @@ public final class LinkSession: TempoSource, @unchecked Sendable {
     // @unchecked: `handle` is created in init and freed in deinit, and every clink_* function used here is safe from
     // any thread (Link's app-state capture and commit take Link's own lock; the audio pair is not used); `context`
     // is immutable; the mutable settings are behind `settings`' lock.
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private let context: Context
     private let settings: Locked<Settings>
 

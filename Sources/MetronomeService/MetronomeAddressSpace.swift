@@ -188,6 +188,29 @@ struct MetronomeAddressSpace: OSCAddressSpace {
             // Off, the session may be sleeping through an idle stretch; on, it looks at the session from now.
             context.session.wake()
         },
+        "/metronome/follow": { _, values, context throws(Rejection) in
+            let arguments = Arguments(values)
+            try arguments.count(1...1, "s midi-clock, link or none")
+            let source = try arguments.string(0, "the clock to follow")
+            let clock = context.settings.clockLead
+            switch source {
+            case "midi-clock":
+                guard let clock else {
+                    throw Rejection("no MIDI clock in this service: serve with --driver jack to listen to midi_in")
+                }
+                clock.lead(true)
+            case "link":
+                let link = try Self.link(context)
+                clock?.lead(false)
+                link.enable(true)
+            case "none":
+                clock?.lead(false)
+                context.settings.link?.enable(false)
+            default:
+                throw Rejection("\(source): the clock to follow is midi-clock, link or none")
+            }
+            context.session.wake()
+        },
         "/metronome/link/quantum": { _, values, context throws(Rejection) in
             let arguments = Arguments(values)
             try arguments.count(1...1, "f quantum")

@@ -17,3 +17,14 @@ public protocol ServiceLink: AnyObject, Sendable {
     /// The other peers in the session.
     var peers: Int { get }
 }
+
+/// The MIDI clock a service through JACK listens to on `midi_in`, which `/metronome/follow` makes lead the session or
+/// not (the app layer composes it: the clock's follower, and Link led or followed beside it).
+///
+/// Threads: any.
+public protocol ServiceClockLead: AnyObject, Sendable {
+    /// Whether the MIDI clock leads the session.
+    var leads: Bool { get }
+    /// Makes the MIDI clock lead (Link, when on, is then led by it) or stop leading (Link, when on, is followed).
+    func lead(_ on: Bool)
+}

@@ -28,8 +28,11 @@ public struct ServiceSettings: Sendable {
     public var patterns: any PatternLoading
     /// The Link session `/metronome/link…` switches and sets; nil: those addresses are refused.
     public var link: (any ServiceLink)?
-    /// Following a MIDI clock (`--follow midi-clock`): its follower's state now, for `/metronome/state` and the page.
+    /// Listening to a MIDI clock (through JACK): its follower's state now, for `/metronome/state` and the page.
     public var midiClock: (@Sendable () -> MIDIClockStatus)?
+    /// Whether that clock leads, switched by `/metronome/follow`; nil: it leads whenever `midiClock` is set
+    /// (`--follow midi-clock`), and `/metronome/follow midi-clock` is refused without it.
+    public var clockLead: (any ServiceClockLead)?
 
     /// Settings for a bank and a pattern loader; the rest takes its defaults.
     /// - Parameters:

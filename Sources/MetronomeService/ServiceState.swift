@@ -77,7 +77,7 @@ extension ServiceState {
             dropped: service.droppedCount, received: service.receivedCount, subscribers: service.subscriberCount,
             volume: shared.volume, sound: shared.sound, pattern: shared.patternName, error: service.lastErrorMessage,
             link: link?.isEnabled == true, peers: link?.peers ?? 0, quantum: link?.quantum ?? 0)
-        if let clock = service.settings.midiClock?() {
+        if let clock = service.settings.midiClock?(), service.settings.clockLead?.leads ?? true {
             source = "midi-clock"
             sourceState = clock.state.rawValue
         } else if self.link {

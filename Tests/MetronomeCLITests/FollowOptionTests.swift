@@ -5,7 +5,7 @@ import Testing
 @Suite("--follow midi-clock and metronome clock: refused in one line before any server is reached")
 struct FollowOptionTests {
     @Test(
-        "--follow: only midi-clock, only with --driver jack, never with --link or --transport, never with --output; metronome clock's own options: exit 64, one line",
+        "--follow: only midi-clock, only with --driver jack, never with --transport or --link-start-stop (--link is led), never with --output; metronome clock's own options: exit 64, one line",
         arguments: [
             (["--follow", "midi-clock"], "--follow applies only with --driver jack"),
             (["--driver", "jack", "--follow", "klick"], "--follow klick: the clock to follow is midi-clock"),
@@ -14,8 +14,9 @@ struct FollowOptionTests {
                 "--follow link: follow Link with --link, the JACK transport with --transport follow"
             ),
             (
-                ["--driver", "jack", "--follow", "midi-clock", "--link"],
-                "--follow midi-clock and --link each lead the beat: give one of them"
+                ["--driver", "jack", "--follow", "midi-clock", "--link", "--link-start-stop"],
+                "--link-start-stop does not apply with --follow midi-clock: the clock's Start and Stop lead, and Link "
+                    + "takes only its tempo and phase"
             ),
             (
                 ["--driver", "jack", "--follow", "midi-clock", "--transport", "follow"],

@@ -19,6 +19,8 @@ struct JackMIDIClockFollowTests {
         var marks: [(index: Int, bytes: String)] = []
         /// Our click notes on midi_out (`--midi-notes`): frame and the note on's bytes.
         var notes: [(frame: Int, bytes: String)] = []
+        /// The MIDI clock we sent on midi_out (F8), by frame.
+        var clockOut: [Int] = []
 
         /// The frame a message was sent on.
         func sentFrame(_ bytes: String) -> Int? { sent.first { $0.bytes == bytes }?.frame }
@@ -30,16 +32,16 @@ struct JackMIDIClockFollowTests {
     /// (SIGSTOP) for 30 ms, so that the server runs cycles without calling us. A run whose checks fail is repeated
     /// only when late cycles not ours while the recorder ran explain it (`JackServer.outsideCause`); never silently.
     static func run(
-        _ arguments: [String], items: [String], seconds: Double, pauses: [Double] = [],
+        _ arguments: [String], items: [String], seconds: Double, pauses: [Double] = [], second: [String]? = nil,
+        follows: Bool = true, messages: [(at: Double, osc: [String])] = [],
         sourceLocation: SourceLocation = #_sourceLocation, checks: (Run, inout RunChecks) -> Void
     ) throws {
         let (checked, missed) = try repeatedOnlyForOutsideCauses(sourceLocation: sourceLocation) {
             let server = try JackServer(period: 256)
             let ours = try ChildProcess(
                 CommandRunner.executable,
-                arguments + [
-                    "--driver", "jack", "--no-connect", "--midi-notes", "--follow", "midi-clock", "--verbose",
-                ],
+                arguments + ["--driver", "jack", "--no-connect", "--midi-notes", "--verbose"]
+                    + (follows ? ["--follow", "midi-clock"] : []),
                 environment: server.clientEnvironment)
             try JackCommandTests.waitForPort("metronome:midi_in", on: server, of: ours)
             let window = server.logMark
@@ -58,24 +60,44 @@ struct JackMIDIClockFollowTests {
                     "metronome:midi_in", String(seconds),
                 ] + items,
                 environment: server.clientEnvironment)
+            // A second sender into the same port (two clocks merged), when asked for.
+            let other = try second.map { items in
+                try ChildProcess(
+                    "/usr/bin/env",
+                    [
+                        "python3", peers.appendingPathComponent("jack_clock_sender.py").path, server.name,
+                        "metronome:midi_in", String(seconds),
+                    ] + items,
+                    environment: server.clientEnvironment)
+            }
             let pid = ours.pid
+            // The pauses and the OSC messages (oscsend ARGUMENTS…), in time order from the sender's start.
+            let events =
+                (pauses.map { (at: $0, osc: [String]()) } + messages).sorted { $0.at < $1.at }
             let pausing = Thread {
                 var waited = 0.0
-                for pause in pauses {
-                    usleep(useconds_t((pause - waited) * 1e6))
-                    kill(pid, SIGSTOP)
-                    usleep(30_000)
-                    kill(pid, SIGCONT)
-                    waited = pause + 0.03
+                for event in events {
+                    usleep(useconds_t(max(0, event.at - waited) * 1e6))
+                    if event.osc.isEmpty {
+                        kill(pid, SIGSTOP)
+                        usleep(30_000)
+                        kill(pid, SIGCONT)
+                        waited = event.at + 0.03
+                    } else {
+                        _ = try? ChildProcess("/usr/bin/oscsend", event.osc).wait()
+                        waited = event.at
+                    }
                 }
             }
             pausing.start()
             let sender = sending.wait()
+            let otherResult = other?.wait()
             while pausing.isExecuting { usleep(10_000) }
             let recorded = recorder.wait()
             kill(ours.pid, SIGINT)
             var run = Run(result: ours.wait())
             try #require(sender.status == 0, "\(sender.standardError)")
+            try #require(otherResult.map { $0.status == 0 } ?? true, "\(otherResult?.standardError ?? "")")
             try #require(recorded.status == 0, "\(recorded.standardError)")
             for line in sender.standardOutput.split(separator: "\n") {
                 let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -89,6 +111,7 @@ struct JackMIDIClockFollowTests {
                 guard let frame = Int(words[1]) else { continue }
                 if words[0] == "audio" { run.sounds.append(frame) }
                 if words[0] == "midi", words[2].hasPrefix("99 ") { run.notes.append((frame, words[2])) }
+                if words[0] == "midi", words[2] == "f8" { run.clockOut.append(frame) }
             }
             var checked = RunChecks()
             checks(run, &checked)
@@ -160,7 +183,7 @@ struct JackMIDIClockFollowTests {
     }
 
     @Test(
-        "±1 ms uniform jitter at 120 BPM: from the fifth beat every click within 1 ms of the sender's ideal beat"
+        "±1 ms uniform jitter at 120 BPM: from the fifth beat every click within 1 ms of the sender's ideal beat, and the MIDI clock we send regenerated: 24 a beat, the first on the click, evenly spaced to the frame"
     )
     func jitteredClock() throws {
         try Self.run(["120"], items: ["bpm:120", "jitter:uniform:1", "seed:5", "start@0.5"], seconds: 6) { run, check in
@@ -174,6 +197,15 @@ struct JackMIDIClockFollowTests {
             check.expect(
                 off.allSatisfy { abs($0) <= 1 },
                 "clicks off the ideal beats (ms): \(off); sounds \(sounds.prefix(12)), ideal \(ideal), Start \(start)")
+            // The clock we send is regenerated from the line: between two clicks from the fifth, 24 clocks, the
+            // first on the click, evenly spaced to the frame (the input's spread by up to 2 ms).
+            for beat in 4..<9 {
+                let ticks = run.clockOut.filter { $0 >= sounds[beat] && $0 < sounds[beat + 1] }
+                let gaps = zip(ticks, ticks.dropFirst()).map { $1 - $0 }
+                check.expect(
+                    ticks.count == 24 && ticks.first == sounds[beat] && (gaps.max() ?? 0) - (gaps.min() ?? 0) <= 1,
+                    "beat \(beat): our clocks \(ticks) from the click at \(sounds[beat])")
+            }
         }
     }
 
@@ -207,6 +239,54 @@ struct JackMIDIClockFollowTests {
             check.expect(
                 off.allSatisfy { abs($0) <= 1 },
                 "clicks off the nearest beat (ms): \(off); sounds \(sounds), ideal \(ideal)")
+        }
+    }
+
+    @Test(
+        "Two clocks merged on midi_in from two ports (120 BPM with a Start, and 100 BPM): nothing crashes or stalls — the click keeps sounding, no gap longer than two beats of either, the run ends at Ctrl-C with exit 0 — and the report says the ticks were not one steady clock"
+    )
+    func twoClocksMerged() throws {
+        try Self.run(["120"], items: ["bpm:120", "start@0.5"], seconds: 5, second: ["bpm:100", "seed:3"]) {
+            run, check in
+            let report = run.result.standardError
+            check.expect(run.result.status == 0, "\(report)")
+            check.expect(report.contains("MIDI clock in: not one steady clock ("), "\(report)")
+            guard let start = run.sentFrame("fa") else { return check.expect(false, "no Start sent") }
+            let sounds = run.sounds.filter { $0 >= start }
+            let gaps = zip(sounds, sounds.dropFirst()).map { $1 - $0 }
+            check.expect(sounds.count >= 6, "clicks after the Start: \(sounds)")
+            check.expect(gaps.allSatisfy { $0 <= 2 * 28_800 }, "gaps between clicks (frames): \(gaps)")
+            check.expect(
+                (sounds.last ?? 0) >= start + 48_000 * 3, "the last click \(sounds.last ?? 0), Start \(start)")
+        }
+    }
+
+    @Test(
+        "serve through JACK listens to midi_in from the start and plays its own 120 BPM; /metronome/follow midi-clock at 3 s hands the lead to a clock at 100 BPM already playing: its beats from then on, every click within 1 ms of one"
+    )
+    func serveFollowsOverOSC() throws {
+        let port = String(try UDPPort().port)
+        let follow = ["127.0.0.1", port, "/metronome/follow", "s", "midi-clock"]
+        try Self.run(
+            ["serve", "--bpm", "120", "--osc", "127.0.0.1:\(port)"],
+            items: ["bpm:100", "jitter:uniform:1", "start@0.5"],
+            seconds: 7, follows: false, messages: [(at: 3.0, osc: follow)]
+        ) { run, check in
+            check.expect(run.result.status == 0, "\(run.result.standardError)")
+            guard let start = run.sentFrame("fa") else { return check.expect(false, "no Start sent") }
+            let ideal = Self.beats(run, startFrame: start, count: 11)
+            let base = run.base
+            guard ideal.count == 11 else { return check.expect(false, "\(ideal.count) beats of the clock") }
+            // The message goes 3 s after the sender started, some 2 s after its base frame (its first cycle and a
+            // second): ours before 1.5 s (120 BPM: 24 000 frames apart), the clock's from 3 s.
+            let before = run.sounds.filter { $0 > base && $0 < base + 72_000 }
+            let gaps = zip(before, before.dropFirst()).map { $1 - $0 }
+            check.expect(gaps.count >= 1 && gaps.allSatisfy { $0 == 24_000 }, "our own beats' gaps: \(gaps)")
+            let after = run.sounds.filter { $0 >= base + 144_000 && Double($0) <= ideal[10] + 4_800 }
+            let off = after.map { sound in ideal.map { (Double(sound) - $0) / 48 }.min { abs($0) < abs($1) }! }
+            check.expect(off.count >= 4, "clicks after the switch: \(after)")
+            check.expect(
+                off.allSatisfy { abs($0) <= 1 }, "clicks off the clock's beats (ms): \(off); ideal \(ideal)")
         }
     }
 

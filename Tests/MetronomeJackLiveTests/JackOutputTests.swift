@@ -180,6 +180,40 @@ struct JackOutputTests {
     }
 
     @Test(
+        "Following a MIDI clock, the process callback allocates nothing after its first: ticks at 120 BPM, Start, a pointer, Stop, Continue and a flood of 10 000 F8 a second arrive on midi_in into the clock's inbox, which the follower drains each pass",
+        .countsAllocations)
+    func clockInputAllocatesNothing() throws {
+        let server = try JackServer(period: 64)
+        JackOutput.allocationProbe = metronome_thread_allocation_count
+        defer { JackOutput.allocationProbe = nil }
+        let session = try Self.session(rate: 48_000, tempo: 120, midi: true)
+        let follower = MIDIClockFollower(inbox: MIDIInbox(capacity: 4096), framesPerSecond: 48_000)
+        session.add(follower: follower)
+        let output = try JackOutput(
+            mixer: session.mixer, server: server.name, ports: .none, midiConnections: [],
+            midiInput: MIDIInbox(), clockInput: follower.inbox)
+        session.attach(output: output)
+        let sender = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "python3", JackMIDIInputTests.peers.appendingPathComponent("jack_clock_sender.py").path, server.name,
+                "metronome:midi_in", "3", "bpm:120", "jitter:uniform:1", "start@0.3", "spp:16@1.2", "stop@1.6",
+                "continue@2.0", "flood:10000@0.6-0.9",
+            ],
+            environment: server.clientEnvironment
+        ).wait()
+        session.stop()
+        output.close()
+        try #require(sender.status == 0, "\(sender.standardError)")
+        let counts = follower.status.ticks
+        // 3 s at 120 BPM (about 140 ticks from the first cycle) and some 3000 from the flood, all taken in.
+        #expect(counts.ticks > 1000, "\(counts)")
+        #expect(output.cycleCount > 1500)
+        #expect(output.callbackAllocations == 0)
+        print("process callbacks: \(output.cycleCount); clock messages: \(counts.ticks) ticks")
+    }
+
+    @Test(
         "The process callback allocates nothing after its first, while clicks play, midi_out sends clock and notes and midi_in takes notes in (into the inbox, or played on a keyboard in the cycle they arrive)",
         .countsAllocations, arguments: [false, true])
     func processCallbackAllocatesNothing(keyboard playsKeys: Bool) throws {

@@ -53,7 +53,7 @@ private final class Harness: @unchecked Sendable {
 
     init(
         map: TempoMap? = nil, clickGain: Float = 1, patterns: [String: TempoMap] = [:],
-        midiClock: MIDIClockFollower? = nil
+        midiClock: MIDIClockFollower? = nil, clockLead: (any ServiceClockLead)? = nil, link: (any ServiceLink)? = nil
     ) throws {
         let configuration = try MixerConfiguration(channels: 1)
         session = try Session(
@@ -65,6 +65,8 @@ private final class Harness: @unchecked Sendable {
             session.add(follower: midiClock)
             settings.midiClock = { midiClock.status }
         }
+        settings.clockLead = clockLead
+        settings.link = link
         let sent = self.sent
         service = try OSCService(session: session, settings: settings) { packet, endpoint in
             sent.withLock { $0.append((packet, endpoint)) }
@@ -363,6 +365,41 @@ struct ServiceTests {
         #expect(harness.state()["source_state"] == .string("locked"))
     }
 
+    @Test(
+        "/metronome/follow chooses the clock that leads: midi-clock (Link, when on, led), link (on and followed) or none (Link off); /metronome/state's source says which; refused in one line without a MIDI clock, without Link, or for another name"
+    )
+    func followChoosesTheSource() throws {
+        let bare = try Harness()
+        for (value, error) in [
+            ("midi-clock", "no MIDI clock in this service: serve with --driver jack to listen to midi_in"),
+            ("link", "Link is not available in this service"),
+            ("klick", "klick: the clock to follow is midi-clock, link or none"),
+        ] {
+            bare.send("/metronome/follow", [.string(value)])
+            #expect(bare.service.lastErrorMessage == "/metronome/follow: \(error)")
+        }
+        let lead = FakeClockLead()
+        let link = FakeLink()
+        let harness = try Harness(
+            midiClock: MIDIClockFollower(inbox: MIDIInbox(), framesPerSecond: 48_000, leads: false), clockLead: lead,
+            link: link)
+        try harness.render(to: 2_000)
+        #expect(harness.state()["source"] == .string(""))
+        harness.send("/metronome/follow", [.string("midi-clock")])
+        #expect(lead.leads && !link.isEnabled)
+        #expect(harness.state()["source"] == .string("midi-clock"))
+        harness.send("/metronome/link", [.int32(1)])
+        #expect(lead.leads && link.isEnabled)
+        #expect(harness.state()["source"] == .string("midi-clock"))
+        harness.send("/metronome/follow", [.string("link")])
+        #expect(!lead.leads && link.isEnabled)
+        #expect(harness.state()["source"] == .string("link"))
+        harness.send("/metronome/follow", [.string("none")])
+        #expect(!lead.leads && !link.isEnabled)
+        #expect(harness.state()["source"] == .string(""))
+        #expect(harness.service.lastErrorMessage == "")
+    }
+
     @Test("Address patterns with wildcards reach every matching address")
     func wildcards() throws {
         let harness = try Harness()
@@ -484,4 +521,27 @@ struct ServiceTests {
         harness.send("/metronome/quit")
         #expect(harness.service.quitRequested)
     }
+}
+
+/// A MIDI clock's lead switch that only records what it was told.
+private final class FakeClockLead: ServiceClockLead, @unchecked Sendable {
+    // @unchecked: the flag is behind a lock.
+    private let on = Locked(false)
+    var leads: Bool { on.withLock { $0 } }
+    func lead(_ value: Bool) { on.withLock { $0 = value } }
+}
+
+/// A Link session that only records what it was told.
+private final class FakeLink: ServiceLink, @unchecked Sendable {
+    // @unchecked: the flags are behind a lock.
+    private let state = Locked((enabled: false, quantum: 4.0, startStop: false))
+    var isEnabled: Bool { state.withLock { $0.enabled } }
+    func enable(_ on: Bool) { state.withLock { $0.enabled = on } }
+    var quantum: Double {
+        get { state.withLock { $0.quantum } }
+        set { state.withLock { $0.quantum = newValue } }
+    }
+    var isStartStopSyncEnabled: Bool { state.withLock { $0.startStop } }
+    func enableStartStopSync(_ on: Bool) { state.withLock { $0.startStop = on } }
+    var peers: Int { 0 }
 }

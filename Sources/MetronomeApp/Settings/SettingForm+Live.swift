@@ -127,8 +127,15 @@ extension SettingForm {
         case let other?:
             throw SettingError("--follow", "\(other): the clock to follow is midi-clock")
         }
-        if follow != nil, let other = ["--link", "--transport"].first(where: has) {
-            throw SettingError("--follow", "midi-clock and \(other) each lead the beat: give one of them")
+        if follow != nil, has("--transport") {
+            throw SettingError("--follow", "midi-clock and --transport each lead the beat: give one of them")
+        }
+        // Beside a MIDI clock, --link is led by it (tempo and phase), never a second clock followed.
+        if follow != nil, has("--link-start-stop") {
+            throw SettingError(
+                "--link-start-stop",
+                "does not apply with --follow midi-clock: the clock's Start and Stop lead, and Link "
+                    + "takes only its tempo and phase")
         }
         if has("--link") {
             settings.link = LinkSettings(quantum: quantum, startStop: has("--link-start-stop"))

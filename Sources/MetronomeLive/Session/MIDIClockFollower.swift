@@ -25,7 +25,11 @@ import Synchronization
 /// the silence counted on the old line, so the song's position goes on with the time). The session is
 /// not over while stopped: it waits for the clock's next Start (quit ends it).
 ///
-/// Threads: `status`, `route` and `keepsTimerAwake` on any thread; the rest on the session's queue.
+/// While it does not lead (`leads` false: `metronome serve` through JACK, until `/metronome/follow midi-clock`), it
+/// takes and counts what arrives and keeps its status, and sends nothing; made to lead while the clock plays, it
+/// plays the session from the song's position on the next tick not yet scheduled.
+///
+/// Threads: `status`, `leads`, `route` and `keepsTimerAwake` on any thread; the rest on the session's queue.
 public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     // @unchecked: `estimator`, `song`, `pendingPlay`, `lastSent`, `lastTickFrame` and `lateness` are touched only on
     // the session's queue (`prepare`, `annotate`, `reportLines` after the run); `status` is behind a Mutex, and the
@@ -51,11 +55,23 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     /// Starts played late (their clock's frame was already scheduled), and the latest, in frames.
     private var lateness = (count: 0, largestFrames: 0.0)
     private let published = Mutex(MIDIClockStatus())
+    private let leading: Atomic<Bool>
+    /// Whether the last pass led (a pass that finds it newly leading takes over the song where it is).
+    private var ledLastPass: Bool
 
-    /// Follows the clock messages that arrive in `inbox` (the output's `midi_in`), at `framesPerSecond`.
-    public init(inbox: MIDIInbox, framesPerSecond: Double) {
+    /// Follows the clock messages that arrive in `inbox` (the output's `midi_in`), at `framesPerSecond`; `leads`:
+    /// whether it leads the session from the start.
+    public init(inbox: MIDIInbox, framesPerSecond: Double, leads: Bool = true) {
         self.inbox = inbox
         estimator = MIDIClockEstimator(framesPerSecond: framesPerSecond)
+        leading = Atomic(leads)
+        ledLastPass = leads
+    }
+
+    /// Whether the clock leads the session (else it is only listened to). Any thread; from the next pass.
+    public var leads: Bool {
+        get { leading.load(ordering: .relaxed) }
+        set { leading.store(newValue, ordering: .relaxed) }
     }
 
     /// What the follower knows now: the clock's state, tempo, song position and counts. Any thread.
@@ -96,6 +112,20 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
                 commands.append((.pause, .frame(max(scheduledUntil, frame))))
             case .moved, nil: break
             }
+        }
+        let leads = self.leads
+        defer { ledLastPass = leads }
+        guard leads else {
+            // Listened to only: what a start or a stop would do is not done.
+            pendingPlay = nil
+            anchorsOnNextTick = false
+            publish(pass)
+            return
+        }
+        // Made to lead while the clock plays: the song's place on the next tick not yet scheduled.
+        if !ledLastPass, song.isPlaying, pendingPlay == nil, let line = estimator.line, let anchor = song.anchor {
+            let index = max(anchor.index, Int64(line.tick(atFrame: Double(scheduledUntil)).rounded(.up)) + 1)
+            pendingPlay = MIDIClockTransport.Anchor(index: index, position: anchor.position + index - anchor.index)
         }
         if let anchor = pendingPlay, let frame = startFrame(of: anchor) {
             pendingPlay = nil
@@ -199,14 +229,14 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
 
     /// The song's quarter note of a beat and its place in a four-beat bar of the song.
     public func annotate(_ event: inout BeatEvent, position: Position) {
-        guard song.isPlaying else { return }
+        guard leads, song.isPlaying else { return }
         let beat = Double(position.ticks) / Double(Position.ticksPerQuarter)
         event.sourceBeat = beat
         event.sourcePhase = beat - (beat / 4).rounded(.down) * 4
     }
 
-    /// Stopped, the session waits for the clock's next Start.
-    public func isWaiting(transport: Transport) -> Bool { true }
+    /// Stopped, the session waits for the clock's next Start (while the clock leads).
+    public func isWaiting(transport: Transport) -> Bool { leads }
 
     /// The clock can move the next beat at any pass.
     public var keepsTimerAwake: Bool { true }
@@ -222,6 +252,18 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             "MIDI clock in: \(transport.starts) starts, \(transport.continues) continues, \(transport.stops) stops, "
                 + "\(transport.songPositions) song positions, \(transport.ignored) ignored",
         ]
+        // Two senders merged on one port (or one that is not steady) keep the line from holding, or make it one
+        // line of a jitter no sender has (two clocks at 120 and 100 BPM read as 200 BPM, σ 4.5 ms: more than an
+        // eighth of a tick, where ±1 ms at 300 BPM is 7 %): said in words.
+        let unsteady = ticks.outliers + ticks.changes + ticks.tooFast
+        let tickSeconds = status.tempo > 0 ? 60 / (status.tempo * Double(MIDIClockEstimator.ticksPerQuarter)) : 0
+        if ticks.ticks >= 48, unsteady * 4 > ticks.ticks || status.jitterSeconds > tickSeconds / 8 {
+            let jitter = (status.jitterSeconds * 1e6).rounded() / 1000
+            lines.append(
+                "MIDI clock in: not one steady clock (\(unsteady) of \(ticks.ticks) ticks off the line, too fast or "
+                    + "changing the tempo; jitter \(jitter) ms): two senders merged on midi_in, or a sender that is "
+                    + "not steady")
+        }
         if status.tempo > 0 {
             let jitter = (status.jitterSeconds * 1e6).rounded() / 1000
             lines.append("MIDI clock in: tempo \(status.displayedTempo ?? status.tempo) BPM, jitter \(jitter) ms")
