@@ -133,16 +133,17 @@ extension WebPage {
         function showPatterns(names, current) {
           $("pattern-area").hidden = names.length === 0;
           const menu = $("pattern");
-          const listed = names.includes(current) ? names : [""].concat(names);
+          // What plays heads the menu when it is not one of the names: a plain click, or a file named as it was.
+          const listed = names.includes(current) ? names : [current].concat(names);
           if (Array.from(menu.options).map((option) => option.value).join("\n") !== listed.join("\n")) {
             menu.replaceChildren(...listed.map((name) => {
               const option = document.createElement("option");
               option.value = name;
-              option.textContent = name === "" ? "(not listed)" : name;
+              option.textContent = name === "" ? "plain click" : name;
               return option;
             }));
           }
-          menu.value = names.includes(current) ? current : "";
+          menu.value = current;
         }
         function showSections(labels, current) {
           $("sections-area").hidden = labels.length === 0;

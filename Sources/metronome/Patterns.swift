@@ -7,8 +7,9 @@ struct Patterns: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the shipped patterns; play one with 'metronome play NAME'.",
         discussion: """
-            The patterns are looked up in $METRONOME_PATTERNS, else in a Patterns folder beside the executable or \
-            above it (the repository's own), else in ./Patterns.
+            The patterns are looked up in $METRONOME_PATTERNS, else in a Patterns folder (or share/metronome/patterns: \
+            an install, /usr/share/metronome/patterns for the Debian package) beside the executable or above it, \
+            else in ./Patterns.
             """)
 
     /// The main command's options, parsed only to be refused: the list depends on none of them.

@@ -235,7 +235,8 @@ struct JackMIDIClockFollowTests {
             let off = sounds.filter { Double($0) >= ideal[4] - 4_800 && Double($0) <= ideal[11] + 4_800 }.map { sound in
                 ideal.map { (Double(sound) - $0) / 48 }.min { abs($0) < abs($1) }!
             }
-            check.expect(off.count >= 8, "clicks heard from the fifth beat: \(off.count)")
+            // Eight beats in the window; a click due while we were stopped (one a pause at most) is not heard.
+            check.expect(off.count >= 6, "clicks heard from the fifth beat: \(off.count)")
             check.expect(
                 off.allSatisfy { abs($0) <= 1 },
                 "clicks off the nearest beat (ms): \(off); sounds \(sounds), ideal \(ideal)")

@@ -346,7 +346,7 @@ struct ServiceTests {
     }
 
     @Test(
-        "/metronome/state names the clock that leads: source midi-clock, source_state waiting before a tick, locked while ticks come; empty for our own"
+        "/metronome/state names the clock that leads: source midi-clock, source_state waiting before a tick, locked while ticks come, holding once they stop for 0.15 s and four ticks, locked again when they come back; empty for our own"
     )
     func followedClockInState() throws {
         let own = try Harness()
@@ -359,6 +359,17 @@ struct ServiceTests {
         #expect(harness.state()["source_state"] == .string("waiting"))
         // 120 BPM: a tick every 1000 frames, each pushed before the block that holds it is scheduled.
         for tick in 3...40 {
+            inbox.push(.clock, at: SampleTime(tick * 1000))
+            try harness.render(to: tick * 1000)
+        }
+        #expect(harness.state()["source_state"] == .string("locked"))
+        // The ticks stop: after 0.15 s and four ticks (7 200 + 4 000 frames at 120 BPM) without one, holding; a
+        // tick again, locked.
+        try harness.render(to: 40_000 + 11_000)
+        #expect(harness.state()["source_state"] == .string("locked"))
+        try harness.render(to: 40_000 + 16_000)
+        #expect(harness.state()["source_state"] == .string("holding"))
+        for tick in 57...72 {
             inbox.push(.clock, at: SampleTime(tick * 1000))
             try harness.render(to: tick * 1000)
         }

@@ -58,6 +58,7 @@ struct WebPageLiveTests {
         var afterRightArrow: Double
         var shown: [ShownBeat]
         var accentsShown: String
+        var patternMenuShown: String
         var refused: [String]
     }
 
@@ -94,6 +95,7 @@ struct WebPageLiveTests {
         #expect(
             report.shown.suffix(3).allSatisfy { (1...3).contains($0.beat) && $0.host != nil && $0.shownHost != nil })
         #expect(report.accentsShown == "X x x")
+        #expect(report.patternMenuShown == "plain click")
         #expect(report.refused == [])
         #expect(result.standardError.contains("metronome: web: 1 page loads, 1 WebSockets, "))
     }

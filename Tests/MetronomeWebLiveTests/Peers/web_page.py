@@ -199,6 +199,9 @@ def controls():
         time.sleep(2.5)
         report["shown"] = driver.execute_script("return window.metronome.shown.slice(-6)")
         report["accentsShown"] = text(driver, "accents")
+        # A plain click heads the pattern menu as what plays.
+        report["patternMenuShown"] = driver.execute_script(
+            "const menu = document.getElementById('pattern'); return menu.options[menu.selectedIndex].text")
         report["refused"] = driver.execute_script("return window.metronome.refused")
     finally:
         driver.quit()
