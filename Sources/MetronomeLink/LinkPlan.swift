@@ -101,7 +101,18 @@ extension LinkSession {
                     session: sessionTempo, first: first, scaled: tempo.quarterNotesPerMinute, outside: outside)
             }
             let here = plan.map.tempo(at: start)
+            let unscaled = plan.map
             plan.map = plan.map.settingTempo(here == first ? tempo : BPM.clamping(here * ratio), from: start)
+            // A length that is the map's end, or a number of its bars, is the scaled map's: left at the unscaled
+            // map's frame, it cut a song sped up to the session and waiting for its bar short (a ramp's last two
+            // beats never played, nor proposed). A length of seconds stays.
+            if let frames = plan.frameCount {
+                if frames == unscaled.endFrame {
+                    plan.frameCount = plan.map.endFrame
+                } else if let bars = plan.bars, frames == unscaled.frame(ofBar: unscaled.firstBar + bars) {
+                    plan.frameCount = plan.map.frame(ofBar: plan.map.firstBar + bars)
+                }
+            }
         }
         plan.waits = true
         return plan

@@ -14,7 +14,8 @@ struct LinkPlanTests {
         try ClickPlan(try SettingForm(settings).clickRequest(source).request)
     }
 
-    @Test("A steady click takes the session's tempo and waits for its start; a session tempo outside the range leaves it")
+    @Test(
+        "A steady click takes the session's tempo and waits for its start; a session tempo outside the range leaves it")
     func steadyClick() throws {
         let plan = try Self.plan([("--bpm", "120"), ("--bars", "2")])
         let prepared = try LinkSession.prepared(plan, sessionTempo: 97)
@@ -25,7 +26,9 @@ struct LinkPlanTests {
         #expect(try LinkSession.prepared(plan, sessionTempo: 1_500).map.tempo(at: Position(ticks: 0)) == 120)
     }
 
-    @Test("A song is scaled with its structure: its tempo change keeps its ratio; scaled out of Link's range is refused with the figures")
+    @Test(
+        "A song is scaled with its structure: its tempo change keeps its ratio; scaled out of Link's range is refused with the figures"
+    )
     func songScaled() throws {
         let folder = try Scratch()
         try "tempo 100\nverse: 2 bars\ntempo 200\nchorus: 2 bars\n"
@@ -38,6 +41,33 @@ struct LinkPlanTests {
         #expect(throws: LinkPlanError.scaledOutsideRange(session: 600, first: 100, scaled: 600, outside: 1_200)) {
             try LinkSession.prepared(plan, sessionTempo: 600)
         }
+    }
+
+    @Test(
+        "The length follows the scaling: the map's end is the scaled map's, a number of bars the scaled bars', seconds stay seconds"
+    )
+    func lengthScaled() throws {
+        let folder = try Scratch()
+        try "# a ramp\na: 2 bars tempo 100-140\n".write(
+            toFile: folder.file("ramp.metro"), atomically: true, encoding: .utf8)
+        let document = PatternLibrary(shippedFolder: folder.path).document(named: "ramp")
+        // The ramp sped up to start at 130 is shorter than it was: left at its unscaled end (193 600 frames), its last
+        // two beats after a wait for the session's bar were cut.
+        let ramp = try Self.plan([], .pattern(document, startAt: nil))
+        let scaledRamp = try LinkSession.prepared(ramp, sessionTempo: 130)
+        #expect(ramp.frameCount == ramp.map.endFrame)
+        #expect(scaledRamp.frameCount == scaledRamp.map.endFrame)
+        #expect(scaledRamp.frameCount != ramp.frameCount)
+        let firstBar = try LinkSession.prepared(
+            try Self.plan([("--bars", "1")], .pattern(document, startAt: nil)), sessionTempo: 130)
+        #expect(firstBar.frameCount == firstBar.map.frame(ofBar: firstBar.map.firstBar + 1))
+        let click = try LinkSession.prepared(try Self.plan([("--bpm", "120"), ("--bars", "2")]), sessionTempo: 97)
+        #expect(click.frameCount == click.map.endFrame)
+        // Eight beats at 97 BPM: 237 525.8 frames, the last ending on frame 237 526.
+        #expect(click.frameCount == 237_526)
+        let seconds = try LinkSession.prepared(
+            try Self.plan([("--bpm", "120"), ("--duration", "5")]), sessionTempo: 97)
+        #expect(seconds.frameCount == 240_000)
     }
 
     @Test("The default quantum is the first bar in quarter notes, from 1 to 64")
