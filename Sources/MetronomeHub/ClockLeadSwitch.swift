@@ -1,4 +1,5 @@
 import MetronomeApp
+import MetronomeJack
 import MetronomeLink
 import MetronomeLive
 import MetronomeModel
@@ -7,7 +8,8 @@ import MetronomeService
 /// `metronome serve` through JACK: which clock leads, switched by `/metronome/follow` (`ServiceClockLead`). The MIDI
 /// clock on `midi_in` is always listened to (its follower is on the session from the start, leading or not); while it
 /// leads, Link, when on, is led by it (`LinkLeader`) and not followed; while it does not, Link, when on, is followed
-/// as `/metronome/link 1` always did. Never both followed at once.
+/// as `/metronome/link 1` always did. Never both followed at once. With `--transport master`, the JACK transport is led
+/// by the clock while it leads (`ClockTimebase`), and left alone otherwise.
 ///
 /// Threads: `lead` and `leads` on any thread (the service's); `begin` and `stop` on the run's control thread.
 final class ClockLeadSwitch: LiveCompanion, ServiceClockLead, @unchecked Sendable {
@@ -16,12 +18,14 @@ final class ClockLeadSwitch: LiveCompanion, ServiceClockLead, @unchecked Sendabl
     let clock: MIDIClockFollower
     let link: LinkSession?
     let leader: LinkLeader?
+    let timebase: ClockTimebase?
     private let lock = Locked<Session?>(nil)
 
-    init(clock: MIDIClockFollower, link: LinkSession?, leader: LinkLeader?) {
+    init(clock: MIDIClockFollower, link: LinkSession?, leader: LinkLeader?, timebase: ClockTimebase?) {
         self.clock = clock
         self.link = link
         self.leader = leader
+        self.timebase = timebase
     }
 
     var leads: Bool { clock.leads }
@@ -30,6 +34,7 @@ final class ClockLeadSwitch: LiveCompanion, ServiceClockLead, @unchecked Sendabl
         lock.withLock { session in
             clock.leads = on
             leader?.isLeading = on
+            timebase?.isLeading = on
             session?.follow(on ? nil : link)
         }
     }

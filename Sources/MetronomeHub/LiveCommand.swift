@@ -104,8 +104,13 @@ public struct LiveCommand {
                 leads: followsClock) : nil
         // Link beside the clock: led while the clock leads (a LinkLeader), followed otherwise (a LinkCompanion).
         let leader = followsClock || switchable ? link.map { LinkLeader(link: $0.link, leading: followsClock) } : nil
+        // The JACK transport beside the clock (--transport master): led by it, its timebase master.
+        let timebase =
+            clock != nil && live.jack?.clockLeadsTransport == true
+            ? ClockTimebase(framesPerSecond: Double(plan.sampleRate.framesPerSecond), leading: followsClock) : nil
         let clockSwitch =
-            switchable ? clock.map { ClockLeadSwitch(clock: $0, link: link?.link, leader: leader) } : nil
+            switchable
+            ? clock.map { ClockLeadSwitch(clock: $0, link: link?.link, leader: leader, timebase: timebase) } : nil
         let osc = try unwinding { () throws(CommandLineError) in
             try serving.map { setup throws(CommandLineError) in
                 var setup = setup
@@ -154,14 +159,18 @@ public struct LiveCommand {
         // The status feed stops first: nothing is drawn after the line is finished.
         run.companions =
             [feed as (any LiveCompanion)?].compactMap { $0 } + started
-            + ([clockSwitch, linkCompanion, leader] as [(any LiveCompanion)?]).compactMap { $0 }
+            + ([
+                clockSwitch, linkCompanion, leader,
+                timebase.flatMap { timebase in clock.map { ClockTimebaseLead(timebase: timebase, clock: $0) } },
+            ] as [(any LiveCompanion)?])
+            .compactMap { $0 }
         run.observations = observations
         if let jack = live.jack {
             let ports: JackPorts = jack.noConnect ? .none : jack.connect.map { .named($0) } ?? .physical
             let driver = JackDriver(
                 name: jack.clientName, ports: ports, midiConnections: jack.midiConnect, transportLock: transportLock,
                 timebaseMaster: jack.transport == .master, midiInput: midi.keyboard == nil ? midi.inbox : nil,
-                keyboard: midi.keyboard, clockInput: clock?.inbox, opened: client)
+                keyboard: midi.keyboard, clockInput: clock?.inbox, clockTimebase: timebase, opened: client)
             try play(driver, run) { error in CommandLineError(.unavailable, error.description) }
         } else {
             try play(PulseDriver(device: live.device, latency: live.latency), run) { error in
@@ -184,9 +193,10 @@ public struct LiveCommand {
         let peers: @Sendable (LinkSession) -> String = { "\($0.peers) \($0.peers == 1 ? "peer" : "peers")" }
         if let session = link?.link { return { "Link: \(peers(session))" } }
         if let midiClock {
+            let transport = live.jack?.clockLeadsTransport == true ? ", leading the JACK transport" : ""
             return {
                 guard midiClock.leads else { return nil }
-                let words = midiClock.status.words
+                let words = midiClock.status.words + transport
                 guard let led, led.isEnabled else { return words }
                 return "\(words), leading Link: \(peers(led))"
             }

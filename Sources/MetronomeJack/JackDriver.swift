@@ -25,6 +25,8 @@ public struct JackDriver: OutputDriver, Sendable {
     public var keyboard: LiveKeyboard?
     /// nil: no MIDI clock in; else every client's `midi_in` pushes the clock and song transport here.
     public var clockInput: MIDIInbox?
+    /// With `clockInput` (no lock): the JACK transport and timebase every client leads from that clock, or nil.
+    public var clockTimebase: ClockTimebase?
     /// What every client it opens counts together: the run's, across reconnects.
     public let runCounts = JackRunCounts()
     /// A client opened already (to learn the server's rate and period): the first `open` takes it over.
@@ -38,9 +40,10 @@ public struct JackDriver: OutputDriver, Sendable {
         name: String = "metronome", server: String? = nil, ports: JackPorts = .physical,
         midiConnections: [String]? = nil, transportLock: TransportLock? = nil, timebaseMaster: Bool = false,
         midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil, clockInput: MIDIInbox? = nil,
-        opened: JackClient? = nil
+        clockTimebase: ClockTimebase? = nil, opened: JackClient? = nil
     ) {
         self.clockInput = clockInput
+        self.clockTimebase = clockTimebase
         self.opened = opened
         self.timebaseMaster = timebaseMaster
         self.midiInput = midiInput
@@ -62,7 +65,7 @@ public struct JackDriver: OutputDriver, Sendable {
             beforeStreaming: takeover?.beforeStreaming ?? {},
             catchUp: takeover?.catchUp, skipLimit: takeover?.skipLimit, transportLock: transportLock,
             timebaseMaster: timebaseMaster, midiInput: midiInput, keyboard: keyboard, clockInput: clockInput,
-            runCounts: runCounts,
+            clockTimebase: clockTimebase, runCounts: runCounts,
             opened: opened)
     }
 }

@@ -51,10 +51,14 @@ extension JackOutput {
             let status = bytes[0]
             let frame = start + SampleTime(event.time)
             switch status {
-            case 0xF8, 0xFA, 0xFB, 0xFC:
+            case 0xF8:
                 clockInput?.push(MIDIMessage(status), at: frame, mixerHeld: mixerHeld)
+            case 0xFA, 0xFB, 0xFC:
+                clockInput?.push(MIDIMessage(status), at: frame, mixerHeld: mixerHeld)
+                if let clockTimebase { leadTransport(clockTimebase.clockMessage(status)) }
             case 0xF2 where event.size >= 3:
                 clockInput?.push(MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F), at: frame, mixerHeld: mixerHeld)
+                if let clockTimebase { leadTransport(clockTimebase.clockMessage(status, bytes[1], bytes[2])) }
             case 0x80...0x9F where event.size >= 3:
                 let message = MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F)
                 if let keyboard {
@@ -65,6 +69,20 @@ extension JackOutput {
             default:
                 continue
             }
+        }
+    }
+
+    /// Moves the JACK transport as the clock followed asks (`ClockTimebase.clockMessage`): JACK's calls for it are
+    /// real-time safe, and take effect from the next cycle. Process thread.
+    func leadTransport(_ move: ClockTimebase.Move?) {
+        guard let client, let move else { return }
+        switch move {
+        case .startFromTop:
+            _ = jack_transport_locate(client, 0)
+            jack_transport_start(client)
+        case .start: jack_transport_start(client)
+        case .stop: jack_transport_stop(client)
+        case .locate(let frame): _ = jack_transport_locate(client, jack_nframes_t(clamping: max(0, frame)))
         }
     }
 

@@ -126,11 +126,20 @@ extension JackOutput {
 
     /// The timebase master's answer: bar, beat, tick and tempo at the position's frame, the map's own (the map's
     /// time is the transport's frame). Process thread, after `process`; real-time safe.
+    /// Led by a MIDI clock (`ClockTimebase`), the position is the clock's at the next cycle's first mixer frame, the
+    /// transport's frame aside.
     static let timebaseCallback: JackTimebaseCallback = { _, _, position, _, context in
         let output = Unmanaged<JackOutput>.fromOpaque(context!).takeUnretainedValue()
-        guard let position, let lock = output.transportLock else { return }
-        guard let bbt = output.countingAllocations({ lock.barBeatTick(atMapFrame: Int64(position.pointee.frame)) })
-        else {
+        guard let position else { return }
+        let answer: BarBeatTick?
+        if let timebase = output.clockTimebase {
+            answer = output.countingAllocations { timebase.barBeatTick(atMixerFrame: output.mixer.framePosition) }
+        } else if let lock = output.transportLock {
+            answer = output.countingAllocations { lock.barBeatTick(atMapFrame: Int64(position.pointee.frame)) }
+        } else {
+            return
+        }
+        guard let bbt = answer else {
             position.pointee.valid = jack_position_bits_t(position.pointee.valid.rawValue & ~JackPositionBBT.rawValue)
             return
         }

@@ -59,6 +59,8 @@ public final class JackOutput: @unchecked Sendable {
     let keyboard: LiveKeyboard?
     /// Where MIDI clock and song transport arriving on `midi_in` go (F8, FA, FB, FC, F2), or nil.
     let clockInput: MIDIInbox?
+    /// Following that clock, the JACK transport and timebase it leads (`ClockTimebase`), or nil.
+    let clockTimebase: ClockTimebase?
     /// Its full name (`metronome:midi_in`), or nil.
     public let midiInPortName: String?
     let midiDropped = Atomic<Int>(0)
@@ -153,6 +155,8 @@ public final class JackOutput: @unchecked Sendable {
     ///     Position Pointer are pushed here, each with the mixer frame it arrived on (`MIDIClockFollower`).
     ///   - timebaseMaster: with a lock, also be the timebase master: every cycle tells the transport's clients bar,
     ///     beat, tick and tempo from the session's map at the transport's frame (`TransportLock.barBeatTick`).
+    ///   - clockTimebase: with `clockInput` and no lock: be the timebase master led by the clock followed, and start,
+    ///     stop and locate the JACK transport on its Start, Continue, Stop and Song Position (`ClockTimebase`).
     ///   - runCounts: counts shared with the other clients of the run (a reconnect's), added to as well as its own.
     ///   - opened: a client opened already (to learn the server's rate and period), taken over rather than a new one
     ///     opened under `name` on `server`; one already taken over (a reconnect) opens a new one.
@@ -164,7 +168,8 @@ public final class JackOutput: @unchecked Sendable {
         catchUp: (@Sendable (HostTime) -> SampleTime)? = nil,
         skipLimit: (@Sendable (Int) -> SampleTime)? = nil, transportLock: TransportLock? = nil,
         timebaseMaster: Bool = false, midiInput: MIDIInbox? = nil, keyboard: LiveKeyboard? = nil,
-        clockInput: MIDIInbox? = nil, runCounts: JackRunCounts = JackRunCounts(), opened: JackClient? = nil
+        clockInput: MIDIInbox? = nil, clockTimebase: ClockTimebase? = nil, runCounts: JackRunCounts = JackRunCounts(),
+        opened: JackClient? = nil
     ) throws(JackError) {
         #if METRONOME_FAULTS
             // Read here, on the control thread: its first read (getenv, a String) must not land in a render callback.
@@ -174,6 +179,7 @@ public final class JackOutput: @unchecked Sendable {
         self.midiInput = midiInput
         self.keyboard = keyboard
         self.clockInput = clockInput
+        self.clockTimebase = clockInput != nil && transportLock == nil ? clockTimebase : nil
         let hasMIDIIn = midiInput != nil || keyboard != nil || clockInput != nil
         // Taking over after the server came back: the note offs sent while it was away are lost.
         if skipLimit != nil { keyboard?.releaseAll() }
@@ -239,7 +245,7 @@ public final class JackOutput: @unchecked Sendable {
             jack_set_process_callback(client, Self.processCallback, context)
             jack_set_xrun_callback(client, Self.xrunCallback, context)
             if transportLock != nil { jack_set_sync_callback(client, Self.syncCallback, context) }
-            if transportLock != nil, timebaseMaster {
+            if transportLock != nil && timebaseMaster || self.clockTimebase != nil {
                 guard jack_set_timebase_callback(client, 0, Self.timebaseCallback, context) == 0 else {
                     throw .timebaseRefused(server: serverName)
                 }

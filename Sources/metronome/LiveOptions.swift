@@ -121,8 +121,8 @@ struct JackOptions: ParsableArguments {
     @Option(
         help: """
             With --driver jack: midi-clock: the MIDI clock arriving on midi_in leads tempo and phase, and its Start, \
-            Stop, Continue and Song Position play, stop and locate; with --link, it leads the Link session too \
-            (docs/midi-clock.md).
+            Stop, Continue and Song Position play, stop and locate; with --link, it leads the Link session too, with \
+            --transport master the JACK transport (docs/midi-clock.md).
             """)
     var follow: String?
 }

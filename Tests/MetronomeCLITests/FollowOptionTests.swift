@@ -5,7 +5,7 @@ import Testing
 @Suite("--follow midi-clock and metronome clock: refused in one line before any server is reached")
 struct FollowOptionTests {
     @Test(
-        "--follow: only midi-clock, only with --driver jack, never with --transport or --link-start-stop (--link is led), never with --output; metronome clock's own options: exit 64, one line",
+        "--follow: only midi-clock, only with --driver jack, --transport only as master, never --link-start-stop (--link and the transport are led), never with --output; metronome clock's own options: exit 64, one line",
         arguments: [
             (["--follow", "midi-clock"], "--follow applies only with --driver jack"),
             (["--driver", "jack", "--follow", "klick"], "--follow klick: the clock to follow is midi-clock"),
@@ -20,7 +20,13 @@ struct FollowOptionTests {
             ),
             (
                 ["--driver", "jack", "--follow", "midi-clock", "--transport", "follow"],
-                "--follow midi-clock and --transport each lead the beat: give one of them"
+                "--follow midi-clock and --transport follow each lead the beat: beside a MIDI clock, --transport takes "
+                    + "master (the clock leads the JACK transport)"
+            ),
+            (
+                ["--driver", "jack", "--follow", "midi-clock", "--transport", "start-stop"],
+                "--follow midi-clock and --transport start-stop each lead the beat: beside a MIDI clock, --transport "
+                    + "takes master (the clock leads the JACK transport)"
             ),
             (
                 ["--bars", "1", "--follow", "midi-clock", "--output", "x.wav"],

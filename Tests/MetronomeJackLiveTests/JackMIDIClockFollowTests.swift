@@ -21,6 +21,9 @@ struct JackMIDIClockFollowTests {
         var notes: [(frame: Int, bytes: String)] = []
         /// The MIDI clock we sent on midi_out (F8), by frame.
         var clockOut: [Int] = []
+        /// The JACK transport each cycle as a client saw it (with `transport: true`): the cycle's first frame, its
+        /// state (0 stopped, 1 rolling, 3 starting), frame, and the timebase master's position when it gave one.
+        var transport: [(frame: Int, state: Int, transportFrame: Int, position: TransportPosition?)] = []
 
         /// The frame a message was sent on.
         func sentFrame(_ bytes: String) -> Int? { sent.first { $0.bytes == bytes }?.frame }
@@ -33,7 +36,7 @@ struct JackMIDIClockFollowTests {
     /// only when late cycles not ours while the recorder ran explain it (`JackServer.outsideCause`); never silently.
     static func run(
         _ arguments: [String], items: [String], seconds: Double, pauses: [Double] = [], second: [String]? = nil,
-        follows: Bool = true, messages: [(at: Double, osc: [String])] = [],
+        follows: Bool = true, messages: [(at: Double, osc: [String])] = [], transport: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation, checks: (Run, inout RunChecks) -> Void
     ) throws {
         let (checked, missed) = try repeatedOnlyForOutsideCauses(sourceLocation: sourceLocation) {
@@ -51,7 +54,7 @@ struct JackMIDIClockFollowTests {
                 [
                     "python3", peers.appendingPathComponent("jack_recorder.py").path, server.name, "metronome:out_1",
                     "metronome:midi_out", String(seconds + 1.5),
-                ],
+                ] + (transport ? ["transport"] : []),
                 environment: server.clientEnvironment)
             let sending = try ChildProcess(
                 "/usr/bin/env",
@@ -112,6 +115,16 @@ struct JackMIDIClockFollowTests {
                 if words[0] == "audio" { run.sounds.append(frame) }
                 if words[0] == "midi", words[2].hasPrefix("99 ") { run.notes.append((frame, words[2])) }
                 if words[0] == "midi", words[2] == "f8" { run.clockOut.append(frame) }
+                if words[0] == "transport" {
+                    let fields = words[2].split(separator: " ").compactMap { Double($0) }
+                    guard fields.count >= 2 else { continue }
+                    let position =
+                        fields.count == 9
+                        ? TransportPosition(
+                            bar: Int(fields[2]), beat: Int(fields[3]), tick: Int(fields[4]), ticksPerBeat: fields[5],
+                            beatsPerBar: fields[6], beatType: fields[7], beatsPerMinute: fields[8]) : nil
+                    run.transport.append((frame, Int(fields[0]), Int(fields[1]), position))
+                }
             }
             var checked = RunChecks()
             checks(run, &checked)
@@ -122,6 +135,20 @@ struct JackMIDIClockFollowTests {
         }
         checked.record()
         #expect(missed == nil, sourceLocation: sourceLocation)
+    }
+
+    /// A timebase master's bar, beat, tick and tempo, as `jack_recorder.py` prints them.
+    struct TransportPosition {
+        var bar: Int
+        var beat: Int
+        var tick: Int
+        var ticksPerBeat: Double
+        var beatsPerBar: Double
+        var beatType: Double
+        var beatsPerMinute: Double
+
+        /// Beats from the top (of `beatType`) to the position.
+        var beats: Double { Double(bar - 1) * beatsPerBar + Double(beat - 1) + Double(tick) / ticksPerBeat }
     }
 
     /// The ideal frame of each beat from the clock after the (first) Start: every 24th clock from it.
@@ -340,6 +367,95 @@ struct JackMIDIClockFollowTests {
             }
             check.expect(
                 run.result.standardError.contains("2 starts, 2 continues, 2 stops, 1 song positions, 0 ignored"),
+                "\(run.result.standardError)")
+        }
+    }
+
+    @Test(
+        "--transport master: the clock's Start starts the JACK transport from frame 0, Stop stops it, a pointer locates it to its frame at the tempo followed, Continue rolls it on; every rolling cycle with a beat behind it tells bar, beat and tick of our clicks to the tick, on the song's position"
+    )
+    func leadsTheTransport() throws {
+        let items = ["bpm:120", "start@0.5", "stop@2.75", "spp:16@3.0", "continue@3.5"]
+        try Self.run(["120", "--transport", "master"], items: items, seconds: 5, transport: true) { run, check in
+            check.expect(run.result.status == 0, "\(run.result.standardError)")
+            let sent = run.sent.filter { $0.bytes != "f8" }
+            guard sent.count == 4, run.transport.count > 100 else {
+                return check.expect(false, "sent \(sent), \(run.transport.count) cycles logged")
+            }
+            // Each message moves the transport within three periods (the cycle it is read in, JACK's starting cycle,
+            // then rolling): stopped before the Start, rolling from frame 0 after it, …
+            func cycles(from frame: Int, to end: Int) -> [(frame: Int, state: Int, transportFrame: Int)] {
+                run.transport.filter { $0.frame >= frame && $0.frame < end }.map {
+                    ($0.frame, $0.state, $0.transportFrame)
+                }
+            }
+            let (start, stop, pointer, resume) = (sent[0].frame, sent[1].frame, sent[2].frame, sent[3].frame)
+            let settle = 3 * 256
+            check.expect(
+                cycles(from: run.base, to: start).allSatisfy { $0.state == 0 }, "the transport rolled before the Start")
+            let rolled = cycles(from: start + settle, to: stop)
+            check.expect(rolled.allSatisfy { $0.state == 1 }, "not rolling after the Start: \(rolled.prefix(4))")
+            let first = cycles(from: start, to: stop).first { $0.state == 1 }
+            check.expect(
+                first.map { $0.frame - start < settle && $0.transportFrame == 0 } ?? false,
+                "the Start's first rolling cycle: \(String(describing: first)), Start at \(start)")
+            check.expect(
+                cycles(from: stop + settle, to: resume).allSatisfy { $0.state == 0 }, "rolling after the Stop")
+            // The pointer: 16 sixteenths at 120 BPM, 2 s, 96 000 frames.
+            check.expect(
+                cycles(from: pointer + settle, to: resume).allSatisfy { $0.transportFrame == 96_000 },
+                "not located to 96 000: \(cycles(from: pointer, to: resume).prefix(3))")
+            let rolledOn = cycles(from: resume + settle, to: Int.max).filter { $0.frame < (run.sent.last?.frame ?? 0) }
+            check.expect(
+                !rolledOn.isEmpty && rolledOn.allSatisfy { $0.state == 1 }, "not rolling after the Continue")
+            // The positions: each cycle's beat before (its frame less the tick's share of a beat, ticks rounded down)
+            // or, right after a Continue, the beat after it is one of our clicks, and its beat count from the top is
+            // the song's position of that click's clock.
+            let beatClocks = Self.songTicks(run).compactMap { clock in
+                clock.tick.flatMap { $0 % 24 == 0 ? (frame: clock.frame, beat: $0 / 24) : nil }
+            }
+            var positioned = 0
+            // While the clock runs (after its last tick, the session holds its tempo and plays on).
+            let lastClock = beatClocks.last?.frame ?? 0
+            for cycle in run.transport where cycle.state == 1 && cycle.frame < lastClock {
+                guard let position = cycle.position else { continue }
+                positioned += 1
+                let tickFrames = 60 * 48_000 / position.beatsPerMinute / position.ticksPerBeat
+                let before = Double(cycle.frame) - Double(position.tick) * tickFrames
+                let after = before + position.ticksPerBeat * tickFrames
+                func click(near onset: Double) -> Int? {
+                    run.sounds.first { Double($0) >= onset - tickFrames - 1 && Double($0) <= onset + 1 }
+                }
+                let (click, beat) =
+                    click(near: before).map { ($0, position.beats.rounded(.down)) }
+                    ?? click(near: after).map { ($0, position.beats.rounded(.down) + 1) } ?? (nil, 0)
+                guard let click else {
+                    check.expect(
+                        false,
+                        "cycle \(cycle.frame): \(position), no click of ours at its beats (\(before), \(after)); "
+                            + "clicks \(run.sounds.filter { abs($0 - cycle.frame) < 60_000 })")
+                    break
+                }
+                let clock = beatClocks.min { abs($0.frame - click) < abs($1.frame - click) }
+                guard let clock, abs(clock.frame - click) < 48 * 40 else {
+                    check.expect(false, "cycle \(cycle.frame): the click at \(click) is on no beat of the song")
+                    break
+                }
+                // The tempo: the clock's, but from the first beat after a start (the Start's beat 0, the Continue's
+                // beat 4 after the pointer's 16 sixteenths), which comes late by up to 40 ms, to the next, once that is
+                // scheduled: the interval our clicks take.
+                let tempoRight =
+                    [0, 4].contains(clock.beat)
+                    ? position.beatsPerMinute >= 119.99 && position.beatsPerMinute <= 60 / 0.46 + 0.01
+                    : abs(position.beatsPerMinute - 120) <= 0.01
+                check.expect(
+                    Double(clock.beat) == beat && tempoRight && position.beatsPerBar == 4 && position.beatType == 4,
+                    "cycle \(cycle.frame): \(position), the click at \(click) is the song's beat \(clock.beat)")
+            }
+            check.expect(positioned > 300, "\(positioned) rolling cycles with a position")
+            check.expect(
+                run.result.standardError.contains(
+                    "JACK transport: led from the MIDI clock, 2 starts, 1 stop, 1 locate;"),
                 "\(run.result.standardError)")
         }
     }

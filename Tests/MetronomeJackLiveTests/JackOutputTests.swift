@@ -180,7 +180,7 @@ struct JackOutputTests {
     }
 
     @Test(
-        "Following a MIDI clock, the process callback allocates nothing after its first: ticks at 120 BPM, Start, a pointer, Stop, Continue and a flood of 10 000 F8 a second arrive on midi_in into the clock's inbox, which the follower drains each pass",
+        "Following a MIDI clock, the process callback allocates nothing after its first: ticks at 120 BPM, Start, a pointer, Stop, Continue and a flood of 10 000 F8 a second arrive on midi_in into the clock's inbox, which the follower drains each pass; the JACK transport led from it, its timebase callback telling bar, beat and tick",
         .countsAllocations)
     func clockInputAllocatesNothing() throws {
         let server = try JackServer(period: 64)
@@ -189,9 +189,13 @@ struct JackOutputTests {
         let session = try Self.session(rate: 48_000, tempo: 120, midi: true)
         let follower = MIDIClockFollower(inbox: MIDIInbox(capacity: 4096), framesPerSecond: 48_000)
         session.add(follower: follower)
+        // Leading the JACK transport from the clock: its timebase callback and transport calls on the same thread.
+        let timebase = ClockTimebase(framesPerSecond: 48_000)
+        let observation = session.beatPublisher.observe(.scheduled) { timebase.publish($0) }
+        defer { observation.cancel() }
         let output = try JackOutput(
             mixer: session.mixer, server: server.name, ports: .none, midiConnections: [],
-            midiInput: MIDIInbox(), clockInput: follower.inbox)
+            midiInput: MIDIInbox(), clockInput: follower.inbox, clockTimebase: timebase)
         session.attach(output: output)
         let sender = try ChildProcess(
             "/usr/bin/env",
@@ -209,8 +213,13 @@ struct JackOutputTests {
         // 3 s at 120 BPM (about 140 ticks from the first cycle) and some 3000 from the flood, all taken in.
         #expect(counts.ticks > 1000, "\(counts)")
         #expect(output.cycleCount > 1500)
+        // Start, the pointer, Stop and Continue moved the transport; it rolled about 1.7 s, its position given.
+        #expect(timebase.moves == (2, 1, 1), "\(timebase.moves)")
+        #expect(timebase.cycles.positioned > 1000, "\(timebase.cycles)")
         #expect(output.callbackAllocations == 0)
-        print("process callbacks: \(output.cycleCount); clock messages: \(counts.ticks) ticks")
+        print(
+            "process callbacks: \(output.cycleCount); clock messages: \(counts.ticks) ticks; timebase cycles: "
+                + "\(timebase.cycles)")
     }
 
     @Test(

@@ -75,6 +75,9 @@ public struct JackSettings: Sendable, Equatable {
     public var transport: JackTransportMode?
     /// Whether a MIDI clock arriving on `midi_in` leads (`--follow midi-clock`).
     public var followsMIDIClock = false
+    /// Following a MIDI clock, whether it leads the JACK transport too, as its timebase master (`--follow midi-clock
+    /// --transport master`; `transport` stays nil: the session is not locked to the transport, it leads it).
+    public var clockLeadsTransport = false
 
     /// JACK with the defaults.
     public init(
@@ -127,8 +130,12 @@ extension SettingForm {
         case let other?:
             throw SettingError("--follow", "\(other): the clock to follow is midi-clock")
         }
-        if follow != nil, has("--transport") {
-            throw SettingError("--follow", "midi-clock and --transport each lead the beat: give one of them")
+        // Beside a MIDI clock, the JACK transport is led by it (--transport master), never locked to.
+        if follow != nil, let mode = self["--transport"], mode != JackTransportMode.master.rawValue {
+            throw SettingError(
+                "--follow",
+                "midi-clock and --transport \(mode) each lead the beat: beside a MIDI clock, --transport takes "
+                    + "master (the clock leads the JACK transport)")
         }
         // Beside a MIDI clock, --link is led by it (tempo and phase), never a second clock followed.
         if follow != nil, has("--link-start-stop") {
@@ -185,7 +192,9 @@ extension SettingForm {
             }
             jack.midiNotes = has("--midi-notes")
             jack.followsMIDIClock = follow != nil
-            if let text = self["--transport"] {
+            if follow != nil, has("--transport") {
+                jack.clockLeadsTransport = true
+            } else if let text = self["--transport"] {
                 guard let mode = JackTransportMode(rawValue: text) else {
                     throw SettingError("--transport", "\(text): the mode is start-stop, master or follow")
                 }

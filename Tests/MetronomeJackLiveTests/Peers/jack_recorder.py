@@ -1,11 +1,13 @@
 """Records one audio port and one MIDI port of a JACK server in a single client, both stamped on the server's frame
 clock (the cycle's last_frame_time plus the offset in the period), so sound and MIDI can be compared frame for frame.
 
-Usage: jack_recorder.py SERVER AUDIO_PORT MIDI_PORT SECONDS
+Usage: jack_recorder.py SERVER AUDIO_PORT MIDI_PORT SECONDS [transport]
 
 Prints, in frame order: "audio FRAME" for each onset (a non-zero sample after at least 100 silent ones heard while the
 port was connected, so a click already sounding when the connection is made is not taken for one) and
-"midi FRAME HEX…" for each MIDI message. Exits 0, or 1 with a line on stderr when a port does not exist.
+"midi FRAME HEX…" for each MIDI message. With "transport", also, for each cycle, "transport FRAME STATE TRANSPORT_FRAME"
+and, when the timebase master gave them, "BAR BEAT TICK TICKS_PER_BEAT BEATS_PER_BAR BEAT_TYPE BPM" (the JACK
+transport as a client sees it in that cycle: its first frame's position). Exits 0, or 1 with a line on stderr when a port does not exist.
 """
 import sys
 import time
@@ -14,11 +16,13 @@ import jack
 import numpy
 
 server, audio_port, midi_port, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+logs_transport = sys.argv[5:6] == ["transport"]
 client = jack.Client("recorder", servername=server, no_start_server=True)
 audio_in = client.inports.register("audio_in")
 midi_in = client.midi_inports.register("midi_in")
 chunks = []
 messages = []
+transport = []
 
 
 @client.set_process_callback
@@ -28,6 +32,13 @@ def process(frames):
     chunks.append((start, connected, numpy.array(audio_in.get_array(), copy=True)))
     for offset, data in midi_in.incoming_midi_events():
         messages.append((start + offset, bytes(data).hex(" ")))
+    if logs_transport:
+        state, position = client.transport_query()
+        fields = [state._code, position["frame"]]
+        if "bar" in position:
+            fields += [position["bar"], position["beat"], position["tick"], position["ticks_per_beat"]]
+            fields += [position["beats_per_bar"], position["beat_type"], position["beats_per_minute"]]
+        transport.append((start, " ".join(str(field) for field in fields)))
 
 
 client.activate()
@@ -56,6 +67,8 @@ for start, connected, samples in chunks:
         silent = 0
 for frame, text in messages:
     events.append((frame, 1, f"midi {text}"))
+for frame, text in transport:
+    events.append((frame, 2, f"transport {text}"))
 for frame, _, text in sorted(events):
     kind, _, rest = text.partition(" ")
     print(f"{kind} {frame} {rest}".rstrip())
