@@ -213,7 +213,8 @@ let package = Package(
         .testTarget(
             name: "MetronomeAppTests",
             dependencies: [
-                "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeApp", "MetronomeTestSupport",
+                "MetronomeModel", "MetronomePatterns", "MetronomeEngine", "MetronomeLive", "MetronomeApp",
+                "MetronomeTestSupport",
             ]),
         .testTarget(
             name: "MetronomeFilesTests",

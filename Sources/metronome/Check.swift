@@ -2,7 +2,7 @@ import ArgumentParser
 import MetronomeKit
 
 /// `metronome check FILE`: validates a tempo-map file and prints its expanded timeline, as `play` with the same
-/// options would play it.
+/// options would play it; or validates a setlist (`.setlist`) and prints its songs.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
@@ -11,13 +11,14 @@ struct Check: ParsableCommand {
         discussion: """
             Takes play's --bpm, --tempo-scale, --start-at, --count-in and --subdivide and prints what play does with \
             them: 'metronome check song --bpm 100' shows the timeline 'metronome play song --bpm 100' plays. The \
-            other options of play do not change the timeline and are refused.
+            other options of play do not change the timeline and are refused. A setlist (FILE.setlist) is checked \
+            song by song and its songs printed; it takes no options (each song's settings are in the file).
             """)
 
     /// The options that change the timeline; `check` takes them as `play` does.
     static let timelineOptions: Set<String> = ["--bpm", "--count-in", "--subdivide"]
 
-    @Argument(help: "A pattern file (.metro or a klick tempo map), or the name of a shipped pattern.")
+    @Argument(help: "A pattern file (.metro or a klick tempo map), the name of a shipped pattern, or a setlist.")
     var file: String
 
     @Option(
@@ -44,6 +45,20 @@ struct Check: ParsableCommand {
     func run() throws {
         let given = ClickOptions.form(tempo, bar, beat, length, sound).merging(output.form).merging(section.form)
             .merging(live.form)
+        if Setlist.isSetlist(path: file) {
+            let options =
+                given.given
+                + [startAt.map { _ in "--start-at" }, tempoScale.map { _ in "--tempo-scale" }]
+                .compactMap { $0 }
+            if let name = options.first {
+                throw CommandLineError(
+                    .usage, "\(name) does not apply to 'check' of a setlist: each song's settings are in the file")
+            }
+            do { print(SetlistTable.text(of: try SetlistDocument(path: file).plan())) } catch {
+                throw CommandLineError(error)
+            }
+            return
+        }
         if let name = given.given.first(where: { !Check.timelineOptions.contains($0) }) {
             throw CommandLineError(
                 .usage,

@@ -19,7 +19,10 @@ import Testing
     }()
 
     @Test func everyHarnessIsFound() {
-        #expect(Self.harnesses == ["audio", "bank", "chord", "klick", "metro", "osc", "plist", "sf2", "smf", "web"])
+        #expect(
+            Self.harnesses == [
+                "audio", "bank", "chord", "klick", "metro", "osc", "plist", "setlist", "sf2", "smf", "web",
+            ])
     }
 
     @Test(arguments: harnesses) func replaysItsCorpus(harness: String) throws {

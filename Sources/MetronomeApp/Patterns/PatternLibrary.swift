@@ -28,15 +28,22 @@ public struct PatternLibrary: Sendable, Hashable {
     /// - Parameter name: a path, or the name of a shipped pattern (with or without `.metro`).
     /// - Returns: the file it resolves to, or the name as a path when nothing matches (reading it then says why).
     public func document(named name: String) -> PatternDocument {
-        if access(name, F_OK) != 0, !name.contains("/") {
-            for folder in [shippedFolder].compactMap({ $0 }) + extraFolders {
-                for candidate in [folder + "/" + name + ".metro", folder + "/" + name]
-                where access(candidate, F_OK) == 0 {
-                    return PatternDocument(path: candidate, requestedName: name)
-                }
+        if access(name, F_OK) != 0, let shipped = shipped(named: name) { return shipped }
+        return PatternDocument(path: name, requestedName: name)
+    }
+
+    /// The pattern a bare name means in the library's folders alone (the shipped one first, then the extra ones),
+    /// whatever the working folder holds: what a setlist's `pattern NAME` plays.
+    /// - Parameter name: a name without `/`, with or without `.metro`.
+    /// - Returns: the file, or nil when no folder has it (or the name holds a `/`).
+    public func shipped(named name: String) -> PatternDocument? {
+        guard !name.contains("/") else { return nil }
+        for folder in [shippedFolder].compactMap({ $0 }) + extraFolders {
+            for candidate in [folder + "/" + name + ".metro", folder + "/" + name] where access(candidate, F_OK) == 0 {
+                return PatternDocument(path: candidate, requestedName: name)
             }
         }
-        return PatternDocument(path: name, requestedName: name)
+        return nil
     }
 
     /// The shipped patterns, sorted by name: each name and its file.

@@ -85,7 +85,8 @@ public enum TimelineTable {
 }
 
 extension String {
-    fileprivate func trimmingSuffix() -> String {
+    /// The text without trailing spaces (a table's last column padded).
+    func trimmingSuffix() -> String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
