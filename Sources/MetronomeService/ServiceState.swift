@@ -14,9 +14,14 @@ public struct ServiceState: Sendable, Equatable {
     /// The meter there.
     public var meter: Meter
     /// The bar and beat there (numbered as `BeatEvent` numbers them), nil before the first bar or past the end.
+    /// Stopped in a count-in (at the top of a map that has one, where a pattern that played to its end goes back to),
+    /// the music's first beat (1 and 1): a count-in bar's own number (0, -1) reads as nothing a musician counts.
     public var bar: Int?
     /// The beat in the bar, from 1.
     public var beat: Int?
+    /// The accent letters (`X x o .`, beat 1 first) of the bar at `bar` (the section's accents), empty when there is
+    /// no bar there: what a page lights while nothing plays.
+    public var accents = ""
     /// The label of the section there, if it has one.
     public var section: String?
     /// The labels of the map's sections, in order, each once (a label repeated in the map is listed at its first).
@@ -70,13 +75,23 @@ extension ServiceState {
         var labels: [String] = []
         for label in map.sections.compactMap(\.label) where !labels.contains(label) { labels.append(label) }
         let link = service.settings.link
+        let transport = session.state
+        var (bar, beat) = (position?.bar, position?.beat)
+        // `barAndBeat` shows the map's bar plus one; the map's first bar of music is `firstBar`.
+        var mapBar = bar.map { $0 - 1 }
+        if transport == .stopped, let held = mapBar, held < map.firstBar {
+            (bar, beat, mapBar) = (map.firstBar + 1, 1, map.firstBar)
+        }
         self.init(
-            transport: session.state, tempo: tempo, meter: meter, bar: position?.bar, beat: position?.beat,
+            transport: transport, tempo: tempo, meter: meter, bar: bar, beat: beat,
             section: session.sectionLabel, sections: labels, lateEvents: session.mixer.lateEventCount,
             lateBundles: service.lateBundleCount, underruns: service.attachedOutput?.underrunCount ?? 0,
             dropped: service.droppedCount, received: service.receivedCount, subscribers: service.subscriberCount,
             volume: shared.volume, sound: shared.sound, pattern: shared.patternName, error: service.lastErrorMessage,
             link: link?.isEnabled == true, peers: link?.peers ?? 0, quantum: link?.quantum ?? 0)
+        if let mapBar, let index = map.sectionIndex(ofBar: mapBar) {
+            accents = map.sections[index].accents.description
+        }
         if let clock = service.settings.midiClock?(), service.settings.clockLead?.leads ?? true {
             source = "midi-clock"
             sourceState = clock.state.rawValue

@@ -18,6 +18,7 @@ enum WebMessages {
             ("unit", JSON.number(state.meter.unit)),
             ("bar", state.bar.map(JSON.number) ?? "null"),
             ("beat", state.beat.map(JSON.number) ?? "null"),
+            ("accents", JSON.string(state.accents)),
             ("section", state.section.map(JSON.string) ?? "null"),
             ("sections", JSON.array(state.sections.map(JSON.string))),
             ("volume", JSON.number(Double(state.volume))),

@@ -120,7 +120,15 @@ extension WebPage {
           $("pause").setAttribute("aria-pressed", String(state.state === "paused"));
           $("stop").setAttribute("aria-pressed", String(state.state === "stopped"));
           if (m.levels.length !== state.beats) { m.levels.length = state.beats; drawLights(state.beats, 0); }
-          if (!state.playing) $("counter").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
+          if (!state.playing) {
+            $("counter").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
+            // Nothing plays: the bar's accents as the map has them (no beat will say them).
+            if (state.accents.length === state.beats) {
+              for (let i = 0; i < state.beats; i++) m.levels[i] = state.accents[i];
+              drawLights(state.beats, 0);
+              $("accents").textContent = m.levels.join(" ");
+            }
+          }
           showSections(state.sections, state.section);
           showPatterns(state.patterns, state.pattern);
           $("link-area").hidden = !state.link;

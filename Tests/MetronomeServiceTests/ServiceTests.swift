@@ -411,6 +411,23 @@ struct ServiceTests {
         #expect(harness.service.lastErrorMessage == "")
     }
 
+    @Test(
+        "A pattern played to its end: stopped back at its top, which the state shows as the music's first beat (1.1, not the count-in's 0.1) with its bar's accents"
+    )
+    func endedPatternState() throws {
+        let accents = try AccentPattern(parsing: "Xo.x", for: .fourFour)
+        let map = try TempoMap.steady(tempo: BPM(120), accents: accents, bars: 2).withCountIn(bars: 1)
+        let harness = try Harness(map: map)
+        try harness.render(to: 24_000)
+        #expect(harness.state()["bar"] == .int32(0), "the count-in plays as bar 0")
+        // 3 bars of 4 beats at 24 000 frames, and the last click's tail.
+        try harness.render(to: 12 * 24_000 + 10_000)
+        let state = harness.state()
+        #expect(state["state"] == .string("stopped"))
+        #expect(state["bar"] == .int32(1) && state["beat"] == .int32(1), "\(state)")
+        #expect(harness.service.state.accents == "Xo.x")
+    }
+
     @Test("Address patterns with wildcards reach every matching address")
     func wildcards() throws {
         let harness = try Harness()

@@ -108,6 +108,9 @@ struct WebPageLiveTests {
         var afterLocate: String
         var sectionsAfterLocate: [[String]]
         var afterVolume: Double
+        var afterEnd: String
+        var counterAfterEnd: String
+        var accentsAfterEnd: String
         var patternsListed: [String]
         var patternShown: String
         var afterChoice: String
@@ -116,7 +119,7 @@ struct WebPageLiveTests {
     }
 
     @Test(
-        "Serving a pattern: its sections with the current one marked, a tap on another goes there at the next bar, the bar's chord shown; the volume slider sets the volume; the pattern menu lists the served and shipped patterns and loads the one chosen"
+        "Serving a pattern: its sections with the current one marked, a tap on another goes there at the next bar, the bar's chord shown; the volume slider sets the volume; played to its end it shows 1.1 and its first bar's accents; the pattern menu lists the served and shipped patterns and loads the one chosen"
     )
     func sections() throws {
         let (report, _) = try Self.drive("sections", ["chords"], as: Sections.self)
@@ -128,6 +131,9 @@ struct WebPageLiveTests {
         #expect(report.afterLocate == "blocks")
         #expect(report.sectionsAfterLocate == [["count-in", "false"], ["arps", "false"], ["blocks", "true"]])
         #expect(report.afterVolume == 0.5)
+        #expect(report.afterEnd == "stopped")
+        #expect(report.counterAfterEnd == "1.1")
+        #expect(report.accentsAfterEnd == "X x x x")
         // The menu: the pattern served, then the shipped ones (chords already listed); waltz chosen is loaded.
         let shipped = shippedPatterns.map { String($0.dropLast(".metro".count)) }
         #expect(report.patternsListed == ["chords"] + shipped.filter { $0 != "chords" })

@@ -238,6 +238,15 @@ def sections():
             slider.dispatchEvent(new Event("input"));
             slider.dispatchEvent(new Event("change"));""")
         report["afterVolume"] = until_state(lambda s: abs(s["volume"] - 0.5) < 0.001)["volume"]
+        # Played to its end (its last bar, 12, from the next bar): stopped at its top, shown as the music's first beat
+        # with its bar's accents, not the count-in's 0.1; then played again.
+        send("/metronome/locate", 12)
+        report["afterEnd"] = until_state(lambda s: s["state"] == "stopped", seconds=8)["state"]
+        wait_text(driver, "counter", "1.1")
+        report["counterAfterEnd"] = text(driver, "counter")
+        report["accentsAfterEnd"] = text(driver, "accents")
+        click(driver, "play")
+        until_state(lambda s: s["state"] != "stopped")
         # The pattern menu: the one served first, then the shipped ones; choosing one loads it.
         report["patternsListed"] = driver.execute_script(
             "return Array.from(document.getElementById('pattern').options).map((o) => o.value)")
