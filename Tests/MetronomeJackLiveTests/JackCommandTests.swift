@@ -16,7 +16,7 @@ struct JackCommandTests {
             let listing = try ChildProcess(
                 "/usr/bin/jack_lsp", ["-s", server.name], environment: server.clientEnvironment
             )
-            .wait()
+            .wait(killingAfter: 3)
             listed = "jack_lsp exit \(listing.status): \(listing.standardOutput.split(separator: "\n"))"
             if listing.standardOutput.split(separator: "\n").contains(Substring(port)) { return }
             usleep(20_000)
@@ -38,7 +38,7 @@ struct JackCommandTests {
         while true {
             let listing = try ChildProcess(
                 "/usr/bin/jack_lsp", ["-s", server.name, "-c"], environment: server.clientEnvironment
-            ).wait().standardOutput
+            ).wait(killingAfter: 3).standardOutput
             if expected.allSatisfy({ listing.contains($0) }) || Date() >= deadline { return listing }
             usleep(20_000)
         }

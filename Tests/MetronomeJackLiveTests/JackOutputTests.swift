@@ -403,9 +403,11 @@ struct JackOutputTests {
     func openedClientIsTakenOver() throws {
         let server = try JackServer(rate: 44_100, period: 128)
         let clients = {
-            try ChildProcess("/usr/bin/jack_lsp", ["-s", server.name], environment: server.clientEnvironment).wait()
-                .standardOutput.split(separator: "\n").map { String($0.split(separator: ":")[0]) }
-                .filter { $0 != "system" }
+            try ChildProcess("/usr/bin/jack_lsp", ["-s", server.name], environment: server.clientEnvironment).wait(
+                killingAfter: 3
+            )
+            .standardOutput.split(separator: "\n").map { String($0.split(separator: ":")[0]) }
+            .filter { $0 != "system" }
         }
         let opened = try JackClient(name: "probe", server: server.name)
         #expect((opened.sampleRate, opened.periodFrames, opened.serverName) == (44_100, 128, server.name))

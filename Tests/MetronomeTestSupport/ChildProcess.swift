@@ -78,6 +78,23 @@ public final class ChildProcess: @unchecked Sendable {
         return CommandResult(status: exitStatus!, standardOutput: output, standardError: errorOutput)
     }
 
+    /// Waits for the child to exit, killing it (SIGKILL, status 137) once `seconds` have passed: for a tool that can
+    /// hang after its work is done (libjack's `jack_client_close` was seen to deadlock in `jack_lsp` for minutes, its
+    /// listing already printed: the main thread on a mutex, the client's thread on a condition), so that a test
+    /// reads what it printed instead of waiting for ever.
+    @discardableResult
+    public func wait(killingAfter seconds: Double) -> CommandResult {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !hasExited {
+            if Date() >= deadline {
+                kill(pid, SIGKILL)
+                break
+            }
+            usleep(5_000)
+        }
+        return wait()
+    }
+
     /// What the child has written to standard output so far.
     public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
