@@ -103,14 +103,18 @@ extension LinkSession {
             let here = plan.map.tempo(at: start)
             let unscaled = plan.map
             plan.map = plan.map.settingTempo(here == first ? tempo : BPM.clamping(here * ratio), from: start)
-            // A length that is the map's end, or a number of its bars, is the scaled map's: left at the unscaled
+            // A length that is the map's end, or a number of its bars, is the scaled map's end: left at the unscaled
             // map's frame, it cut a song sped up to the session and waiting for its bar short (a ramp's last two
-            // beats never played, nor proposed). A length of seconds stays.
+            // beats never played, nor proposed); a number of bars becomes the map's own end, which comes after the
+            // wait for the session's bar, where a fixed end frame is counted from before it. Seconds stay seconds.
             if let frames = plan.frameCount {
-                if frames == unscaled.endFrame {
+                if let bars = plan.bars, frames != unscaled.endFrame,
+                    frames == unscaled.frame(ofBar: unscaled.firstBar + bars)
+                {
+                    plan.map = plan.map.ending(afterBars: bars)
                     plan.frameCount = plan.map.endFrame
-                } else if let bars = plan.bars, frames == unscaled.frame(ofBar: unscaled.firstBar + bars) {
-                    plan.frameCount = plan.map.frame(ofBar: plan.map.firstBar + bars)
+                } else if frames == unscaled.endFrame {
+                    plan.frameCount = plan.map.endFrame
                 }
             }
         }

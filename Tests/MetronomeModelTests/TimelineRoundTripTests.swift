@@ -97,9 +97,38 @@ struct TimelineRoundTripTests {
     }
 }
 
+@Suite("A map cut after a number of its bars")
+struct MapEndingTests {
+    @Test(
+        "ending(afterBars:) over 300 seeded random maps (ramps, per-beat tempos, live edits): the bars kept, the end on the frame the bar had, every exact frame before it bit-identical; too many bars or none leave the map"
+    )
+    func endingKeepsTheFrames() throws {
+        var random = XorShift(seed: 17)
+        for _ in 0..<300 {
+            let map = try randomMap(&random)
+            let total = try #require(map.barCount)
+            #expect(map.ending(afterBars: total) == map)
+            #expect(map.ending(afterBars: 0) == map)
+            guard total > 1 else { continue }
+            let bars = Int.random(in: 1..<total, using: &random)
+            let cut = map.ending(afterBars: bars)
+            #expect(cut.barCount == bars)
+            #expect(cut.endFrame == map.frame(ofBar: map.firstBar + bars))
+            let end = try #require(cut.endPosition)
+            for _ in 0..<20 {
+                let at = Position(ticks: Int64.random(in: 0...end.ticks, using: &random))
+                #expect(cut.exactFrame(at: at) == map.exactFrame(at: at), "at \(at) of \(bars) bars")
+                #expect(cut.tempo(at: at) == map.tempo(at: at) || at == end)
+            }
+        }
+    }
+}
+
 @Suite("Bar, beat and tick for a transport's clients")
 struct BarBeatTickTests {
-    @Test("A bar of 3/4 at 90 then 6/8 at 120 quarter notes per minute: bar and beat from 1, ticks of 1920 a beat floored, the bar's start tick, the meter, and the tempo in the meter's beats")
+    @Test(
+        "A bar of 3/4 at 90 then 6/8 at 120 quarter notes per minute: bar and beat from 1, ticks of 1920 a beat floored, the bar's start tick, the meter, and the tempo in the meter's beats"
+    )
     func barBeatTick() throws {
         // 3/4 at 90: 32 000 frames a beat, 96 000 the bar; 6/8 at 120 quarter notes: 12 000 frames an eighth.
         let map = try TempoMap(sections: [
@@ -107,13 +136,18 @@ struct BarBeatTickTests {
             TempoSection(bars: 2, meter: Meter(beats: 6, unit: 8), tempo: .of(120)),
         ])
         let first = try #require(map.barBeatTick(atExactFrame: 40_000))
-        #expect(first == BarBeatTick(
-            bar: 1, beat: 2, tick: 480, barStartTick: 0, beatsPerBar: 3, beatType: 4, ticksPerBeat: 1920,
-            beatsPerMinute: 90))
+        #expect(
+            first
+                == BarBeatTick(
+                    bar: 1, beat: 2, tick: 480, barStartTick: 0, beatsPerBar: 3, beatType: 4, ticksPerBeat: 1920,
+                    beatsPerMinute: 90))
         let second = try #require(map.barBeatTick(atExactFrame: 96_000 + 12_000 * 4 + 6_001))
-        #expect(second == BarBeatTick(
-            bar: 2, beat: 5, tick: 960, barStartTick: 3 * 1920 * 2, beatsPerBar: 6, beatType: 8, ticksPerBeat: 1920,
-            beatsPerMinute: 240))
+        #expect(
+            second
+                == BarBeatTick(
+                    bar: 2, beat: 5, tick: 960, barStartTick: 3 * 1920 * 2, beatsPerBar: 6, beatType: 8,
+                    ticksPerBeat: 1920,
+                    beatsPerMinute: 240))
         #expect(map.barBeatTick(atExactFrame: 96_000 + 12 * 12_000 * 2)?.bar == nil)
     }
 }

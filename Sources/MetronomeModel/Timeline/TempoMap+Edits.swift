@@ -176,6 +176,21 @@ extension TempoMap {
     }
 
     /// The segments with a boundary at `position` (the segment holding it cut in two; frames before it unchanged).
+    /// The map cut after its first `bars` bars of music (its count-in kept): a finite map whose own end is there, on
+    /// the frame the bar had (the tempo track is cut, not recomputed: a ramp keeps its course up to the cut). A map
+    /// with no more bars than that, or `bars` under 1, is returned as it is. What a length in bars is when the start
+    /// waits (a Link session's bar): the map's end comes after the wait, where a fixed end frame would not.
+    /// - Complexity: O(segments + sections).
+    public func ending(afterBars bars: Int) -> TempoMap {
+        guard bars >= 1, barCount.map({ bars < $0 }) ?? true, let end = position(ofBar: firstBar + bars),
+            let last = sectionIndex(ofBar: firstBar + bars - 1)
+        else { return self }
+        var kept = Array(sections[...last])
+        kept[last].truncate(toBars: firstBar + bars - startBars[last])
+        let segments = splitting(tempoSegments, at: end).filter { $0.start < end }
+        return TempoMap(sections: kept, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
+    }
+
     func splitting(_ segments: [TempoSegment], at position: Position) -> [TempoSegment] {
         let index = TempoMap.segmentIndex(containing: position, in: segments)
         let segment = segments[index]
