@@ -9,7 +9,8 @@ import MetronomeService
 /// clock on `midi_in` is always listened to (its follower is on the session from the start, leading or not); while it
 /// leads, Link, when on, is led by it (`LinkLeader`) and not followed; while it does not, Link, when on, is followed
 /// as `/metronome/link 1` always did. Never both followed at once. With `--transport master`, the JACK transport is led
-/// by the clock while it leads (`ClockTimebase`), and left alone otherwise.
+/// by the clock while it leads (`ClockTimebase`), and left alone otherwise (no start, stop or locate, and no bar, beat
+/// and tick given).
 ///
 /// Threads: `lead` and `leads` on any thread (the service's); `begin` and `stop` on the run's control thread.
 final class ClockLeadSwitch: LiveCompanion, ServiceClockLead, @unchecked Sendable {

@@ -20,9 +20,11 @@ final class ClockTimebaseLead: LiveCompanion {
 
     func begin(session: Session, output: any OutputBackend) {
         let (timebase, clock) = (self.timebase, self.clock)
-        // The follower's tempo with each beat: the first after a Start is placed before our map has it.
+        // The follower's tempo with each beat (the first after a Start is placed before our map has it), and the
+        // last transport message it had taken (a beat scheduled before a Start was taken is no guide after it).
         observation = session.beatPublisher.observe(.scheduled) { beat in
-            timebase.publish(beat, clockTempo: clock.status.tempo)
+            let status = clock.status
+            timebase.publish(beat, clockTempo: status.tempo, transportThrough: status.lastTransportFrame)
         }
     }
 

@@ -55,10 +55,12 @@ extension JackOutput {
                 clockInput?.push(MIDIMessage(status), at: frame, mixerHeld: mixerHeld)
             case 0xFA, 0xFB, 0xFC:
                 clockInput?.push(MIDIMessage(status), at: frame, mixerHeld: mixerHeld)
-                if let clockTimebase { leadTransport(clockTimebase.clockMessage(status)) }
+                if let clockTimebase { leadTransport(clockTimebase.clockMessage(status, at: frame)) }
             case 0xF2 where event.size >= 3:
                 clockInput?.push(MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F), at: frame, mixerHeld: mixerHeld)
-                if let clockTimebase { leadTransport(clockTimebase.clockMessage(status, bytes[1], bytes[2])) }
+                if let clockTimebase {
+                    leadTransport(clockTimebase.clockMessage(status, at: frame, bytes[1], bytes[2]))
+                }
             case 0x80...0x9F where event.size >= 3:
                 let message = MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F)
                 if let keyboard {

@@ -106,8 +106,10 @@ extension LinkSession {
             // A length that is the map's end, or a number of its bars, is the scaled map's end: left at the unscaled
             // map's frame, it cut a song sped up to the session and waiting for its bar short (a ramp's last two
             // beats never played, nor proposed); a number of bars becomes the map's own end, which comes after the
-            // wait for the session's bar, where a fixed end frame is counted from before it. Seconds stay seconds.
-            if let frames = plan.frameCount {
+            // wait for the session's bar, where a fixed end frame is counted from before it. Seconds stay seconds
+            // (a plan whose length is seconds has no `bars`), and so does a MIDI file's length (its end plus the
+            // last notes' tail, or from a start bar): a fixed frame, counted from before the wait.
+            if let frames = plan.frameCount, plan.bars != nil {
                 if let bars = plan.bars, frames != unscaled.endFrame,
                     frames == unscaled.frame(ofBar: unscaled.firstBar + bars)
                 {

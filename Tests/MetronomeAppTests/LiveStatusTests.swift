@@ -11,10 +11,7 @@ import Testing
 struct LiveStatusTests {
     /// The main beats of `map` played from frame 0 up to `frames`, as the status line gets them.
     static func beats(_ map: TempoMap, frames: SampleTime) -> [BeatEvent] {
-        let rig = Rig(map)
-        rig.scheduler.send(.play, at: .frame(0))
-        rig.advance(to: frames)
-        return rig.beats.map { BeatEvent(click: $0, map: map, hostNanoseconds: nil) }
+        Rig.beats(of: map, playedTo: frames).map { BeatEvent(click: $0, map: map, hostNanoseconds: nil) }
     }
 
     @Test("Playing: the sign, bar.beat, tempo, meter, the bar's beats with the current one, volume and clock")

@@ -14,7 +14,8 @@ struct JackCommandTests {
         var listed = ""
         while Date() < deadline {
             let listing = try ChildProcess(
-                "/usr/bin/jack_lsp", ["-s", server.name], environment: server.clientEnvironment
+                "/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_lsp", "-s", server.name],
+                environment: server.clientEnvironment
             )
             .wait(killingAfter: 3)
             listed = "jack_lsp exit \(listing.status): \(listing.standardOutput.split(separator: "\n"))"
@@ -37,7 +38,8 @@ struct JackCommandTests {
         let deadline = Date().addingTimeInterval(5)
         while true {
             let listing = try ChildProcess(
-                "/usr/bin/jack_lsp", ["-s", server.name, "-c"], environment: server.clientEnvironment
+                "/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_lsp", "-s", server.name, "-c"],
+                environment: server.clientEnvironment
             ).wait(killingAfter: 3).standardOutput
             if expected.allSatisfy({ listing.contains($0) }) || Date() >= deadline { return listing }
             usleep(20_000)

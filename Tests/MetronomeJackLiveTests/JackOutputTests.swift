@@ -191,7 +191,10 @@ struct JackOutputTests {
         session.add(follower: follower)
         // Leading the JACK transport from the clock: its timebase callback and transport calls on the same thread.
         let timebase = ClockTimebase(framesPerSecond: 48_000)
-        let observation = session.beatPublisher.observe(.scheduled) { timebase.publish($0) }
+        let observation = session.beatPublisher.observe(.scheduled) { beat in
+            let status = follower.status
+            timebase.publish(beat, clockTempo: status.tempo, transportThrough: status.lastTransportFrame)
+        }
         defer { observation.cancel() }
         let output = try JackOutput(
             mixer: session.mixer, server: server.name, ports: .none, midiConnections: [],
@@ -403,7 +406,10 @@ struct JackOutputTests {
     func openedClientIsTakenOver() throws {
         let server = try JackServer(rate: 44_100, period: 128)
         let clients = {
-            try ChildProcess("/usr/bin/jack_lsp", ["-s", server.name], environment: server.clientEnvironment).wait(
+            try ChildProcess(
+                "/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_lsp", "-s", server.name],
+                environment: server.clientEnvironment
+            ).wait(
                 killingAfter: 3
             )
             .standardOutput.split(separator: "\n").map { String($0.split(separator: ":")[0]) }

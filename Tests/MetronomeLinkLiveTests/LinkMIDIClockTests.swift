@@ -37,7 +37,8 @@ struct LinkMIDIClockTests {
         environment["JACK_DEFAULT_SERVER"] = jackName
         environment["JACK_NO_START_SERVER"] = "1"
         func hasPort(_ port: String) -> Bool {
-            let listed = try? ChildProcess("/usr/bin/jack_lsp", [], environment: environment).wait(killingAfter: 3)
+            let listed = try? ChildProcess("/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_lsp"], environment: environment)
+                .wait(killingAfter: 3)
             return listed?.standardOutput.split(separator: "\n").contains { $0 == port } ?? false
         }
         for _ in 0..<100 where !hasPort("system:playback_1") { usleep(50_000) }

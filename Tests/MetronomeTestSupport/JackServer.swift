@@ -60,7 +60,9 @@ public final class JackServer {
             environment: clientEnvironment)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let listing = try? ChildProcess("/usr/bin/jack_lsp", ["-s", name], environment: clientEnvironment).wait(
+            let listing = try? ChildProcess(
+                "/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_lsp", "-s", name], environment: clientEnvironment
+            ).wait(
                 killingAfter: 3)
             if listing?.status == 0, listing?.standardOutput.contains("system:playback_1") == true { return }
             usleep(50_000)

@@ -23,6 +23,14 @@ public final class Rig {
         scheduler.collectsBeats = true
     }
 
+    /// The main beats of `map` played from frame 0 up to `frames`.
+    public static func beats(of map: TempoMap, playedTo frames: SampleTime) -> [ClickEvent] {
+        let rig = Rig(map)
+        rig.scheduler.send(.play, at: .frame(0))
+        rig.advance(to: frames)
+        return rig.beats
+    }
+
     /// Schedules up to `end` in steps of `step` frames, recording the state after each pass.
     public func advance(to end: SampleTime, step: SampleTime = 1000) {
         while horizon < end {

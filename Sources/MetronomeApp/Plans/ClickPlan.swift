@@ -89,7 +89,8 @@ public struct ClickPlan: Sendable {
     ///   - live: playing live, where the transport can be moved (keys, OSC, the JACK transport): a length that is
     ///     the map's own end is left to the map, so the song ends where the transport reaches its end after any
     ///     locate (`Session.hasReachedEnd`), not on the frame it would have ended on without them; a length of
-    ///     seconds or bars stays a fixed end frame. Offline, both are the same frame.
+    ///     seconds or bars stays a fixed end frame (joining Link, `LinkSession.prepared` makes a length in bars the
+    ///     map's own end by cutting the map, since the start waits). Offline, both are the same frame.
     /// - Returns: a session at frame 0, playing unless `waits`.
     /// - Throws: `PlanError.mixer` or `.session`.
     public func session(configuration: MixerConfiguration? = nil, lookahead: SampleTime? = nil, live: Bool = false)

@@ -15,25 +15,35 @@ import Synchronization
 /// - The transport: the clock's Start locates it to frame 0 and starts it, Continue starts it, Stop stops it, a Song
 ///   Position Pointer locates it to the frame of that position at the tempo followed last (120 BPM before any), each in
 ///   the cycle the message arrives in (JACK starts or moves the transport from the next cycle on).
-/// - From a clock message until the first beat after it is scheduled (after a Start, a clock tick and the lookahead;
-///   after a Continue from within a beat, up to a beat), the position carries no bar, beat and tick: the beats from
-///   before it are no guide, and the beat it leads to has no frame yet.
+/// - From a clock message until the first beat scheduled with it known is published (after a Start, a clock tick and
+///   the lookahead; after a Continue from within a beat, up to a beat), the position carries no bar, beat and tick:
+///   the beats from before it are no guide, and the beat it leads to has no frame yet. Each beat carries the frame of
+///   the last transport message the follower had taken when it was scheduled (`publish`'s `transportThrough`), and
+///   counts only when that is the last one the process thread saw: a beat scheduled on the old timeline in a pass
+///   that ran while a Start arrived is left out, whenever it is published. While the clock does not lead, and until a
+///   beat is published after it leads again, none either.
 /// - Bars are counted as the beats say; `bar_start_tick` is the bar's ticks from the top as if every bar before it had
 ///   the meter at hand.
 ///
-/// Threads: `publish` from the session's scheduling thread; `barBeatTick(atMixerFrame:)`, `clockMessage(_:)` and
-/// `locateFrame(sixteenths:)` from the process thread (real-time safe: atomics only); the counts from any thread.
+/// Threads: `publish` from the session's scheduling thread; `barBeatTick(atMixerFrame:)`, `clockMessage(_:at:_:_:)`
+/// and `locateFrame(sixteenths:)` from the process thread (real-time safe: atomics only, and a read of the beats that
+/// gives up after a few tries overlapping a store, the scheduling thread being of lower priority); the counts from any
+/// thread.
 public final class ClockTimebase: Sendable {
     /// Ticks in a beat, as JACK's clients usually count them.
     public static let ticksPerBeat = 1920
+    /// How many reads of the beats the process thread tries before it gives the cycle no position: a store is a few
+    /// nanoseconds, so only a writer preempted in the middle of one makes them all overlap.
+    static let readAttempts = 4
     /// The output's frames per second.
     public let framesPerSecond: Double
     private let lock = SequenceLock()
     private let latest = Anchor()
     private let previous = Anchor()
-    /// Clock messages (Start, Continue, Stop, Song Position) seen so far: a beat published before the latest is no
-    /// guide to the position after it.
-    private let epoch = Atomic<Int>(0)
+    /// The output frame of the last clock message (Start, Continue, Stop, Song Position) the process thread saw.
+    private let lastMessageFrame = Atomic<Int64>(.min)
+    /// Counts the times the clock was made to lead: a beat published before the latest is no guide.
+    private let leadGeneration = Atomic<Int>(0)
     private let starts = Atomic<Int>(0)
     private let stops = Atomic<Int>(0)
     private let locates = Atomic<Int>(0)
@@ -44,7 +54,8 @@ public final class ClockTimebase: Sendable {
     /// A scheduled beat's fields, in atomics (`SequenceLock`).
     private struct Anchor: ~Copyable, Sendable {
         let present = Atomic<Bool>(false)
-        let epoch = Atomic<Int>(0)
+        let transportThrough = Atomic<Int64>(.min)
+        let generation = Atomic<Int>(0)
         let frame = Atomic<Int64>(0)
         let bar = Atomic<Int>(0)
         let beat = Atomic<Int>(0)
@@ -56,7 +67,8 @@ public final class ClockTimebase: Sendable {
 
     /// A scheduled beat as read back.
     private struct Beat {
-        var epoch: Int
+        var transportThrough: Int64
+        var generation: Int
         var frame: Int64
         var bar: Int
         var beat: Int
@@ -80,8 +92,11 @@ public final class ClockTimebase: Sendable {
     /// Whether the clock leads the JACK transport now: while it does not, its messages move nothing and the beats
     /// published are left out. Any thread.
     public var isLeading: Bool {
-        get { leading.load(ordering: .relaxed) }
-        set { leading.store(newValue, ordering: .relaxed) }
+        get { leading.load(ordering: .acquiring) }
+        set {
+            if newValue, !leading.load(ordering: .relaxed) { leadGeneration.add(1, ordering: .relaxed) }
+            leading.store(newValue, ordering: .releasing)
+        }
     }
 
     /// Takes a beat the session has just scheduled (count-in beats are left out: JACK counts bars from 1). Scheduling
@@ -90,30 +105,43 @@ public final class ClockTimebase: Sendable {
     ///   - beat: the beat.
     ///   - clockTempo: the clock's tempo as the follower has it now (quarter notes a minute), taken for the beat's
     ///     when given: the first beat after a Start is placed before our map has the clock's tempo.
-    public func publish(_ beat: BeatEvent, clockTempo: Double? = nil) {
+    ///   - transportThrough: the output frame of the last transport message the follower had taken when the beat was
+    ///     scheduled (`MIDIClockStatus.lastTransportFrame`; nil: none yet).
+    public func publish(_ beat: BeatEvent, clockTempo: Double? = nil, transportThrough: Int64? = nil) {
         let tempo = clockTempo.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? beat.tempo
         guard isLeading, !beat.isCountIn, beat.bar >= 1, tempo > 0, tempo.isFinite else { return }
-        let epoch = self.epoch.load(ordering: .acquiring)
+        let generation = leadGeneration.load(ordering: .relaxed)
+        let through = transportThrough ?? .min
         let moved = load(latest)
         lock.write {
             if let moved { store(moved, into: previous) }
             store(
                 Beat(
-                    epoch: epoch, frame: beat.frame, bar: beat.bar, beat: beat.beat, beatsPerBar: beat.meter.beats,
+                    transportThrough: through, generation: generation, frame: beat.frame, bar: beat.bar,
+                    beat: beat.beat, beatsPerBar: beat.meter.beats,
                     beatType: beat.meter.unit, beatsPerMinute: tempo * Double(beat.meter.unit) / 4),
                 into: latest)
         }
     }
 
     /// Bar, beat, tick and tempo at an output frame (the next cycle's first), from the last beat published at or
-    /// before it since the last clock message (the one after it when none is, counted back); nil while none is.
-    /// Process thread: real-time safe; counted in `positionedCycles` and `unpositionedCycles`.
+    /// before it that knows of the last clock message (the one after it when none is, counted back); nil while none
+    /// is, and while the clock does not lead. Process thread: real-time safe; counted in `cycles`.
     public func barBeatTick(atMixerFrame frame: Int64) -> BarBeatTick? {
-        let epoch = self.epoch.load(ordering: .acquiring)
-        let (beats, _) = lock.read { (load(latest), load(previous)) }
+        guard isLeading else { return nil }
+        let message = lastMessageFrame.load(ordering: .acquiring)
+        let generation = leadGeneration.load(ordering: .relaxed)
+        func current(_ beat: Beat?) -> Beat? {
+            beat.flatMap { $0.transportThrough >= message && $0.generation == generation ? $0 : nil }
+        }
+        let read = lock.tryRead(attempts: Self.readAttempts) { (load(latest), load(previous)) }
+        guard let beats = read else {
+            unpositioned.add(1, ordering: .relaxed)
+            return nil
+        }
         var anchor: Beat?
-        if let latest = beats.0, latest.epoch == epoch { anchor = latest }
-        if let earlier = beats.1, earlier.epoch == epoch, anchor.map({ $0.frame > frame }) ?? true {
+        if let latest = current(beats.0) { anchor = latest }
+        if let earlier = current(beats.1), anchor.map({ $0.frame > frame }) ?? true {
             anchor = earlier
         }
         guard let anchor else {
@@ -124,7 +152,7 @@ public final class ClockTimebase: Sendable {
         var beatsPerMinute = anchor.beatsPerMinute
         // The next beat scheduled already: the position runs straight between the two, at the tempo that takes it
         // from one to the next (our clicks' own), not on at the earlier's.
-        if let next = beats.0, next.epoch == epoch, next.frame > frame, anchor.frame <= frame,
+        if let next = current(beats.0), next.frame > frame, anchor.frame <= frame,
             next.beatsPerBar == anchor.beatsPerBar, next.count == anchor.count + 1, next.frame > anchor.frame
         {
             beatFrames = Double(next.frame - anchor.frame)
@@ -164,9 +192,10 @@ public final class ClockTimebase: Sendable {
         case locate(Int64)
     }
 
-    /// Takes a clock message from `midi_in` (0xFA, 0xFB, 0xFC, or 0xF2 with its two data bytes) and says what the
-    /// transport is to do: nil for any other. Process thread: real-time safe.
-    public func clockMessage(_ status: UInt8, _ low: UInt8 = 0, _ high: UInt8 = 0) -> Move? {
+    /// Takes a clock message from `midi_in` (0xFA, 0xFB, 0xFC, or 0xF2 with its two data bytes), arrived on output
+    /// frame `frame`, and says what the transport is to do: nil for any other, and while the clock does not lead.
+    /// Process thread: real-time safe.
+    public func clockMessage(_ status: UInt8, at frame: Int64, _ low: UInt8 = 0, _ high: UInt8 = 0) -> Move? {
         guard isLeading else { return nil }
         let move: Move
         switch status {
@@ -184,14 +213,14 @@ public final class ClockTimebase: Sendable {
             locates.add(1, ordering: .relaxed)
         default: return nil
         }
-        epoch.add(1, ordering: .releasing)
+        lastMessageFrame.store(frame, ordering: .releasing)
         return move
     }
 
     /// The transport frame of a song position (sixteenth notes from the top) at the tempo followed last, 120 quarter
     /// notes a minute before any beat. Real-time safe.
     public func locateFrame(sixteenths: Int) -> Int64 {
-        let (beat, _) = lock.read { load(latest) }
+        let beat = lock.tryRead(attempts: Self.readAttempts) { load(latest) } ?? nil
         let quarters = beat.map { $0.beatsPerMinute * 4 / Double($0.beatType) } ?? 120
         return Int64((Double(sixteenths) * 15 / quarters * framesPerSecond).rounded())
     }
@@ -201,7 +230,8 @@ public final class ClockTimebase: Sendable {
         (starts.load(ordering: .relaxed), stops.load(ordering: .relaxed), locates.load(ordering: .relaxed))
     }
 
-    /// Rolling cycles given a bar, beat and tick, and those given none (between a clock message and its first beat).
+    /// Cycles the timebase callback was given a bar, beat and tick, and those given none (before a beat known, or a
+    /// read that overlapped a store every time) while the clock led.
     public var cycles: (positioned: Int, unpositioned: Int) {
         (positioned.load(ordering: .relaxed), unpositioned.load(ordering: .relaxed))
     }
@@ -220,7 +250,8 @@ public final class ClockTimebase: Sendable {
 
     private func store(_ beat: Beat, into anchor: borrowing Anchor) {
         anchor.present.store(true, ordering: .relaxed)
-        anchor.epoch.store(beat.epoch, ordering: .relaxed)
+        anchor.transportThrough.store(beat.transportThrough, ordering: .relaxed)
+        anchor.generation.store(beat.generation, ordering: .relaxed)
         anchor.frame.store(beat.frame, ordering: .relaxed)
         anchor.bar.store(beat.bar, ordering: .relaxed)
         anchor.beat.store(beat.beat, ordering: .relaxed)
@@ -232,7 +263,8 @@ public final class ClockTimebase: Sendable {
     private func load(_ anchor: borrowing Anchor) -> Beat? {
         guard anchor.present.load(ordering: .relaxed) else { return nil }
         return Beat(
-            epoch: anchor.epoch.load(ordering: .relaxed), frame: anchor.frame.load(ordering: .relaxed),
+            transportThrough: anchor.transportThrough.load(ordering: .relaxed),
+            generation: anchor.generation.load(ordering: .relaxed), frame: anchor.frame.load(ordering: .relaxed),
             bar: anchor.bar.load(ordering: .relaxed), beat: anchor.beat.load(ordering: .relaxed),
             beatsPerBar: anchor.beatsPerBar.load(ordering: .relaxed),
             beatType: anchor.beatType.load(ordering: .relaxed),

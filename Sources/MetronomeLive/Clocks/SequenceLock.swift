@@ -22,6 +22,21 @@ package struct SequenceLock: ~Copyable, Sendable {
         sequence.store(start &+ 2, ordering: .releasing)
     }
 
+    /// Runs `load` until no store overlapped it, at most `attempts` times: for a real-time reader whose writer runs
+    /// at a lower priority (preempted in the middle of a store, perhaps by the reader itself on the same CPU, it
+    /// would keep an unbounded `read` spinning for ever).
+    /// - Returns: what `load` read from one publication, or nil when every attempt overlapped a store.
+    package func tryRead<Value>(attempts: Int, _ load: () -> Value) -> Value? {
+        for _ in 0..<attempts {
+            let before = sequence.load(ordering: .acquiring)
+            guard before & 1 == 0 else { continue }
+            let value = load()
+            atomicMemoryFence(ordering: .acquiring)
+            if sequence.load(ordering: .relaxed) == before { return value }
+        }
+        return nil
+    }
+
     /// Runs `load`, which loads the fields, until no store overlapped it.
     /// - Returns: what `load` read from one publication, and how many publications there had been.
     package func read<Value>(_ load: () -> Value) -> (value: Value, writes: UInt64) {

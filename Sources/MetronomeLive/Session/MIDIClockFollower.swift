@@ -52,6 +52,8 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     private var lastSent: (beat: Position, frame: Double, tempo: Double?)?
     /// The frame the last tick arrived on.
     private var lastTickFrame: Double?
+    /// The frame the last transport message taken arrived on.
+    private var lastTransportFrame: Int64?
     /// Starts played late (their clock's frame was already scheduled), and the latest, in frames.
     private var lateness = (count: 0, largestFrames: 0.0)
     private let published = Mutex(MIDIClockStatus())
@@ -100,6 +102,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
                 lastTickFrame = exact
                 continue
             }
+            lastTransportFrame = Int64(frame)
             // With the clock silent (a sender that sends no clock while stopped), where the song plays from is the
             // first clock to come, whatever index the old line gives it.
             let silent = lastTickFrame.map { isHolding(at: exact, since: $0) } ?? true
@@ -219,6 +222,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         status.ticks = estimator.counts
         status.transport = song.counts
         status.lateStarts = lateness.count
+        status.lastTransportFrame = lastTransportFrame
         published.withLock { previous in
             if status.tempo > 0 {
                 status.displayedTempo = MIDIClockStatus.shown(status.tempo, before: previous.displayedTempo)

@@ -26,6 +26,9 @@ public struct MIDIClockStatus: Sendable, Hashable {
     public var transport = MIDIClockTransport.Counts()
     /// Starts played late.
     public var lateStarts = 0
+    /// The output frame the last Start, Continue, Stop or Song Position Pointer taken arrived on (nil before one):
+    /// the beats scheduled since know of it.
+    public var lastTransportFrame: Int64?
 
     /// Nothing known yet.
     public init() {}

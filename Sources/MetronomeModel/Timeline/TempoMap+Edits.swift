@@ -175,7 +175,6 @@ extension TempoMap {
         return TempoMap(sections: sections, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
     }
 
-    /// The segments with a boundary at `position` (the segment holding it cut in two; frames before it unchanged).
     /// The map cut after its first `bars` bars of music (its count-in kept): a finite map whose own end is there, on
     /// the frame the bar had (the tempo track is cut, not recomputed: a ramp keeps its course up to the cut). A map
     /// with no more bars than that, or `bars` under 1, is returned as it is. What a length in bars is when the start
@@ -191,6 +190,7 @@ extension TempoMap {
         return TempoMap(sections: kept, segments: segments, sampleRate: sampleRate, firstBar: firstBar)
     }
 
+    /// The segments with a boundary at `position` (the segment holding it cut in two; frames before it unchanged).
     func splitting(_ segments: [TempoSegment], at position: Position) -> [TempoSegment] {
         let index = TempoMap.segmentIndex(containing: position, in: segments)
         let segment = segments[index]
