@@ -2,7 +2,7 @@ import MetronomeModel
 
 extension KlickMap {
     /// Parses one entry's words, left to right, reporting the column of the first one that does not fit.
-    struct EntryParser {
+    struct EntryParser: LineParsing {
         var tokens: [(text: String, column: Int)]
         let file: String
         let line: Int
@@ -27,12 +27,7 @@ extension KlickMap {
             self.tokens = split
         }
 
-        private func error(_ message: String, at column: Int) -> PatternError {
-            PatternError(file: file, line: line, column: column, message: message, sourceLine: source)
-        }
-
         private var current: (text: String, column: Int)? { index < tokens.count ? tokens[index] : nil }
-        private var endColumn: Int { source.count + 1 }
 
         mutating func parse() throws(PatternError) -> TempoSection {
             var label: String?

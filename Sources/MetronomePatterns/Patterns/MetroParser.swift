@@ -1,7 +1,7 @@
 import MetronomeModel
 
 /// Reads a `.metro` file line by line into `MetroPattern`'s tree, keeping the sticky settings and the open groups.
-struct MetroParser {
+struct MetroParser: LineParsing {
     typealias Token = (text: String, column: Int)
 
     /// The sticky settings: what a section gets when its own line does not say otherwise.
@@ -54,12 +54,6 @@ struct MetroParser {
     var source = ""
 
     init(file: String) { self.file = file }
-
-    func error(_ message: String, at column: Int) -> PatternError {
-        PatternError(file: file, line: line, column: column, message: message, sourceLine: source)
-    }
-
-    var endColumn: Int { source.count + 1 }
 
     mutating func parse(_ text: String) throws(PatternError) -> MetroPattern {
         for text in sourceLines(of: text) {

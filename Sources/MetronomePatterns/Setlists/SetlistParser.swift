@@ -1,7 +1,7 @@
 import MetronomeModel
 
 /// Reads a setlist's text line by line into `Setlist`, keeping the sticky `then` and `switch` defaults.
-struct SetlistParser {
+struct SetlistParser: LineParsing {
     /// A word of a line: its text (without the quotes of a quoted one), its 1-based column, whether it was quoted.
     struct Token {
         var text: String
@@ -26,12 +26,6 @@ struct SetlistParser {
     var source = ""
 
     init(file: String) { self.file = file }
-
-    func error(_ message: String, at column: Int) -> PatternError {
-        PatternError(file: file, line: line, column: column, message: message, sourceLine: source)
-    }
-
-    var endColumn: Int { source.count + 1 }
 
     mutating func parse(_ text: String) throws(PatternError) -> Setlist {
         let lines = sourceLines(of: text)
