@@ -65,10 +65,9 @@ public struct LiveCommand {
     public init(
         setlist: SetlistPlan, live: LiveSettings, serving: ServeSetup? = nil, jackClient: JackClient? = nil
     ) {
-        var first = setlist.songs[0].plan
-        first.map = SetlistPlayer.liveMap(setlist.songs[0])
-        first.frameCount = first.map.endFrame
-        self.init(plan: first, live: live, serving: serving, jackClient: jackClient, setlist: setlist)
+        self.init(
+            plan: SetlistPlayer.firstPlan(setlist), live: live, serving: serving, jackClient: jackClient,
+            setlist: setlist)
     }
 
     /// Composes the run and plays it to its end.
@@ -147,6 +146,7 @@ public struct LiveCommand {
                 setup.settings.link = link?.link
                 if let clock { setup.settings.midiClock = { clock.status } }
                 setup.settings.clockLead = clockSwitch
+                setup.settings.setlist = songs
                 return try OSCServiceHost.start(setup, session: engine, say: say)
             }
         }
@@ -274,7 +274,8 @@ public struct LiveCommand {
         do {
             let lookahead = timing.lookaheadFrames(sampleRate: plan.sampleRate)
             if let setlist {
-                return try SetlistPlayer.session(setlist, configuration: configuration, lookahead: lookahead)
+                return try SetlistPlayer.session(
+                    setlist, configuration: configuration, lookahead: lookahead, waits: plan.waits)
             }
             return try plan.session(configuration: configuration, lookahead: lookahead, live: true)
         } catch {

@@ -65,7 +65,7 @@ struct Serve: ParsableCommand {
         let (plan, setup) = try request.checked { FileOutput.standardError.write($0) }
         try ClickLive(
             job: Job(plan: plan, output: nil, quiet: output.quiet), live: try live.checked(rendering: false),
-            serving: setup, jackClient: jack
+            serving: setup, jackClient: jack, setlist: setup.setlist
         ).run()
     }
 }

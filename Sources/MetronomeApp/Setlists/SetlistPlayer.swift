@@ -89,6 +89,16 @@ public final class SetlistPlayer: Sendable {
         return loads.reversed()
     }
 
+    /// The first song's plan as a set plays it: its map cut at its bars (`liveMap`), that map's end its length, no
+    /// notes (a set's songs play their click).
+    public static func firstPlan(_ plan: SetlistPlan) -> ClickPlan {
+        var first = plan.songs[0].plan
+        first.map = liveMap(plan.songs[0])
+        first.frameCount = first.map.endFrame
+        first.notes = nil
+        return first
+    }
+
     /// The first song's session: its map, sounds and gain, with no end frame (each song ends where its map does), and
     /// what follows it.
     /// - Parameters:
@@ -97,13 +107,12 @@ public final class SetlistPlayer: Sendable {
     ///   - lookahead: the scheduling lookahead, or nil for the default.
     /// - Returns: a live session playing the first song.
     /// - Throws: `PlanError.session` when the session cannot be made.
+    ///   - waits: whether the first song waits for a play (`serve --wait`) instead of playing at once.
     public static func session(
-        _ plan: SetlistPlan, configuration: MixerConfiguration, lookahead: SampleTime?
+        _ plan: SetlistPlan, configuration: MixerConfiguration, lookahead: SampleTime?, waits: Bool = false
     ) throws(PlanError) -> Session {
-        var first = plan.songs[0].plan
-        first.map = liveMap(plan.songs[0])
-        first.frameCount = first.map.endFrame
-        first.notes = nil
+        var first = firstPlan(plan)
+        first.waits = waits
         let session = try first.session(configuration: configuration, lookahead: lookahead, live: true)
         do { try session.setSuccessor(loads(plan)[0].then) } catch { throw .session(error) }
         return session
