@@ -76,6 +76,10 @@ public struct LiveCommand {
     ///   connecting 130); what was started is stopped first.
     public func run(_ terminal: Terminal) throws(CommandLineError) {
         let say = terminal.say
+        if setlist == nil, live.jack?.setlistSwitches != nil {
+            throw CommandLineError(
+                .usage, "--midi-next and --midi-previous apply only to a setlist (play gig.setlist, serve gig.setlist)")
+        }
         if setlist != nil {
             // Each song sets its own tempo and start: a clock or a transport that leads them is not joined yet.
             let leader =
@@ -158,7 +162,15 @@ public struct LiveCommand {
             }
         }
         web.map { started.append($0) }
-        let midi = try unwinding { () throws(CommandLineError) in try midiIn(engine, plan: plan) }
+        let midi = try unwinding { () throws(CommandLineError) in try midiIn(engine, plan: plan, set: songs != nil) }
+        // A set's songs switched from midi_in: Program Change, and the switches `--midi-next`/`--midi-previous` name.
+        let setMIDI = songs.flatMap { songs in
+            midi.inbox.map { inbox in
+                let switches = live.jack?.setlistSwitches ?? (SetlistMIDI.defaultNext, SetlistMIDI.defaultPrevious)
+                return SetlistMIDIFeed(
+                    inbox: inbox, songs: songs, mapping: SetlistMIDI(next: switches.next, previous: switches.previous))
+            }
+        }
         let status = terminal.statusLine()
         let feed = status.map { display in
             LiveStatusFeed(
@@ -190,7 +202,7 @@ public struct LiveCommand {
         run.companions =
             [feed as (any LiveCompanion)?].compactMap { $0 } + started
             + ([
-                clockSwitch, linkCompanion, leader,
+                clockSwitch, linkCompanion, leader, setMIDI,
                 timebase.flatMap { timebase in clock.map { ClockTimebaseLead(timebase: timebase, clock: $0) } },
             ] as [(any LiveCompanion)?])
             .compactMap { $0 }
@@ -297,7 +309,7 @@ public struct LiveCommand {
     /// the clicks' notes with `--midi-notes`; notes arriving on midi_in play the command's instrument on JACK's
     /// process thread, each on the frame it arrives on, or feed `arp --midi-in`.
     private func midiIn(
-        _ engine: Session, plan: ClickPlan
+        _ engine: Session, plan: ClickPlan, set: Bool
     ) throws(CommandLineError) -> (inbox: MIDIInbox?, keyboard: LiveKeyboard?) {
         guard let jack = live.jack else { return (nil, nil) }
         engine.sendMIDIClock()
@@ -308,6 +320,8 @@ public struct LiveCommand {
             }
         }
         let inbox = MIDIInbox()
+        // A set's midi_in switches its songs (`SetlistMIDIFeed`): no instrument plays its notes.
+        if set { return (inbox, nil) }
         let track: NotePlayer.Track
         do { track = try plan.midiInputTrack ?? Voicing().track(sampleRate: plan.sampleRate) } catch {
             throw CommandLineError(.unavailable, "\(error)")
