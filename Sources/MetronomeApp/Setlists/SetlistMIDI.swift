@@ -1,36 +1,3 @@
-import MetronomeModel
-
-/// A MIDI message that steps through a set, as a foot controller sends it: a controller pressed (`cc64`: its value
-/// goes from under 64 to 64 or more, a switch's press; the release does nothing) or a note struck (`note60`: a note
-/// on with a velocity above 0), on any channel.
-public enum MIDITrigger: Sendable, Hashable, CustomStringConvertible {
-    case controller(Int)
-    case note(Int)
-
-    /// `cc64` or `note60` (numbers 0 to 127).
-    /// - Throws: `InvalidValue` naming the form.
-    public init(parsing text: String) throws(InvalidValue) {
-        let reason = "a MIDI switch is ccN (a controller, a foot switch) or noteN (a note on), N from 0 to 127"
-        for (prefix, make) in [("cc", MIDITrigger.controller), ("note", MIDITrigger.note)] where text.hasPrefix(prefix)
-        {
-            let digits = text.dropFirst(prefix.count)
-            guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy(\.isASCII), let number = Int(digits),
-                (0...127).contains(number)
-            else { break }
-            self = make(number)
-            return
-        }
-        throw InvalidValue(value: text, reason: reason)
-    }
-
-    public var description: String {
-        switch self {
-        case .controller(let number): "cc\(number)"
-        case .note(let number): "note\(number)"
-        }
-    }
-}
-
 /// What a set does with the MIDI that arrives on its input: Program Change P selects song P + 1 (gear numbers
 /// programs from 1, the wire from 0: "program 1" is song 1), `next` and `previous` step (`MIDITrigger`); anything
 /// else does nothing.
@@ -44,9 +11,9 @@ public struct SetlistMIDI: Sendable {
     /// Each controller's last value (128: none yet), for the presses.
     private var values = [UInt8](repeating: 128, count: 128)
 
-    /// The default switches: `cc64` next, `cc67` previous.
-    public static let defaultNext = MIDITrigger.controller(64)
-    public static let defaultPrevious = MIDITrigger.controller(67)
+    /// The default switches: `cc64` next, `cc67` previous (`MIDITrigger`).
+    public static let defaultNext = MIDITrigger.setlistNext
+    public static let defaultPrevious = MIDITrigger.setlistPrevious
 
     public init(next: MIDITrigger? = SetlistMIDI.defaultNext, previous: MIDITrigger? = SetlistMIDI.defaultPrevious) {
         self.next = next

@@ -79,7 +79,7 @@ public struct JackSettings: Sendable, Equatable {
     /// --transport master`; `transport` stays nil: the session is not locked to the transport, it leads it).
     public var clockLeadsTransport = false
     /// Playing a set: the MIDI that steps to the next song and to the one before (`--midi-next`, `--midi-previous`:
-    /// `SetlistMIDI`'s defaults when not given); `none` for neither. Nil when neither option is given.
+    /// `MIDITrigger.setlistNext` and `.setlistPrevious` when not given); `none` for neither. Nil when neither option is given.
     public var setlistSwitches: (next: MIDITrigger?, previous: MIDITrigger?)?
 
     public static func == (lhs: JackSettings, rhs: JackSettings) -> Bool {
@@ -212,8 +212,8 @@ extension SettingForm {
                     }
                 }
                 jack.setlistSwitches = (
-                    try trigger("--midi-next", SetlistMIDI.defaultNext),
-                    try trigger("--midi-previous", SetlistMIDI.defaultPrevious)
+                    try trigger("--midi-next", .setlistNext),
+                    try trigger("--midi-previous", .setlistPrevious)
                 )
             }
             jack.followsMIDIClock = follow != nil
