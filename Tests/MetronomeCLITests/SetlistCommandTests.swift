@@ -153,3 +153,39 @@ struct SetlistCommandTests {
         }
     }
 }
+
+/// `play` and `serve` of a setlist: what they refuse before any sound server is asked.
+@Suite("Setlists played: the options a set refuses")
+struct SetlistPlayOptionTests {
+    @Test(
+        "play gig.setlist refuses a song's option and a render, serve gig.setlist a click option, --midi-next needs a set and JACK: one line, exit 64"
+    )
+    func refusals() throws {
+        let example = SetlistCommandTests.example
+        let cases: [([String], String)] = [
+            (
+                ["play", example, "--bpm", "100"],
+                "--bpm does not apply to a setlist: each song's settings are in the file"
+            ),
+            (
+                ["play", example, "--octave", "3"],
+                "--octave does not apply to a setlist: each song's settings are in the file"
+            ),
+            (
+                ["play", example, "-o", "set.wav"],
+                "--output does not apply to a setlist: a setlist plays live; render its songs one by one with play"
+            ),
+            (
+                ["serve", example, "--meter", "3/4"],
+                "--meter does not apply to a setlist: each song's settings are in the file"
+            ),
+            (["play", example, "--midi-next", "cc64"], "--midi-next applies only with --driver jack"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+            #expect(result.standardError == "metronome: error: \(message)\n", "\(arguments)")
+            #expect(result.standardOutput == "")
+        }
+    }
+}
