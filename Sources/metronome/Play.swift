@@ -5,14 +5,16 @@ import MetronomeKit
 /// `metronome play FILE-or-NAME`: plays a pattern file live, or renders it with `--output`.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a pattern file (.metro, or a klick tempo map), or a shipped pattern by name.",
+        abstract: "Play a pattern file (.metro, or a klick tempo map), a shipped pattern by name, or a setlist.",
         discussion: """
             Plays live until the pattern ends (or Ctrl-C), or renders it with --output (an endless pattern needs \
             --bars or --duration). --bars N stops after N bars, --duration after that many seconds. \
             --bpm B replaces every constant tempo with B; a ramp starts from B and keeps its proportion (100-140 \
             becomes B-1.4B); a trainer starts from B with its step, and its limit keeps its distance. \
             --tempo-scale F multiplies every tempo instead. --subdivide replaces every section's subdivision and \
-            --count-in the file's count-in; the file keeps its meters and accents. See 'metronome patterns'.
+            --count-in the file's count-in; the file keeps its meters and accents. See 'metronome patterns'. \
+            A setlist (FILE.setlist) plays its songs live, each with the settings the file gives: n the next song, \
+            b the one before, r the same again, a number and Enter that song (docs/setlists.md).
             """)
 
     @Argument(help: "A pattern file, or the name of a shipped pattern (see 'metronome patterns').")
