@@ -320,7 +320,8 @@ public struct LiveCommand {
             result = try run.run(
                 isCancelled: terminal.isCancelled,
                 started: { _ in terminal.started(controls) },
-                playsToEnd: { service == nil && !controls.userStopped },
+                // Serving, only a practice timer's end ends the run (a served pattern's end does not).
+                playsToEnd: { (service == nil || engine.practiceEnded) && !controls.userStopped },
                 shouldStop: {
                     terminal.isCancelled() || controls.quitRequested || (service?.quitRequested ?? false)
                 },

@@ -57,6 +57,8 @@ public struct ServiceState: Sendable, Equatable {
     /// How the source leads now: "locked" (followed), "holding" (a MIDI clock that stopped arriving: our last tempo
     /// and phase play on), "waiting" (no tick yet); empty for our own clock.
     public var sourceState = ""
+    /// Whole seconds of practice left (`--practice`), nil without a practice timer.
+    public var practiceLeft: Int?
 }
 
 extension OSCService {
@@ -89,6 +91,7 @@ extension ServiceState {
             dropped: service.droppedCount, received: service.receivedCount, subscribers: service.subscriberCount,
             volume: shared.volume, sound: shared.sound, pattern: shared.patternName, error: service.lastErrorMessage,
             link: link?.isEnabled == true, peers: link?.peers ?? 0, quantum: link?.quantum ?? 0)
+        practiceLeft = session.practiceSecondsLeft()
         if let mapBar, let index = map.sectionIndex(ofBar: mapBar) {
             accents = map.sections[index].accents.description
         }
