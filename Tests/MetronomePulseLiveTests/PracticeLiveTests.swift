@@ -1,3 +1,4 @@
+import MetronomeFiles
 import MetronomeTestSupport
 import Testing
 
@@ -16,6 +17,27 @@ struct PracticeLiveTests {
             scratch: scratch)
         // Bars 1 and 2 sound (a click every 12000 frames), bars 3 and 4 (2 and 3 from 0) are muted, then the chime.
         #expect(onsets(offline) == stride(from: 0, to: 96_000, by: 12_000).map { $0 } + [192_000])
+        #expect(holds(recorded, offline))
+    }
+
+    @Test(
+        "serve --practice 2s ends by itself once the chime has rung out, exit 0, its recording the main command's render"
+    )
+    func servePracticeEnds() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let rendered = scratch.file("offline.wav")
+        #expect(try CommandRunner.run(["--bpm", "240", "--practice", "2s", "--quiet", "-o", rendered]).status == 0)
+        let offline = try AudioFileReader.read(path: rendered).channels[0]
+        let (result, recorded) = try playLiveRecorded(
+            ["serve", "--bpm", "240", "--practice", "2s", "--osc", "127.0.0.1:0", "--quiet"], server: server,
+            attempts: 3
+        ) { recorded in
+            let start = onsets(recorded).first ?? 0
+            return (holds(recorded, offline), intervals(recorded), intervals(offline), (recorded[start...], offline))
+        }
+        expectClean(result)
+        #expect(onsets(offline) == stride(from: 0, through: 96_000, by: 12_000).map { $0 })
         #expect(holds(recorded, offline))
     }
 }
