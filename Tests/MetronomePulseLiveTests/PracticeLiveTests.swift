@@ -40,4 +40,27 @@ struct PracticeLiveTests {
         #expect(onsets(offline) == stride(from: 0, through: 96_000, by: 12_000).map { $0 })
         #expect(holds(recorded, offline))
     }
+
+    @Test(
+        "At a terminal, --practice 3s --random-mute 50% --mute-seed 5 at 240 BPM: the status line counts the practice down beat by beat, shows bar 3's beats moving on as muted, and the run ends by itself"
+    )
+    func statusLine() throws {
+        let server = try PulseServer()
+        let terminal = try KeyedTerminal(
+            "\(CommandRunner.executable) --bpm 240 --practice 3s --random-mute 50% --mute-seed 5 "
+                + server.withTestLatency([]).joined(separator: " "),
+            environment: server.clientEnvironment)
+        let result = terminal.wait()
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let shown = result.standardOutput
+        for line in [
+            "▶ 1.1  240 BPM  4/4  X · · ·  vol 100%  practice 0:03 left",
+            "▶ 2.4  240 BPM  4/4  · · · x  vol 100%  practice 0:02 left",
+            "▶ 3.1  240 BPM  4/4  · · · ·  muted  vol 100%  practice 0:01 left",
+            "▶ 3.4  240 BPM  4/4  · · · ·  muted  vol 100%  practice 0:01 left",
+        ] {
+            #expect(shown.contains(line), "\(line) in \(shown)")
+        }
+        #expect(!shown.contains("4.1"), "\(shown)")
+    }
 }
