@@ -32,8 +32,9 @@ public struct LiveCommand {
         public var isCancelled: @Sendable () -> Bool = { false }
         /// Makes the status line for the run; nil for none.
         public var statusLine: () -> (any BeatDisplay)? = { nil }
-        /// Called once the first sound is on its way, with the controls keys act on (klick's keys at a terminal).
-        public var started: (SessionControls) -> Void = { _ in }
+        /// Called once the first sound is on its way, with the controls keys act on (klick's keys at a terminal) and,
+        /// playing a setlist, its player (the keys that switch songs).
+        public var started: (SessionControls, SetlistPlayer?) -> Void = { _, _ in }
 
         public init() {}
     }
@@ -46,12 +47,27 @@ public struct LiveCommand {
     public var serving: ServeSetup?
     /// A JACK client opened already (to read the server's period while checking options); the run plays through it.
     public var jackClient: JackClient?
+    /// A setlist to play instead of `plan` alone (`SetlistPlayer`); `plan` is then its first song's.
+    public var setlist: SetlistPlan?
 
-    public init(plan: ClickPlan, live: LiveSettings, serving: ServeSetup? = nil, jackClient: JackClient? = nil) {
+    public init(
+        plan: ClickPlan, live: LiveSettings, serving: ServeSetup? = nil, jackClient: JackClient? = nil,
+        setlist: SetlistPlan? = nil
+    ) {
         self.plan = plan
         self.live = live
         self.serving = serving
         self.jackClient = jackClient
+        self.setlist = setlist
+    }
+
+    /// A run of a setlist: its first song's plan as `plan`, cut at its bars (`SetlistPlayer.liveMap`).
+    public init(
+        setlist: SetlistPlan, live: LiveSettings, serving: ServeSetup? = nil, jackClient: JackClient? = nil
+    ) {
+        self.init(
+            plan: SetlistPlayer.firstPlan(setlist), live: live, serving: serving, jackClient: jackClient,
+            setlist: setlist)
     }
 
     /// Composes the run and plays it to its end.
@@ -60,6 +76,22 @@ public struct LiveCommand {
     ///   connecting 130); what was started is stopped first.
     public func run(_ terminal: Terminal) throws(CommandLineError) {
         let say = terminal.say
+        if setlist == nil, live.jack?.setlistSwitches != nil {
+            throw CommandLineError(
+                .usage, "--midi-next and --midi-previous apply only to a setlist (play gig.setlist, serve gig.setlist)")
+        }
+        if setlist != nil {
+            // Each song sets its own tempo and start: a clock or a transport that leads them is not joined yet.
+            let leader =
+                live.link != nil
+                ? "--link"
+                : live.jack?.followsMIDIClock == true ? "--follow" : live.jack?.transport != nil ? "--transport" : nil
+            if let leader {
+                throw CommandLineError(
+                    .usage, "\(leader) does not apply to a setlist: each song plays at its own tempo from its own start"
+                )
+            }
+        }
         // Following a MIDI clock, Link (--link, or /metronome/link 1 serving) is led by the clock, never followed.
         let followsClock = live.jack?.followsMIDIClock == true
         // With --link: the session is joined first, and the plan takes its tempo and waits for its start.
@@ -94,6 +126,7 @@ public struct LiveCommand {
         if followsClock { plan.waits = true }
         let client = try unwinding { () throws(CommandLineError) in try jack() }
         let engine = try unwinding { () throws(CommandLineError) in try session(plan, period: client?.periodFrames) }
+        let songs = setlist.map { SetlistPlayer(plan: $0, session: engine) }
         // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop. Serving through JACK
         // (the transport not locked), it is listened to from the start and leads when /metronome/follow says so.
         let switchable = serving != nil && live.jack != nil && live.jack?.transport == nil
@@ -117,6 +150,7 @@ public struct LiveCommand {
                 setup.settings.link = link?.link
                 if let clock { setup.settings.midiClock = { clock.status } }
                 setup.settings.clockLead = clockSwitch
+                setup.settings.setlist = songs
                 return try OSCServiceHost.start(setup, session: engine, say: say)
             }
         }
@@ -128,12 +162,20 @@ public struct LiveCommand {
             }
         }
         web.map { started.append($0) }
-        let midi = try unwinding { () throws(CommandLineError) in try midiIn(engine, plan: plan) }
+        let midi = try unwinding { () throws(CommandLineError) in try midiIn(engine, plan: plan, set: songs != nil) }
+        // A set's songs switched from midi_in: Program Change, and the switches `--midi-next`/`--midi-previous` name.
+        let setMIDI = songs.flatMap { songs in
+            midi.inbox.map { inbox in
+                let switches = live.jack?.setlistSwitches ?? (SetlistMIDI.defaultNext, SetlistMIDI.defaultPrevious)
+                return SetlistMIDIFeed(
+                    inbox: inbox, songs: songs, mapping: SetlistMIDI(next: switches.next, previous: switches.previous))
+            }
+        }
         let status = terminal.statusLine()
         let feed = status.map { display in
             LiveStatusFeed(
                 display: display, session: engine, startVolume: plan.volume,
-                clock: clockWords(joined ? link : nil, midiClock: clock, led: leader?.link))
+                clock: joinedWords(clockWords(joined ? link : nil, midiClock: clock, led: leader?.link), songs))
         }
         // Locked to the JACK transport, the map's frames are the transport's from the first cycle on.
         let transportLock = live.jack?.transport.map { TransportLock(followsTimebase: $0 == .follow) }
@@ -154,13 +196,13 @@ public struct LiveCommand {
         let linkCompanion: LinkCompanion? =
             followsClock ? nil : link.map { LinkCompanion(link: $0.link, joined: joined, play: !self.plan.waits) }
         var run = Run(
-            engine: engine, volume: plan.volume, service: service, status: status, terminal: terminal)
+            engine: engine, volume: plan.volume, service: service, status: status, terminal: terminal, songs: songs)
         run.followers = ([transportFollower, clock] as [(any SessionFollower)?]).compactMap { $0 }
         // The status feed stops first: nothing is drawn after the line is finished.
         run.companions =
             [feed as (any LiveCompanion)?].compactMap { $0 } + started
             + ([
-                clockSwitch, linkCompanion, leader,
+                clockSwitch, linkCompanion, leader, setMIDI,
                 timebase.flatMap { timebase in clock.map { ClockTimebaseLead(timebase: timebase, clock: $0) } },
             ] as [(any LiveCompanion)?])
             .compactMap { $0 }
@@ -211,6 +253,14 @@ public struct LiveCommand {
         return { words }
     }
 
+    /// The clock's words and the set's song ("song 2/5 Ballad, next: Backing"), as the status line shows them.
+    private func joinedWords(
+        _ clock: @escaping @Sendable () -> String?, _ songs: SetlistPlayer?
+    ) -> @Sendable () -> String? {
+        guard let songs else { return clock }
+        return { [clock(), songs.status.words].compactMap { $0 }.joined(separator: "  ") }
+    }
+
     /// The plan's live session, its lookahead covering the output's latency (through JACK, the server's `period`).
     private func session(_ plan: ClickPlan, period: Int?) throws(CommandLineError) -> Session {
         if live.jack?.transport != nil, let frames = plan.frameCount, frames != plan.map.endFrame {
@@ -234,9 +284,12 @@ public struct LiveCommand {
             timing.latency = .nanoseconds(Int64(period) * 1_000_000_000 / Int64(plan.sampleRate.framesPerSecond))
         }
         do {
-            return try plan.session(
-                configuration: configuration, lookahead: timing.lookaheadFrames(sampleRate: plan.sampleRate),
-                live: true)
+            let lookahead = timing.lookaheadFrames(sampleRate: plan.sampleRate)
+            if let setlist {
+                return try SetlistPlayer.session(
+                    setlist, configuration: configuration, lookahead: lookahead, waits: plan.waits)
+            }
+            return try plan.session(configuration: configuration, lookahead: lookahead, live: true)
         } catch {
             throw CommandLineError(error)
         }
@@ -256,7 +309,7 @@ public struct LiveCommand {
     /// the clicks' notes with `--midi-notes`; notes arriving on midi_in play the command's instrument on JACK's
     /// process thread, each on the frame it arrives on, or feed `arp --midi-in`.
     private func midiIn(
-        _ engine: Session, plan: ClickPlan
+        _ engine: Session, plan: ClickPlan, set: Bool
     ) throws(CommandLineError) -> (inbox: MIDIInbox?, keyboard: LiveKeyboard?) {
         guard let jack = live.jack else { return (nil, nil) }
         engine.sendMIDIClock()
@@ -267,6 +320,8 @@ public struct LiveCommand {
             }
         }
         let inbox = MIDIInbox()
+        // A set's midi_in switches its songs (`SetlistMIDIFeed`): no instrument plays its notes.
+        if set { return (inbox, nil) }
         let track: NotePlayer.Track
         do { track = try plan.midiInputTrack ?? Voicing().track(sampleRate: plan.sampleRate) } catch {
             throw CommandLineError(.unavailable, "\(error)")
@@ -288,6 +343,8 @@ public struct LiveCommand {
         let service: OSCService?
         let status: (any BeatDisplay)?
         let terminal: Terminal
+        /// The setlist's player, playing one.
+        let songs: SetlistPlayer?
         /// What steers the session from outside (a JACK transport lock).
         var followers: [any SessionFollower] = []
         /// What runs beside it: the OSC service, the web remote, Link (`LiveCompanion`), stopped in this order.
@@ -319,9 +376,14 @@ public struct LiveCommand {
         do throws(Driver.Backend.Failure) {
             result = try run.run(
                 isCancelled: terminal.isCancelled,
-                started: { _ in terminal.started(controls) },
-                // Serving, only a practice timer's end ends the run (a served pattern's end does not).
-                playsToEnd: { (service == nil || engine.practiceEnded) && !controls.userStopped },
+                started: { _ in terminal.started(controls, context.songs) },
+                // A set plays on until its last song is over (a song that waits for a switch does not end it);
+                // serving, only a practice timer's end ends the run (a served pattern's end does not), as it ends a
+                // set.
+                playsToEnd: {
+                    !controls.userStopped
+                        && (engine.practiceEnded || (service == nil && (context.songs?.isOver ?? true)))
+                },
                 shouldStop: {
                     terminal.isCancelled() || controls.quitRequested || (service?.quitRequested ?? false)
                 },

@@ -71,6 +71,9 @@ public struct ServeRequest: Sendable {
         let library = PatternLibrary(extraFolders: patternFolders)
         let web = try webSetup(library: library, folders: folderEntries)
         let endpoint = try oscEndpoint()
+        if let file, SetlistDocument.isSetlist(path: file) {
+            return try setlist(file, library: library, web: web, endpoint: endpoint)
+        }
         let served = try ServedFile(file, library: library, sampleRate: sampleRate)
         var plan = try click.clickPlan(served.source).plan
         plan.waits = waits
@@ -91,6 +94,35 @@ public struct ServeRequest: Sendable {
         }
         settings.patternName = file ?? ""
         return (plan, ServeSetup(endpoint: endpoint, settings: settings, web: web))
+    }
+
+    /// Serving a set: every song checked (`SetlistDocument`), the click's settings refused but `--sample-rate` and
+    /// `--quiet` (each song's are in the file), the notes' kept for the service's own notes.
+    private func setlist(
+        _ file: String, library: PatternLibrary, web: WebSetup?, endpoint: OSCEndpoint
+    ) throws(CommandLineError) -> (plan: ClickPlan, setup: ServeSetup) {
+        if let name = click.given.first(where: { !["--sample-rate", "--quiet"].contains($0) }) {
+            throw CommandLineError(.usage, "\(name) does not apply to a setlist: each song's settings are in the file")
+        }
+        let set: SetlistPlan
+        let rate = try sampleRate()
+        do { set = try SetlistDocument(path: file, library: library).plan(sampleRate: rate) } catch {
+            throw CommandLineError(error)
+        }
+        var plan = SetlistPlayer.firstPlan(set)
+        plan.waits = waits
+        let voicing: Voicing
+        do { voicing = try notes.voicing() } catch { throw CommandLineError(error) }
+        if voicing.font != nil {
+            throw CommandLineError(
+                .usage, "--soundfont applies to 'serve' of a MIDI file; a set's songs play their click")
+        }
+        var settings: ServiceSettings
+        do { settings = try ServiceSettings(plan: plan, voicing: voicing, patterns: library) } catch {
+            throw CommandLineError(error)
+        }
+        settings.patternName = file
+        return (plan, ServeSetup(endpoint: endpoint, settings: settings, web: web, setlist: set))
     }
 
     /// The web remote's setup, with the patterns a page may load; nil without `--http`.

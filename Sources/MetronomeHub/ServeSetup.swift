@@ -9,11 +9,14 @@ public struct ServeSetup: Sendable {
     public var endpoint: OSCEndpoint
     public var settings: ServiceSettings
     public var web: WebSetup?
+    /// The set served (`serve gig.setlist`); the plan served is then its first song's.
+    public var setlist: SetlistPlan?
 
-    public init(endpoint: OSCEndpoint, settings: ServiceSettings, web: WebSetup?) {
+    public init(endpoint: OSCEndpoint, settings: ServiceSettings, web: WebSetup?, setlist: SetlistPlan? = nil) {
         self.endpoint = endpoint
         self.settings = settings
         self.web = web
+        self.setlist = setlist
     }
 }
 

@@ -34,9 +34,10 @@ extension JackOutput {
     }
 
     /// Plays the note ons and note offs that arrived on `midi_in` this period on the keyboard, or pushes them into
-    /// the inbox, each on the mixer frame the period starts at plus its offset (their data bytes kept to 7 bits);
-    /// MIDI clock, Start, Continue, Stop and Song Position Pointer go to the clock's inbox, when there is one. Other
-    /// messages (controllers, System Exclusive, active sensing) are left out, as nothing here uses them. `mixerHeld`:
+    /// the inbox with the controllers and Program Changes (a set's switches), each on the mixer frame the period
+    /// starts at plus its offset (their data bytes kept to 7 bits); MIDI clock, Start, Continue, Stop and Song
+    /// Position Pointer go to the clock's inbox, when there is one. Other messages (System Exclusive, active sensing)
+    /// are left out, as nothing here uses them. `mixerHeld`:
     /// this cycle does not pull the mixer (a stopped transport). Real-time path.
     func receiveMIDI(_ frameCount: Int, mixerHeld: Bool) {
         guard let midiInPort, let buffer = jack_port_get_buffer(midiInPort, jack_nframes_t(frameCount)) else { return }
@@ -68,6 +69,12 @@ extension JackOutput {
                 } else {
                     midiInput?.push(message, at: frame, mixerHeld: mixerHeld)
                 }
+            case 0xB0...0xBF where event.size >= 3 && keyboard == nil:
+                // Controllers (a foot switch) for the inbox's reader: a set's switches.
+                midiInput?.push(MIDIMessage(status, bytes[1] & 0x7F, bytes[2] & 0x7F), at: frame, mixerHeld: mixerHeld)
+            case 0xC0...0xCF where event.size >= 2 && keyboard == nil:
+                // Program Change: a set's song.
+                midiInput?.push(MIDIMessage(status, bytes[1] & 0x7F), at: frame, mixerHeld: mixerHeld)
             default:
                 continue
             }

@@ -16,7 +16,9 @@ struct MetronomeAddressSpace: OSCAddressSpace {
     /// The arpeggio playing, and the flag that stops it.
     var arpeggio: (player: NotePlayer, stop: StopFlag)?
 
-    static let handlers: [String: Handler] = [
+    static let handlers = coreHandlers.merging(setlistHandlers) { core, _ in core }
+
+    static let coreHandlers: [String: Handler] = [
         "/metronome/play": sends(.play),
         "/metronome/stop": sends(.stop),
         "/metronome/pause": sends(.pause),

@@ -33,6 +33,8 @@ public struct ServiceSettings: Sendable {
     /// Whether that clock leads, switched by `/metronome/follow`; nil: it leads whenever `midiClock` is set
     /// (`--follow midi-clock`), and `/metronome/follow midi-clock` is refused without it.
     public var clockLead: (any ServiceClockLead)?
+    /// The set served (`serve gig.setlist`), switched by `/metronome/setlist/…`; nil: those addresses are refused.
+    public var setlist: SetlistPlayer?
 
     /// Settings for a bank and a pattern loader; the rest takes its defaults.
     /// - Parameters:

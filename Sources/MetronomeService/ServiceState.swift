@@ -1,3 +1,4 @@
+import MetronomeApp
 import MetronomeEngine
 import MetronomeLive
 import MetronomeModel
@@ -57,6 +58,12 @@ public struct ServiceState: Sendable, Equatable {
     /// How the source leads now: "locked" (followed), "holding" (a MIDI clock that stopped arriving: our last tempo
     /// and phase play on), "waiting" (no tick yet); empty for our own clock.
     public var sourceState = ""
+    /// Serving a setlist: where the set is (the song, the next, a switch on its way, waiting), else nil.
+    public var song: SetlistPlayer.Status?
+    /// Serving a setlist: its songs' titles, in order (empty otherwise).
+    public var songs: [String] = []
+    /// Serving a setlist: its title, if the file gives one.
+    public var setlistTitle: String?
     /// Whole seconds of practice left (`--practice`), nil without a practice timer.
     public var practiceLeft: Int?
 }
@@ -100,6 +107,11 @@ extension ServiceState {
             sourceState = clock.state.rawValue
         } else if self.link {
             (source, sourceState) = ("link", "locked")
+        }
+        if let set = service.settings.setlist {
+            song = set.status
+            songs = set.plan.songs.map(\.song.title)
+            setlistTitle = set.plan.title
         }
     }
 }

@@ -8,7 +8,7 @@ import MetronomeService
 /// time of a tap). A ping is `ping⇥P`, P the page's own clock in milliseconds, echoed in the pong.
 ///
 /// A page may send only the addresses in `allowed`: the transport, tempo, meter and clicks, volume, sound, locate,
-/// tap, notes, chords and arpeggios, Link's switches, and the pattern loader with one of the names the remote lists
+/// tap, notes, chords and arpeggios, Link's switches, a served set's switches, and the pattern loader with one of the names the remote lists
 /// (`WebPatterns`; the hub turns it into the file's path). Not the queries and subscriptions (their replies are OSC
 /// datagrams), not quit.
 enum WebCommand: Equatable {
@@ -23,7 +23,8 @@ enum WebCommand: Equatable {
         "/metronome/tempo/ramp", "/metronome/meter", "/metronome/accent", "/metronome/subdivide", "/metronome/swing",
         "/metronome/volume", "/metronome/sound", "/metronome/locate", "/metronome/tap", "/metronome/note",
         "/metronome/chord", "/metronome/arp", "/metronome/arp/stop", "/metronome/link", "/metronome/link/quantum",
-        "/metronome/link/startstop", "/metronome/pattern",
+        "/metronome/link/startstop", "/metronome/pattern", "/metronome/setlist/next", "/metronome/setlist/previous",
+        "/metronome/setlist/restart", "/metronome/setlist/song",
     ]
 
     /// The most arguments a command may have.

@@ -1,3 +1,4 @@
+import MetronomeApp
 import MetronomeLive
 import MetronomeModel
 import MetronomeService
@@ -33,6 +34,22 @@ enum WebMessages {
             ("dropped", JSON.number(state.dropped)),
             ("error", JSON.string(state.error)),
             ("practiceLeft", state.practiceLeft.map(JSON.number) ?? "null"),
+            ("setlist", setlist(state)),
+        ])
+    }
+
+    /// The set served, or null: its title (null when the file gives none), the songs' titles, the song playing and
+    /// the one a switch is on its way to (from 1; null for none), the next title (null after the last), and whether
+    /// the song has ended and the set waits.
+    static func setlist(_ state: ServiceState) -> String {
+        guard let song = state.song else { return "null" }
+        return JSON.object([
+            ("title", state.setlistTitle.map(JSON.string) ?? "null"),
+            ("songs", JSON.array(state.songs.map(JSON.string))),
+            ("song", JSON.number(song.index + 1)),
+            ("pending", song.pending.map { JSON.number($0 + 1) } ?? "null"),
+            ("next", song.nextTitle.map(JSON.string) ?? "null"),
+            ("waiting", JSON.bool(song.waiting)),
         ])
     }
 

@@ -47,6 +47,17 @@ extension WebPage {
           <p>Meter <output id="meter" aria-label="Meter">–</output>
              <span class="accents">accents <output id="accents" aria-label="Accents">–</output></span></p>
         </section>
+        <section id="setlist-area" aria-label="Setlist" hidden>
+          <h2 id="setlist-title">Setlist</h2>
+          <p id="song" aria-label="Song playing">–</p>
+          <p id="song-next" aria-label="Next song"></p>
+          <div class="row">
+            <button id="song-previous" type="button" aria-label="The song before">⏮</button>
+            <button id="song-restart" type="button" aria-label="This song again from its top">↺</button>
+            <button id="song-forward" type="button" aria-label="The next song">⏭</button>
+          </div>
+          <ol id="songs"></ol>
+        </section>
         <section id="pattern-area" aria-label="Pattern" hidden>
           <label for="pattern">Pattern</label>
           <select id="pattern"></select>
@@ -69,14 +80,16 @@ extension WebPage {
         <footer>
           <label class="still"><input id="still" type="checkbox"> No flashing</label>
           <p id="keys">Keys: ←/→ −1/+1 BPM, ↓/↑ −10/+10, PgDn/PgUp ÷2/×2, 1–9 and 0 beats a bar, +/− volume,
-             space stop/play, p pause, t tap, s stage mode (Esc leaves it).</p>
+             space stop/play, p pause, t tap, s stage mode (Esc leaves it); in a set, n next song, b the song
+             before, r the song again.</p>
         </footer>
         </main>
         <section id="stage" aria-label="Stage" hidden>
           <button id="stage-off" type="button" aria-label="Leave stage mode">✕</button>
           <p id="stage-count" aria-label="Bar and beat">–</p>
           <p id="stage-tempo"><output id="stage-bpm" aria-label="Tempo in BPM">–</output> <span>BPM</span></p>
-          <p id="stage-next" aria-label="Next section or pattern"></p>
+          <p id="stage-song" aria-label="Song" hidden></p>
+          <p id="stage-next" aria-label="Next section, song or pattern"></p>
           <p id="stage-state" role="status" aria-live="polite"></p>
           <p id="stage-wake" hidden></p>
         </section>

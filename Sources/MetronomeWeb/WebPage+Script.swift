@@ -139,7 +139,9 @@ extension WebPage {
             }
           }
           showSections(state.sections, state.section);
-          showPatterns(state.patterns, state.pattern);
+          showSetlist(state.setlist);
+          if (state.setlist === null) showPatterns(state.patterns, state.pattern);
+          else $("pattern-area").hidden = true;
           $("link-area").hidden = !state.link;
           $("peers").textContent = state.peers;
           $("peers-word").textContent = state.peers === 1 ? "peer" : "peers";
@@ -164,6 +166,35 @@ extension WebPage {
             }));
           }
           menu.value = current;
+        }
+        // A served set: the song playing (→ the one a switch is on its way to), the next title, and every song as a
+        // button that goes to it (on the playing song's next bar, or at once, as the set says).
+        function songWords(set) {
+          const title = set.songs[set.song - 1];
+          const going = set.pending !== null && set.pending !== set.song ? " → " + set.pending : "";
+          return set.song + "/" + set.songs.length + " " + title + (set.waiting ? " (ended)" : "") + going;
+        }
+        function showSetlist(set) {
+          $("setlist-area").hidden = set === null;
+          if (set === null) return;
+          $("setlist-title").textContent = set.title === null ? "Setlist" : set.title;
+          $("song").textContent = songWords(set);
+          $("song-next").textContent = set.next === null ? "last song" : "next: " + set.next;
+          const list = $("songs");
+          const names = Array.from(list.children).map((item) => item.firstChild.textContent);
+          if (names.join("\n") !== set.songs.join("\n")) {
+            list.replaceChildren(...set.songs.map((title, index) => {
+              const item = document.createElement("li");
+              const button = document.createElement("button");
+              button.type = "button";
+              button.textContent = title;
+              button.setAttribute("aria-label", "Play song " + (index + 1) + ", " + title);
+              button.onclick = () => send("/metronome/setlist/song", "i", index + 1);
+              item.appendChild(button);
+              return item;
+            }));
+          }
+          Array.from(list.children).forEach((item, index) => item.firstChild.setAttribute("aria-current", String(index + 1 === set.song)));
         }
         function showSections(labels, current) {
           $("sections-area").hidden = labels.length === 0;
@@ -219,7 +250,11 @@ extension WebPage {
           $("stage-state").textContent = state.state === "stopped" ? "■ stopped" : state.state === "paused" ? "❚❚ paused" : "";
           const at = state.sections.indexOf(state.section);
           const next = at >= 0 && at + 1 < state.sections.length ? state.sections[at + 1] : null;
-          $("stage-next").textContent = next !== null ? "next: " + next : state.pattern || "";
+          const set = state.setlist;
+          $("stage-song").hidden = set === null;
+          $("stage-song").textContent = set === null ? "" : songWords(set);
+          if (set !== null) $("stage-next").textContent = set.next === null ? "last song" : "next: " + set.next;
+          else $("stage-next").textContent = next !== null ? "next: " + next : state.pattern || "";
           keepAwake();
         }
         function wakeNote(text) { $("stage-wake").hidden = !stage.on || text === null; $("stage-wake").textContent = text || ""; }
@@ -302,6 +337,9 @@ extension WebPage {
         $("tap").addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") { event.preventDefault(); event.stopPropagation(); tap(event.timeStamp); }
         });
+        $("song-previous").onclick = () => command("/metronome/setlist/previous");
+        $("song-restart").onclick = () => command("/metronome/setlist/restart");
+        $("song-forward").onclick = () => command("/metronome/setlist/next");
         $("play").onclick = () => command("/metronome/play");
         $("pause").onclick = pauseOrContinue;
         $("stop").onclick = () => command("/metronome/stop");
@@ -327,6 +365,11 @@ extension WebPage {
             " ": stopOrPlay, p: pauseOrContinue, t: () => tap(event.timeStamp),
             s: () => setStage(!stage.on), Escape: () => { if (stage.on) setStage(false); },
           };
+          if (m.state && m.state.setlist !== null) {
+            actions.n = () => command("/metronome/setlist/next");
+            actions.b = () => command("/metronome/setlist/previous");
+            actions.r = () => command("/metronome/setlist/restart");
+          }
           let action = actions[key];
           if (!action && /^[0-9]$/.test(key)) action = () => beatsPerBar(key === "0" ? 10 : Number(key));
           if (!action) return;

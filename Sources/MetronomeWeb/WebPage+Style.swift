@@ -84,6 +84,11 @@ extension WebPage {
         #stage-tempo { font-size: min(20vw, 20vh); font-weight: 700; line-height: 1; font-variant-numeric: tabular-nums; }
         #stage-tempo span { font-size: 0.3em; font-weight: 400; }
         #stage-next { font-size: min(8vw, 6vh); font-weight: 600; overflow-wrap: anywhere; }
+        #stage-song { font-size: min(10vw, 8vh); font-weight: 800; line-height: 1.1; overflow-wrap: anywhere; }
+        #song { font-size: 2rem; font-weight: 800; margin: 0.2rem 0; overflow-wrap: anywhere; }
+        #songs { margin: 0.4rem 0 0; padding-left: 1.6rem; }
+        #songs button { font-size: 1rem; max-width: 100%; overflow-wrap: anywhere; text-align: left; }
+        #songs button[aria-current="true"] { border-color: var(--accent); background: var(--accent); }
         #stage-state, #stage-wake { font-size: 1rem; }
         </style>
 

@@ -20,7 +20,7 @@ struct LiveOptions: ParsableArguments {
             ("--driver", playback.driver), ("--client-name", jack.clientName), ("--connect", jack.connect),
             SettingForm.flag("--no-connect", jack.noConnect), ("--midi-connect", jack.midiConnect),
             SettingForm.flag("--midi-notes", jack.midiNotes), ("--transport", jack.transport),
-            ("--follow", jack.follow),
+            ("--follow", jack.follow), ("--midi-next", jack.midiNext), ("--midi-previous", jack.midiPrevious),
         ])
     }
 
@@ -125,6 +125,20 @@ struct JackOptions: ParsableArguments {
             --transport master the JACK transport (docs/midi-clock.md).
             """)
     var follow: String?
+
+    @Option(
+        help: """
+            With --driver jack, playing a setlist: the MIDI on midi_in that goes to the next song, ccN (a controller \
+            pressed: its value reaching 64, a foot switch) or noteN (a note on), or none (default: cc64). Program \
+            Change N always goes to song N.
+            """)
+    var midiNext: String?
+
+    @Option(
+        help:
+            "With --driver jack, playing a setlist: the MIDI that goes to the song before, as --midi-next (default: cc67)."
+    )
+    var midiPrevious: String?
 }
 
 /// Ableton Link.

@@ -69,6 +69,7 @@ struct Play: ParsableCommand {
 
     mutating func run() throws {
         let jack = try live.adopting(&output)
+        if Setlist.isSetlist(path: file) { return try runSetlist(jack: jack) }
         if MIDIPlayback.isMIDI(path: file) { return try runMIDI(jack: jack) }
         do { try midiForm.refuseMIDIFileSettings() } catch { throw CommandLineError(error) }
         var job = try Job(form, patternSource(named: file, startAt: startAt))
@@ -82,6 +83,33 @@ struct Play: ParsableCommand {
             job.plan.playPatternNotes(track: track, voicing: voicing)
         }
         try Metronome.perform(job, live: live, jack: jack)
+    }
+
+    /// `play gig.setlist`: the set live, its first song at once (`SetlistPlayer`); every song's settings are in the
+    /// file, so the click's, a MIDI file's and the note options are refused, and so is a render.
+    private func runSetlist(jack: JackClient?) throws(CommandLineError) {
+        // The output's --quiet and --sample-rate apply to the run; the rest are a song's or a render's. An option
+        // whose value is its default (the note options have some) was not given.
+        let defaults = try? Play.parse([file])
+        let forms = [(form, defaults?.form), (midiForm, defaults?.midiForm), (notes.form, defaults?.notes.form)]
+        let given = forms.flatMap { form, defaults in
+            form.given.filter { !["--quiet", "--sample-rate"].contains($0) && form[$0] != defaults?[$0] }
+        }
+        if let name = given.first {
+            let reason =
+                name == "--output"
+                ? "a setlist plays live; render its songs one by one with play"
+                : "each song's settings are in the file"
+            throw CommandLineError(.usage, "\(name) does not apply to a setlist: \(reason)")
+        }
+        let plan: SetlistPlan
+        let rate = try output.checkedSampleRate()
+        do { plan = try SetlistDocument(path: file).plan(sampleRate: rate) } catch {
+            throw CommandLineError(error)
+        }
+        let settings = try live.checked(rendering: false)
+        let job = Job(plan: plan.songs[0].plan, output: nil, quiet: output.form.has("--quiet"))
+        try ClickLive(job: job, live: settings, jackClient: jack, setlist: plan).run()
     }
 
     /// `play FILE.mid`: the file through a SoundFont (`--soundfont`, `$METRONOME_SOUNDFONT`, the system's General

@@ -68,7 +68,7 @@ struct Serve: ParsableCommand {
         }
         try ClickLive(
             job: Job(plan: plan, output: nil, quiet: output.quiet), live: try live.checked(rendering: false),
-            serving: setup, jackClient: jack
+            serving: setup, jackClient: jack, setlist: setup.setlist
         ).run()
     }
 }

@@ -143,6 +143,49 @@ struct WebPageLiveTests {
         #expect(report.patternShownAfterChoice == "waltz")
     }
 
+    struct Setlist: Decodable {
+        var title: String
+        var first: [String]
+        var listFirst: [[String]]
+        var patternHidden: Bool
+        var afterNext: Int
+        var shownAfterNext: [String]
+        var afterChoice: Int
+        var shownAfterChoice: [String]
+        var listAfterChoice: [[String]]
+        var afterPrevious: Int
+        var afterKey: Int
+        var stage: [String]
+    }
+
+    @Test(
+        "Serving a set: its title, the song and the next, the list with the current one marked; the next and previous buttons, a song's button and the n key switch songs (seen over OSC); the stage view shows the song"
+    )
+    func setlist() throws {
+        let scratch = try Scratch()
+        let set = scratch.file("page.setlist")
+        try """
+        setlist "Page set"
+        switch now
+        song "A" click 120 4/4
+        song "B" click 100 3/4
+        song "C" click 140 4/4
+        """.write(toFile: set, atomically: true, encoding: .utf8)
+        let (report, _) = try Self.drive("setlist", [set], as: Setlist.self)
+        #expect(report.title == "Page set")
+        #expect(report.first == ["1/3 A", "next: B"])
+        #expect(report.listFirst == [["A", "true"], ["B", "false"], ["C", "false"]])
+        #expect(report.patternHidden)
+        #expect(report.afterNext == 2)
+        #expect(report.shownAfterNext == ["2/3 B", "next: C"])
+        #expect(report.afterChoice == 3)
+        #expect(report.shownAfterChoice == ["3/3 C", "last song"])
+        #expect(report.listAfterChoice == [["A", "false"], ["B", "false"], ["C", "true"]])
+        #expect(report.afterPrevious == 2)
+        #expect(report.afterKey == 3)
+        #expect(report.stage == ["3/3 C", "last song"])
+    }
+
     struct Token: Decodable {
         var withoutToken: [StringOrInt]
         var pageWithoutToken: String

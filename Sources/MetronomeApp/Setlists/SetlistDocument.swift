@@ -25,6 +25,9 @@ public struct SetlistDocument: Sendable {
         self.library = library
     }
 
+    /// Whether a path names a setlist: it ends in `.setlist` (`Setlist.isSetlist`).
+    public static func isSetlist(path: String) -> Bool { Setlist.isSetlist(path: path) }
+
     /// The folder relative paths start from: the setlist's own (with its trailing `/`), or "" for the working folder.
     public var folder: String {
         guard let slash = path.lastIndex(of: "/") else { return "" }

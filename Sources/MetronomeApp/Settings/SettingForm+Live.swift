@@ -78,6 +78,18 @@ public struct JackSettings: Sendable, Equatable {
     /// Following a MIDI clock, whether it leads the JACK transport too, as its timebase master (`--follow midi-clock
     /// --transport master`; `transport` stays nil: the session is not locked to the transport, it leads it).
     public var clockLeadsTransport = false
+    /// Playing a set: the MIDI that steps to the next song and to the one before (`--midi-next`, `--midi-previous`:
+    /// `MIDITrigger.setlistNext` and `.setlistPrevious` when not given); `none` for neither. Nil when neither option is given.
+    public var setlistSwitches: (next: MIDITrigger?, previous: MIDITrigger?)?
+
+    public static func == (lhs: JackSettings, rhs: JackSettings) -> Bool {
+        lhs.clientName == rhs.clientName && lhs.connect == rhs.connect && lhs.noConnect == rhs.noConnect
+            && lhs.midiConnect == rhs.midiConnect && lhs.midiNotes == rhs.midiNotes && lhs.transport == rhs.transport
+            && lhs.followsMIDIClock == rhs.followsMIDIClock && lhs.clockLeadsTransport == rhs.clockLeadsTransport
+            && lhs.setlistSwitches?.next == rhs.setlistSwitches?.next
+            && lhs.setlistSwitches?.previous == rhs.setlistSwitches?.previous
+            && (lhs.setlistSwitches == nil) == (rhs.setlistSwitches == nil)
+    }
 
     /// JACK with the defaults.
     public init(
@@ -100,7 +112,7 @@ extension SettingForm {
         ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
         ("--link-start-stop", true), ("--driver", true), ("--client-name", true), ("--connect", true),
         ("--no-connect", true), ("--midi-connect", true), ("--midi-notes", true), ("--transport", true),
-        ("--follow", true),
+        ("--follow", true), ("--midi-next", true), ("--midi-previous", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -153,7 +165,7 @@ extension SettingForm {
         case nil, "pulse":
             if let name = [
                 "--client-name", "--connect", "--no-connect", "--midi-connect", "--midi-notes", "--transport",
-                "--follow",
+                "--follow", "--midi-next", "--midi-previous",
             ].first(where: has) {
                 throw SettingError(name, "applies only with --driver jack")
             }
@@ -191,6 +203,19 @@ extension SettingForm {
                 jack.midiConnect = ports
             }
             jack.midiNotes = has("--midi-notes")
+            if has("--midi-next") || has("--midi-previous") {
+                func trigger(_ name: String, _ fallback: MIDITrigger) throws(SettingError) -> MIDITrigger? {
+                    guard let text = self[name] else { return fallback }
+                    if text == "none" { return nil }
+                    do { return try MIDITrigger(parsing: text) } catch {
+                        throw SettingError(name, "\(text): \(error.reason), or none")
+                    }
+                }
+                jack.setlistSwitches = (
+                    try trigger("--midi-next", .setlistNext),
+                    try trigger("--midi-previous", .setlistPrevious)
+                )
+            }
             jack.followsMIDIClock = follow != nil
             if follow != nil, has("--transport") {
                 jack.clockLeadsTransport = true

@@ -97,12 +97,25 @@ public final class Scheduler: @unchecked Sendable {
     private var midiOffs: [(frame: SampleTime, message: MIDIMessage)] = []
     private let inbox = Locked<Inbox>(Inbox())
 
+    /// Loads sent to the transport and not yet landed, in the order sent (the transport applies its queue in order).
+    private var pendingLoads: [MapLoad] = []
+    /// What follows the end of the map playing (`MapLoad.then`).
+    private var successor: MapLoad.Successor?
+    /// The successor due, once the map has ended: loaded and started on its frame unless a load lands first.
+    private var armed: (frame: SampleTime, load: MapLoad)?
+    /// The tag of the last `MapLoad` landed and the frame it landed on (its map's first frame), or nil.
+    public private(set) var landedLoad: (tag: Int, frame: SampleTime)?
+
     struct Inbox {
         var commands: [(TransportCommand, Quantization?)] = []
         var added: [NotePlayer] = []
         var removed: [ObjectIdentifier] = []
         var clicks: ClickSet?
         var resyncsMIDI = false
+        /// Loads sent with `load(_:at:)`, their `.load` commands among `commands`.
+        var loads: [MapLoad] = []
+        /// A successor set with `setSuccessor`, when one was.
+        var successor: MapLoad.Successor??
     }
 
     /// Creates a stopped scheduler at the start of a map. Send `.play` to start it.
@@ -146,6 +159,20 @@ public final class Scheduler: @unchecked Sendable {
     /// Removes a note player on the next pass; what it has started sounds on. Any thread.
     public func remove(_ player: NotePlayer) { inbox.withLock { $0.removed.append(ObjectIdentifier(player)) } }
 
+    /// Plays another map from its top at `quantization` (the `.load` command's default, the next bar, when nil) with
+    /// its sounds, volume and successor, all from the frame it lands on; when the transport is stopped or paused
+    /// there, it starts. Any thread.
+    /// - Precondition: the map and sounds are made for the current map's sample rate (`Session.load` checks).
+    public func load(_ load: MapLoad, at quantization: Quantization? = nil) {
+        inbox.withLock { inbox in
+            inbox.commands.append((.load(load.map), quantization))
+            inbox.loads.append(load)
+        }
+    }
+
+    /// What follows the end of the map playing now (a load landing later brings its own). Any thread.
+    public func setSuccessor(_ successor: MapLoad.Successor?) { inbox.withLock { $0.successor = .some(successor) } }
+
     /// Plays the clicks with other sounds from the next pass on: every click not yet scheduled (about one lookahead
     /// after the call, live) uses them; the ones already scheduled keep theirs. Any thread.
     /// - Precondition: the sounds are made for the map's sample rate (the caller checks; `Session.setClicks` does).
@@ -174,15 +201,15 @@ public final class Scheduler: @unchecked Sendable {
     /// Whether the transport is stopped with nothing queued and every note played and released.
     public var isFinished: Bool {
         let waiting = inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty }
-        return !waiting && transport.state == .stopped && !transport.hasPendingCommands
+        return !waiting && transport.state == .stopped && !transport.hasPendingCommands && armed == nil
             && players.allSatisfy { $0.isIdle }
     }
 
     /// The frame a finite map's end was reached on, when that is where the transport stopped last and nothing is
     /// queued: the song is over in this run (a locate back before it would have moved it on). Scheduling thread.
     package var mapEndReached: SampleTime? {
-        guard transport.state == .stopped, !transport.hasPendingCommands, let last = transport.applied.last,
-            last.isEnd
+        guard transport.state == .stopped, !transport.hasPendingCommands, armed == nil,
+            let last = transport.applied.last, last.isEnd
         else { return nil }
         return last.frame
     }
@@ -192,7 +219,7 @@ public final class Scheduler: @unchecked Sendable {
     public var isDone: Bool {
         if let endFrame, scheduledUntil >= endFrame { return true }
         let waiting = inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty }
-        return !waiting && transport.state == .stopped && !transport.hasPendingCommands
+        return !waiting && transport.state == .stopped && !transport.hasPendingCommands && armed == nil
     }
 
     /// Pushes every command with a frame before `horizon`, applying the transport commands due before it.
@@ -209,6 +236,7 @@ public final class Scheduler: @unchecked Sendable {
             if let due, due.frame < limit { limit = due.frame }
             let mapEnd = transport.endFrame
             if let mapEnd, mapEnd < limit { limit = mapEnd }
+            if let armed, armed.frame < limit { limit = armed.frame }
             guard push(before: limit) else { return false }
             scheduledUntil = max(scheduledUntil, limit)
             if let endFrame, scheduledUntil >= endFrame, midiClock.isRolling {
@@ -222,6 +250,14 @@ public final class Scheduler: @unchecked Sendable {
                 transport.reachEnd(frame: mapEnd)
                 timeline = nil
                 pendingClick = nil
+                if let successor {
+                    armed = (mapEnd + successor.gap, successor.load)
+                    self.successor = nil
+                }
+                continue
+            }
+            if let armed, armed.frame <= scheduledUntil, armed.frame < horizon {
+                startArmed()
                 continue
             }
             if let due, due.frame <= scheduledUntil, due.frame < horizon, endFrame.map({ due.frame < $0 }) ?? true {
@@ -257,6 +293,7 @@ public final class Scheduler: @unchecked Sendable {
         if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
         let bounds = [
             frame, nextPendingFrame, transport.nextDue(now: scheduledUntil)?.frame, endFrame, transport.endFrame,
+            armed?.frame,
         ]
         scheduledUntil = max(scheduledUntil, bounds.compactMap { $0 }.min()!)
         if let endFrame, scheduledUntil >= endFrame, midiClock.isRolling {
@@ -308,14 +345,18 @@ public final class Scheduler: @unchecked Sendable {
         // A Stop owed at the end frame is due there: a live timer must not sleep past it.
         let stop = midiClock.isRolling ? endFrame : nil
         return
-            ([pendingClick?.frame, midi, midiOffs.first?.frame, stop] + players.map { $0.nextFrame(offset: offset) })
+            ([pendingClick?.frame, midi, midiOffs.first?.frame, stop, armed?.frame]
+            + players.map { $0.nextFrame(offset: offset) })
             .compactMap { $0 }.min()
     }
 
     /// Whether transport commands, players or live notes are waiting to be taken or to fall due.
     package var hasWaitingCommands: Bool {
         transport.hasPendingCommands || midiClock.hasPending
-            || inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty || $0.resyncsMIDI }
+            || inbox.withLock {
+                !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty || $0.resyncsMIDI
+                    || $0.successor != nil
+            }
             || players.contains { !$0.queue.isEmpty }
     }
 
@@ -328,6 +369,8 @@ public final class Scheduler: @unchecked Sendable {
             return inbox
         }
         for (command, quantization) in taken.commands { transport.send(command, at: quantization) }
+        pendingLoads += taken.loads
+        if let successor = taken.successor { self.successor = successor }
         if let replacement = taken.clicks {
             // Freed only with the scheduler (after playback): a voice may still play it, and the render thread never
             // frees a sample. Each set is kept once, so switching between a few sets keeps a few.
@@ -353,6 +396,7 @@ public final class Scheduler: @unchecked Sendable {
             // A map for another rate would play at the wrong tempo (`Session.load` refuses it up front).
             transport.dropNext()
             rejectedCommandCount += 1
+            if let index = pendingLoads.firstIndex(where: { $0.map == map }) { pendingLoads.remove(at: index) }
             return
         }
         let before = transport.run
@@ -360,6 +404,7 @@ public final class Scheduler: @unchecked Sendable {
         // The first position not yet scheduled on the run as it was: an alignment re-times what comes from there.
         let unscheduled = transport.firstPosition(atOrAfter: due.frame)
         transport.applyNext(frame: due.frame, position: due.position)
+        if case .load(let map) = transport.applied.last?.command { land(map, at: due.frame) }
         if case .setVolume = transport.applied.last?.command {
             // Everything before the frame is in the ring, so the change lands in order, on the block holding it.
             let command = MixerCommand.setMasterGain(VolumeCurve.gain(volume: Double(transport.volume)), at: due.frame)
@@ -412,6 +457,34 @@ public final class Scheduler: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// A `.load` just applied: when it was a `MapLoad`'s, its sounds play from `frame` on, its volume is set there,
+    /// and its successor replaces the one armed or waiting. Any load lands the set's plans over the old ones.
+    private func land(_ map: TempoMap, at frame: SampleTime) {
+        armed = nil
+        guard let index = pendingLoads.firstIndex(where: { $0.map == map }) else {
+            successor = nil
+            return
+        }
+        let load = pendingLoads.remove(at: index)
+        if load.clicks !== clicks {
+            if !retiredClicks.contains(where: { $0 === clicks }) { retiredClicks.append(clicks) }
+            clicks = load.clicks
+        }
+        // Stopped (a song over, a stop) or paused, it starts on the same frame; the volume is set there first.
+        if transport.run == nil { transport.sendFirst(.play, at: .frame(frame)) }
+        if let volume = load.volume { transport.sendFirst(.setVolume(volume), at: .frame(frame)) }
+        successor = load.then
+        landedLoad = (load.tag, frame)
+    }
+
+    /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).
+    private func startArmed() {
+        guard let (frame, load) = armed else { return }
+        armed = nil
+        transport.sendFirst(.load(load.map), at: .frame(frame))
+        pendingLoads.insert(load, at: 0)
     }
 
     /// Pushes the pending notes' releases at the first frame not yet scheduled, and the live notes' too: what a

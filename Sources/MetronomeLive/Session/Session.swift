@@ -185,6 +185,39 @@ public final class Session: @unchecked Sendable {
         wake()
     }
 
+    /// Plays another map from its top at `quantization` (the next bar when nil), with its sounds, volume and
+    /// successor from the frame it lands on (`MapLoad`): a setlist's switch. Stopped or paused, the transport starts
+    /// there. Any thread.
+    /// - Throws: `SessionError.mapRate` when the map is for another rate than the mixer's.
+    public func load(_ load: MapLoad, at quantization: Quantization? = nil) throws(SessionError) {
+        try checkRate(load)
+        scheduler.load(load, at: quantization)
+        wake()
+    }
+
+    /// What follows the end of the map playing now; a load that lands later brings its own. Any thread.
+    /// - Throws: `SessionError.mapRate` when a map of the chain is for another rate than the mixer's.
+    public func setSuccessor(_ successor: MapLoad.Successor?) throws(SessionError) {
+        if let successor { try checkRate(successor.load) }
+        scheduler.setSuccessor(successor)
+        wake()
+    }
+
+    /// The tag of the last `MapLoad` landed and the output frame its map's top lies on (scheduled, so up to a
+    /// lookahead before it is heard), or nil before any. Any thread.
+    public var landedLoad: (tag: Int, frame: SampleTime)? { onQueue { $0.landedLoad } }
+
+    /// Checks a load and every successor of its chain against the mixer's rate.
+    private func checkRate(_ load: MapLoad) throws(SessionError) {
+        var next: MapLoad? = load
+        while let load = next {
+            guard load.map.sampleRate == mixer.configuration.sampleRate else {
+                throw .mapRate(map: load.map.sampleRate, mixer: mixer.configuration.sampleRate)
+            }
+            next = load.then?.load
+        }
+    }
+
     /// The tempo (quarter notes per minute) and meter where the transport plays next, or where it is held. Any
     /// thread.
     public var tempoAndMeter: (tempo: Double, meter: Meter) {

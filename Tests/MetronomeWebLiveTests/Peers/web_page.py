@@ -23,6 +23,9 @@ Scenarios:
   stage     the stage view at 360x640 (phone) and 1280x800, light and dark: no scrolling, the figures' heights, every
             animation frame's colours for 2.5 s with the beats drawn in them; calm (reduced motion); the wake lock
             through a stop and a play over OSC; the button, the s key and Esc; screenshots at a beat and between beats
+  setlist   serving a three-song set (A, B, C; 'switch now'): the set's area (title, song, next, the list with the
+            current one marked), the next button, a song's button, the previous button and the n key, each checked
+            over OSC (/metronome/setlist/query) and on the page; the stage view's song and next
   link      serve started with --link beside one Link peer (both in the test's network namespace): the Link area as
             the page shows it with the peer there, after /metronome/link 0, and after /metronome/link 1 again
 """
@@ -260,6 +263,63 @@ def sections():
         wait_text(driver, "meter", "3/4", seconds=6)
         report["meterAfterChoice"] = text(driver, "meter")
         report["patternShownAfterChoice"] = driver.execute_script("return document.getElementById('pattern').value")
+    finally:
+        driver.quit()
+    return report
+
+
+SONGS = """
+return Array.from(document.querySelectorAll("#songs button")).map((b) => [b.textContent, b.getAttribute("aria-current")]);
+"""
+
+
+def setlist_song():
+    """The song the service plays, from 1 (`/metronome/setlist/query`)."""
+    send("/metronome/setlist/query")
+    while True:
+        message = OscMessage(osc.recvfrom(65536)[0])
+        if message.address == "/metronome/setlist":
+            return dict(zip(message.params[0::2], message.params[1::2]))["song"]
+
+
+def until_song(number, seconds=3):
+    deadline = time.time() + seconds
+    song = setlist_song()
+    while song != number and time.time() < deadline:
+        time.sleep(0.02)
+        song = setlist_song()
+    return song
+
+
+def setlist():
+    """Serving a three-song set: each way the page switches songs, seen by the service and shown by the page."""
+    report = {}
+    driver = browser(360, 740, phone=True)
+    try:
+        driver.get(URL)
+        ready(driver)
+        WebDriverWait(driver, 3).until(lambda d: not d.execute_script("return document.getElementById('setlist-area').hidden"))
+        report["title"] = text(driver, "setlist-title")
+        report["first"] = [text(driver, "song"), text(driver, "song-next")]
+        report["listFirst"] = driver.execute_script(SONGS)
+        report["patternHidden"] = driver.execute_script("return document.getElementById('pattern-area').hidden")
+        click(driver, "song-forward")
+        report["afterNext"] = until_song(2)
+        wait_text(driver, "song", "2/3 B")
+        report["shownAfterNext"] = [text(driver, "song"), text(driver, "song-next")]
+        driver.find_element("css selector", "#songs li:nth-child(3) button").click()
+        report["afterChoice"] = until_song(3)
+        wait_text(driver, "song", "3/3 C")
+        report["shownAfterChoice"] = [text(driver, "song"), text(driver, "song-next")]
+        WebDriverWait(driver, 2).until(lambda d: d.execute_script(SONGS)[2][1] == "true")
+        report["listAfterChoice"] = driver.execute_script(SONGS)
+        click(driver, "song-previous")
+        report["afterPrevious"] = until_song(2)
+        driver.find_element("tag name", "body").send_keys("n")
+        report["afterKey"] = until_song(3)
+        driver.find_element("tag name", "body").send_keys("s")
+        wait_text(driver, "stage-song", "3/3 C")
+        report["stage"] = [text(driver, "stage-song"), text(driver, "stage-next")]
     finally:
         driver.quit()
     return report
@@ -620,4 +680,4 @@ def drills():
 
 print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks,
                   "timing": timing, "latency": latency, "changes": changes, "link": link,
-                  "stage": stage, "drills": drills}[SCENARIO]()))
+                  "stage": stage, "setlist": setlist, "drills": drills}[SCENARIO]()))

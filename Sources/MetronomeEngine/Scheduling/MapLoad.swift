@@ -1,0 +1,50 @@
+import MetronomeModel
+
+/// Another map to play, with the sounds and volume that go with it, all taking effect on the frame the load lands
+/// (`Scheduler.load(_:at:)`): a setlist's next song. What was scheduled before that frame keeps the sounds it had, so
+/// the old song's last clicks and the new song's first are each heard with their own.
+///
+/// A load may name what follows it (`then`): once this map has played to its end, the next one starts `gap` frames
+/// later, exactly, unless something else is loaded first — a set that moves on by itself.
+///
+/// Threads: immutable; any thread.
+public final class MapLoad: Sendable {
+    /// What follows a map's end: another load, this many frames after it.
+    public struct Successor: Sendable {
+        /// Frames from the end of the map to the first frame of the next one (0: straight on).
+        public var gap: SampleTime
+        /// What plays next.
+        public var load: MapLoad
+
+        public init(gap: SampleTime, load: MapLoad) {
+            self.gap = max(0, gap)
+            self.load = load
+        }
+    }
+
+    /// The map, its own count-in included; played from its top.
+    public let map: TempoMap
+    /// The click sounds from the frame the load lands on (made for the map's rate).
+    public let clicks: ClickSet
+    /// The perceptual volume (0...1) from that frame, or nil to keep the one playing.
+    public let volume: Float?
+    /// What plays after the map's end, or nil: the transport stops there.
+    public let then: Successor?
+    /// The caller's name for this load (a song's index), reported once it has landed (`Scheduler.landedLoad`).
+    public let tag: Int
+
+    /// A load.
+    /// - Parameters:
+    ///   - map: the map to play from its top.
+    ///   - clicks: its click sounds.
+    ///   - volume: its volume, or nil to keep the one playing.
+    ///   - then: what follows its end, if anything.
+    ///   - tag: the caller's name for it.
+    public init(map: TempoMap, clicks: ClickSet, volume: Float? = nil, then: Successor? = nil, tag: Int = 0) {
+        self.map = map
+        self.clicks = clicks
+        self.volume = volume
+        self.then = then
+        self.tag = tag
+    }
+}

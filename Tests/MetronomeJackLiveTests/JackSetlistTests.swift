@@ -1,0 +1,56 @@
+import Foundation
+import MetronomeTestSupport
+import Testing
+
+/// A setlist played through JACK and switched from `midi_in` (a JACK-Client peer sends Program Change and a foot
+/// switch's controller on exact frames), recorded on the server's frame clock.
+@Suite("JACK: a setlist switched by Program Change and a foot switch", .serialized)
+struct JackSetlistTests {
+    @Test(
+        "Program Change 1 lands song 2 on song 1's next bar line; cc64 pressed (not released) lands song 3 at once; every click of each song on its frame"
+    )
+    func programChangeAndFootSwitch() throws {
+        let scratch = try Scratch()
+        let set = scratch.file("gig.setlist")
+        try """
+        song "A" click 240 4/4
+        song "B" click 180 3/4 switch now
+        song "C" click 300 4/4 bars 2
+        """.write(toFile: set, atomically: true, encoding: .utf8)
+        // Program Change 1 (song 2) at the base frame; cc64 pressed 2.5 s later, released 0.1 s after that.
+        try JackMIDIInputTests.run(
+            ["play", set], events: ["0:c001", "120000:b0407f", "124800:b04000"], seconds: 4.6
+        ) { run, check in
+            check.expect(run.sent.map(\.frame) == [0, 120_000, 124_800].map { run.base + $0 }, "\(run.sent)")
+            let sounds = run.sounds
+            // Our click notes on midi_out (channel 10), on the clicks' frames: the accents (76) mark the bar lines.
+            let notes = run.midi.filter { $0.bytes.hasPrefix("99 ") }
+            check.expect(notes.map(\.frame) == sounds, "\(notes) \(sounds)")
+            let accents = notes.filter { $0.bytes.hasPrefix("99 4c") }.map(\.frame)
+            guard run.sent.count == 3, sounds.count > 2 else { return check.expect(false, "\(run.sent) \(sounds)") }
+            let (program, pedal) = (run.sent[0].frame, run.sent[1].frame)
+            // A: a click every 12 000 frames until B's first, the first click followed by one 16 000 frames later
+            // (a beat at 180): on A's bar line (an accent 48 000 frames after A's last one), after the Program Change
+            // and at most a bar and our lookahead after it.
+            guard let b = sounds.indices.dropLast().first(where: { sounds[$0 + 1] - sounds[$0] == 16_000 }) else {
+                return check.expect(false, "B never played: \(sounds)")
+            }
+            check.expect(sounds[..<b].enumerated().allSatisfy { $1 == sounds[0] + $0 * 12_000 }, "\(sounds)")
+            let barBefore = accents.last { $0 < sounds[b] }
+            check.expect(
+                barBefore.map { sounds[b] - $0 == 48_000 } == true && accents.contains(sounds[b]), "\(accents)")
+            check.expect(
+                sounds[b] > program && sounds[b] - program <= 48_000 + 2_400, "B at \(sounds[b]), asked at \(program)")
+            // B at 180 (16 000 a beat) until the pedal; C at once (within 50 ms), then 8 clicks at 300 (9 600).
+            guard let c = sounds.firstIndex(where: { $0 > pedal }) else {
+                return check.expect(false, "no click after the pedal: \(sounds)")
+            }
+            check.expect(sounds[b..<c].enumerated().allSatisfy { $1 == sounds[b] + $0 * 16_000 }, "\(sounds)")
+            check.expect(sounds[c] - pedal <= 2_400, "C at \(sounds[c]), pressed at \(pedal)")
+            check.expect(Array(sounds[c...]) == (0..<8).map { sounds[c] + $0 * 9_600 }, "\(sounds)")
+            print(
+                "setlist switch: Program Change \(sounds[b] - program) frames before B's first click (on A's next bar line); pedal \(sounds[c] - pedal) frames before C's"
+            )
+        }
+    }
+}

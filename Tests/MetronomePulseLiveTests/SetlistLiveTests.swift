@@ -1,0 +1,52 @@
+import Foundation
+import MetronomeTestSupport
+import Testing
+
+/// A setlist played live through PulseAudio and switched from the keys, recorded: the first click of every song on
+/// its planned frame.
+@Suite("Live: a setlist switched from the keys", .serialized)
+struct SetlistLiveTests {
+    @Test(
+        "n during song A lands song B on A's next bar line; B moves on to C 0.5 s after its end; the line shows song, title and next; the set ends with exit 0"
+    )
+    func keysSwitchAndMoveOn() throws {
+        let server = try PulseServer()
+        let scratch = try Scratch()
+        let set = scratch.file("gig.setlist")
+        try """
+        setlist "Test set"
+        song "A" click 240 4/4 bars 16
+        song "B" click 180 3/4 bars 2 then after 0.5s
+        song "C" click 300 4/4 bars 2
+        """.write(toFile: set, atomically: true, encoding: .utf8)
+        let recording = try server.startRecording()
+        let command = server.withTestLatency([CommandRunner.executable, "play", set, "--verbose"])
+        let terminal = try KeyedTerminal(command.joined(separator: " "), environment: server.clientEnvironment)
+        terminal.type("n", after: 1700)
+        let result = terminal.wait()
+        let recorded = try recording.finish()
+        let screen = result.standardOutput
+        #expect(result.status == 0, "\(screen)")
+        // The terminal ends its lines with "\r\n".
+        let report = PulseServer.VerboseReport(standardError: screen.replacingOccurrences(of: "\r\n", with: "\n"))
+        #expect(report.lateEvents == 0 && report.underruns == 0, "\(report.figures)\n\(screen)")
+        #expect(screen.contains("song 1/3 A, next: B"), "\(screen)")
+        #expect(screen.contains("song 2/3 B, next: C"), "\(screen)")
+        #expect(screen.contains("song 3/3 C"), "\(screen)")
+        let found = onsets(recorded)
+        let first = try #require(found.first)
+        // A at 240: a beat every 12 000 frames, on them until the switch; B's first click is on the next of them, a
+        // bar line of A (every 4 beats) after the key, and B's second 16 000 frames after it.
+        let fromA = found.map { $0 - first }
+        var onGrid = 0
+        while onGrid < fromA.count, fromA[onGrid] == onGrid * 12_000 { onGrid += 1 }
+        let aBeats = onGrid - 1
+        #expect(aBeats % 4 == 0 && aBeats >= 4 && aBeats < 16, "\(fromA)")
+        let bStart = aBeats * 12_000
+        // B: 6 beats at 180 (16 000 frames), ends 96 000 frames after its start; C 0.5 s (24 000) later, at 300
+        // (9 600 a beat), 8 beats.
+        let b = (0..<6).map { bStart + $0 * 16_000 }
+        let c = (0..<8).map { bStart + 96_000 + 24_000 + $0 * 9_600 }
+        #expect(Array(fromA.dropFirst(aBeats)) == b + c, "\(fromA)")
+    }
+}
