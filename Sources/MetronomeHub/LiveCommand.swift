@@ -377,8 +377,13 @@ public struct LiveCommand {
             result = try run.run(
                 isCancelled: terminal.isCancelled,
                 started: { _ in terminal.started(controls, context.songs) },
-                // A set plays on until its last song is over (a song that waits for a switch does not end it).
-                playsToEnd: { service == nil && !controls.userStopped && (context.songs?.isOver ?? true) },
+                // A set plays on until its last song is over (a song that waits for a switch does not end it);
+                // serving, only a practice timer's end ends the run (a served pattern's end does not), as it ends a
+                // set.
+                playsToEnd: {
+                    !controls.userStopped
+                        && (engine.practiceEnded || (service == nil && (context.songs?.isOver ?? true)))
+                },
                 shouldStop: {
                     terminal.isCancelled() || controls.quitRequested || (service?.quitRequested ?? false)
                 },

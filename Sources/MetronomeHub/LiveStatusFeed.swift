@@ -8,8 +8,8 @@ import Synchronization
 /// read from the session five times a second once the first output plays (nothing is drawn for a run whose output
 /// never opens) and drawn when it differs from what was drawn last.
 ///
-/// Threads: `heard` on the session's scheduling thread (it reads only what the poll kept: asking the session from
-/// there would wait on itself); the poll on a queue of its own; `stop` from the run's thread.
+/// Threads: `heard` on the session's scheduling thread (it reads only what the poll kept, and the practice time left,
+/// which waits on no queue: asking the session anything else from there would wait on itself); the poll on a queue of its own; `stop` from the run's thread.
 final class LiveStatusFeed: LiveCompanion, @unchecked Sendable {
     // @unchecked: `timer` (a DispatchSource, not declared Sendable) is set once in init, resumed once in `begin` and
     // cancelled in `stop`, all on the run's thread (`LiveCompanion`); Dispatch's sources are safe to cancel from any
@@ -66,9 +66,10 @@ final class LiveStatusFeed: LiveCompanion, @unchecked Sendable {
         state.withLock { state in
             state.beat = beat
             if let held = state.heldSince, beat.frame < held { return }
-            let status = LiveStatus(
+            var status = LiveStatus(
                 beat: beat, state: beat.isCountIn ? .countingIn : .playing, tempo: beat.tempo, meter: beat.meter,
                 volume: state.volume, clock: state.clock)
+            status.practiceLeft = session.practiceSecondsLeft(at: beat.frame)
             state.drawn = status
             display.show(status)
         }

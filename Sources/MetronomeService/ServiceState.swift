@@ -64,6 +64,8 @@ public struct ServiceState: Sendable, Equatable {
     public var songs: [String] = []
     /// Serving a setlist: its title, if the file gives one.
     public var setlistTitle: String?
+    /// Whole seconds of practice left (`--practice`), nil without a practice timer.
+    public var practiceLeft: Int?
 }
 
 extension OSCService {
@@ -96,6 +98,7 @@ extension ServiceState {
             dropped: service.droppedCount, received: service.receivedCount, subscribers: service.subscriberCount,
             volume: shared.volume, sound: shared.sound, pattern: shared.patternName, error: service.lastErrorMessage,
             link: link?.isEnabled == true, peers: link?.peers ?? 0, quantum: link?.quantum ?? 0)
+        practiceLeft = session.practiceSecondsLeft()
         if let mapBar, let index = map.sectionIndex(ofBar: mapBar) {
             accents = map.sections[index].accents.description
         }

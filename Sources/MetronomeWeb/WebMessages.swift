@@ -33,6 +33,7 @@ enum WebMessages {
             ("sourceState", JSON.string(state.sourceState)),
             ("dropped", JSON.number(state.dropped)),
             ("error", JSON.string(state.error)),
+            ("practiceLeft", state.practiceLeft.map(JSON.number) ?? "null"),
             ("setlist", setlist(state)),
         ])
     }
@@ -54,7 +55,7 @@ enum WebMessages {
 
     /// `{"type":"beat",…}`: a beat, sent as soon as it is scheduled, with `host`, the `CLOCK_MONOTONIC` nanoseconds
     /// at which it is heard (null while the output has no clock yet), `frame`, the output frame it sounds at, and its
-    /// accent letter (`X x o .`).
+    /// accent letter (`X x o .`), and `muted` when a random mute silenced its bar.
     static func beat(_ beat: BeatEvent) -> String {
         JSON.object([
             ("type", JSON.string("beat")),
@@ -68,6 +69,7 @@ enum WebMessages {
             ("tempo", JSON.number(beat.tempo)),
             ("section", beat.section.map(JSON.string) ?? "null"),
             ("chord", beat.chord.map(JSON.string) ?? "null"),
+            ("muted", JSON.bool(beat.isMuted)),
         ])
     }
 

@@ -26,6 +26,8 @@ extension WebPage {
           <div id="lights" aria-hidden="true"></div>
           <p id="counter" aria-label="Bar and beat">–</p>
           <p id="chord" aria-label="Chord" hidden></p>
+          <p id="muted" hidden>muted</p>
+          <p id="practice" aria-label="Practice time left" hidden></p>
         </section>
         <section id="tempo-area" aria-label="Tempo">
           <div class="row">

@@ -87,6 +87,9 @@ extension WebPage {
           if (m.shown.length > 1024) m.shown.shift();
           m.levels[beat.beat - 1] = beat.level;
           m.levels.length = beat.beats;
+          // A bar a random mute silenced: the beat moves on, its light hollow, and the page says so.
+          $("lights").classList.toggle("muted", beat.muted);
+          $("muted").hidden = !beat.muted;
           drawLights(beat.beats, beat.beat);
           $("counter").textContent = beat.bar + "." + beat.beat;
           $("chord").hidden = !beat.chord;
@@ -107,6 +110,12 @@ extension WebPage {
         }
 
         function format(tempo) { return String(Math.round(tempo * 10) / 10); }
+        // Seconds as the status line shows them (LiveStatus.clockText): m:ss, or h:mm:ss from an hour on.
+        function clockText(seconds) {
+          const two = (value) => String(value).padStart(2, "0");
+          const hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds / 60) % 60;
+          return hours > 0 ? hours + ":" + two(minutes) + ":" + two(seconds % 60) : minutes + ":" + two(seconds % 60);
+        }
         let dragging = null;
         function showState(state) {
           m.state = state;
@@ -138,6 +147,9 @@ extension WebPage {
           $("peers-word").textContent = state.peers === 1 ? "peer" : "peers";
           $("clock-area").hidden = state.source !== "midi-clock";
           $("clock-state").textContent = state.sourceState;
+          $("practice").hidden = state.practiceLeft === null;
+          if (state.practiceLeft !== null)
+            $("practice").textContent = "practice " + clockText(state.practiceLeft) + " left";
           showStage();
         }
         function showPatterns(names, current) {

@@ -43,6 +43,8 @@ extension WebPage {
         #counter { font-size: 3.5rem; font-weight: 700; text-align: center; font-variant-numeric: tabular-nums;
           line-height: 1.1; }
         #chord { text-align: center; font-size: 1.5rem; font-weight: 600; }
+        #muted, #practice { text-align: center; color: var(--muted); }
+        #lights.muted .light.lit { background: transparent; border-style: dotted; }
         .readout { font-size: 2.5rem; font-weight: 700; text-align: center; font-variant-numeric: tabular-nums;
           flex: 1; min-width: 0; }
         .readout span { font-size: 1rem; font-weight: 400; color: var(--muted); }

@@ -23,7 +23,8 @@ struct ClickOptions: ParsableArguments {
     ) -> SettingForm {
         SettingForm([
             ("--bpm", tempo.bpm), ("--meter", bar.meter), ("--accent", bar.accent), ("--subdivide", beat.subdivide),
-            ("--count-in", beat.countIn), ("--bars", length.bars), ("--sound", sound.sound),
+            ("--count-in", beat.countIn), ("--bars", length.bars), ("--practice", length.practice),
+            ("--random-mute", length.randomMute), ("--mute-seed", length.muteSeed), ("--sound", sound.sound),
             ("--sound-file", sound.soundFile),
         ])
     }
@@ -63,10 +64,19 @@ struct BeatOptions: ParsableArguments {
     var countIn: String?
 }
 
-/// `--bars`.
+/// `--bars`, and the practice drills: a timer, bars muted at random.
 struct LengthOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Stop after this many bars.")
     var bars: String?
+
+    @Option(parsing: .unconditional, help: "Practise for 20m, 90s, 1h30m…: the bar ends, a chime sounds, it stops.")
+    var practice: String?
+
+    @Option(name: .customLong("random-mute"), parsing: .unconditional, help: "Mute whole bars at random: 0.25 or 25%.")
+    var randomMute: String?
+
+    @Option(name: .customLong("mute-seed"), parsing: .unconditional, help: "The random mute's seed (default: printed).")
+    var muteSeed: String?
 }
 
 /// `--sound` and `--sound-file`.

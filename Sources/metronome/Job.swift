@@ -16,6 +16,7 @@ extension Job {
         (plan, output) = try form.clickPlan(source)
         quiet = form.has("--quiet")
         force = form.has("--force")
+        if !quiet, let mute = plan.randomMute { FileOutput.standardError.write(SettingForm.randomMuteLine(mute)) }
     }
 }
 

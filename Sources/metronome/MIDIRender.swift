@@ -15,7 +15,7 @@ struct MIDIRender {
             throw CommandLineError(.usage, "--output needs --bars N or --duration SECONDS")
         }
         let name = String(path.split(separator: "/").last ?? "metronome")
-        var export = MIDIExport(map: plan.map, endFrame: frameCount, name: name, parts: plan.parts)
+        var export = plan.midiExport(endFrame: frameCount, name: name)
         export.tempoCourse = output.midiTempo
         let file: MIDIFile
         do { file = try export.file() } catch { throw .usage(option: "--output", "\(path): \(error.description)") }

@@ -63,6 +63,9 @@ struct Serve: ParsableCommand {
             qrCode: !output.quiet && FileOutput.standardError.isTerminal, click: click.form.merging(output.form),
             notes: notes.form)
         let (plan, setup) = try request.checked { FileOutput.standardError.write($0) }
+        if !output.quiet, let mute = plan.randomMute {
+            FileOutput.standardError.write(SettingForm.randomMuteLine(mute))
+        }
         try ClickLive(
             job: Job(plan: plan, output: nil, quiet: output.quiet), live: try live.checked(rendering: false),
             serving: setup, jackClient: jack, setlist: setup.setlist

@@ -40,7 +40,9 @@ extension ClickPlan {
                 guard let startAt, error.value == startAt else { throw .patternMap(path: document.path, error) }
                 throw .startAt(error)
             }
-            if request.rendersToFile, request.bars == nil, request.seconds == nil, !map.isFinite {
+            if request.rendersToFile, request.bars == nil, request.seconds == nil, request.practiceSeconds == nil,
+                !map.isFinite
+            {
                 throw .endless(path: document.path)
             }
         case .midi(let playback, let tempo):
@@ -89,6 +91,19 @@ extension ClickPlan {
         sound = request.sound ?? fileSound ?? .standard
         instrument = fileInstrument
         soundFont = fileSoundFont
+        randomMute = request.randomMute
+        if let seconds = request.practiceSeconds {
+            let timer = PracticeTimer(
+                duration: rate.frame(at: seconds), sound: ClickSynthesizer.practiceEndSound(sampleRate: rate))
+            practice = timer
+            // A render ends as a run from the top does: the chime's downbeat, then the chime, then the render's fade
+            // (`renderFadeOut`) over what still sounds besides it (a map that ends first ends it there).
+            if request.rendersToFile, let end = PracticeTimer.endFrame(on: map, duration: timer.duration) {
+                let chime = SampleTime(timer.sound.frameCount) + rate.frames(in: ClickPlan.renderFadeOut)
+                frameCount = min(frameCount ?? .max, end + chime)
+                self.bars = nil
+            }
+        }
     }
 }
 

@@ -51,6 +51,13 @@ public struct ClickPlan: Sendable {
     public var parts: [MIDIExportPart] = []
     /// Whether the transport waits for a play command instead of playing at once.
     public var waits = false
+    /// Bars muted at random (`RandomMute`), live and rendered alike.
+    public var randomMute: RandomMute?
+    /// The practice timer (`PracticeTimer`): the session ends after its end chime.
+    public var practice: PracticeTimer?
+    /// How long the end of a render fades (`AudioFileRender.fadeOut`): a practice timer's render lasts this long past
+    /// its chime, so the fade falls on silence.
+    public static let renderFadeOut: Duration = .milliseconds(5)
 
     /// A plan from its parts; `init(_:)` builds one from a request.
     /// - Parameters:
@@ -73,6 +80,17 @@ public struct ClickPlan: Sendable {
         self.voices = voices
         self.frameCount = frameCount
         self.bars = bars
+    }
+
+    /// The plan as a Standard MIDI File: its map, its clicks (a random mute's bars left out, as a render leaves them
+    /// silent) and its note parts, up to `endFrame`.
+    /// - Parameters:
+    ///   - endFrame: the first frame not exported.
+    ///   - name: the sequence name.
+    public func midiExport(endFrame: SampleTime, name: String) -> MIDIExport {
+        var export = MIDIExport(map: map, endFrame: endFrame, name: name, parts: parts)
+        export.randomMute = randomMute
+        return export
     }
 
     /// The mixer settings the plan asks for.
@@ -108,6 +126,8 @@ public struct ClickPlan: Sendable {
                 endFrame: live && frameCount != nil && frameCount == map.endFrame ? nil : frameCount, gain: gain,
                 players: notes.map { [$0()] } ?? [], lookahead: lookahead, playing: !waits)
             if let start { session.send(start.command, at: start.at) }
+            if let randomMute { session.muteBars(randomMute) }
+            if let practice { session.practise(practice) }
             return session
         } catch {
             throw .session(error)

@@ -1,4 +1,5 @@
 import MetronomeModel
+import MetronomeMusic
 import MetronomePatterns
 
 /// What to play, as typed settings: the click from its own settings, a pattern file, or a MIDI file; with the
@@ -38,8 +39,14 @@ public struct ClickRequest: Sendable {
     public var voices = 64
     /// Linear master gain.
     public var gain: Float = 1
-    /// Whether the plan is rendered to a file: then a pattern without end needs `bars` or `seconds`.
+    /// Whether the plan is rendered to a file: then a pattern without end needs `bars`, `seconds` or
+    /// `practiceSeconds`.
     public var rendersToFile = false
+    /// Bars muted at random, the inner-time drill (nil: none).
+    public var randomMute: RandomMute?
+    /// A practice timer's length (not with `bars` or `seconds`): when it is up, the bar playing finishes and the next
+    /// downbeat sounds the end chime (`PracticeTimer`); a render ends when the chime has rung out.
+    public var practiceSeconds: Seconds?
 
     /// A request with default settings.
     /// - Parameter source: where the map comes from.

@@ -22,8 +22,8 @@ public struct AudioFileRender {
     /// anything is written (`RenderError.noSpace`); true by default, `--force` turns it off.
     public var checksFreeSpace = true
 
-    /// The fade at the end: 5 ms.
-    public static let fadeOut: Duration = .milliseconds(5)
+    /// The fade at the end: 5 ms (`ClickPlan.renderFadeOut`, which a practice timer's render length counts).
+    public static let fadeOut: Duration = ClickPlan.renderFadeOut
 
     /// A render of a plan into a file.
     /// - Parameters:

@@ -94,8 +94,10 @@ extension SettingForm {
         }
         let channels = try value("--channels", default: "2", SettingText.channels)
         let voices = try value("--voices", default: "64", SettingText.voices)
+        let practice = try practiceSeconds()
+        let randomMute = try randomMute()
         let output = try outputPlan()
-        if output != nil, bars == nil, seconds == nil, !isFile {
+        if output != nil, bars == nil, seconds == nil, practice == nil, !isFile {
             throw SettingError(
                 "--output needs --bars N or --duration SECONDS: an endless click cannot be written to a file")
         }
@@ -157,6 +159,8 @@ extension SettingForm {
         request.voices = voices
         request.gain = gain
         request.rendersToFile = output != nil
+        request.randomMute = randomMute
+        request.practiceSeconds = practice
         return CheckedClick(request: request, output: output, tempo: override)
     }
 
@@ -208,7 +212,9 @@ extension SettingForm {
         if MIDIPlayback.namesMIDIFile(output) {
             // A MIDI file holds notes, not sound: the settings that shape audio would change nothing in it, so they
             // are refused rather than ignored.
-            let audio = ["--format", "--sample-rate", "--channels", "--voices", "--volume", "--gain-db", "--force"]
+            let audio = [
+                "--format", "--sample-rate", "--channels", "--voices", "--volume", "--gain-db", "--force", "--practice",
+            ]
             if let name = audio.first(where: has) {
                 let text = self[name] ?? ""
                 let problem = "\(output) is a MIDI file, which holds no audio; leave \(name) out"

@@ -20,8 +20,8 @@ struct MIDIClockWriter {
     private var nextClock: Int64?
     /// Transport messages (Start, Stop, Continue, Song Position) waiting to be pushed, in order.
     private var pending: [MixerCommand] = []
-    /// No clock at or after this frame (the scheduler's end frame).
-    let endFrame: SampleTime?
+    /// No clock at or after this frame (the scheduler's end frame, which a practice timer's end may set).
+    var endFrame: SampleTime?
 
     /// Ticks of the timeline in one MIDI clock (24 a quarter note) and in one sixteenth note (a song position step).
     static let ticksPerClock = Position.ticksPerQuarter / 24

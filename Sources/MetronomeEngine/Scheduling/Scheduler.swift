@@ -41,8 +41,9 @@ public final class Scheduler: @unchecked Sendable {
     private var retiredClicks: [ClickSet] = []
     /// The sounds of polyrhythm layers, one set per style, made when a map naming them is played.
     public private(set) var layerClicks: [ClickStyle: ClickSet]
-    /// Clicks and notes at or after this frame are never started (nil: no limit).
-    public let endFrame: SampleTime?
+    /// Clicks and notes at or after this frame are never started (nil: no limit); the practice timer's end
+    /// (`practice`) moves it to the downbeat its end sound plays on.
+    public internal(set) var endFrame: SampleTime?
     /// Linear gain applied to every click.
     public let gain: Float
     /// The transport (read it on the scheduling thread).
@@ -73,6 +74,12 @@ public final class Scheduler: @unchecked Sendable {
     /// Whether every note of the note players (chords, arpeggios, patterns' note tracks, MIDI files) also goes out as
     /// a MIDI note on and note off, on the frames its sound starts and is released (`NotePlayer.midiChannel`).
     public var sendsMIDINotes = false
+    /// Bars muted at random: their clicks sound nothing and send no MIDI note (`midiClickNotes`), their beats are
+    /// still collected, marked `ClickEvent.isMuted`; MIDI clock runs on. Set it before the first pass.
+    public var randomMute: RandomMute?
+    /// The practice timer: once its time is up, the next downbeat of music sounds its end sound instead of a click
+    /// and becomes the end frame (`Scheduler+Practice.swift`). Set it before the first pass.
+    public var practice: PracticeTimer?
 
     /// Commands refused when they fell due (a `.load` of a map for another sample rate).
     public private(set) var rejectedCommandCount = 0
@@ -85,7 +92,7 @@ public final class Scheduler: @unchecked Sendable {
     /// Scheduled beats with the map they were scheduled on (a later load or edit must not relabel them).
     private var beats: [(event: ClickEvent, map: TempoMap)] = []
     /// MIDI clock and transport messages: the next clock, the messages owed, whether the receivers roll.
-    private var midiClock: MIDIClockWriter
+    var midiClock: MIDIClockWriter
     /// MIDI click notes' note offs still to push, in frame order.
     private var midiOffs: [(frame: SampleTime, message: MIDIMessage)] = []
     private let inbox = Locked<Inbox>(Inbox())
@@ -531,7 +538,12 @@ public final class Scheduler: @unchecked Sendable {
                 pendingClick = event
                 return false
             }
-            let note = midiClickNotes?(event)
+            if let pushed = endPractice(at: event) {
+                // The end sound took the downbeat: nothing after it is pushed (`endFrame` is now its frame).
+                pendingClick = pushed ? nil : event
+                return pushed
+            }
+            let note = event.isMuted ? nil : midiClickNotes?(event)
             // The click's note off owed to the same key goes first (a fast subdivision outruns a 32nd note).
             if let note, let index = midiOffs.firstIndex(where: { $0.message.data1 == note.key }) {
                 guard ring.push(.midi(midiOffs[index].message, at: event.frame)) else {
@@ -544,7 +556,7 @@ public final class Scheduler: @unchecked Sendable {
                 pendingClick = event
                 return false
             }
-            if let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
+            if !event.isMuted, let sound = clickSet(for: event).sound(for: event), event.volume > 0 {
                 #if METRONOME_FAULTS
                     let frame = event.frame + InjectedFault.clickDelay()
                 #else
@@ -578,6 +590,9 @@ public final class Scheduler: @unchecked Sendable {
             event.exactFrame += offset
             event.frame = SampleTime(event.exactFrame.rounded(.toNearestOrAwayFromZero))
             if let skip = skipClicksBefore, event.frame < skip { continue }
+            if let randomMute, !event.isCountIn {
+                event.isMuted = randomMute.mutes(bar: event.bar, firstBar: transport.map.firstBar)
+            }
             return event
         }
         return nil

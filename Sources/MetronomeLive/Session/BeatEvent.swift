@@ -22,6 +22,8 @@ public struct BeatEvent: Sendable, Hashable {
     public var meter: Meter
     /// The beat's level (silent beats are published too).
     public var level: BeatLevel
+    /// Whether a random mute silenced its bar (`RandomMute`): it sounded no click, but the beat goes on.
+    public var isMuted = false
     /// The label of the section it belongs to, if any.
     public var section: String?
     /// The chord the section's note track plays in this bar, if any.
@@ -43,6 +45,7 @@ public struct BeatEvent: Sendable, Hashable {
         tempo = click.tempo
         meter = click.meter
         level = click.level
+        isMuted = click.isMuted
         let section = click.section < map.sections.count ? map.sections[click.section] : nil
         self.section = section?.label
         if let section, let track = section.noteTrack, !track.chords.isEmpty {

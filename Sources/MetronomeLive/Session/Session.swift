@@ -57,6 +57,8 @@ public final class Session: @unchecked Sendable {
     /// and for each command sent.
     let followers = Locked<[SessionFollower]>([])
     private let taps = Locked(TapTempo())
+    /// The practice timer's progress (`practise(_:)`), read by displays from any thread.
+    let practiceProgress = Locked<PracticeProgress?>(nil)
     /// Set while the timer is re-armed to skip an idle stretch; `wake()` clears it and brings the next tick forward.
     private let sleeping = Atomic<Bool>(false)
     /// What a live output that moves the mixer onto a beat grid may skip now; the scheduler publishes its progress
@@ -462,7 +464,9 @@ public final class Session: @unchecked Sendable {
         let position = mixer.framePosition
         return queue.sync {
             guard let end = scheduler.endFrame ?? scheduler.mapEndReached else { return false }
-            return position >= end && scheduler.scheduledUntil >= end
+            // A practice timer's end chime rings out first (`practise(_:)`).
+            let ringsOut = scheduler.practice.flatMap { $0.endFrame == end ? $0.ringsOutAt : nil } ?? end
+            return position >= ringsOut && scheduler.scheduledUntil >= end
         }
     }
 

@@ -66,6 +66,10 @@ public struct MIDIExport: Sendable {
     /// The channel of the click (General MIDI's drum channel, "channel 10").
     public static let clickChannel: UInt8 = 9
 
+    /// Bars muted at random (`RandomMute`): their clicks are left out of the click track, as a render leaves them
+    /// silent.
+    public var randomMute: RandomMute?
+
     /// Creates an export.
     /// - Parameters:
     ///   - map: the map clicks and notes are placed on.
@@ -139,6 +143,7 @@ public struct MIDIExport: Sendable {
         var timeline = ClickTimeline(map: map)
         var clicks: [(position: Int64, note: MIDIClickNotes.Note)] = []
         while let event = timeline.next(), event.frame < end {
+            if let randomMute, !event.isCountIn, randomMute.mutes(bar: event.bar, firstBar: map.firstBar) { continue }
             guard let note = clickNotes.note(for: event) else { continue }
             clicks.append((map.position(atExactFrame: event.exactFrame).ticks, note))
         }

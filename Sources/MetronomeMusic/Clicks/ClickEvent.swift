@@ -28,6 +28,9 @@ public struct ClickEvent: Sendable, Hashable {
     public var position: Position = .zero
     /// 0 for the main grid; k for the section's polyrhythm layer k − 1 (then `beat` is the layer's click index).
     public var layer: Int = 0
+    /// Whether a random mute (`RandomMute`) silenced its bar: it sounds no sample and sends no MIDI note, but is
+    /// still a beat (displays follow it, drawn as muted).
+    public var isMuted = false
 
     /// Whether this is a beat (as opposed to a subdivision between beats); a layer's clicks count as beats.
     public var isBeat: Bool { subdivisionIndex == 0 }

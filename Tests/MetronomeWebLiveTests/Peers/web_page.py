@@ -650,6 +650,34 @@ def changes():
             driver.quit()
 
 
+DRILL_VIEW = """
+return [document.getElementById("counter").textContent, !document.getElementById("muted").hidden,
+  document.getElementById("lights").classList.contains("muted"), document.getElementById("practice").hidden,
+  document.getElementById("practice").textContent];
+"""
+
+
+def drills():
+    """serve --wait with a random mute and a practice timer: the practice line before the play, then every view of
+    the beat (counter, the muted note, the lights' muted look) for 3.5 s after it, each change once."""
+    driver = browser(360, 740, phone=True)
+    try:
+        driver.get(URL)
+        ready(driver)
+        before = driver.execute_script(DRILL_VIEW)
+        send("/metronome/play")
+        views, deadline = [], time.time() + 3.5
+        while time.time() < deadline:
+            view = driver.execute_script(DRILL_VIEW)
+            if not views or views[-1] != view[:3]:
+                views.append(view[:3])
+            time.sleep(0.01)
+        after = driver.execute_script(DRILL_VIEW)
+        return {"before": before[3:], "views": views, "after": after[3:]}
+    finally:
+        driver.quit()
+
+
 print(json.dumps({"controls": controls, "sections": sections, "token": token, "looks": looks,
                   "timing": timing, "latency": latency, "changes": changes, "link": link,
-                  "stage": stage, "setlist": setlist}[SCENARIO]()))
+                  "stage": stage, "setlist": setlist, "drills": drills}[SCENARIO]()))
