@@ -76,22 +76,8 @@ public struct LiveCommand {
     ///   connecting 130); what was started is stopped first.
     public func run(_ terminal: Terminal) throws(CommandLineError) {
         let say = terminal.say
-        if setlist == nil, live.jack?.setlistSwitches != nil {
-            throw CommandLineError(
-                .usage, "--midi-next and --midi-previous apply only to a setlist (play gig.setlist, serve gig.setlist)")
-        }
-        if setlist != nil {
-            // Each song sets its own tempo and start: a clock or a transport that leads them is not joined yet.
-            let leader =
-                live.link != nil
-                ? "--link"
-                : live.jack?.followsMIDIClock == true ? "--follow" : live.jack?.transport != nil ? "--transport" : nil
-            if let leader {
-                throw CommandLineError(
-                    .usage, "\(leader) does not apply to a setlist: each song plays at its own tempo from its own start"
-                )
-            }
-        }
+        if let refusal = Self.refusal(setlist: setlist != nil, live: live) { throw refusal }
+        if let setlist, let reason = SetlistPlayer.unplayable(setlist) { throw CommandLineError(.usage, reason) }
         // Following a MIDI clock, Link (--link, or /metronome/link 1 serving) is led by the clock, never followed.
         let followsClock = live.jack?.followsMIDIClock == true
         // With --link: the session is joined first, and the plan takes its tempo and waits for its start.
@@ -103,7 +89,8 @@ public struct LiveCommand {
         let joined = link != nil && !followsClock
         // Serving, Link is there to be switched on over OSC (`/metronome/link 1`) even without --link; if it cannot
         // start, the service runs without it (`/metronome/link` then says Link is not available).
-        if link == nil, serving != nil {
+        // (Not beside a set, which no clock leads yet.)
+        if link == nil, serving != nil, setlist == nil {
             do throws(CommandLineError) {
                 link = try LinkJoin.idle(plan: self.plan)
             } catch {
@@ -129,7 +116,7 @@ public struct LiveCommand {
         let songs = setlist.map { SetlistPlayer(plan: $0, session: engine) }
         // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop. Serving through JACK
         // (the transport not locked), it is listened to from the start and leads when /metronome/follow says so.
-        let switchable = serving != nil && live.jack != nil && live.jack?.transport == nil
+        let switchable = serving != nil && live.jack != nil && live.jack?.transport == nil && setlist == nil
         let clock =
             followsClock || switchable
             ? MIDIClockFollower(
@@ -251,6 +238,25 @@ public struct LiveCommand {
             case nil: nil
             }
         return { words }
+    }
+
+    /// The live settings a run refuses for what it plays, or nil: a set is not led by Link, a MIDI clock or the JACK
+    /// transport yet (each song plays at its own tempo from its own start), and only a set takes `--midi-next` and
+    /// `--midi-previous`. (The CLI asks before it opens a JACK client, so the mistake is 64 with no server too.)
+    public static func refusal(setlist: Bool, live: LiveSettings) -> CommandLineError? {
+        if !setlist, live.jack?.setlistSwitches != nil {
+            return CommandLineError(
+                .usage, "--midi-next and --midi-previous apply only to a setlist (play gig.setlist, serve gig.setlist)")
+        }
+        guard setlist else { return nil }
+        let leader =
+            live.link != nil
+            ? "--link"
+            : live.jack?.followsMIDIClock == true ? "--follow" : live.jack?.transport != nil ? "--transport" : nil
+        return leader.map {
+            CommandLineError(
+                .usage, "\($0) does not apply to a setlist: each song plays at its own tempo from its own start")
+        }
     }
 
     /// The clock's words and the set's song ("song 2/5 Ballad, next: Backing"), as the status line shows them.

@@ -63,6 +63,9 @@ struct ServiceContext {
     /// Loads a pattern by name (with `patternOptions`) and sends it to the transport.
     /// - Throws: `Rejection` when the pattern cannot be loaded, or is for another rate than the session's.
     mutating func loadPattern(_ name: String) throws(Rejection) {
+        if settings.setlist != nil {
+            throw Rejection("serving a setlist: switch songs with /metronome/setlist/next, previous, restart or song")
+        }
         let map: TempoMap
         do {
             map = try settings.patterns.map(

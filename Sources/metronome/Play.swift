@@ -1,4 +1,5 @@
 import ArgumentParser
+import MetronomeHub
 import MetronomeJack
 import MetronomeKit
 
@@ -70,6 +71,8 @@ struct Play: ParsableCommand {
     }
 
     mutating func run() throws {
+        // A set's mistakes first, before a JACK client is opened (64 with no server too).
+        if Setlist.isSetlist(path: file) { try refuseSetlistOptions() }
         let jack = try live.adopting(&output)
         if Setlist.isSetlist(path: file) { return try runSetlist(jack: jack) }
         if MIDIPlayback.isMIDI(path: file) { return try runMIDI(jack: jack) }
@@ -89,7 +92,7 @@ struct Play: ParsableCommand {
 
     /// `play gig.setlist`: the set live, its first song at once (`SetlistPlayer`); every song's settings are in the
     /// file, so the click's, a MIDI file's and the note options are refused, and so is a render.
-    private func runSetlist(jack: JackClient?) throws(CommandLineError) {
+    private func refuseSetlistOptions() throws(CommandLineError) {
         // The output's --quiet and --sample-rate apply to the run; the rest are a song's or a render's. An option
         // whose value is its default (the note options have some) was not given.
         let defaults = try? Play.parse([file])
@@ -104,6 +107,10 @@ struct Play: ParsableCommand {
                 : "each song's settings are in the file"
             throw CommandLineError(.usage, "\(name) does not apply to a setlist: \(reason)")
         }
+        if let refusal = LiveCommand.refusal(setlist: true, live: try live.checked(rendering: false)) { throw refusal }
+    }
+
+    private func runSetlist(jack: JackClient?) throws(CommandLineError) {
         let plan: SetlistPlan
         let rate = try output.checkedSampleRate()
         do { plan = try SetlistDocument(path: file).plan(sampleRate: rate) } catch {

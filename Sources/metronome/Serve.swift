@@ -52,6 +52,12 @@ struct Serve: ParsableCommand {
     @OptionGroup var live: LiveOptions
 
     mutating func run() throws {
+        // A set's mistakes first, before a JACK client is opened (64 with no server too).
+        if let file, SetlistDocument.isSetlist(path: file),
+            let refusal = LiveCommand.refusal(setlist: true, live: try live.checked(rendering: false))
+        {
+            throw refusal
+        }
         let jack = try live.adopting(&output)
         try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
         if output.output != nil {

@@ -35,7 +35,10 @@ struct SetlistControlTests {
         #expect(midi.take(status: 0xB0, data1: 64, data2: 127) == .next)
         #expect(midi.take(status: 0xB0, data1: 64, data2: 100) == nil)
         #expect(midi.take(status: 0xB0, data1: 64, data2: 0) == nil)
+        // Each channel's pedal is its own: channel 4's press is one, channel 1's release after it does not undo it.
         #expect(midi.take(status: 0xB3, data1: 64, data2: 64) == .next)
+        #expect(midi.take(status: 0xB3, data1: 64, data2: 70) == nil)
+        #expect(midi.take(status: 0xB0, data1: 64, data2: 127) == .next)
         #expect(midi.take(status: 0xB0, data1: 67, data2: 127) == .previous)
         #expect(midi.take(status: 0xB0, data1: 1, data2: 127) == nil)
         #expect(midi.take(status: 0x90, data1: 60, data2: 100) == nil)
@@ -72,5 +75,7 @@ struct SetlistControlTests {
         #expect((try? MIDITrigger(parsing: "cc-1")) == nil)
         #expect((try? MIDITrigger(parsing: "note0127")) == nil)
         #expect((try? MIDITrigger(parsing: "cc0")) == .controller(0))
+        #expect((try? MIDITrigger(parsing: "cc+5")) == nil)
+        #expect((try? MIDITrigger(parsing: "note-0")) == nil)
     }
 }

@@ -180,6 +180,15 @@ struct SetlistPlayOptionTests {
                 "--meter does not apply to a setlist: each song's settings are in the file"
             ),
             (["play", example, "--midi-next", "cc64"], "--midi-next applies only with --driver jack"),
+            // Before any JACK client is opened: 64, not 69, with no server.
+            (
+                ["play", example, "--driver", "jack", "--transport", "master"],
+                "--transport does not apply to a setlist: each song plays at its own tempo from its own start"
+            ),
+            (
+                ["serve", example, "--driver", "jack", "--follow", "midi-clock"],
+                "--follow does not apply to a setlist: each song plays at its own tempo from its own start"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try CommandRunner.run(arguments)

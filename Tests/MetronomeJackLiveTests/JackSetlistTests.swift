@@ -7,7 +7,7 @@ import Testing
 @Suite("JACK: a setlist switched by Program Change and a foot switch", .serialized)
 struct JackSetlistTests {
     @Test(
-        "Program Change 1 lands song 2 on song 1's next bar line; cc64 pressed (not released) lands song 3 at once; every click of each song on its frame"
+        "Program Change 1 lands song 2 on song 1's next bar line; cc64 pressed lands song 3 at once, and its release does not go on to song 4; every click of each song on its frame"
     )
     func programChangeAndFootSwitch() throws {
         let scratch = try Scratch()
@@ -16,16 +16,21 @@ struct JackSetlistTests {
         song "A" click 240 4/4
         song "B" click 180 3/4 switch now
         song "C" click 300 4/4 bars 2
+        song "D" click 100 4/4
         """.write(toFile: set, atomically: true, encoding: .utf8)
         // Program Change 1 (song 2) at the base frame; cc64 pressed 2.5 s later, released 0.1 s after that.
         try JackMIDIInputTests.run(
             ["play", set], events: ["0:c001", "120000:b0407f", "124800:b04000"], seconds: 4.6
         ) { run, check in
             check.expect(run.sent.map(\.frame) == [0, 120_000, 124_800].map { run.base + $0 }, "\(run.sent)")
-            let sounds = run.sounds
-            // Our click notes on midi_out (channel 10), on the clicks' frames: the accents (76) mark the bar lines.
+            // Our click notes on midi_out (channel 10) go out on the clicks' frames: every sound starts on one (a
+            // click that follows another by less than its ring, as C's first may, is no onset of its own), and they
+            // are the clicks checked; the accents (76) mark the bar lines.
             let notes = run.midi.filter { $0.bytes.hasPrefix("99 ") }
-            check.expect(notes.map(\.frame) == sounds, "\(notes) \(sounds)")
+            let sounds = notes.map(\.frame)
+            check.expect(
+                Set(run.sounds).isSubset(of: Set(sounds)) && run.sounds.count >= sounds.count - 1,
+                "\(notes) \(run.sounds)")
             let accents = notes.filter { $0.bytes.hasPrefix("99 4c") }.map(\.frame)
             guard run.sent.count == 3, sounds.count > 2 else { return check.expect(false, "\(run.sent) \(sounds)") }
             let (program, pedal) = (run.sent[0].frame, run.sent[1].frame)
@@ -41,7 +46,8 @@ struct JackSetlistTests {
                 barBefore.map { sounds[b] - $0 == 48_000 } == true && accents.contains(sounds[b]), "\(accents)")
             check.expect(
                 sounds[b] > program && sounds[b] - program <= 48_000 + 2_400, "B at \(sounds[b]), asked at \(program)")
-            // B at 180 (16 000 a beat) until the pedal; C at once (within 50 ms), then 8 clicks at 300 (9 600).
+            // B at 180 (16 000 a beat) until the pedal; C at once (within 50 ms), then its 8 clicks at 300 (9 600)
+            // and nothing: the set waits after C (the pedal's release, on C, did not go on to D).
             guard let c = sounds.firstIndex(where: { $0 > pedal }) else {
                 return check.expect(false, "no click after the pedal: \(sounds)")
             }

@@ -13,6 +13,7 @@ struct ServeSetlistTests {
         var before: [String: StateValue]
         var after: [String: StateValue]
         var refused: String
+        var pattern: String
     }
 
     @Test(
@@ -42,9 +43,11 @@ struct ServeSetlistTests {
                 until_beat(lambda bar, beat, tempo: tempo == 180)
                 after = setlist()
                 send("/metronome/setlist/song", 9)
+                refused = query()["error"]
+                send("/metronome/pattern", "waltz")
+                pattern = query()["error"]
                 until_beat(lambda bar, beat, tempo: tempo == 240 and beat == 4)
-                state = query()
-                finish(before=before, after=after, refused=state["error"])
+                finish(before=before, after=after, refused=refused, pattern=pattern)
                 """, port: port, as: Report.self)
         }
         expectClean(run)
@@ -66,5 +69,9 @@ struct ServeSetlistTests {
         #expect(report.after["song"] == .number(2) && report.after["title"] == .text("B"))
         #expect(report.after["next"] == .text("C") && report.after["pending"] == .number(0))
         #expect(report.refused == "/metronome/setlist/song: the song number must be 1 to 3, got 9")
+        #expect(
+            report.pattern
+                == "/metronome/pattern: serving a setlist: switch songs with /metronome/setlist/next, previous, restart or song"
+        )
     }
 }

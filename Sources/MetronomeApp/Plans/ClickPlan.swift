@@ -17,6 +17,8 @@ public struct ClickPlan: Sendable {
     public var clicks: ClickSet
     /// Linear master gain.
     public var gain: Float
+    /// Linear gain of every click, under the master gain (1: the master gain alone; a set's songs use it).
+    public var clickGain: Float = 1
     /// The output rate (the map's).
     public var sampleRate: SampleRate
     /// Channels of the output: 1 or 2.
@@ -124,6 +126,7 @@ public struct ClickPlan: Sendable {
             let session = try Session(
                 map: map, clicks: clicks, configuration: mixer,
                 endFrame: live && frameCount != nil && frameCount == map.endFrame ? nil : frameCount, gain: gain,
+                clickGain: clickGain,
                 players: notes.map { [$0()] } ?? [], lookahead: lookahead, playing: !waits)
             if let start { session.send(start.command, at: start.at) }
             if let randomMute { session.muteBars(randomMute) }

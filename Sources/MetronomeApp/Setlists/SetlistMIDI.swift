@@ -8,8 +8,8 @@ public struct SetlistMIDI: Sendable {
     public var next: MIDITrigger?
     /// What steps to the song before (default: controller 67, the soft pedal's).
     public var previous: MIDITrigger?
-    /// Each controller's last value (128: none yet), for the presses.
-    private var values = [UInt8](repeating: 128, count: 128)
+    /// Each channel's controllers' last values (128: none yet), for the presses: 16 × 128.
+    private var values = [UInt8](repeating: 128, count: 16 * 128)
 
     /// The default switches: `cc64` next, `cc67` previous (`MIDITrigger`).
     public static let defaultNext = MIDITrigger.setlistNext
@@ -30,8 +30,9 @@ public struct SetlistMIDI: Sendable {
         switch status & 0xF0 {
         case 0xC0: return .select(number + 1)
         case 0xB0:
-            let before = values[number]
-            values[number] = data2
+            let slot = Int(status & 0x0F) * 128 + number
+            let before = values[slot]
+            values[slot] = data2
             guard data2 >= 64, before < 64 || before == 128 else { return nil }
             return action(for: .controller(number))
         case 0x90 where data2 > 0: return action(for: .note(number))

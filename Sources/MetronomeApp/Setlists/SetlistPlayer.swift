@@ -49,9 +49,8 @@ public final class SetlistPlayer: Sendable {
     /// What each song loads (its map cut at its bars, its sounds and volume, and what follows it).
     private let loads: [MapLoad]
     private let session: Session
-    /// The song last asked for by a switch (from 0), with the frame of the last load landed when it was asked for:
-    /// pending until another load lands (a later one lands on a later frame).
-    private let requested = Mutex<(index: Int, landedBefore: SampleTime?)?>(nil)
+    /// The song last asked for by a switch (from 0), with its load's ticket: pending until that ticket has landed.
+    private let requested = Mutex<(index: Int, ticket: Int)?>(nil)
 
     /// A player over a session made by `session(configuration:lookahead:)` from the same plan.
     /// - Parameters:
@@ -61,6 +60,16 @@ public final class SetlistPlayer: Sendable {
         self.plan = plan
         self.session = session
         loads = SetlistPlayer.loads(plan)
+    }
+
+    /// Why a set cannot be played live, or nil: a MIDI file's `start-at` is a locate after its count-in, which a
+    /// switch's load does not carry yet.
+    public static func unplayable(_ plan: SetlistPlan) -> String? {
+        guard let index = plan.songs.firstIndex(where: { $0.plan.start != nil }) else { return nil }
+        let song = plan.songs[index].song
+        return
+            "\(plan.path):\(song.line): song \(index + 1) \"\(song.title)\": start-at on a MIDI file does not play in a "
+            + "live set yet (check takes it)"
     }
 
     /// The map a song plays live: its map, cut after its bars when `bars` sets its length (its end is the map's own,
@@ -81,8 +90,9 @@ public final class SetlistPlayer: Sendable {
                 let rate = Double(song.plan.sampleRate.framesPerSecond)
                 then = MapLoad.Successor(gap: SampleTime((seconds * rate).rounded()), load: following)
             }
+            // A set's session plays at master gain 1: a song's volume is its clicks' gain, exact from its first frame.
             let load = MapLoad(
-                map: liveMap(song), clicks: song.plan.clicks, volume: song.plan.volume, then: then, tag: index)
+                map: liveMap(song), clicks: song.plan.clicks, clickGain: song.plan.gain, then: then, tag: index)
             loads.append(load)
             following = load
         }
@@ -90,12 +100,15 @@ public final class SetlistPlayer: Sendable {
     }
 
     /// The first song's plan as a set plays it: its map cut at its bars (`liveMap`), that map's end its length, no
-    /// notes (a set's songs play their click).
+    /// notes (a set's songs play their click), at master gain 1 with the song's volume as its clicks' gain (each
+    /// song's gain lands with its first frame; the master volume is the listener's, 100 % at the start).
     public static func firstPlan(_ plan: SetlistPlan) -> ClickPlan {
         var first = plan.songs[0].plan
         first.map = liveMap(plan.songs[0])
         first.frameCount = first.map.endFrame
         first.notes = nil
+        first.clickGain = first.gain
+        first.gain = 1
         return first
     }
 
@@ -119,15 +132,15 @@ public final class SetlistPlayer: Sendable {
     }
 
     /// The song playing (or last played), from 0: the last one whose load has landed, else the first.
-    public var current: Int { session.landedLoad?.tag ?? 0 }
+    public var current: Int { session.landing.tag ?? 0 }
 
     /// The set's state now.
     public var status: Status {
-        let landed = session.landedLoad
-        let current = landed?.tag ?? 0
+        let landing = session.landing
+        let current = landing.tag ?? 0
         let pending = requested.withLock { asked -> Int? in
             guard let request = asked else { return nil }
-            guard landed?.frame == request.landedBefore else {
+            guard landing.ticket < request.ticket else {
                 asked = nil
                 return nil
             }
@@ -176,9 +189,10 @@ public final class SetlistPlayer: Sendable {
         let playing = session.state == .playing || session.state == .countingIn
         let landing = plan.songs[current].song.landing
         let quantization: Quantization = playing && landing == .nextBar ? .nextBar : .now
-        let landed = session.landedLoad?.frame
-        requested.withLock { $0 = (index, landed) }
-        // The rate was checked when the set was planned: every song's plan is made for the session's rate.
-        try? session.load(loads[index], at: quantization)
+        // Under the lock, so `status` never sees the ticket of a load not yet asked for as landed.
+        requested.withLock { request in
+            // The rate was checked when the set was planned: every song's plan is made for the session's rate.
+            if let ticket = try? session.load(loads[index], at: quantization) { request = (index, ticket) }
+        }
     }
 }

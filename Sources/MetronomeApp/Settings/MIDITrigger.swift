@@ -19,7 +19,8 @@ public enum MIDITrigger: Sendable, Hashable, CustomStringConvertible {
         for (prefix, make) in [("cc", MIDITrigger.controller), ("note", MIDITrigger.note)] where text.hasPrefix(prefix)
         {
             let digits = text.dropFirst(prefix.count)
-            guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy(\.isASCII), let number = Int(digits),
+            guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) }),
+                let number = Int(digits),
                 (0...127).contains(number)
             else { break }
             self = make(number)

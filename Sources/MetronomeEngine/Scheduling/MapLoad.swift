@@ -1,8 +1,9 @@
 import MetronomeModel
 
-/// Another map to play, with the sounds and volume that go with it, all taking effect on the frame the load lands
-/// (`Scheduler.load(_:at:)`): a setlist's next song. What was scheduled before that frame keeps the sounds it had, so
-/// the old song's last clicks and the new song's first are each heard with their own.
+/// Another map to play, with the sounds and the click gain that go with it, all taking effect on the frame the load
+/// lands (`Scheduler.load(_:at:)`): a setlist's next song. What was scheduled before that frame keeps the sounds and
+/// gain it had, so the old song's last clicks and the new song's first are each heard with their own. (The gain is
+/// the clicks', exact to the frame; the master volume, which the mixer ramps across a block, is the listener's.)
 ///
 /// A load may name what follows it (`then`): once this map has played to its end, the next one starts `gap` frames
 /// later, exactly, unless something else is loaded first — a set that moves on by itself.
@@ -26,8 +27,8 @@ public final class MapLoad: Sendable {
     public let map: TempoMap
     /// The click sounds from the frame the load lands on (made for the map's rate).
     public let clicks: ClickSet
-    /// The perceptual volume (0...1) from that frame, or nil to keep the one playing.
-    public let volume: Float?
+    /// The linear gain of every click from that frame, or nil to keep the one playing.
+    public let clickGain: Float?
     /// What plays after the map's end, or nil: the transport stops there.
     public let then: Successor?
     /// The caller's name for this load (a song's index), reported once it has landed (`Scheduler.landedLoad`).
@@ -37,13 +38,13 @@ public final class MapLoad: Sendable {
     /// - Parameters:
     ///   - map: the map to play from its top.
     ///   - clicks: its click sounds.
-    ///   - volume: its volume, or nil to keep the one playing.
+    ///   - clickGain: its clicks' linear gain, or nil to keep the one playing.
     ///   - then: what follows its end, if anything.
     ///   - tag: the caller's name for it.
-    public init(map: TempoMap, clicks: ClickSet, volume: Float? = nil, then: Successor? = nil, tag: Int = 0) {
+    public init(map: TempoMap, clicks: ClickSet, clickGain: Float? = nil, then: Successor? = nil, tag: Int = 0) {
         self.map = map
         self.clicks = clicks
-        self.volume = volume
+        self.clickGain = clickGain
         self.then = then
         self.tag = tag
     }

@@ -44,8 +44,8 @@ public final class Scheduler: @unchecked Sendable {
     /// Clicks and notes at or after this frame are never started (nil: no limit); the practice timer's end
     /// (`practice`) moves it to the downbeat its end sound plays on.
     public internal(set) var endFrame: SampleTime?
-    /// Linear gain applied to every click.
-    public let gain: Float
+    /// Linear gain applied to every click (a `MapLoad` may change it from the frame it lands on).
+    public private(set) var gain: Float
     /// The transport (read it on the scheduling thread).
     public private(set) var transport: Transport
     /// Note players, in the order they were added.
@@ -98,7 +98,13 @@ public final class Scheduler: @unchecked Sendable {
     private let inbox = Locked<Inbox>(Inbox())
 
     /// Loads sent to the transport and not yet landed, in the order sent (the transport applies its queue in order).
-    private var pendingLoads: [MapLoad] = []
+    private var pendingLoads: [(load: MapLoad, ticket: Int)?] = []
+    /// The ticket of the last `load(_:at:)`, and of the last one landed (or dropped).
+    private let sentTicket = Atomic<Int>(0)
+    /// The ticket of the last load sent with `load(_:at:)` that has landed or been dropped (0: none yet).
+    public private(set) var landedTicket = 0
+    /// The frame the map played to its end on, while the transport rests there (cleared by what starts or moves it).
+    private var endedAt: SampleTime?
     /// What follows the end of the map playing (`MapLoad.then`).
     private var successor: MapLoad.Successor?
     /// The successor due, once the map has ended: loaded and started on its frame unless a load lands first.
@@ -112,8 +118,8 @@ public final class Scheduler: @unchecked Sendable {
         var removed: [ObjectIdentifier] = []
         var clicks: ClickSet?
         var resyncsMIDI = false
-        /// Loads sent with `load(_:at:)`, their `.load` commands among `commands`.
-        var loads: [MapLoad] = []
+        /// Loads sent with `load(_:at:)` with their tickets, by the index of their `.load` command in `commands`.
+        var loads: [Int: (load: MapLoad, ticket: Int)] = [:]
         /// A successor set with `setSuccessor`, when one was.
         var successor: MapLoad.Successor??
     }
@@ -163,10 +169,14 @@ public final class Scheduler: @unchecked Sendable {
     /// its sounds, volume and successor, all from the frame it lands on; when the transport is stopped or paused
     /// there, it starts. Any thread.
     /// - Precondition: the map and sounds are made for the current map's sample rate (`Session.load` checks).
-    public func load(_ load: MapLoad, at quantization: Quantization? = nil) {
+    /// - Returns: the load's ticket: it has landed (or been dropped) once `landedTicket` reaches it.
+    @discardableResult
+    public func load(_ load: MapLoad, at quantization: Quantization? = nil) -> Int {
         inbox.withLock { inbox in
+            let ticket = sentTicket.add(1, ordering: .relaxed).newValue
+            inbox.loads[inbox.commands.count] = (load, ticket)
             inbox.commands.append((.load(load.map), quantization))
-            inbox.loads.append(load)
+            return ticket
         }
     }
 
@@ -208,10 +218,8 @@ public final class Scheduler: @unchecked Sendable {
     /// The frame a finite map's end was reached on, when that is where the transport stopped last and nothing is
     /// queued: the song is over in this run (a locate back before it would have moved it on). Scheduling thread.
     package var mapEndReached: SampleTime? {
-        guard transport.state == .stopped, !transport.hasPendingCommands, armed == nil,
-            let last = transport.applied.last, last.isEnd
-        else { return nil }
-        return last.frame
+        guard transport.state == .stopped, !transport.hasPendingCommands, armed == nil else { return nil }
+        return endedAt
     }
 
     /// Whether the end frame has been reached or the transport is stopped with nothing queued (a map played to its
@@ -250,10 +258,9 @@ public final class Scheduler: @unchecked Sendable {
                 transport.reachEnd(frame: mapEnd)
                 timeline = nil
                 pendingClick = nil
-                if let successor {
-                    armed = (mapEnd + successor.gap, successor.load)
-                    self.successor = nil
-                }
+                endedAt = mapEnd
+                // The successor stays: a play of the same song from here moves on again at its end.
+                if let successor { armed = (mapEnd + successor.gap, successor.load) }
                 continue
             }
             if let armed, armed.frame <= scheduledUntil, armed.frame < horizon {
@@ -368,8 +375,11 @@ public final class Scheduler: @unchecked Sendable {
             defer { inbox = Inbox() }
             return inbox
         }
-        for (command, quantization) in taken.commands { transport.send(command, at: quantization) }
-        pendingLoads += taken.loads
+        for (index, (command, quantization)) in taken.commands.enumerated() {
+            transport.send(command, at: quantization)
+            // Every `.load` in the queue has its entry, in order: a set's (with its sounds and successor) or nil.
+            if case .load = command { pendingLoads.append(taken.loads[index]) }
+        }
         if let successor = taken.successor { self.successor = successor }
         if let replacement = taken.clicks {
             // Freed only with the scheduler (after playback): a voice may still play it, and the render thread never
@@ -396,7 +406,7 @@ public final class Scheduler: @unchecked Sendable {
             // A map for another rate would play at the wrong tempo (`Session.load` refuses it up front).
             transport.dropNext()
             rejectedCommandCount += 1
-            if let index = pendingLoads.firstIndex(where: { $0.map == map }) { pendingLoads.remove(at: index) }
+            if !pendingLoads.isEmpty, let dropped = pendingLoads.removeFirst() { landedTicket = dropped.ticket }
             return
         }
         let before = transport.run
@@ -404,7 +414,15 @@ public final class Scheduler: @unchecked Sendable {
         // The first position not yet scheduled on the run as it was: an alignment re-times what comes from there.
         let unscheduled = transport.firstPosition(atOrAfter: due.frame)
         transport.applyNext(frame: due.frame, position: due.position)
-        if case .load(let map) = transport.applied.last?.command { land(map, at: due.frame) }
+        switch transport.applied.last?.command {
+        case .load: land(at: due.frame)
+        case .play, .resume, .stop, .pause, .locateBar, .locateLabel, .seek:
+            // Started, stopped or moved: no longer resting at the map's end, and a successor waiting there is off
+            // (the song played again moves on again at its end).
+            endedAt = nil
+            armed = nil
+        default: break
+        }
         if case .setVolume = transport.applied.last?.command {
             // Everything before the frame is in the ring, so the change lands in order, on the block holding it.
             let command = MixerCommand.setMasterGain(VolumeCurve.gain(volume: Double(transport.volume)), at: due.frame)
@@ -459,22 +477,25 @@ public final class Scheduler: @unchecked Sendable {
         }
     }
 
-    /// A `.load` just applied: when it was a `MapLoad`'s, its sounds play from `frame` on, its volume is set there,
-    /// and its successor replaces the one armed or waiting. Any load lands the set's plans over the old ones.
-    private func land(_ map: TempoMap, at frame: SampleTime) {
+    /// A `.load` just applied: when it was a `MapLoad`'s, its sounds and click gain play from `frame` on and its
+    /// successor replaces the one armed or waiting; stopped or paused, it starts there. A plain load (a pattern
+    /// loaded over OSC) leaves no successor.
+    private func land(at frame: SampleTime) {
         armed = nil
-        guard let index = pendingLoads.firstIndex(where: { $0.map == map }) else {
+        endedAt = nil
+        let entry = pendingLoads.isEmpty ? nil : pendingLoads.removeFirst()
+        guard let (load, ticket) = entry else {
             successor = nil
             return
         }
-        let load = pendingLoads.remove(at: index)
+        if ticket > 0 { landedTicket = ticket }
         if load.clicks !== clicks {
             if !retiredClicks.contains(where: { $0 === clicks }) { retiredClicks.append(clicks) }
             clicks = load.clicks
         }
-        // Stopped (a song over, a stop) or paused, it starts on the same frame; the volume is set there first.
+        // Clicks are pushed with the gain at their push: every click from this frame on has the song's.
+        if let clickGain = load.clickGain { gain = clickGain }
         if transport.run == nil { transport.sendFirst(.play, at: .frame(frame)) }
-        if let volume = load.volume { transport.sendFirst(.setVolume(volume), at: .frame(frame)) }
         successor = load.then
         landedLoad = (load.tag, frame)
     }
@@ -484,7 +505,7 @@ public final class Scheduler: @unchecked Sendable {
         guard let (frame, load) = armed else { return }
         armed = nil
         transport.sendFirst(.load(load.map), at: .frame(frame))
-        pendingLoads.insert(load, at: 0)
+        pendingLoads.insert((load, 0), at: 0)
     }
 
     /// Pushes the pending notes' releases at the first frame not yet scheduled, and the live notes' too: what a

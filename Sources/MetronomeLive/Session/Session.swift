@@ -185,14 +185,17 @@ public final class Session: @unchecked Sendable {
         wake()
     }
 
-    /// Plays another map from its top at `quantization` (the next bar when nil), with its sounds, volume and
+    /// Plays another map from its top at `quantization` (the next bar when nil), with its sounds, click gain and
     /// successor from the frame it lands on (`MapLoad`): a setlist's switch. Stopped or paused, the transport starts
     /// there. Any thread.
+    /// - Returns: the load's ticket: it has landed once `landedTicket` reaches it.
     /// - Throws: `SessionError.mapRate` when the map is for another rate than the mixer's.
-    public func load(_ load: MapLoad, at quantization: Quantization? = nil) throws(SessionError) {
+    @discardableResult
+    public func load(_ load: MapLoad, at quantization: Quantization? = nil) throws(SessionError) -> Int {
         try checkRate(load)
-        scheduler.load(load, at: quantization)
+        let ticket = scheduler.load(load, at: quantization)
         wake()
+        return ticket
     }
 
     /// What follows the end of the map playing now; a load that lands later brings its own. Any thread.
@@ -206,6 +209,10 @@ public final class Session: @unchecked Sendable {
     /// The tag of the last `MapLoad` landed and the output frame its map's top lies on (scheduled, so up to a
     /// lookahead before it is heard), or nil before any. Any thread.
     public var landedLoad: (tag: Int, frame: SampleTime)? { onQueue { $0.landedLoad } }
+
+    /// The tag of the last `MapLoad` landed, with the ticket of the last `load(_:at:)` landed (0 for none), read
+    /// together. Any thread.
+    public var landing: (tag: Int?, ticket: Int) { onQueue { ($0.landedLoad?.tag, $0.landedTicket) } }
 
     /// Checks a load and every successor of its chain against the mixer's rate.
     private func checkRate(_ load: MapLoad) throws(SessionError) {
