@@ -1,0 +1,184 @@
+import Dispatch
+import Foundation
+import MetronomeModel
+
+/// Keeps one live run's record in the practice log while it plays: the row inserted at the start, rewritten every
+/// update interval (60 s) and at the end, all on a serial queue of its own. The beats heard only update an in-memory
+/// summary under a lock (`heard`: a comparison or two, no I/O), so the thread that publishes them is never held up by
+/// the file; a run killed with SIGKILL keeps its row as of the last update.
+///
+/// A file that cannot be used — locked past the busy timeout, read-only, not a database, a later build's — is
+/// reported once through `onFailure` (from the queue) and the run goes on without a log.
+///
+/// Threads: `heard` and the setlist fields from any thread; `start` and `finish` from one control thread, once each.
+public final class PracticeRecorder: Sendable {
+    /// What the run records that does not change as it plays, and how it writes.
+    public struct Configuration: Sendable {
+        /// The database file (its folder must exist).
+        public var path: String
+        /// What is played (`PracticeRecord.what`).
+        public var what: String
+        /// The sound (`PracticeRecord.sound`).
+        public var sound: String
+        /// How often the row is rewritten while the run plays.
+        public var updateInterval: Duration = .seconds(60)
+        /// How long a write waits for another process's before the log gives up.
+        public var busyTimeout: Duration = .seconds(2)
+        /// Whether the file's missing folders are made (mode 0700) before it is opened: for the default file.
+        public var createsFolder = false
+
+        /// A configuration with the default intervals.
+        public init(path: String, what: String, sound: String) {
+            self.path = path
+            self.what = what
+            self.sound = sound
+        }
+    }
+
+    /// What the beats heard have told so far, and the fields a caller may set while the run plays.
+    private struct Heard {
+        var lowest: Double?
+        var highest: Double?
+        var meters: [String] = []
+        var setlistSong: String?
+        var setlistPath: String?
+    }
+
+    /// The writer's state: touched only on `queue` (the lock is never contended; it makes the class Sendable).
+    private struct Writer {
+        var store: PracticeStore?
+        var record: PracticeRecord?
+        var timer: (any DispatchSourceTimer)?
+        var started: DispatchTime = .now()
+    }
+
+    /// The most meters a run keeps (a pattern that changes meter every bar names each once).
+    static let meterLimit = 16
+
+    private let configuration: Configuration
+    private let onFailure: @Sendable (PracticeStoreError) -> Void
+    private let queue = DispatchQueue(label: "metronome.practice-log")
+    private let summary = Locked(Heard())
+    private let writer = Locked(Writer())
+
+    /// A recorder of one run into `configuration.path`.
+    /// - Parameter onFailure: told once, on the recorder's queue, when the file cannot be used; nothing is written
+    ///   after it.
+    public init(_ configuration: Configuration, onFailure: @escaping @Sendable (PracticeStoreError) -> Void) {
+        self.configuration = configuration
+        self.onFailure = onFailure
+    }
+
+    /// The setlist song's title the run is playing; nil for none. Written with the next update.
+    public var setlistSong: String? {
+        get { summary.withLock { $0.setlistSong } }
+        set { summary.withLock { $0.setlistSong = newValue } }
+    }
+
+    /// The setlist file's path; nil for none. Written with the next update.
+    public var setlistPath: String? {
+        get { summary.withLock { $0.setlistPath } }
+        set { summary.withLock { $0.setlistPath = newValue } }
+    }
+
+    /// A beat was heard at `tempo` (quarter notes per minute) in `meter` (as `4/4`). Cheap: one lock, no I/O.
+    public func heard(tempo: Double, meter: String) {
+        summary.withLock { heard in
+            heard.lowest = min(heard.lowest ?? tempo, tempo)
+            heard.highest = max(heard.highest ?? tempo, tempo)
+            if !heard.meters.contains(meter), heard.meters.count < Self.meterLimit {
+                heard.meters.append(meter)
+            }
+        }
+    }
+
+    /// The run plays from now: inserts its row (on the queue; returns at once) and rewrites it every update
+    /// interval.
+    /// - Parameters:
+    ///   - now: the wall-clock start.
+    ///   - timeZone: the player's, for the local date the run counts for.
+    public func start(now: Date = Date(), timeZone: TimeZone = .current) {
+        let started = DispatchTime.now()
+        queue.async { [self] in
+            let store: PracticeStore
+            var record = PracticeRecord(
+                startedAt: now.timeIntervalSince1970, localDate: PracticeDateRange.day(of: now, in: timeZone),
+                utcOffset: timeZone.secondsFromGMT(for: now), what: configuration.what,
+                sound: configuration.sound, updatedAt: now.timeIntervalSince1970,
+                updateInterval: configuration.updateInterval.seconds)
+            apply(summary.withLock { $0 }, to: &record)
+            if configuration.createsFolder, let reason = PracticeLogLocation.makeFolder(of: configuration.path) {
+                onFailure(.sqlite(SQLiteError(function: "mkdir", code: 14, message: reason)))
+                return
+            }
+            do throws(PracticeStoreError) {
+                store = try PracticeStore.openForWriting(
+                    path: configuration.path, busyTimeout: configuration.busyTimeout)
+                try store.insert(&record)
+            } catch {
+                onFailure(error)
+                return
+            }
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let interval = DispatchTimeInterval.nanoseconds(Int(configuration.updateInterval.nanoseconds))
+            timer.schedule(deadline: started + interval, repeating: interval)
+            timer.setEventHandler { [weak self] in self?.write(ending: .running) }
+            writer.withLock { state in
+                state = Writer(store: store, record: record, timer: timer, started: started)
+            }
+            timer.resume()
+        }
+    }
+
+    /// The run is over: the row's last update with `ending`, made before this returns (on the queue: at most the
+    /// busy timeout when another process holds the file).
+    public func finish(_ ending: PracticeEnding) {
+        queue.sync {
+            writer.withLock { $0.timer }?.cancel()
+            write(ending: ending)
+            writer.withLock { $0 = Writer() }
+        }
+    }
+
+    /// Rewrites the row with what was heard so far (on the queue); a failure ends the log.
+    private func write(ending: PracticeEnding) {
+        let (store, record, started) = writer.withLock { ($0.store, $0.record, $0.started) }
+        guard let store, var record else { return }
+        apply(summary.withLock { $0 }, to: &record)
+        record.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        record.updatedAt = Date().timeIntervalSince1970
+        record.ending = ending
+        do { try store.update(record) } catch {
+            writer.withLock { state in
+                state.timer?.cancel()
+                state = Writer()
+            }
+            onFailure(error)
+            return
+        }
+        writer.withLock { $0.record = record }
+    }
+
+    private func apply(_ heard: Heard, to record: inout PracticeRecord) {
+        record.lowestTempo = heard.lowest
+        record.highestTempo = heard.highest
+        record.meters = heard.meters.joined(separator: ", ")
+        record.setlistSong = heard.setlistSong
+        record.setlistPath = heard.setlistPath
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// The duration in nanoseconds (saturated).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import MetronomeLog
+import MetronomeModel
+import MetronomeTestSupport
+import Testing
+
+/// The recorder: its row inserted at the start, rewritten every interval and at the end, from its own queue; a file
+/// it cannot use reported once; two recorders writing one file at once.
+@Suite("MetronomeLog: the recorder and its queue")
+struct PracticeRecorderTests {
+    @Test("A run's row: what was heard (tempo range, meters in order), what played, its time and how it ended")
+    func wholeRun() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        let failures = Locked<[PracticeStoreError]>([])
+        let recorder = PracticeRecorder(.init(path: path, what: "click 120 4/4", sound: "wood")) { error in
+            failures.withLock { $0.append(error) }
+        }
+        let start = PracticeLogFixtures.moment("2026-12-02T09:00:00Z")
+        recorder.start(now: start, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        for tempo in [120.0, 124, 128, 96] { recorder.heard(tempo: tempo, meter: "4/4") }
+        recorder.heard(tempo: 128, meter: "7/8")
+        recorder.heard(tempo: 128, meter: "4/4")
+        usleep(50_000)
+        recorder.finish(.stopped)
+        #expect(failures.withLock { $0 } == [])
+        let records = try PracticeStore.openForReading(path: path).records()
+        try #require(records.count == 1)
+        let record = records[0]
+        #expect(record.startedAt == start.timeIntervalSince1970)
+        #expect(record.localDate == "2026-12-02")
+        #expect(record.utcOffset == 9 * 3600)
+        #expect(record.what == "click 120 4/4")
+        #expect(record.sound == "wood")
+        #expect(record.lowestTempo == 96)
+        #expect(record.highestTempo == 128)
+        #expect(record.meters == "4/4, 7/8")
+        #expect(record.ending == .stopped)
+        #expect(record.seconds >= 0.05 && record.seconds < 5, "\(record.seconds)")
+        #expect(record.updateInterval == 60)
+    }
+
+    @Test("Every interval the row is rewritten while the run plays, the setlist fields with it")
+    func updates() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        var configuration = PracticeRecorder.Configuration(path: path, what: "gig.setlist", sound: "standard")
+        configuration.updateInterval = .milliseconds(100)
+        let recorder = PracticeRecorder(configuration) { Issue.record("\($0)") }
+        recorder.start()
+        recorder.heard(tempo: 100, meter: "3/4")
+        recorder.setlistSong = "song"
+        recorder.setlistPath = "/sets/gig.setlist"
+        usleep(350_000)
+        let running = try PracticeStore.openForReading(path: path).records()
+        #expect(running.map(\.ending) == [.running])
+        #expect(running.first.map { $0.seconds >= 0.2 && $0.seconds < 0.35 } == true, "\(running)")
+        #expect(running.first?.highestTempo == 100)
+        #expect(running.first?.setlistSong == "song")
+        #expect(running.first?.setlistPath == "/sets/gig.setlist")
+        #expect(running.first?.updateInterval == 0.1)
+        recorder.finish(.ended)
+        #expect(try PracticeStore.openForReading(path: path).records().map(\.ending) == [.ended])
+    }
+
+    @Test("A file that is not a database: one failure, nothing written, finishing is harmless")
+    func corruptFile() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("corrupt.sqlite")
+        let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let failures = Locked<[String]>([])
+        let recorder = PracticeRecorder(.init(path: path, what: "click", sound: "standard")) { error in
+            failures.withLock { $0.append(error.description) }
+        }
+        recorder.start()
+        recorder.heard(tempo: 120, meter: "4/4")
+        recorder.finish(.ended)
+        #expect(failures.withLock { $0 } == ["file is not a database"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("Two recorders on one file at once, each updating every 20 ms: both rows land, neither fails")
+    func twoWriters() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        let failures = Locked<[String]>([])
+        let recorders = (1...2).map { index in
+            var configuration = PracticeRecorder.Configuration(path: path, what: "run \(index)", sound: "standard")
+            configuration.updateInterval = .milliseconds(20)
+            return PracticeRecorder(configuration) { error in failures.withLock { $0.append(error.description) } }
+        }
+        for recorder in recorders { recorder.start() }
+        for step in 0..<50 {
+            for (index, recorder) in recorders.enumerated() {
+                recorder.heard(tempo: Double(100 + step + index), meter: "4/4")
+            }
+            usleep(10_000)
+        }
+        recorders[0].finish(.ended)
+        recorders[1].finish(.stopped)
+        #expect(failures.withLock { $0 } == [])
+        let records = try PracticeStore.openForReading(path: path).records()
+        #expect(records.map(\.what).sorted() == ["run 1", "run 2"])
+        #expect(Set(records.map(\.ending)) == [.ended, .stopped])
+        #expect(records.map(\.highestTempo).sorted { ($0 ?? 0) < ($1 ?? 0) } == [149, 150])
+    }
+}
