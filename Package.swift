@@ -155,12 +155,13 @@ let package = Package(
             dependencies: [
                 "MetronomeModel", "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeApp",
                 "MetronomePulse", "MetronomeJack", "MetronomeLink", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+                "MetronomeLog",
             ]),
         .executableTarget(
             name: "metronome",
             dependencies: [
                 "MetronomeKit", "MetronomeFiles", "MetronomeHub", "MetronomePulse", "MetronomeJack", "MetronomeWeb",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetronomeLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.

@@ -34,6 +34,9 @@ public struct LiveCommand {
         public var statusLine: () -> (any BeatDisplay)? = { nil }
         /// Called once the first sound is on its way, with the controls keys act on (klick's keys at a terminal).
         public var started: (SessionControls) -> Void = { _ in }
+        /// Writes one whole line from any thread: the practice log's warning, from its writer's queue (standard
+        /// error for the CLI).
+        public var warn: @Sendable (String) -> Void = { _ in }
 
         public init() {}
     }
@@ -150,6 +153,11 @@ public struct LiveCommand {
                 })
         }
         if let web { observations.append(engine.beatPublisher.observe(.scheduled) { beat in web.publish(beat) }) }
+        // The practice log: its row written on its own queue, the beats heard only noted under a lock.
+        let practice = live.practiceLog.flatMap { settings in
+            PracticeLogCompanion.make(settings, plan: plan, session: engine, warn: terminal.warn)
+        }
+        if let practice { observations.append(practice.1) }
         // Stopped in this order when the run ends (the OSC socket first, Link last).
         let linkCompanion: LinkCompanion? =
             followsClock ? nil : link.map { LinkCompanion(link: $0.link, joined: joined, play: !self.plan.waits) }
@@ -162,6 +170,7 @@ public struct LiveCommand {
             + ([
                 clockSwitch, linkCompanion, leader,
                 timebase.flatMap { timebase in clock.map { ClockTimebaseLead(timebase: timebase, clock: $0) } },
+                practice?.0,
             ] as [(any LiveCompanion)?])
             .compactMap { $0 }
         run.observations = observations

@@ -20,7 +20,7 @@ struct LiveOptions: ParsableArguments {
             ("--driver", playback.driver), ("--client-name", jack.clientName), ("--connect", jack.connect),
             SettingForm.flag("--no-connect", jack.noConnect), ("--midi-connect", jack.midiConnect),
             SettingForm.flag("--midi-notes", jack.midiNotes), ("--transport", jack.transport),
-            ("--follow", jack.follow),
+            ("--follow", jack.follow), ("--log-file", playback.logFile), SettingForm.flag("--no-log", playback.noLog),
         ])
     }
 
@@ -78,6 +78,15 @@ struct PlaybackOptions: ParsableArguments {
             retry, in seconds, 1 to 86400, before exit 69 (default 30).
             """)
     var reconnectTimeout: String?
+
+    @Option(
+        help: """
+            The practice log every live run is recorded in (default: $XDG_DATA_HOME/metronome/practice.sqlite, else             ~/.local/share/metronome/practice.sqlite; see 'metronome log').
+            """)
+    var logFile: String?
+
+    @Flag(help: "Do not record this run in the practice log.")
+    var noLog = false
 }
 
 /// `--driver jack`'s client, ports, MIDI and transport.

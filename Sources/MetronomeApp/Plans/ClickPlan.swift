@@ -51,6 +51,17 @@ public struct ClickPlan: Sendable {
     public var parts: [MIDIExportPart] = []
     /// Whether the transport waits for a play command instead of playing at once.
     public var waits = false
+    /// What plays, in a few words, for the practice log: a pattern's name or file, a MIDI file, `click 120 4/4`
+    /// (`SettingForm.clickPlan` sets it; a command that plays notes names them).
+    public var title = ""
+    /// The sound, in a few words, for the practice log: the click's name, the sample files, the SoundFont.
+    public var soundName: String {
+        if let soundFont { return "SoundFont \(soundFont.path) program \(soundFont.program) bank \(soundFont.bank)" }
+        let click = soundFiles.map { "files \($0.joined(separator: ","))" } ?? sound.rawValue
+        return instrument.map { "\(click) + \($0.rawValue)" } ?? click
+    }
+    /// The click's sample files (`--sound-file`), when they replace the built-in sound.
+    public var soundFiles: [String]?
 
     /// A plan from its parts; `init(_:)` builds one from a request.
     /// - Parameters:
