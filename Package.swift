@@ -171,7 +171,7 @@ let package = Package(
             name: "MetronomeBenchmarks",
             dependencies: [
                 "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC",
-                "MetronomeLink", "CAllocationCounter",
+                "MetronomeLink", "CAllocationCounter", "MetronomeLog",
             ],
             path: "Benchmarks/MetronomeBenchmarks"
         ),
