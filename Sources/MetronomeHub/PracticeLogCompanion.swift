@@ -40,7 +40,9 @@ final class PracticeLogCompanion: LiveCompanion {
             warn("metronome: practice log \(path): \(error.description); not logging\n")
         }
         let observation = session.beatPublisher.observe(.heard) { beat in
-            recorder.heard(tempo: beat.tempo, meter: beat.meter.description)
+            // A beat of the meter: a quarter note is 60 / tempo seconds, an eighth half that.
+            let length = 240 / (beat.tempo * Double(beat.meter.unit))
+            recorder.heard(tempo: beat.tempo, meter: beat.meter, beatLength: length)
         }
         return (PracticeLogCompanion(recorder: recorder), observation)
     }

@@ -8,6 +8,8 @@ import Testing
 /// it cannot use reported once; two recorders writing one file at once.
 @Suite("MetronomeLog: the recorder and its queue")
 struct PracticeRecorderTests {
+    let common = Meter.fourFour
+
     @Test("A run's row: what was heard (tempo range, meters in order), what played, its time and how it ended")
     func wholeRun() throws {
         let scratch = try Scratch()
@@ -18,9 +20,15 @@ struct PracticeRecorderTests {
         }
         let start = PracticeLogFixtures.moment("2026-12-02T09:00:00Z")
         recorder.start(now: start, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
-        for tempo in [120.0, 124, 128, 96] { recorder.heard(tempo: tempo, meter: "4/4") }
-        recorder.heard(tempo: 128, meter: "7/8")
-        recorder.heard(tempo: 128, meter: "4/4")
+        // Beats half a second apart, a pause of 8 s (left out), and one more beat.
+        let second: UInt64 = 1_000_000_000
+        for (index, tempo) in [120.0, 124, 128, 96].enumerated() {
+            recorder.heard(
+                tempo: tempo, meter: common, beatLength: 60 / tempo, at: 100 * second + UInt64(index) * second / 2)
+        }
+        recorder.heard(tempo: 128, meter: .of(7, 8), beatLength: 240 / (128 * 8), at: 102 * second)
+        recorder.heard(tempo: 128, meter: common, beatLength: 60 / 128, at: 110 * second)
+        recorder.heard(tempo: 128, meter: common, beatLength: 60 / 128, at: 110 * second + second / 2)
         usleep(50_000)
         recorder.finish(.stopped)
         #expect(failures.withLock { $0 } == [])
@@ -36,7 +44,8 @@ struct PracticeRecorderTests {
         #expect(record.highestTempo == 128)
         #expect(record.meters == "4/4, 7/8")
         #expect(record.ending == .stopped)
-        #expect(record.seconds >= 0.05 && record.seconds < 5, "\(record.seconds)")
+        // Four gaps of 0.5 s before the pause, one after it, and the last beat's 0.5 s.
+        #expect(record.seconds == 3)
         #expect(record.updateInterval == 60)
     }
 
@@ -48,13 +57,20 @@ struct PracticeRecorderTests {
         configuration.updateInterval = .milliseconds(100)
         let recorder = PracticeRecorder(configuration) { Issue.record("\($0)") }
         recorder.start()
-        recorder.heard(tempo: 100, meter: "3/4")
+        // Once the row is in, what comes next can only reach the file through an update.
+        var inserted = false
+        for _ in 0..<200 where !inserted {
+            inserted = (try? PracticeStore.openForReading(path: path).records().count) == 1
+            if !inserted { usleep(10_000) }
+        }
+        #expect(inserted)
+        recorder.heard(tempo: 100, meter: .of(3, 4), beatLength: 0.6)
         recorder.setlistSong = "song"
         recorder.setlistPath = "/sets/gig.setlist"
         usleep(350_000)
         let running = try PracticeStore.openForReading(path: path).records()
         #expect(running.map(\.ending) == [.running])
-        #expect(running.first.map { $0.seconds >= 0.2 && $0.seconds < 0.35 } == true, "\(running)")
+        #expect(running.first?.seconds == 0.6)
         #expect(running.first?.highestTempo == 100)
         #expect(running.first?.setlistSong == "song")
         #expect(running.first?.setlistPath == "/sets/gig.setlist")
@@ -74,7 +90,7 @@ struct PracticeRecorderTests {
             failures.withLock { $0.append(error.description) }
         }
         recorder.start()
-        recorder.heard(tempo: 120, meter: "4/4")
+        recorder.heard(tempo: 120, meter: common, beatLength: 0.5)
         recorder.finish(.ended)
         #expect(failures.withLock { $0 } == ["file is not a database"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
@@ -93,7 +109,7 @@ struct PracticeRecorderTests {
         for recorder in recorders { recorder.start() }
         for step in 0..<50 {
             for (index, recorder) in recorders.enumerated() {
-                recorder.heard(tempo: Double(100 + step + index), meter: "4/4")
+                recorder.heard(tempo: Double(100 + step + index), meter: common, beatLength: 0.5)
             }
             usleep(10_000)
         }
