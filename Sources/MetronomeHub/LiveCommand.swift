@@ -12,7 +12,8 @@ import MetronomeWeb
 /// A live command composed from its typed settings: what `metronome 120`, `play`, `arp`, `chord` and `serve` play
 /// through PulseAudio or JACK, with every clock and control the settings name — Link joined before the first click,
 /// the JACK transport followed or led, MIDI clock and notes out, notes in for the instrument or the arpeggiator, the
-/// OSC service and the web remote — run, reconnected and stopped on one path (`LiveRun`).
+/// OSC service and the web remote, the practice log's record of the run — run, reconnected and stopped on one path
+/// (`LiveRun`).
 ///
 /// The caller words nothing and decides nothing here but what a terminal shows: it gives the lines to print
 /// (`say`), the signals that stop the run, what the status line draws and what keys do (`LiveCommand.Terminal`).

@@ -13,7 +13,7 @@ public enum PracticeStoreError: Error, Sendable, Equatable, CustomStringConverti
     public var isMalformed: Bool {
         switch self {
         case .missing: false
-        case .sqlite(let error): error.isNotADatabase
+        case .sqlite(let error): error.isDamaged
         case .newerSchema: true
         }
     }

@@ -99,6 +99,28 @@ struct PracticeSchemaTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
     }
 
+    @Test("A value longer than 1 MiB is not read: the file is refused as damaged, no gigabyte allocated")
+    func longValue() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("long.sqlite")
+        var record = PracticeLogFixtures.record(what: "song", date: "2026-11-30")
+        try PracticeStore.openForWriting(path: path).insert(&record)
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .readWrite, valueLimit: 4 << 20)
+            try connection.prepare("UPDATE runs SET what = printf('%.*c', 1048577, 'x')").run()
+        }
+        do {
+            _ = try PracticeStore.openForReading(path: path).records()
+            Issue.record("a value of 1 MiB + 1 byte was read")
+        } catch {
+            #expect(error.isMalformed)
+            #expect(error.description == "string or blob too big")
+        }
+        let result = try CommandRunner.run(["log", "--runs", "--log-file", path])
+        #expect(result.status == 65)
+        #expect(result.standardError == "metronome: error: practice log \(path): string or blob too big\n")
+    }
+
     private func text(_ connection: SQLiteConnection, _ sql: StaticString) throws -> String? {
         var value: String?
         try connection.prepare(sql).rows { value = $0.text(0) }

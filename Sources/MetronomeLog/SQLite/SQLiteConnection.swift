@@ -18,6 +18,8 @@ public final class SQLiteConnection {
     }
 
     private let handle: OpaquePointer
+    /// The longest string or row a connection reads or writes.
+    public static let maximumValueBytes: Int32 = 1 << 20
     /// The file's path, as given.
     public let path: String
 
@@ -26,8 +28,11 @@ public final class SQLiteConnection {
     ///   - path: the database file.
     ///   - mode: read only, or read and write (created when missing).
     ///   - busyTimeout: how long a statement waits for another connection's lock before failing with SQLITE_BUSY.
+    ///   - valueLimit: the longest string or row read or written (`maximumValueBytes`; a test writes a longer one).
     /// - Throws: `SQLiteError` of `sqlite3_open_v2` (cannot open) or `sqlite3_busy_timeout`.
-    public init(path: String, mode: Mode, busyTimeout: Duration = .seconds(2)) throws(SQLiteError) {
+    public init(
+        path: String, mode: Mode, busyTimeout: Duration = .seconds(2), valueLimit: Int32 = maximumValueBytes
+    ) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -43,6 +48,9 @@ public final class SQLiteConnection {
         }
         handle = opened
         self.path = path
+        // A value read or written is at most 1 MiB (SQLITE_TOOBIG past it): a damaged or hostile file cannot make a
+        // reader allocate a gigabyte for one field. The log's own values are a few dozen bytes.
+        sqlite3_limit(opened, SQLITE_LIMIT_LENGTH, valueLimit)
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         let timeout = sqlite3_busy_timeout(opened, milliseconds)

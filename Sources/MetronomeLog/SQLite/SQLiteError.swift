@@ -25,6 +25,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
     /// The file is not an SQLite database, or is damaged (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
     public var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_CORRUPT }
+    /// The file is damaged or holds more than this build reads: not a database, corrupt, or a value longer than
+    /// `SQLiteConnection.maximumValueBytes` (`SQLITE_TOOBIG`).
+    public var isDamaged: Bool { isNotADatabase || primaryCode == SQLITE_TOOBIG }
     /// The file, or its folder, cannot be written (`SQLITE_READONLY`, `SQLITE_PERM`).
     public var isReadOnly: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_PERM }
 
