@@ -7,14 +7,16 @@ import MetronomeLog
 public struct PracticeLogCommand {
     /// The file; nil: the default (`PracticeLogLocation`).
     public var file: String?
-    /// The first and last local day of the per-song table and the runs, as the user typed them (YYYY-MM-DD).
+    /// The first local day of the per-song table and the runs, as the user typed it (YYYY-MM-DD); nil: no bound.
     public var since: String?
+    /// The last local day, as `since`.
     public var until: String?
     /// Whether the runs are listed instead of the summary.
     public var runs = false
     /// Text, JSON or CSV.
     public var format: PracticeReport.Format = .text
 
+    /// The default file's summary as text.
     public init() {}
 
     /// The text to print, ending in a newline.

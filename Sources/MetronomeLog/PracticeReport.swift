@@ -6,7 +6,12 @@ import Foundation
 public enum PracticeReport {
     /// The output formats.
     public enum Format: Sendable {
-        case text, json, csv
+        /// Aligned columns for a person.
+        case text
+        /// One JSON value, pretty-printed, keys sorted.
+        case json
+        /// RFC 4180 CSV with a header line.
+        case csv
     }
 
     /// The summary in `format`, ending in a newline.

@@ -3,9 +3,13 @@
 ///
 /// Threads: a value; any thread.
 public enum SQLiteValue: Sendable, Equatable {
+    /// SQL NULL.
     case null
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A double.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
 
     /// The value, or `.null` for nil.
