@@ -159,6 +159,8 @@ public struct LiveCommand {
             PracticeLogCompanion.make(settings, plan: plan, session: engine, warn: terminal.warn)
         }
         if let practice { observations.append(practice.1) }
+        // However the run ends, its last row is written before the command returns (and the process exits).
+        defer { practice?.0.flush() }
         // Stopped in this order when the run ends (the OSC socket first, Link last).
         let linkCompanion: LinkCompanion? =
             followsClock ? nil : link.map { LinkCompanion(link: $0.link, joined: joined, play: !self.plan.waits) }

@@ -60,7 +60,12 @@ final class PracticeLogCompanion: LiveCompanion {
         }
     }
 
+    /// The last update is asked for here and made on the recorder's queue while the output drains; the command
+    /// waits for it before it returns (`flush`), so a file held by another process never holds the stop up.
     func stop() {
-        if begun { recorder.finish(ending) }
+        if begun { recorder.finish(ending, wait: false) }
     }
+
+    /// Returns once the run's last update is written.
+    func flush() { recorder.flush() }
 }

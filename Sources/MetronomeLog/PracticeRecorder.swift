@@ -153,14 +153,22 @@ public final class PracticeRecorder: Sendable {
         }
     }
 
-    /// The run is over: the row's last update with `ending`, made before this returns (on the queue: at most the
-    /// busy timeout when another process holds the file).
-    public func finish(_ ending: PracticeEnding) {
-        queue.sync {
+    /// The run is over: the row's last update with `ending`, on the queue.
+    /// - Parameter wait: whether to return only once it is written (at most the busy timeout when another process
+    ///   holds the file); without waiting, `flush` waits for it later (a live run's stop must not wait on the file
+    ///   while the session still plays).
+    public func finish(_ ending: PracticeEnding, wait: Bool = true) {
+        queue.async { [self] in
             writer.withLock { $0.timer }?.cancel()
             write(ending: ending)
             writer.withLock { $0 = Writer() }
         }
+        if wait { flush() }
+    }
+
+    /// Returns once every write asked for so far is done (before the process exits).
+    public func flush() {
+        queue.sync {}
     }
 
     /// Rewrites the row with what was heard so far (on the queue); a failure ends the log.

@@ -121,4 +121,31 @@ struct PracticeRecorderTests {
         #expect(Set(records.map(\.ending)) == [.ended, .stopped])
         #expect(records.map(\.highestTempo).sorted { ($0 ?? 0) < ($1 ?? 0) } == [149, 150])
     }
+
+    @Test("A file locked by another process: the stop returns at once, the last write gives up after the busy timeout")
+    func lockedFile() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        let failures = Locked<[String]>([])
+        var configuration = PracticeRecorder.Configuration(path: path, what: "click", sound: "wood")
+        configuration.busyTimeout = .milliseconds(300)
+        let recorder = PracticeRecorder(configuration) { error in failures.withLock { $0.append(error.description) } }
+        recorder.start()
+        recorder.flush()
+        recorder.heard(tempo: 120, meter: common, beatLength: 0.5)
+        // Another connection (as another process would) holds the write lock.
+        let other = try SQLiteConnection(path: path, mode: .readWrite)
+        try other.execute("BEGIN EXCLUSIVE")
+        let asked = DispatchTime.now().uptimeNanoseconds
+        recorder.finish(.ended, wait: false)
+        let returned = DispatchTime.now().uptimeNanoseconds
+        recorder.flush()
+        let written = DispatchTime.now().uptimeNanoseconds
+        try other.execute("ROLLBACK")
+        #expect(returned - asked < 50_000_000, "finish took \(returned - asked) ns")
+        #expect(written - asked >= 300_000_000, "the write gave up after \(written - asked) ns")
+        #expect(failures.withLock { $0 } == ["database is locked"])
+        // The row stays as inserted: running, read back as interrupted once stale.
+        #expect(try PracticeStore.openForReading(path: path).records().map(\.ending) == [.running])
+    }
 }
