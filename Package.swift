@@ -37,6 +37,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // libsqlite3 (Debian's libsqlite3-dev), reached only through MetronomeLog.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // libpulse, reached only through MetronomePulse.
         .systemLibrary(
             name: "CPulseAudio",
@@ -96,6 +102,10 @@ let package = Package(
         // Open Sound Control 1.0 packets as values: encoding, bounded decoding, address patterns; and a UDP socket
         // (no Foundation).
         .target(name: "MetronomeOSC"),
+        // The practice log (docs/practice.md): every live run's record in an SQLite database, written on a queue of
+        // its own, and the summaries of `metronome log`. Over libsqlite3 directly, not GRDB.swift: GRDB would add a
+        // large Swift package to every one of CI's builds for a dozen statements.
+        .target(name: "MetronomeLog", dependencies: ["MetronomeModel", "CSQLite"]),
         // Live playback through a PulseAudio server.
         .target(
             name: "MetronomePulse",
@@ -145,12 +155,13 @@ let package = Package(
             dependencies: [
                 "MetronomeModel", "MetronomeMusic", "MetronomeMIDI", "MetronomeEngine", "MetronomeLive", "MetronomeApp",
                 "MetronomePulse", "MetronomeJack", "MetronomeLink", "MetronomeOSC", "MetronomeService", "MetronomeWeb",
+                "MetronomeLog",
             ]),
         .executableTarget(
             name: "metronome",
             dependencies: [
                 "MetronomeKit", "MetronomeFiles", "MetronomeHub", "MetronomePulse", "MetronomeJack", "MetronomeWeb",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetronomeLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Counts malloc calls per thread; linked only into tests and benchmarks to prove the render path allocates nothing.
@@ -160,7 +171,7 @@ let package = Package(
             name: "MetronomeBenchmarks",
             dependencies: [
                 "MetronomeKit", "MetronomeFiles", "MetronomePulse", "MetronomeService", "MetronomeOSC",
-                "MetronomeLink", "CAllocationCounter",
+                "MetronomeLink", "CAllocationCounter", "MetronomeLog",
             ],
             path: "Benchmarks/MetronomeBenchmarks"
         ),
@@ -223,6 +234,8 @@ let package = Package(
                 "MetronomeTestSupport",
             ]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
+        // The practice log: its schema and migrations, the recorder's queue, the summaries; two writers at once.
+        .testTarget(name: "MetronomeLogTests", dependencies: ["MetronomeModel", "MetronomeLog", "MetronomeTestSupport"]),
         .testTarget(
             name: "MetronomeServiceTests",
             dependencies: [

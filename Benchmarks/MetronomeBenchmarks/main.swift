@@ -6,7 +6,8 @@ import MetronomeKit
 // (default "20,10,5,3") the latencies tried; METRONOME_BENCH_SERVE_SECONDS (default 30) the length of the serve
 // part's load run (its idle runs last twice that); METRONOME_BENCH_SERVE_LATENCY (default: serve's 20) the serve
 // part's --latency in milliseconds; METRONOME_BENCH_ONLY (default
-// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock") which parts run;
+// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock,practicelog") which
+// parts run;
 // METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none);
 // METRONOME_BENCH_SEQUENCER_LIVE_SECONDS (default 60) how long it plays the file live with each font (0: not at all);
 // METRONOME_BENCH_RETURNS (default 20) the connection losses and returns of the reconnect part. The `link` part is not
@@ -15,7 +16,7 @@ import MetronomeKit
 let runs = 7
 let parts = Set(
     (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) }
-        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock")
+        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock,practicelog")
         .split(
             separator: ","
         )
@@ -339,3 +340,6 @@ if parts.contains("link") {
 
 // MIDI clock in: the follower's filter beside Hydrogen's mean of ten and a plain per-tick estimate (offline, seeded).
 if parts.contains("midiclock") { MIDIClockBenchmark.report() }
+
+// The practice log: `metronome log` over 50 000 runs (the live run's cost with and without it: Benchmarks/practice-log).
+if parts.contains("practicelog") { try PracticeLogBenchmark.run(metronome: metronome, scratch: scratch, runs: runs) }

@@ -12,7 +12,8 @@ import MetronomeWeb
 /// A live command composed from its typed settings: what `metronome 120`, `play`, `arp`, `chord` and `serve` play
 /// through PulseAudio or JACK, with every clock and control the settings name — Link joined before the first click,
 /// the JACK transport followed or led, MIDI clock and notes out, notes in for the instrument or the arpeggiator, the
-/// OSC service and the web remote — run, reconnected and stopped on one path (`LiveRun`).
+/// OSC service and the web remote, the practice log's record of the run — run, reconnected and stopped on one path
+/// (`LiveRun`).
 ///
 /// The caller words nothing and decides nothing here but what a terminal shows: it gives the lines to print
 /// (`say`), the signals that stop the run, what the status line draws and what keys do (`LiveCommand.Terminal`).
@@ -35,6 +36,9 @@ public struct LiveCommand {
         /// Called once the first sound is on its way, with the controls keys act on (klick's keys at a terminal) and,
         /// playing a setlist, its player (the keys that switch songs).
         public var started: (SessionControls, SetlistPlayer?) -> Void = { _, _ in }
+        /// Writes one whole line from any thread: the practice log's warning, from its writer's queue (standard
+        /// error for the CLI).
+        public var warn: @Sendable (String) -> Void = { _ in }
 
         public init() {}
     }
@@ -179,6 +183,13 @@ public struct LiveCommand {
                 })
         }
         if let web { observations.append(engine.beatPublisher.observe(.scheduled) { beat in web.publish(beat) }) }
+        // The practice log: its row written on its own queue, the beats heard only noted under a lock.
+        let practice = live.practiceLog.flatMap { settings in
+            PracticeLogCompanion.make(settings, plan: plan, session: engine, songs: songs, warn: terminal.warn)
+        }
+        if let practice { observations.append(practice.1) }
+        // However the run ends, its last row is written before the command returns (and the process exits).
+        defer { practice?.0.flush() }
         // Stopped in this order when the run ends (the OSC socket first, Link last).
         let linkCompanion: LinkCompanion? =
             followsClock ? nil : link.map { LinkCompanion(link: $0.link, joined: joined, play: !self.plan.waits) }
@@ -191,6 +202,7 @@ public struct LiveCommand {
             + ([
                 clockSwitch, linkCompanion, leader, setMIDI,
                 timebase.flatMap { timebase in clock.map { ClockTimebaseLead(timebase: timebase, clock: $0) } },
+                practice?.0,
             ] as [(any LiveCompanion)?])
             .compactMap { $0 }
         run.observations = observations

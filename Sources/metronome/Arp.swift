@@ -95,6 +95,7 @@ struct Arp: ParsableCommand {
         var job = try Job(clickOptions.form.merging(output.form), .click(silent: !click))
         let track = try voicing.checkedTrack(sampleRate: job.plan.sampleRate)
         job.plan.midiInputTrack = track
+        job.plan.title = midiIn ? "arp --midi-in" : "arp \(progression ?? "")"
         if midiIn {
             job.plan.midiInputArpeggio = (settings, latch)
         } else {

@@ -48,6 +48,7 @@ struct Chord: ParsableCommand {
         form.set("--duration", String(held + release + 0.05))
         var job = try Job(clickOptions.form.merging(form), .click(silent: true))
         job.plan.midiInputTrack = track
+        job.plan.title = "chord \(chord)"
         job.plan.playChord(
             chords[0], held: held, strumMilliseconds: strumMilliseconds, track: track, voicing: voicing)
         try Metronome.perform(job, live: live, jack: jack)

@@ -32,6 +32,7 @@ struct ClickLive {
         var terminal = LiveCommand.Terminal()
         terminal.say = { FileOutput.standardError.write($0) }
         terminal.isCancelled = { StopSignals.wasReceived }
+        terminal.warn = { FileOutput.standardError.write($0) }
         let showsStatus = FileOutput.standardOutput.isTerminal && !job.quiet
         terminal.statusLine = { showsStatus ? StatusLine() : nil }
         terminal.started = { controls, songs in

@@ -21,6 +21,7 @@ struct LiveOptions: ParsableArguments {
             SettingForm.flag("--no-connect", jack.noConnect), ("--midi-connect", jack.midiConnect),
             SettingForm.flag("--midi-notes", jack.midiNotes), ("--transport", jack.transport),
             ("--follow", jack.follow), ("--midi-next", jack.midiNext), ("--midi-previous", jack.midiPrevious),
+            ("--log-file", playback.logFile), SettingForm.flag("--no-log", playback.noLog),
         ])
     }
 
@@ -78,6 +79,15 @@ struct PlaybackOptions: ParsableArguments {
             retry, in seconds, 1 to 86400, before exit 69 (default 30).
             """)
     var reconnectTimeout: String?
+
+    @Option(
+        help: """
+            The practice log every live run is recorded in (default: $XDG_DATA_HOME/metronome/practice.sqlite, else             ~/.local/share/metronome/practice.sqlite; see 'metronome log').
+            """)
+    var logFile: String?
+
+    @Flag(help: "Do not record this run in the practice log.")
+    var noLog = false
 }
 
 /// `--driver jack`'s client, ports, MIDI and transport.

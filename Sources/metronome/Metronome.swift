@@ -19,6 +19,7 @@ struct Metronome: ParsableCommand {
               metronome arp "C Am F G" [--rate 1/16] [--style upDown] [--octaves 2] [--gate 0.8] [--click] [options]
               metronome chord "Cmaj7" [--strum MS] [--octave 4] [--duration S] [options]
               metronome serve [FILE-or-NAME] [--osc 127.0.0.1:7770] [--wait] [options]
+              metronome log [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--runs] [--json | --csv] [--log-file FILE]
             """,
         discussion: """
             Tempo is in quarter notes per minute whatever the meter (klick's convention): at 120 BPM in 6/8 each \
@@ -33,7 +34,7 @@ struct Metronome: ParsableCommand {
         version: Metronome.version,
         subcommands: [
             Play.self, Check.self, Patterns.self, Arp.self, Chord.self, Serve.self, Sounds.self, Devices.self,
-            Clock.self,
+            Clock.self, Log.self,
         ])
 
     @OptionGroup(title: HelpSection.click) var click: ClickOptions

@@ -17,7 +17,7 @@ struct HelpTests {
         #expect(bad.status == 64)
         #expect(
             bad.standardError
-                == "metronome: error: help nope: no such command; the commands are play, check, patterns, arp, chord, serve, sounds, devices, clock\n"
+                == "metronome: error: help nope: no such command; the commands are play, check, patterns, arp, chord, serve, sounds, devices, clock, log\n"
         )
         #expect(bad.standardOutput == "")
         let good = try CommandRunner.run(["help", "serve"])

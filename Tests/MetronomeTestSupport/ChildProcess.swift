@@ -33,7 +33,7 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let environmentStrings = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        let environmentStrings = ChildProcess.environment(environment).map { "\($0.key)=\($0.value)" }
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = environmentStrings.map { strdup($0) } + [nil]
         defer {
@@ -44,6 +44,25 @@ public final class ChildProcess: @unchecked Sendable {
         let result = posix_spawn(&child, path, &actions, &attributes, &argv, &envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
         pid = child
+    }
+
+    /// The folder every child's `XDG_DATA_HOME` names unless the test sets another one: a temporary folder of this
+    /// test process's, so that no live run a test starts records its practice log under the real home.
+    public static let dataHome: String = {
+        let path = NSTemporaryDirectory() + "metronome-test-data-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// The environment a child gets: `environment` (nil: this process's), with `XDG_DATA_HOME` set to `dataHome`
+    /// unless `environment` names a folder of its own (one other than this process's).
+    static func environment(_ environment: [String: String]?) -> [String: String] {
+        let inherited = ProcessInfo.processInfo.environment
+        var result = environment ?? inherited
+        if result["XDG_DATA_HOME"] == nil || result["XDG_DATA_HOME"] == inherited["XDG_DATA_HOME"] {
+            result["XDG_DATA_HOME"] = dataHome
+        }
+        return result
     }
 
     deinit {

@@ -1,3 +1,6 @@
+import MetronomeModel
+import MetronomePatterns
+
 /// The click's settings made into a plan, with the command line's wording of what went wrong.
 extension SettingForm {
     /// Checks the click's and the output's settings (`clickRequest`) and makes the plan of `source`.
@@ -9,8 +12,25 @@ extension SettingForm {
     {
         let checked: CheckedClick
         do { checked = try clickRequest(source) } catch { throw CommandLineError(error) }
-        do { return (try ClickPlan(checked.request), checked.output) } catch {
-            throw CommandLineError(error, tempo: checked.tempo)
+        var plan: ClickPlan
+        do { plan = try ClickPlan(checked.request) } catch { throw CommandLineError(error, tempo: checked.tempo) }
+        plan.title = checked.request.source.title
+        plan.soundFiles = checked.request.soundFiles
+        return (plan, checked.output)
+    }
+}
+
+extension ClickRequest.Source {
+    /// What plays, in a few words (`ClickPlan.title`): `click 120 4/4`, a pattern's name as asked for, a MIDI file's
+    /// path.
+    public var title: String {
+        switch self {
+        case .click(let section, _):
+            let bpm = section.tempo.quarterNotesPerMinute
+            let tempo = bpm == bpm.rounded() ? String(Int(bpm)) : String(bpm)
+            return "click \(tempo) \(section.meter)"
+        case .pattern(let document, _, _): return document.requestedName
+        case .midi(let playback, _): return playback.path
         }
     }
 }

@@ -10,6 +10,8 @@ public protocol LiveCompanion: AnyObject {
     func begin(session: Session, output: any OutputBackend)
     /// Another output plays: the server went away and came back.
     func resume(output: any OutputBackend)
+    /// How the run ended, told once just before `stop` when it played (not when its first output was refused).
+    func runEnded(_ ending: LiveRunEnding)
     /// Stops it. Called once, after the run's last poll or when its first output could not be opened.
     func stop()
     /// Its lines of the `--verbose` report, asked after `stop` (and after the output has finished).
@@ -21,6 +23,18 @@ extension LiveCompanion {
     public func begin(session: Session, output: any OutputBackend) { resume(output: output) }
     /// By default nothing: a companion that does not look at the output.
     public func resume(output: any OutputBackend) {}
+    /// By default nothing: a companion that stops the same way however the run ended.
+    public func runEnded(_ ending: LiveRunEnding) {}
     /// By default none.
     public var reportLines: [String] { [] }
+}
+
+/// How a live run that played ended (`LiveCompanion.runEnded`).
+public enum LiveRunEnding: Sendable, Equatable {
+    /// It played to its end (`--bars`, `--duration`, the map's end).
+    case reachedEnd
+    /// A stop: a signal, a quit key, OSC's quit.
+    case stopped
+    /// The sound server went away and was given up.
+    case lost
 }

@@ -101,6 +101,13 @@ public struct LiveRun<Driver: OutputDriver> where Driver.Backend: ReportingOutpu
                 }
                 onEvent(event)
             })
+        let ended: LiveRunEnding =
+            switch ending {
+            case .reachedEnd: .reachedEnd
+            case .stopped: .stopped
+            case .gaveUp: .lost
+            }
+        for companion in companions { companion.runEnded(ended) }
         for companion in companions { companion.stop() }
         let output = stream.output
         if verbose, stream.isPlaying { output.refreshLatency() }

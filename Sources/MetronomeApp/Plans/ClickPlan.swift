@@ -60,6 +60,17 @@ public struct ClickPlan: Sendable {
     /// How long the end of a render fades (`AudioFileRender.fadeOut`): a practice timer's render lasts this long past
     /// its chime, so the fade falls on silence.
     public static let renderFadeOut: Duration = .milliseconds(5)
+    /// What plays, in a few words, for the practice log: a pattern's name or file, a MIDI file, `click 120 4/4`
+    /// (`SettingForm.clickPlan` sets it; a command that plays notes names them).
+    public var title = ""
+    /// The sound, in a few words, for the practice log: the click's name, the sample files, the SoundFont.
+    public var soundName: String {
+        if let soundFont { return "SoundFont \(soundFont.path) program \(soundFont.program) bank \(soundFont.bank)" }
+        let click = soundFiles.map { "files \($0.joined(separator: ","))" } ?? sound.rawValue
+        return instrument.map { "\(click) + \($0.rawValue)" } ?? click
+    }
+    /// The click's sample files (`--sound-file`), when they replace the built-in sound.
+    public var soundFiles: [String]?
 
     /// A plan from its parts; `init(_:)` builds one from a request.
     /// - Parameters:

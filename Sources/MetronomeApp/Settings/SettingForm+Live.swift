@@ -18,6 +18,9 @@ public struct LiveSettings: Sendable {
     public var link: LinkSettings?
     /// Playing through a JACK server (`--driver jack`); nil: through PulseAudio.
     public var jack: JackSettings?
+    /// Where the run is recorded in the practice log (docs/practice.md); nil: not recorded. The command line logs
+    /// every live run to the default file unless `--no-log`; a library user's run is recorded only when set.
+    public var practiceLog: PracticeLogSettings?
 
     /// The defaults.
     public init() {}
@@ -29,6 +32,16 @@ public struct LiveSettings: Sendable {
             ?? Session.defaultLookahead(
                 timerInterval: .milliseconds(10), outputLatency: latency, sampleRate: sampleRate)
     }
+}
+
+/// Where a live run is recorded in the practice log (`--log-file`; `--no-log` records nothing).
+public struct PracticeLogSettings: Sendable, Equatable {
+    /// The database file; nil: the default, `$XDG_DATA_HOME/metronome/practice.sqlite` (else under
+    /// `$HOME/.local/share`), its folder made when missing.
+    public var file: String?
+
+    /// The log in `file` (nil: the default file).
+    public init(file: String? = nil) { self.file = file }
 }
 
 /// How a live command joins an Ableton Link session (`--link`, `--quantum`, `--link-start-stop`).
@@ -112,7 +125,7 @@ extension SettingForm {
         ("--no-reconnect", true), ("--reconnect-timeout", true), ("--link", true), ("--quantum", true),
         ("--link-start-stop", true), ("--driver", true), ("--client-name", true), ("--connect", true),
         ("--no-connect", true), ("--midi-connect", true), ("--midi-notes", true), ("--transport", true),
-        ("--follow", true), ("--midi-next", true), ("--midi-previous", true),
+        ("--follow", true), ("--midi-next", true), ("--midi-previous", true), ("--log-file", true), ("--no-log", true),
     ]
 
     /// Checks the live settings (`--latency`, `--lookahead`, `--device`, `--verbose`, `--no-reconnect`,
@@ -131,6 +144,11 @@ extension SettingForm {
         settings.device = self["--device"]
         settings.verbose = has("--verbose")
         settings.reconnectTimeout = has("--no-reconnect") ? nil : reconnect ?? .seconds(30)
+        try exclusive("--log-file", "--no-log")
+        if self["--log-file"] == "" {
+            throw SettingError("--log-file", "give the practice log's file: --log-file PATH")
+        }
+        settings.practiceLog = has("--no-log") ? nil : PracticeLogSettings(file: self["--log-file"])
         let quantum = try value("--quantum", SettingText.quantum)
         // One clock leads at a time: --follow names it (Link and the JACK transport also have their own options).
         let follow = self["--follow"]

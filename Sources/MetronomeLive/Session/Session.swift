@@ -515,6 +515,7 @@ public final class Session: @unchecked Sendable {
             let elapsed = HostTime.now().nanoseconds - started
             let used = ThreadUsage.now() - usageBefore
             timings.longestOwn = max(timings.longestOwn, used.ownNanoseconds(of: elapsed))
+            timings.cpu += used.cpuNanoseconds
         }
         if slept || scheduler.scheduledUntil < position {
             // What came during the sleep takes the frame a tick one period ago would have given it, not the stale one.

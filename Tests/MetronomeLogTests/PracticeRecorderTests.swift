@@ -1,0 +1,151 @@
+import Foundation
+import MetronomeLog
+import MetronomeModel
+import MetronomeTestSupport
+import Testing
+
+/// The recorder: its row inserted at the start, rewritten every interval and at the end, from its own queue; a file
+/// it cannot use reported once; two recorders writing one file at once.
+@Suite("MetronomeLog: the recorder and its queue")
+struct PracticeRecorderTests {
+    let common = Meter.fourFour
+
+    @Test("A run's row: what was heard (tempo range, meters in order), what played, its time and how it ended")
+    func wholeRun() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        let failures = Locked<[PracticeStoreError]>([])
+        let recorder = PracticeRecorder(.init(path: path, what: "click 120 4/4", sound: "wood")) { error in
+            failures.withLock { $0.append(error) }
+        }
+        let start = PracticeLogFixtures.moment("2026-12-02T09:00:00Z")
+        recorder.start(now: start, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        // Beats half a second apart, a pause of 8 s (left out), and one more beat.
+        let second: UInt64 = 1_000_000_000
+        for (index, tempo) in [120.0, 124, 128, 96].enumerated() {
+            recorder.heard(
+                tempo: tempo, meter: common, beatLength: 60 / tempo, at: 100 * second + UInt64(index) * second / 2)
+        }
+        recorder.heard(tempo: 128, meter: .of(7, 8), beatLength: 240 / (128 * 8), at: 102 * second)
+        recorder.heard(tempo: 128, meter: common, beatLength: 60 / 128, at: 110 * second)
+        recorder.heard(tempo: 128, meter: common, beatLength: 60 / 128, at: 110 * second + second / 2)
+        usleep(50_000)
+        recorder.finish(.stopped)
+        #expect(failures.withLock { $0 } == [])
+        let records = try PracticeStore.openForReading(path: path).records()
+        try #require(records.count == 1)
+        let record = records[0]
+        #expect(record.startedAt == start.timeIntervalSince1970)
+        #expect(record.localDate == "2026-12-02")
+        #expect(record.utcOffset == 9 * 3600)
+        #expect(record.what == "click 120 4/4")
+        #expect(record.sound == "wood")
+        #expect(record.lowestTempo == 96)
+        #expect(record.highestTempo == 128)
+        #expect(record.meters == "4/4, 7/8")
+        #expect(record.ending == .stopped)
+        // Four gaps of 0.5 s before the pause, one after it, and the last beat's 0.5 s.
+        #expect(record.seconds == 3)
+        #expect(record.updateInterval == 60)
+    }
+
+    @Test("Every interval the row is rewritten while the run plays, the setlist fields with it")
+    func updates() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        var configuration = PracticeRecorder.Configuration(path: path, what: "gig.setlist", sound: "standard")
+        configuration.updateInterval = .milliseconds(100)
+        let recorder = PracticeRecorder(configuration) { Issue.record("\($0)") }
+        recorder.start()
+        // Once the row is in, what comes next can only reach the file through an update.
+        var inserted = false
+        for _ in 0..<200 where !inserted {
+            inserted = (try? PracticeStore.openForReading(path: path).records().count) == 1
+            if !inserted { usleep(10_000) }
+        }
+        #expect(inserted)
+        recorder.heard(tempo: 100, meter: .of(3, 4), beatLength: 0.6)
+        recorder.setlistSong = "song"
+        recorder.setlistPath = "/sets/gig.setlist"
+        usleep(350_000)
+        let running = try PracticeStore.openForReading(path: path).records()
+        #expect(running.map(\.ending) == [.running])
+        #expect(running.first?.seconds == 0.6)
+        #expect(running.first?.highestTempo == 100)
+        #expect(running.first?.setlistSong == "song")
+        #expect(running.first?.setlistPath == "/sets/gig.setlist")
+        #expect(running.first?.updateInterval == 0.1)
+        recorder.finish(.ended)
+        #expect(try PracticeStore.openForReading(path: path).records().map(\.ending) == [.ended])
+    }
+
+    @Test("A file that is not a database: one failure, nothing written, finishing is harmless")
+    func corruptFile() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("corrupt.sqlite")
+        let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let failures = Locked<[String]>([])
+        let recorder = PracticeRecorder(.init(path: path, what: "click", sound: "standard")) { error in
+            failures.withLock { $0.append(error.description) }
+        }
+        recorder.start()
+        recorder.heard(tempo: 120, meter: common, beatLength: 0.5)
+        recorder.finish(.ended)
+        #expect(failures.withLock { $0 } == ["file is not a database"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("Two recorders on one file at once, each updating every 20 ms: both rows land, neither fails")
+    func twoWriters() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        let failures = Locked<[String]>([])
+        let recorders = (1...2).map { index in
+            var configuration = PracticeRecorder.Configuration(path: path, what: "run \(index)", sound: "standard")
+            configuration.updateInterval = .milliseconds(20)
+            return PracticeRecorder(configuration) { error in failures.withLock { $0.append(error.description) } }
+        }
+        for recorder in recorders { recorder.start() }
+        for step in 0..<50 {
+            for (index, recorder) in recorders.enumerated() {
+                recorder.heard(tempo: Double(100 + step + index), meter: common, beatLength: 0.5)
+            }
+            usleep(10_000)
+        }
+        recorders[0].finish(.ended)
+        recorders[1].finish(.stopped)
+        #expect(failures.withLock { $0 } == [])
+        let records = try PracticeStore.openForReading(path: path).records()
+        #expect(records.map(\.what).sorted() == ["run 1", "run 2"])
+        #expect(Set(records.map(\.ending)) == [.ended, .stopped])
+        #expect(records.map(\.highestTempo).sorted { ($0 ?? 0) < ($1 ?? 0) } == [149, 150])
+    }
+
+    @Test("A file locked by another process: the stop returns at once, the last write gives up after the busy timeout")
+    func lockedFile() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        let failures = Locked<[String]>([])
+        var configuration = PracticeRecorder.Configuration(path: path, what: "click", sound: "wood")
+        configuration.busyTimeout = .milliseconds(300)
+        let recorder = PracticeRecorder(configuration) { error in failures.withLock { $0.append(error.description) } }
+        recorder.start()
+        recorder.flush()
+        recorder.heard(tempo: 120, meter: common, beatLength: 0.5)
+        // Another connection (as another process would) holds the write lock.
+        let other = try SQLiteConnection(path: path, mode: .readWrite)
+        try other.execute("BEGIN EXCLUSIVE")
+        let asked = DispatchTime.now().uptimeNanoseconds
+        recorder.finish(.ended, wait: false)
+        let returned = DispatchTime.now().uptimeNanoseconds
+        recorder.flush()
+        let written = DispatchTime.now().uptimeNanoseconds
+        try other.execute("ROLLBACK")
+        #expect(returned - asked < 50_000_000, "finish took \(returned - asked) ns")
+        #expect(written - asked >= 300_000_000, "the write gave up after \(written - asked) ns")
+        #expect(failures.withLock { $0 } == ["database is locked"])
+        // The row stays as inserted: running, read back as interrupted once stale.
+        #expect(try PracticeStore.openForReading(path: path).records().map(\.ending) == [.running])
+    }
+}
