@@ -47,7 +47,18 @@ public final class PracticeStore {
         // Read first: a file that is not a database says so here, before any write is tried.
         _ = try PracticeStoreError.sql { () throws(SQLiteError) in try connection.userVersion() }
         try PracticeStoreError.sql { () throws(SQLiteError) in
-            try connection.execute("PRAGMA journal_mode = WAL")
+            // Turning a new file to WAL takes it whole for a moment: with two metronomes starting together on a new
+            // file, one got "database is locked" here 1 run in 5, the busy timeout notwithstanding; so the change
+            // is tried again every 5 ms for as long as the timeout allows (6 runs in a row then landed both rows).
+            let deadline = ContinuousClock.now + busyTimeout
+            while true {
+                do throws(SQLiteError) {
+                    try connection.execute("PRAGMA journal_mode = WAL")
+                    break
+                } catch  where error.isBusy && ContinuousClock.now < deadline {
+                    usleep(5_000)
+                }
+            }
             // In WAL mode a commit survives the process being killed; only a power cut may lose the last ones.
             try connection.execute("PRAGMA synchronous = NORMAL")
         }
