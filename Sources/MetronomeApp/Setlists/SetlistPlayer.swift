@@ -118,9 +118,9 @@ public final class SetlistPlayer: Sendable {
     ///   - plan: the set.
     ///   - configuration: the mixer's configuration.
     ///   - lookahead: the scheduling lookahead, or nil for the default.
-    /// - Returns: a live session playing the first song.
-    /// - Throws: `PlanError.session` when the session cannot be made.
     ///   - waits: whether the first song waits for a play (`serve --wait`) instead of playing at once.
+    /// - Returns: a live session playing the first song (or waiting).
+    /// - Throws: `PlanError.session` when the session cannot be made.
     public static func session(
         _ plan: SetlistPlan, configuration: MixerConfiguration, lookahead: SampleTime?, waits: Bool = false
     ) throws(PlanError) -> Session {
