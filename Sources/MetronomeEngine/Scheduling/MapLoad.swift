@@ -31,7 +31,7 @@ public final class MapLoad: Sendable {
     public let clickGain: Float?
     /// What plays after the map's end, or nil: the transport stops there.
     public let then: Successor?
-    /// The caller's name for this load (a song's index), reported once it has landed (`Scheduler.landedLoad`).
+    /// The caller's name for this load (a song's index), reported once it has landed (`Scheduler.landedTag`).
     public let tag: Int
 
     /// A load.

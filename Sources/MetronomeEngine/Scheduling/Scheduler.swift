@@ -99,8 +99,6 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Loads sent to the transport and not yet landed, in the order sent (the transport applies its queue in order).
     private var pendingLoads: [(load: MapLoad, ticket: Int)?] = []
-    /// The ticket of the last `load(_:at:)`, and of the last one landed (or dropped).
-    private let sentTicket = Atomic<Int>(0)
     /// The ticket of the last load sent with `load(_:at:)` that has landed or been dropped (0: none yet).
     public private(set) var landedTicket = 0
     /// The frame the map played to its end on, while the transport rests there (cleared by what starts or moves it).
@@ -109,8 +107,8 @@ public final class Scheduler: @unchecked Sendable {
     private var successor: MapLoad.Successor?
     /// The successor due, once the map has ended: loaded and started on its frame unless a load lands first.
     private var armed: (frame: SampleTime, load: MapLoad)?
-    /// The tag of the last `MapLoad` landed and the frame it landed on (its map's first frame), or nil.
-    public private(set) var landedLoad: (tag: Int, frame: SampleTime)?
+    /// The tag of the last `MapLoad` landed, or nil before any.
+    public private(set) var landedTag: Int?
 
     struct Inbox {
         var commands: [(TransportCommand, Quantization?)] = []
@@ -120,6 +118,8 @@ public final class Scheduler: @unchecked Sendable {
         var resyncsMIDI = false
         /// Loads sent with `load(_:at:)` with their tickets, by the index of their `.load` command in `commands`.
         var loads: [Int: (load: MapLoad, ticket: Int)] = [:]
+        /// The ticket of the last `load(_:at:)` sent (tickets count up from 1; kept when the inbox is taken).
+        var lastTicket = 0
         /// A successor set with `setSuccessor`, when one was.
         var successor: MapLoad.Successor??
     }
@@ -173,7 +173,8 @@ public final class Scheduler: @unchecked Sendable {
     @discardableResult
     public func load(_ load: MapLoad, at quantization: Quantization? = nil) -> Int {
         inbox.withLock { inbox in
-            let ticket = sentTicket.add(1, ordering: .relaxed).newValue
+            inbox.lastTicket += 1
+            let ticket = inbox.lastTicket
             inbox.loads[inbox.commands.count] = (load, ticket)
             inbox.commands.append((.load(load.map), quantization))
             return ticket
@@ -372,7 +373,7 @@ public final class Scheduler: @unchecked Sendable {
 
     private func takeInbox() {
         let taken = inbox.withLock { inbox -> Inbox in
-            defer { inbox = Inbox() }
+            defer { inbox = Inbox(lastTicket: inbox.lastTicket) }
             return inbox
         }
         for (index, (command, quantization)) in taken.commands.enumerated() {
@@ -497,7 +498,7 @@ public final class Scheduler: @unchecked Sendable {
         if let clickGain = load.clickGain { gain = clickGain }
         if transport.run == nil { transport.sendFirst(.play, at: .frame(frame)) }
         successor = load.then
-        landedLoad = (load.tag, frame)
+        landedTag = load.tag
     }
 
     /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).

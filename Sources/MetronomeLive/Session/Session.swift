@@ -206,13 +206,9 @@ public final class Session: @unchecked Sendable {
         wake()
     }
 
-    /// The tag of the last `MapLoad` landed and the output frame its map's top lies on (scheduled, so up to a
-    /// lookahead before it is heard), or nil before any. Any thread.
-    public var landedLoad: (tag: Int, frame: SampleTime)? { onQueue { $0.landedLoad } }
-
     /// The tag of the last `MapLoad` landed, with the ticket of the last `load(_:at:)` landed (0 for none), read
     /// together. Any thread.
-    public var landing: (tag: Int?, ticket: Int) { onQueue { ($0.landedLoad?.tag, $0.landedTicket) } }
+    public var landing: (tag: Int?, ticket: Int) { onQueue { ($0.landedTag, $0.landedTicket) } }
 
     /// Checks a load and every successor of its chain against the mixer's rate.
     private func checkRate(_ load: MapLoad) throws(SessionError) {
