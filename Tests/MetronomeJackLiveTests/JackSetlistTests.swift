@@ -48,11 +48,13 @@ struct JackSetlistTests {
                 sounds[b] > program && sounds[b] - program <= 48_000 + 2_400, "B at \(sounds[b]), asked at \(program)")
             // B at 180 (16 000 a beat) until the pedal; C at once (within 50 ms), then its 8 clicks at 300 (9 600)
             // and nothing: the set waits after C (the pedal's release, on C, did not go on to D).
-            guard let c = sounds.firstIndex(where: { $0 > pedal }) else {
-                return check.expect(false, "no click after the pedal: \(sounds)")
+            // C's first click is the first off B's grid: a click of B's already scheduled when the pedal came (up to a
+            // lookahead after it) still sounds before it.
+            guard let c = sounds.indices.first(where: { $0 > b && sounds[$0] - sounds[$0 - 1] != 16_000 }) else {
+                return check.expect(false, "C never played: \(sounds)")
             }
             check.expect(sounds[b..<c].enumerated().allSatisfy { $1 == sounds[b] + $0 * 16_000 }, "\(sounds)")
-            check.expect(sounds[c] - pedal <= 2_400, "C at \(sounds[c]), pressed at \(pedal)")
+            check.expect(sounds[c] > pedal && sounds[c] - pedal <= 2_400, "C at \(sounds[c]), pressed at \(pedal)")
             check.expect(Array(sounds[c...]) == (0..<8).map { sounds[c] + $0 * 9_600 }, "\(sounds)")
             print(
                 "setlist switch: Program Change \(sounds[b] - program) frames before B's first click (on A's next bar line); pedal \(sounds[c] - pedal) frames before C's"
