@@ -121,8 +121,11 @@ extension WebPage {
           m.state = state;
           if (m.pendingTempo !== null && (Math.abs(state.tempo - m.pendingTempo) < 0.01 || performance.now() > m.pendingUntil))
             m.pendingTempo = null;
-          $("tempo").textContent = format(state.tempo);
-          if (dragging !== "tempo") $("tempo-slider").value = Math.round(state.tempo);
+          // A tempo sent and not yet in the service's state stays shown: a state pushed before the change arrived
+          // would otherwise take the figure back for one push.
+          const tempo = m.pendingTempo !== null ? m.pendingTempo : state.tempo;
+          $("tempo").textContent = format(tempo);
+          if (dragging !== "tempo") $("tempo-slider").value = Math.round(tempo);
           if (dragging !== "volume") $("volume").value = state.volume;
           $("meter").textContent = state.meter;
           $("play").setAttribute("aria-pressed", String(state.playing));
