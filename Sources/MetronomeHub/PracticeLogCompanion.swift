@@ -35,7 +35,10 @@ final class PracticeLogCompanion: LiveCompanion {
         }
         var configuration = PracticeRecorder.Configuration(path: path, what: plan.title, sound: plan.soundName)
         configuration.createsFolder = settings.file == nil
-        if let songs { configuration.song = { songs.status.title } }
+        // A set's songs as their rows name them; a beat's load tag is its song's index (nil: the first song).
+        let titles = songs?.plan.songs.map {
+            PracticeRecorder.Song(title: $0.song.title, what: $0.plan.title, sound: $0.plan.soundName)
+        }
         if let text = environment[intervalVariable], let seconds = Double(text), (0.1...3600).contains(seconds) {
             configuration.updateInterval = .milliseconds(Int64(seconds * 1000))
         }
@@ -46,7 +49,8 @@ final class PracticeLogCompanion: LiveCompanion {
         let observation = session.beatPublisher.observe(.heard) { beat in
             // A beat of the meter: a quarter note is 60 / tempo seconds, an eighth half that.
             let length = 240 / (beat.tempo * Double(beat.meter.unit))
-            recorder.heard(tempo: beat.tempo, meter: beat.meter, beatLength: length)
+            let song = titles.map { $0[min(beat.loadTag ?? 0, $0.count - 1)] }
+            recorder.heard(tempo: beat.tempo, meter: beat.meter, beatLength: length, song: song)
         }
         return (PracticeLogCompanion(recorder: recorder), observation)
     }

@@ -13,7 +13,7 @@ public struct PracticeRecord: Sendable, Equatable {
     public var utcOffset: Int
     /// What was played: a pattern's name or file, a MIDI file, `click 120 4/4`, `arp C Am F G`…
     public var what: String
-    /// The setlist song's title, when the run played one (nil until setlists log their songs).
+    /// The setlist song's title, when the run played one: a set's run is a row per song played.
     public var setlistSong: String?
     /// The setlist file's path, when the run played one.
     public var setlistPath: String?
@@ -80,6 +80,8 @@ public enum PracticeEnding: String, Sendable, CaseIterable {
     case stopped
     /// The sound server went away and did not come back in time.
     case lost
+    /// Playing a set, the set moved on to another song (a switch, or the song's `then`): the next song's row goes on.
+    case switched
     /// Read back only, never written: a `running` row left stale (the process was killed).
     case interrupted
 }

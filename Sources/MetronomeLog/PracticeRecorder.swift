@@ -7,6 +7,10 @@ import MetronomeModel
 /// summary under a lock (`heard`: a comparison or two, no I/O), so the thread that publishes them is never held up by
 /// the file; a run killed with SIGKILL keeps its row as of the last update.
 ///
+/// Playing a set, each song gets a row of its own: the first beat heard of another song (`heard(…, song:)`) closes
+/// the row of the song before (ending `switched`) and starts the new song's, so the per-song table counts each song's
+/// own time and tempo.
+///
 /// A file that cannot be used — locked past the busy timeout, read-only, not a database, a later build's — is
 /// reported once through `onFailure` (from the queue) and the run goes on without a log.
 ///
@@ -26,9 +30,6 @@ public final class PracticeRecorder: Sendable {
         public var busyTimeout: Duration = .seconds(2)
         /// Whether the file's missing folders are made (mode 0700) before it is opened: for the default file.
         public var createsFolder = false
-        /// Playing a set: the title of the song playing, asked at each write on the recorder's queue (never the
-        /// render or scheduling threads), which replaces `setlistSong`.
-        public var song: (@Sendable () -> String?)?
 
         /// A configuration with the default intervals.
         public init(path: String, what: String, sound: String) {
@@ -38,8 +39,27 @@ public final class PracticeRecorder: Sendable {
         }
     }
 
+    /// A setlist song as its row records it.
+    public struct Song: Sendable, Equatable {
+        /// The song's title (`PracticeRecord.setlistSong`).
+        public var title: String
+        /// What it plays (`PracticeRecord.what`).
+        public var what: String
+        /// Its sound (`PracticeRecord.sound`).
+        public var sound: String
+
+        /// A song of a set.
+        public init(title: String, what: String, sound: String) {
+            self.title = title
+            self.what = what
+            self.sound = sound
+        }
+    }
+
     /// What the beats heard have told so far, and the fields a caller may set while the run plays.
     private struct Heard {
+        /// Playing a set: the song the beats are of.
+        var song: Song?
         var lowest: Double?
         var highest: Double?
         var meters: [Meter] = []
@@ -55,11 +75,19 @@ public final class PracticeRecorder: Sendable {
         var seconds: Double { lastBeat == nil ? 0 : playing + lastGap }
     }
 
+    /// The song playing and the songs whose rows are still to be closed (`heard` moved on from them; the queue
+    /// closes them).
+    private struct Summary {
+        var current = Heard()
+        var finished: [Heard] = []
+    }
+
     /// The writer's state: touched only on `queue` (the lock is never contended; it makes the class Sendable).
     private struct Writer {
         var store: PracticeStore?
         var record: PracticeRecord?
         var timer: (any DispatchSourceTimer)?
+        var timeZone = TimeZone.current
     }
 
     /// The most meters a run keeps (a pattern that changes meter every bar names each once).
@@ -68,7 +96,7 @@ public final class PracticeRecorder: Sendable {
     private let configuration: Configuration
     private let onFailure: @Sendable (PracticeStoreError) -> Void
     private let queue = DispatchQueue(label: "metronome.practice-log")
-    private let summary = Locked(Heard())
+    private let summary = Locked(Summary())
     private let writer = Locked(Writer())
 
     /// A recorder of one run into `configuration.path`.
@@ -81,14 +109,14 @@ public final class PracticeRecorder: Sendable {
 
     /// The setlist song's title the run is playing; nil for none. Written with the next update.
     public var setlistSong: String? {
-        get { summary.withLock { $0.setlistSong } }
-        set { summary.withLock { $0.setlistSong = newValue } }
+        get { summary.withLock { $0.current.setlistSong } }
+        set { summary.withLock { $0.current.setlistSong = newValue } }
     }
 
     /// The setlist file's path; nil for none. Written with the next update.
     public var setlistPath: String? {
-        get { summary.withLock { $0.setlistPath } }
-        set { summary.withLock { $0.setlistPath = newValue } }
+        get { summary.withLock { $0.current.setlistPath } }
+        set { summary.withLock { $0.current.setlistPath = newValue } }
     }
 
     /// A beat was heard at `tempo` (quarter notes per minute) in `meter`, a beat there lasting `beatLength` seconds.
@@ -96,26 +124,49 @@ public final class PracticeRecorder: Sendable {
     ///
     /// The time played is the time between the beats heard, and the last one's length: a pause (the transport
     /// paused, `serve` waiting to play, a clock stopped) is a gap of more than three beats, or 4 s, and is left out.
-    /// - Parameter time: when it was heard, on the monotonic clock (`DispatchTime.uptimeNanoseconds`).
+    ///
+    /// The first beat of a song other than the one playing (a set's switch) moves the summary to that song and asks
+    /// the queue to close the row of the song before and start the new one's: the one time this allocates.
+    /// - Parameters:
+    ///   - time: when it was heard, on the monotonic clock (`DispatchTime.uptimeNanoseconds`).
+    ///   - song: playing a set, the song the beat is of.
     public func heard(
         tempo: Double, meter: Meter, beatLength: Double,
-        at time: UInt64 = DispatchTime.now().uptimeNanoseconds
+        at time: UInt64 = DispatchTime.now().uptimeNanoseconds, song: Song? = nil
     ) {
-        summary.withLock { heard in
-            heard.lowest = min(heard.lowest ?? tempo, tempo)
-            heard.highest = max(heard.highest ?? tempo, tempo)
-            if !heard.meters.contains(meter), heard.meters.count < Self.meterLimit {
-                heard.meters.append(meter)
+        let switched = summary.withLock { summary in
+            var switched = false
+            if let song, song != summary.current.song {
+                if summary.current.song != nil {
+                    summary.finished.append(summary.current)
+                    summary.current = Heard(setlistPath: summary.current.setlistPath)
+                    switched = true
+                }
+                summary.current.song = song
             }
-            let gap = heard.lastBeat.map { Double(time &- min(time, $0)) / 1e9 }
-            if let gap, gap <= max(4, 3 * beatLength) {
-                heard.playing += gap
-                heard.lastGap = gap
-            } else {
-                heard.lastGap = beatLength
-            }
-            heard.lastBeat = time
+            Self.count(&summary.current, tempo: tempo, meter: meter, beatLength: beatLength, at: time)
+            return switched
         }
+        if switched { queue.async { [self] in closeFinishedSongs() } }
+    }
+
+    /// Counts a beat heard into `heard`.
+    private static func count(
+        _ heard: inout Heard, tempo: Double, meter: Meter, beatLength: Double, at time: UInt64
+    ) {
+        heard.lowest = min(heard.lowest ?? tempo, tempo)
+        heard.highest = max(heard.highest ?? tempo, tempo)
+        if !heard.meters.contains(meter), heard.meters.count < Self.meterLimit {
+            heard.meters.append(meter)
+        }
+        let gap = heard.lastBeat.map { Double(time &- min(time, $0)) / 1e9 }
+        if let gap, gap <= max(4, 3 * beatLength) {
+            heard.playing += gap
+            heard.lastGap = gap
+        } else {
+            heard.lastGap = beatLength
+        }
+        heard.lastBeat = time
     }
 
     /// The run plays from now: inserts its row (on the queue; returns at once) and rewrites it every update
@@ -132,7 +183,7 @@ public final class PracticeRecorder: Sendable {
                 utcOffset: timeZone.secondsFromGMT(for: now), what: configuration.what,
                 sound: configuration.sound, updatedAt: now.timeIntervalSince1970,
                 updateInterval: configuration.updateInterval.seconds)
-            apply(summary.withLock { $0 }, to: &record)
+            apply(summary.withLock { $0.current }, to: &record)
             if configuration.createsFolder, let reason = PracticeLogLocation.makeFolder(of: configuration.path) {
                 onFailure(.sqlite(SQLiteError(function: "mkdir", code: 14, message: reason)))
                 return
@@ -150,7 +201,7 @@ public final class PracticeRecorder: Sendable {
             timer.schedule(deadline: started + interval, repeating: interval)
             timer.setEventHandler { [weak self] in self?.write(ending: .running) }
             writer.withLock { state in
-                state = Writer(store: store, record: record, timer: timer)
+                state = Writer(store: store, record: record, timer: timer, timeZone: timeZone)
             }
             timer.resume()
         }
@@ -163,6 +214,7 @@ public final class PracticeRecorder: Sendable {
     public func finish(_ ending: PracticeEnding, wait: Bool = true) {
         queue.async { [self] in
             writer.withLock { $0.timer }?.cancel()
+            closeFinishedSongs()
             write(ending: ending)
             writer.withLock { $0 = Writer() }
         }
@@ -178,25 +230,65 @@ public final class PracticeRecorder: Sendable {
     private func write(ending: PracticeEnding) {
         let (store, record) = writer.withLock { ($0.store, $0.record) }
         guard let store, var record else { return }
-        apply(summary.withLock { $0 }, to: &record)
+        apply(summary.withLock { $0.current }, to: &record)
         record.updatedAt = Date().timeIntervalSince1970
         record.ending = ending
         do { try store.update(record) } catch {
-            writer.withLock { state in
-                state.timer?.cancel()
-                state = Writer()
-            }
-            onFailure(error)
+            fail(error)
             return
         }
         writer.withLock { $0.record = record }
+    }
+
+    /// Closes the rows of the songs `heard` moved on from (ending `switched`, with what was heard of each) and
+    /// starts the row of the song playing now, written at once (on the queue). Before the run's first row is in,
+    /// the songs before are left out: the row inserted is the song playing.
+    private func closeFinishedSongs() {
+        let finished = summary.withLock { summary in
+            defer { summary.finished = [] }
+            return summary.finished
+        }
+        guard !finished.isEmpty else { return }
+        let (store, open, timeZone) = writer.withLock { ($0.store, $0.record, $0.timeZone) }
+        guard let store, var record = open else { return }
+        do throws(PracticeStoreError) {
+            for song in finished {
+                let now = Date()
+                apply(song, to: &record)
+                record.updatedAt = now.timeIntervalSince1970
+                record.ending = .switched
+                try store.update(record)
+                record = PracticeRecord(
+                    startedAt: now.timeIntervalSince1970, localDate: PracticeDateRange.day(of: now, in: timeZone),
+                    utcOffset: timeZone.secondsFromGMT(for: now), what: configuration.what,
+                    sound: configuration.sound, updatedAt: now.timeIntervalSince1970,
+                    updateInterval: configuration.updateInterval.seconds)
+                try store.insert(&record)
+            }
+        } catch {
+            fail(error)
+            return
+        }
+        writer.withLock { $0.record = record }
+        write(ending: .running)
+    }
+
+    /// The file failed: nothing more is written, and `onFailure` is told.
+    private func fail(_ error: PracticeStoreError) {
+        writer.withLock { state in
+            state.timer?.cancel()
+            state = Writer()
+        }
+        onFailure(error)
     }
 
     private func apply(_ heard: Heard, to record: inout PracticeRecord) {
         record.lowestTempo = heard.lowest
         record.highestTempo = heard.highest
         record.meters = heard.meters.map(\.description).joined(separator: ", ")
-        record.setlistSong = configuration.song?() ?? heard.setlistSong
+        record.what = heard.song?.what ?? configuration.what
+        record.sound = heard.song?.sound ?? configuration.sound
+        record.setlistSong = heard.song?.title ?? heard.setlistSong
         record.setlistPath = heard.setlistPath
         record.seconds = heard.seconds
     }

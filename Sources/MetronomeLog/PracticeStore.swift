@@ -125,7 +125,8 @@ public final class PracticeStore {
         }
     }
 
-    /// Rewrites the row of `record` (inserted before): what changes while it plays.
+    /// Rewrites the row of `record` (inserted before): what changes while it plays (a set's song names its own
+    /// `what` and sound once its first beat is heard).
     /// - Throws: `PracticeStoreError`; a record never inserted is `SQLITE_MISUSE`.
     public func update(_ record: PracticeRecord) throws(PracticeStoreError) {
         try PracticeStoreError.sql { () throws(SQLiteError) in
@@ -135,14 +136,14 @@ public final class PracticeStore {
             let statement = try connection.prepare(
                 """
                 UPDATE runs SET setlist_song = ?2, setlist_path = ?3, lowest_bpm = ?4, highest_bpm = ?5, meters = ?6,
-                    seconds = ?7, ending = ?8, updated_at = ?9
+                    seconds = ?7, ending = ?8, updated_at = ?9, what = ?10, sound = ?11
                 WHERE id = ?1
                 """)
             try statement.run([
                 .integer(id), .optional(record.setlistSong), .optional(record.setlistPath),
                 .optional(record.lowestTempo),
                 .optional(record.highestTempo), .text(record.meters), .real(record.seconds),
-                .text(record.ending.rawValue), .real(record.updatedAt),
+                .text(record.ending.rawValue), .real(record.updatedAt), .text(record.what), .text(record.sound),
             ])
         }
     }

@@ -79,6 +79,56 @@ struct PracticeRecorderTests {
         #expect(try PracticeStore.openForReading(path: path).records().map(\.ending) == [.ended])
     }
 
+    @Test(
+        "A set's run is a row per song: the first beat of another song closes the row before (switched) with its own time, tempo, meter and sound, and the last row ends as the run does"
+    )
+    func rowPerSong() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("log.sqlite")
+        let recorder = PracticeRecorder(.init(path: path, what: "gig.setlist", sound: "standard")) {
+            Issue.record("\($0)")
+        }
+        recorder.setlistPath = "/sets/gig.setlist"
+        recorder.start()
+        var inserted = false
+        for _ in 0..<200 where !inserted {
+            inserted = (try? PracticeStore.openForReading(path: path).records().count) == 1
+            if !inserted { usleep(10_000) }
+        }
+        #expect(inserted)
+        let opener = PracticeRecorder.Song(title: "Opener", what: "rock", sound: "wood")
+        let ballad = PracticeRecorder.Song(title: "Ballad", what: "click 72 3/4", sound: "beep")
+        let second: UInt64 = 1_000_000_000
+        // Opener: four beats at 120 half a second apart (2 s with the last beat's length).
+        for beat in 0..<4 {
+            recorder.heard(
+                tempo: 120, meter: .of(4, 4), beatLength: 0.5, at: 10 * second + UInt64(beat) * second / 2,
+                song: opener)
+        }
+        // Ballad: three beats at 72 in 3/4, from 3 s on; then back to the opener for two beats.
+        for beat in 0..<3 {
+            recorder.heard(
+                tempo: 72, meter: .of(3, 4), beatLength: 60.0 / 72, at: 13 * second + UInt64(beat) * second,
+                song: ballad)
+        }
+        for beat in 0..<2 {
+            recorder.heard(
+                tempo: 130, meter: .of(4, 4), beatLength: 0.5, at: 20 * second + UInt64(beat) * second / 2,
+                song: opener)
+        }
+        recorder.finish(.stopped)
+        let rows = try PracticeStore.openForReading(path: path).records().sorted { $0.id! < $1.id! }
+        #expect(rows.map(\.setlistSong) == ["Opener", "Ballad", "Opener"])
+        #expect(rows.map(\.what) == ["rock", "click 72 3/4", "rock"])
+        #expect(rows.map(\.sound) == ["wood", "beep", "wood"])
+        #expect(rows.map(\.ending) == [.switched, .switched, .stopped])
+        #expect(rows.map(\.seconds) == [2, 3, 1])
+        #expect(rows.map(\.highestTempo) == [120, 72, 130])
+        #expect(rows.map(\.meters) == ["4/4", "3/4", "4/4"])
+        #expect(rows.allSatisfy { $0.setlistPath == "/sets/gig.setlist" })
+        #expect(rows[0].startedAt <= rows[1].startedAt && rows[1].startedAt <= rows[2].startedAt)
+    }
+
     @Test("A file that is not a database: one failure, nothing written, finishing is harmless")
     func corruptFile() throws {
         let scratch = try Scratch()

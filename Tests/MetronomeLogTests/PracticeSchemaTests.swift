@@ -7,12 +7,12 @@ import Testing
 /// The practice log's file: its schema version, the migration of a version 1 file, and the files it refuses.
 @Suite("MetronomeLog: the schema, its migrations and the files refused")
 struct PracticeSchemaTests {
-    @Test("A new file is at version 2, in WAL mode, with the runs table and its index")
+    @Test("A new file is at version 3, in WAL mode, with the runs table and its index")
     func newFile() throws {
         let scratch = try Scratch()
         let path = scratch.file("new.sqlite")
         let store = try PracticeStore.openForWriting(path: path)
-        #expect(try store.connection.userVersion() == 2)
+        #expect(try store.connection.userVersion() == 3)
         #expect(try text(store.connection, "PRAGMA journal_mode") == "wal")
         #expect(
             try text(store.connection, "SELECT name FROM sqlite_master WHERE type = 'index'") == "runs_by_local_date")
@@ -23,7 +23,7 @@ struct PracticeSchemaTests {
         #expect(try again.records() == [record])
     }
 
-    @Test("A version 1 file is upgraded to version 2: its rows kept, the setlist columns added as NULL")
+    @Test("A version 1 file is upgraded to version 3: its rows kept, the setlist columns added as NULL")
     func migratesVersion1() throws {
         let scratch = try Scratch()
         let path = scratch.file("v1.sqlite")
@@ -44,7 +44,7 @@ struct PracticeSchemaTests {
         }
         // `metronome log` reading it upgrades it too.
         let store = try PracticeStore.openForReading(path: path)
-        #expect(try store.connection.userVersion() == 2)
+        #expect(try store.connection.userVersion() == 3)
         let records = try store.records()
         #expect(
             records == [
@@ -57,18 +57,58 @@ struct PracticeSchemaTests {
             try text(store.connection, "SELECT name FROM sqlite_master WHERE type = 'index'") == "runs_by_local_date")
     }
 
+    @Test(
+        "A version 2 file is upgraded to version 3: its rows, setlist columns and index kept, and a set's song can end as switched"
+    )
+    func migratesVersion2() throws {
+        let scratch = try Scratch()
+        let path = scratch.file("v2.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .readWriteCreate)
+            try PracticeSchema.migrate(connection, to: 2)
+            try connection.prepare(
+                """
+                INSERT INTO runs (started_at, local_date, utc_offset, what, lowest_bpm, highest_bpm, meters, sound,
+                    seconds, ending, updated_at, update_interval, setlist_song, setlist_path)
+                VALUES (1796000000, '2026-11-30', 3600, 'rock', 96, 120, '4/4', 'wood', 300, 'stopped',
+                    1796000300, 60, 'Opener', '/sets/gig.setlist')
+                """
+            ).run()
+            // Version 2 takes no `switched`.
+            #expect(throws: SQLiteError.self) {
+                try connection.prepare("UPDATE runs SET ending = 'switched'").run()
+            }
+        }
+        let store = try PracticeStore.openForWriting(path: path)
+        #expect(try store.connection.userVersion() == 3)
+        #expect(
+            try store.records() == [
+                PracticeRecord(
+                    id: 1, startedAt: 1_796_000_000, localDate: "2026-11-30", utcOffset: 3600, what: "rock",
+                    setlistSong: "Opener", setlistPath: "/sets/gig.setlist", lowestTempo: 96, highestTempo: 120,
+                    meters: "4/4", sound: "wood", seconds: 300, ending: .stopped, updatedAt: 1_796_000_300,
+                    updateInterval: 60)
+            ])
+        #expect(
+            try text(store.connection, "SELECT name FROM sqlite_master WHERE type = 'index'") == "runs_by_local_date")
+        var record = try store.records()[0]
+        record.ending = .switched
+        try store.update(record)
+        #expect(try store.records().map(\.ending) == [.switched])
+    }
+
     @Test("A later build's file is refused, read or written, with both versions named")
     func newerSchema() throws {
         let scratch = try Scratch()
-        let path = scratch.file("v3.sqlite")
+        let path = scratch.file("v4.sqlite")
         do {
             let connection = try SQLiteConnection(path: path, mode: .readWriteCreate)
-            try connection.execute("PRAGMA user_version = 3")
+            try connection.execute("PRAGMA user_version = 4")
         }
-        let expected = PracticeStoreError.newerSchema(found: 3, known: 2)
+        let expected = PracticeStoreError.newerSchema(found: 4, known: 3)
         #expect(throws: expected) { try PracticeStore.openForWriting(path: path) }
         #expect(throws: expected) { try PracticeStore.openForReading(path: path) }
-        #expect(expected.description == "schema version 3 is a later metronome's (this one reads up to 2)")
+        #expect(expected.description == "schema version 4 is a later metronome's (this one reads up to 3)")
         #expect(expected.isMalformed)
     }
 

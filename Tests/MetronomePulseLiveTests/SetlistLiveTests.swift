@@ -7,7 +7,7 @@ import Testing
 @Suite("Live: a setlist switched from the keys", .serialized)
 struct SetlistLiveTests {
     @Test(
-        "n during song A lands song B on A's next bar line; B moves on to C 0.5 s after its end; the line shows song, title and next; the set ends with exit 0"
+        "n during song A lands song B on A's next bar line; B moves on to C 0.5 s after its end; the line shows song, title and next; the set ends with exit 0; the log has a row per song"
     )
     func keysSwitchAndMoveOn() throws {
         let server = try PulseServer()
@@ -20,7 +20,8 @@ struct SetlistLiveTests {
         song "C" click 300 4/4 bars 2
         """.write(toFile: set, atomically: true, encoding: .utf8)
         let recording = try server.startRecording()
-        let command = server.withTestLatency([CommandRunner.executable, "play", set, "--verbose"])
+        let log = scratch.file("log.sqlite")
+        let command = server.withTestLatency([CommandRunner.executable, "play", set, "--verbose", "--log-file", log])
         let terminal = try KeyedTerminal(command.joined(separator: " "), environment: server.clientEnvironment)
         terminal.type("n", after: 1700)
         let result = terminal.wait()
@@ -48,5 +49,19 @@ struct SetlistLiveTests {
         let b = (0..<6).map { bStart + $0 * 16_000 }
         let c = (0..<8).map { bStart + 96_000 + 24_000 + $0 * 9_600 }
         #expect(Array(fromA.dropFirst(aBeats)) == b + c, "\(fromA)")
+        // The log: a row per song, each with its own title, plain click, tempo and time (B's six beats at 180 are
+        // 2 s; C's eight at 300, 1.6 s), the first two closed as the set moved on.
+        let runs = try CommandRunner.run(["log", "--runs", "--csv", "--log-file", log])
+        #expect(runs.status == 0, "\(runs.standardError)")
+        let rows = runs.standardOutput.split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        // id,started_utc,local_date,what,setlist_song,setlist_path,lowest_bpm,highest_bpm,meters,sound,seconds,ending
+        #expect(rows.map { $0[3] } == ["click 240 4/4", "click 180 3/4", "click 300 4/4"], "\(rows)")
+        #expect(rows.map { $0[4] } == ["A", "B", "C"], "\(rows)")
+        #expect(rows.map { $0[7] } == ["240", "180", "300"], "\(rows)")
+        #expect(rows.map { $0[11] } == ["switched", "switched", "ended"], "\(rows)")
+        #expect(rows.dropFirst().map { $0[10] } == ["2", "1.6"], "\(rows)")
+        #expect(rows.allSatisfy { $0[5] == set }, "\(rows)")
     }
 }

@@ -112,10 +112,13 @@ public struct SetlistDocument: Sendable {
         do { checked = try form.clickRequest(source) } catch { throw failure(error.description) }
         var request = checked.request
         request.sampleRate = sampleRate
-        let plan: ClickPlan
+        var plan: ClickPlan
         do { plan = try ClickPlan(request) } catch {
             throw failure(CommandLineError(error, tempo: checked.tempo).message)
         }
+        // What the practice log names the song's source and sound by, as for a pattern played alone.
+        plan.title = request.source.title
+        plan.soundFiles = request.soundFiles
         if case .after = song.advance, plan.frameCount == nil {
             let origin = song.advanceLine == song.line ? "" : " (line \(song.advanceLine))"
             throw failure(

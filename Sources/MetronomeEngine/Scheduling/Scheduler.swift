@@ -89,8 +89,9 @@ public final class Scheduler: @unchecked Sendable {
     /// A master-gain change that did not fit in the ring; pushed first on the next pass.
     private var pendingGain: MixerCommand?
     private var pendingClick: ClickEvent?
-    /// Scheduled beats with the map they were scheduled on (a later load or edit must not relabel them).
-    private var beats: [(event: ClickEvent, map: TempoMap)] = []
+    /// Scheduled beats with the map they were scheduled on (a later load or edit must not relabel them) and the tag
+    /// of the load that map came with (`landedTag` then).
+    private var beats: [ScheduledBeat] = []
     /// MIDI clock and transport messages: the next clock, the messages owed, whether the receivers roll.
     var midiClock: MIDIClockWriter
     /// MIDI click notes' note offs still to push, in frame order.
@@ -329,8 +330,12 @@ public final class Scheduler: @unchecked Sendable {
         return takeBeatsWithMaps(upTo: frame).map(\.event)
     }
 
-    /// As `takeBeats(upTo:)`, each with the map it was scheduled on. Scheduling thread.
-    package func takeBeatsWithMaps(upTo frame: SampleTime) -> [(event: ClickEvent, map: TempoMap)] {
+    /// A beat scheduled: its event, the map it was scheduled on, and the tag of the `MapLoad` that map came with
+    /// (nil for the map the scheduler was made with, or a load without a tag).
+    package typealias ScheduledBeat = (event: ClickEvent, map: TempoMap, tag: Int?)
+
+    /// As `takeBeats(upTo:)`, each with the map it was scheduled on and its load's tag. Scheduling thread.
+    package func takeBeatsWithMaps(upTo frame: SampleTime) -> [ScheduledBeat] {
         if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
         let count = beats.firstIndex { $0.event.frame > frame } ?? beats.count
         defer { beats.removeFirst(count) }
@@ -339,7 +344,7 @@ public final class Scheduler: @unchecked Sendable {
 
     /// The beats still waiting for `takeBeats` with a frame after `frame`, each with the map it was scheduled on, in
     /// order: the beats scheduled since a caller last looked, without taking them. Scheduling thread.
-    package func scheduledBeatsWithMaps(after frame: SampleTime) -> ArraySlice<(event: ClickEvent, map: TempoMap)> {
+    package func scheduledBeatsWithMaps(after frame: SampleTime) -> ArraySlice<ScheduledBeat> {
         if let confinement { dispatchPrecondition(condition: .onQueue(confinement)) }
         let first = beats.firstIndex { $0.event.frame > frame } ?? beats.count
         return beats[first...]
@@ -600,7 +605,7 @@ public final class Scheduler: @unchecked Sendable {
             }
             pendingClick = nil
             transport.updateCountIn(at: event.position)
-            if collectsBeats, event.isMainBeat { beats.append((event, transport.map)) }
+            if collectsBeats, event.isMainBeat { beats.append((event, transport.map, landedTag)) }
         }
         return pushNotes(before: limit, offset: offset)
     }

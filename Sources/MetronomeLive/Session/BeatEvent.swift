@@ -34,6 +34,9 @@ public struct BeatEvent: Sendable, Hashable {
     public var sourceBeat: Double?
     /// The phase of `sourceBeat` within the source's quantum (a bar downbeat of ours is at phase 0).
     public var sourcePhase: Double?
+    /// The tag of the load (`Session.load`) whose map the beat is on — a set's song index (`SetlistPlayer`) — or nil
+    /// for the map the session started with and loads without a tag.
+    public var loadTag: Int?
 
     /// The beat of a click event on a map.
     public init(click: ClickEvent, map: TempoMap, hostNanoseconds: Int64?) {

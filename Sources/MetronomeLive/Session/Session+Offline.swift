@@ -60,8 +60,8 @@ extension Session {
                 let heard = mixer.framePosition - 1
                 let events = queue.sync {
                     let followers = followers.withLock { $0 }
-                    return scheduler.takeBeatsWithMaps(upTo: heard).map { beat, map in
-                        Self.beatEvent(beat, map: map, mapping: clock.mapping, followers: followers)
+                    return scheduler.takeBeatsWithMaps(upTo: heard).map { beat, map, tag in
+                        Self.beatEvent(beat, map: map, tag: tag, mapping: clock.mapping, followers: followers)
                     }
                 }
                 for event in events { beatPublisher.publish(event) }

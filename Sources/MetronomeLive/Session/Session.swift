@@ -544,28 +544,30 @@ public final class Session: @unchecked Sendable {
         let mapping = output?.mapping.map { steadyMapping(following: $0) }
         let patience = mapping == nil ? SampleTime(mixer.configuration.sampleRate.framesPerSecond / 4) : 0
         if let mapping, beatPublisher.listenerCount(.scheduled) > 0 {
-            for (beat, map) in scheduler.scheduledBeatsWithMaps(after: announcedThrough) {
+            for (beat, map, tag) in scheduler.scheduledBeatsWithMaps(after: announcedThrough) {
                 beatPublisher.publish(
-                    Self.beatEvent(beat, map: map, mapping: mapping, followers: followers), at: .scheduled)
+                    Self.beatEvent(beat, map: map, tag: tag, mapping: mapping, followers: followers), at: .scheduled)
                 announcedThrough = beat.frame
             }
         }
         let beats = output == nil ? [] : scheduler.takeBeatsWithMaps(upTo: position - latency - patience)
         if !beats.isEmpty {
-            for (beat, map) in beats {
-                let event = Self.beatEvent(beat, map: map, mapping: mapping, followers: followers)
+            for (beat, map, tag) in beats {
+                let event = Self.beatEvent(beat, map: map, tag: tag, mapping: mapping, followers: followers)
                 beatPublisher.publish(event, at: .heard)
             }
         }
         sleepUntilNextWork(position: position, latency: latency)
     }
 
-    /// The event of a scheduled beat: its host time from `mapping`, and the source's beat when following one.
+    /// The event of a scheduled beat: its host time from `mapping`, its load's tag, and the source's beat when
+    /// following one.
     static func beatEvent(
-        _ beat: ClickEvent, map: TempoMap, mapping: ClockMapping?, followers: [SessionFollower]
+        _ beat: ClickEvent, map: TempoMap, tag: Int?, mapping: ClockMapping?, followers: [SessionFollower]
     ) -> BeatEvent {
         var event = BeatEvent(
             click: beat, map: map, hostNanoseconds: mapping?.hostTime(ofFrame: beat.frame).nanoseconds)
+        event.loadTag = tag
         for follower in followers { follower.annotate(&event, position: beat.position) }
         return event
     }

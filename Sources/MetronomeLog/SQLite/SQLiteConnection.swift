@@ -97,6 +97,7 @@ public final class SQLiteConnection {
         switch version {
         case 1: try execute("PRAGMA user_version = 1")
         case 2: try execute("PRAGMA user_version = 2")
+        case 3: try execute("PRAGMA user_version = 3")
         default:
             throw SQLiteError(
                 function: "PRAGMA user_version", code: SQLITE_MISUSE, message: "no statement for version \(version)")
