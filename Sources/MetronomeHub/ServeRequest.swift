@@ -72,7 +72,7 @@ public struct ServeRequest: Sendable {
         let web = try webSetup(library: library, folders: folderEntries)
         let endpoint = try oscEndpoint()
         if let file, SetlistDocument.isSetlist(path: file) {
-            return try setlist(file, library: library, web: web, endpoint: endpoint)
+            return try setlist(file, library: library, web: web, endpoint: endpoint, say: say)
         }
         let served = try ServedFile(file, library: library, sampleRate: sampleRate)
         var plan = try click.clickPlan(served.source).plan
@@ -97,26 +97,26 @@ public struct ServeRequest: Sendable {
     }
 
     /// Serving a set: every song checked (`SetlistDocument`), the click's settings refused but `--sample-rate` and
-    /// `--quiet` (each song's are in the file), the notes' kept for the service's own notes.
+    /// `--quiet` (each song's are in the file), `--soundfont` the font of its MIDI files, the notes' kept for the
+    /// service's own notes.
     private func setlist(
-        _ file: String, library: PatternLibrary, web: WebSetup?, endpoint: OSCEndpoint
+        _ file: String, library: PatternLibrary, web: WebSetup?, endpoint: OSCEndpoint, say: (String) -> Void
     ) throws(CommandLineError) -> (plan: ClickPlan, setup: ServeSetup) {
         if let name = click.given.first(where: { !["--sample-rate", "--quiet"].contains($0) }) {
             throw CommandLineError(.usage, "\(name) does not apply to a setlist: each song's settings are in the file")
         }
-        let set: SetlistPlan
+        var set: SetlistPlan
         let rate = try sampleRate()
         do { set = try SetlistDocument(path: file, library: library).plan(sampleRate: rate) } catch {
             throw CommandLineError(error)
         }
+        // --soundfont is the font the set's MIDI files play through.
+        set = try set.withNotes(soundfont: notes["--soundfont"], say: say)
         var plan = SetlistPlayer.firstPlan(set)
         plan.waits = waits
-        let voicing: Voicing
+        var voicing: Voicing
         do { voicing = try notes.voicing() } catch { throw CommandLineError(error) }
-        if voicing.font != nil {
-            throw CommandLineError(
-                .usage, "--soundfont applies to 'serve' of a MIDI file; a set's songs play their click")
-        }
+        voicing.font = nil
         var settings: ServiceSettings
         do { settings = try ServiceSettings(plan: plan, voicing: voicing, patterns: library) } catch {
             throw CommandLineError(error)

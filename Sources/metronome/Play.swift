@@ -93,12 +93,14 @@ struct Play: ParsableCommand {
     /// `play gig.setlist`: the set live, its first song at once (`SetlistPlayer`); every song's settings are in the
     /// file, so the click's, a MIDI file's and the note options are refused, and so is a render.
     private func refuseSetlistOptions() throws(CommandLineError) {
-        // The output's --quiet and --sample-rate apply to the run; the rest are a song's or a render's. An option
-        // whose value is its default (the note options have some) was not given.
+        // The output's --quiet and --sample-rate apply to the run, --soundfont to its MIDI files; the rest are a
+        // song's or a render's. An option whose value is its default (the note options have some) was not given.
         let defaults = try? Play.parse([file])
         let forms = [(form, defaults?.form), (midiForm, defaults?.midiForm), (notes.form, defaults?.notes.form)]
         let given = forms.flatMap { form, defaults in
-            form.given.filter { !["--quiet", "--sample-rate"].contains($0) && form[$0] != defaults?[$0] }
+            form.given.filter {
+                !["--quiet", "--sample-rate", "--soundfont"].contains($0) && form[$0] != defaults?[$0]
+            }
         }
         if let name = given.first {
             let reason =
@@ -111,11 +113,12 @@ struct Play: ParsableCommand {
     }
 
     private func runSetlist(jack: JackClient?) throws(CommandLineError) {
-        let plan: SetlistPlan
+        let checked: SetlistPlan
         let rate = try output.checkedSampleRate()
-        do { plan = try SetlistDocument(path: file).plan(sampleRate: rate) } catch {
+        do { checked = try SetlistDocument(path: file).plan(sampleRate: rate) } catch {
             throw CommandLineError(error)
         }
+        let plan = try checked.withNotes(soundfont: notes.soundfont) { FileOutput.standardError.write($0) }
         let settings = try live.checked(rendering: false)
         let job = Job(plan: plan.songs[0].plan, output: nil, quiet: output.form.has("--quiet"))
         try ClickLive(job: job, live: settings, jackClient: jack, setlist: plan).run()

@@ -1,5 +1,6 @@
 import MetronomeEngine
 import MetronomeModel
+import MetronomeSoundFont
 
 /// A MIDI file's notes for `play FILE.mid` and `serve FILE.mid`, through the font the command line and the
 /// environment choose, with the line a command says when there is none.
@@ -16,11 +17,21 @@ extension MIDIPlayback {
     public func notes(on map: TempoMap, soundfont: String?, say: (String) -> Void) throws(CommandLineError)
         -> @Sendable () -> NotePlayer
     {
+        notes(on: map, font: try Self.font(soundfont: soundfont, say: say))
+    }
+
+    /// The font MIDI files play through (`FontChoice.forMIDIFile`), loaded; nil, after the line saying so, when there
+    /// is none (the built-in piano plays, drums silent).
+    /// - Parameters:
+    ///   - soundfont: the font given (`--soundfont`), or nil to look in `$METRONOME_SOUNDFONT` and the system's.
+    ///   - say: writes the whole line that no font was found.
+    /// - Throws: `CommandLineError`: the font missing (66) or malformed (65), naming what chose it.
+    public static func font(soundfont: String?, say: (String) -> Void) throws(CommandLineError) -> SoundFont? {
         guard let choice = FontChoice.forMIDIFile(given: soundfont) else {
             say(
                 "metronome: no SoundFont (--soundfont, $METRONOME_SOUNDFONT or \(FontChoice.systemFont)); "
                     + "playing the built-in piano, drums silent\n")
-            return notes(on: map, font: nil)
+            return nil
         }
         let origin: String
         switch choice.origin {
@@ -29,7 +40,7 @@ extension MIDIPlayback {
         case .system: origin = "the system's General MIDI font"
         }
         do {
-            return notes(on: map, font: try FontChoice(path: choice.path).load())
+            return try FontChoice(path: choice.path).load()
         } catch {
             throw CommandLineError(error, origin: origin)
         }

@@ -14,8 +14,8 @@ import Synchronization
 /// The first song plays as the run starts (`session(configuration:lookahead:)`), as `play` plays a file: the
 /// musician starts the set by starting the command (or, serving, with `/metronome/start`).
 ///
-/// Songs play their click: a pattern's chord track and a MIDI file's notes are not played in a live set (the
-/// click along a MIDI file is).
+/// A song plays its notes too when the plan has them (`SetlistPlan.withNotes`): a pattern's chord track, a MIDI
+/// file's notes, from the song's first frame; the notes of the song before are released on that frame.
 ///
 /// Threads: `next`, `previous`, `restart`, `select` and `status` from any thread.
 public final class SetlistPlayer: Sendable {
@@ -92,21 +92,21 @@ public final class SetlistPlayer: Sendable {
             }
             // A set's session plays at master gain 1: a song's volume is its clicks' gain, exact from its first frame.
             let load = MapLoad(
-                map: liveMap(song), clicks: song.plan.clicks, clickGain: song.plan.gain, then: then, tag: index)
+                map: liveMap(song), clicks: song.plan.clicks, clickGain: song.plan.gain, then: then,
+                notes: song.plan.notes, tag: index)
             loads.append(load)
             following = load
         }
         return loads.reversed()
     }
 
-    /// The first song's plan as a set plays it: its map cut at its bars (`liveMap`), that map's end its length, no
-    /// notes (a set's songs play their click), at master gain 1 with the song's volume as its clicks' gain (each
-    /// song's gain lands with its first frame; the master volume is the listener's, 100 % at the start).
+    /// The first song's plan as a set plays it: its map cut at its bars (`liveMap`), that map's end its length, its
+    /// notes if it has them, at master gain 1 with the song's volume as its clicks' gain (each song's gain lands with
+    /// its first frame; the master volume is the listener's, 100 % at the start).
     public static func firstPlan(_ plan: SetlistPlan) -> ClickPlan {
         var first = plan.songs[0].plan
         first.map = liveMap(plan.songs[0])
         first.frameCount = first.map.endFrame
-        first.notes = nil
         first.clickGain = first.gain
         first.gain = 1
         return first

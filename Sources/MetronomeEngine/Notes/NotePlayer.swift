@@ -155,6 +155,20 @@ public final class NotePlayer: @unchecked Sendable {
         liveTags = [:]
     }
 
+    /// Whether `retire(at:)` ended the player's notes.
+    public private(set) var isRetired = false
+
+    /// Ends the player's notes at `frame`: what sounds is released there (as `releaseAll`) and no note starts after
+    /// it, whatever the transport does next (a set's song replaced by the next song's: `MapLoad`). The scheduler
+    /// keeps it until its releases are pushed. Scheduling thread.
+    public func retire(at frame: SampleTime) {
+        releaseAll(at: frame)
+        source = NoteBatches([])
+        pending = nil
+        sourceDone = true
+        isRetired = true
+    }
+
     /// Frame of the next command given the run's offset (nil: the source is not playing), or nil when none is
     /// left. Scheduling thread.
     public func nextFrame(offset: Double?) -> SampleTime? {

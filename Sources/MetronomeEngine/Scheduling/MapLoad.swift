@@ -31,6 +31,9 @@ public final class MapLoad: Sendable {
     public let clickGain: Float?
     /// What plays after the map's end, or nil: the transport stops there.
     public let then: Successor?
+    /// The map's own notes (a pattern's chord track, a MIDI file's notes), made when the load lands and played from
+    /// its frame, or nil for none; either way the notes of the load before end there (`NotePlayer.retire(at:)`).
+    public let notes: (@Sendable () -> NotePlayer)?
     /// The caller's name for this load (a song's index), reported once it has landed (`Scheduler.landedTag`).
     public let tag: Int
 
@@ -40,12 +43,17 @@ public final class MapLoad: Sendable {
     ///   - clicks: its click sounds.
     ///   - clickGain: its clicks' linear gain, or nil to keep the one playing.
     ///   - then: what follows its end, if anything.
+    ///   - notes: makes the player of its notes, if it has any.
     ///   - tag: the caller's name for it.
-    public init(map: TempoMap, clicks: ClickSet, clickGain: Float? = nil, then: Successor? = nil, tag: Int = 0) {
+    public init(
+        map: TempoMap, clicks: ClickSet, clickGain: Float? = nil, then: Successor? = nil,
+        notes: (@Sendable () -> NotePlayer)? = nil, tag: Int = 0
+    ) {
         self.map = map
         self.clicks = clicks
         self.clickGain = clickGain
         self.then = then
+        self.notes = notes
         self.tag = tag
     }
 }

@@ -123,7 +123,12 @@ public final class Scheduler: @unchecked Sendable {
         var lastTicket = 0
         /// A successor set with `setSuccessor`, when one was.
         var successor: MapLoad.Successor??
+        /// Players of `added` that play the map's notes (`addMapNotes`).
+        var mapNotes: [ObjectIdentifier] = []
     }
+
+    /// The players of the map's own notes (`addMapNotes`, or the last `MapLoad`'s): a load that lands retires them.
+    private var mapPlayers: [ObjectIdentifier] = []
 
     /// Creates a stopped scheduler at the start of a map. Send `.play` to start it.
     /// - Parameters:
@@ -162,6 +167,16 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Adds a note player; it starts at the transport's position on the next pass. Any thread.
     public func add(_ player: NotePlayer) { inbox.withLock { $0.added.append(player) } }
+
+    /// Adds a note player of the map's own notes (a pattern's chord track, a MIDI file's notes): as `add`, and a
+    /// `MapLoad` that lands retires it (its notes released on that frame), where a player added with `add` (live
+    /// input: a keyboard, an arpeggiator) plays on. Any thread.
+    public func addMapNotes(_ player: NotePlayer) {
+        inbox.withLock { inbox in
+            inbox.added.append(player)
+            inbox.mapNotes.append(ObjectIdentifier(player))
+        }
+    }
 
     /// Removes a note player on the next pass; what it has started sounds on. Any thread.
     public func remove(_ player: NotePlayer) { inbox.withLock { $0.removed.append(ObjectIdentifier(player)) } }
@@ -395,7 +410,8 @@ public final class Scheduler: @unchecked Sendable {
         }
         if taken.resyncsMIDI { midiClock.resync(on: transport, scheduledUntil: scheduledUntil) }
         for player in players { player.takeLiveCommits(floor: scheduledUntil) }
-        players.removeAll { taken.removed.contains(ObjectIdentifier($0)) }
+        players.removeAll { taken.removed.contains(ObjectIdentifier($0)) || ($0.isRetired && $0.isIdle) }
+        mapPlayers += taken.mapNotes
         for player in taken.added {
             players.append(player)
             player.takeLiveCommits(floor: scheduledUntil)
@@ -495,6 +511,15 @@ public final class Scheduler: @unchecked Sendable {
             return
         }
         if ticket > 0 { landedTicket = ticket }
+        // The song before's notes end here (released on this frame; the player stays until its releases are
+        // pushed), and the load's own start with its map.
+        for player in players where mapPlayers.contains(ObjectIdentifier(player)) { player.retire(at: frame) }
+        mapPlayers = []
+        if let notes = load.notes {
+            let player = notes()
+            players.append(player)
+            mapPlayers = [ObjectIdentifier(player)]
+        }
         if load.clicks !== clicks {
             if !retiredClicks.contains(where: { $0 === clicks }) { retiredClicks.append(clicks) }
             clicks = load.clicks

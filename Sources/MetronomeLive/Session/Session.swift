@@ -96,7 +96,7 @@ public final class Session: @unchecked Sendable {
         scheduler = Scheduler(
             map: map, clicks: clicks, ring: ring, endFrame: endFrame, gain: clickGain, layerClicks: layerClicks)
         scheduler.confinement = queue
-        for player in players { scheduler.add(player) }
+        for player in players { scheduler.addMapNotes(player) }
         if playing { scheduler.send(.play, at: .frame(0)) }
         self.timerInterval = timerInterval
         lookaheadFrames = Atomic(

@@ -1,0 +1,148 @@
+import Foundation
+import MetronomeApp
+import MetronomeEngine
+import MetronomeLive
+import MetronomeModel
+import MetronomeTestSupport
+import Testing
+
+/// A set's songs with notes, rendered offline to the sample: a pattern's chord track starts with its song's first
+/// frame, sample for sample as that song played alone, and ends with it (released on the next song's first frame).
+@Suite("MetronomeApp: a set's songs play their notes")
+struct SetlistNotesTests {
+    /// A plain click (switched away from at once), a pattern whose chord track holds C then F a bar each, and a
+    /// plain click. Every click is an impulse (`SetlistPlayerTests.impulses`), so nothing of A rings into B.
+    static let text = """
+        song "A" click 120 4/4 bars 4 switch now
+        song "B" file chords.metro bars 2
+        song "C" click 120 4/4 bars 4
+        """
+
+    static let pattern = """
+        tempo 120
+        chords C F
+        blocks: 2 bars
+        """
+
+    /// The set of `text` (or of the songs of it named) with its notes, in a folder with the pattern.
+    static func plan(_ text: String = text) throws -> SetlistPlan {
+        let scratch = try Scratch()
+        try pattern.write(toFile: scratch.path + "/chords.metro", atomically: true, encoding: .utf8)
+        let path = scratch.path + "/gig.setlist"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var plan = try SetlistDocument(path: path).plan().withNotes { Issue.record("said \($0)") }
+        for index in plan.songs.indices { plan.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
+        return plan
+    }
+
+    /// The left channel of the set rendered for `frames`, `act` called once the render reaches each frame of
+    /// `actions`.
+    static func render(_ plan: SetlistPlan, frames: SampleTime, actions: [(SampleTime, (SetlistPlayer) -> Void)] = [])
+        throws -> [Float]
+    {
+        let session = try SetlistPlayer.session(
+            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: plan, session: session)
+        let sink = LeftChannel()
+        var pending = actions
+        try session.render(frameCount: frames, to: sink, blockFrames: 1024) { done in
+            while let (frame, act) = pending.first, done >= frame {
+                act(player)
+                pending.removeFirst()
+            }
+            return true
+        }
+        return sink.samples
+    }
+
+    @Test(
+        "B's chord track starts on B's first frame, sample for sample as B alone; switched to C on B's bar line, B's notes are released there and C plays as alone once they have faded"
+    )
+    func notesLandAndEndWithTheirSong() throws {
+        let set = try Self.plan()
+        let alone = { (song: String) throws -> [Float] in
+            let lines = Self.text.split(separator: "\n").filter { $0.contains("song \"\(song)\"") }
+            return try Self.render(
+                Self.plan(lines.joined(separator: "\n").replacingOccurrences(of: " switch now", with: "")),
+                frames: 200_000)
+        }
+        let b = try alone("B")
+        let c = try alone("C")
+        // B alone sounds between its clicks: its chord.
+        #expect(b[1_000] != 0 && b[30_000] != 0)
+        // A at once to B from 10 000 (lands on the first frame not yet scheduled); from B at 70 000 to C, on B's
+        // next bar line, 96 000 frames after B's start.
+        let played = try Self.render(
+            set, frames: 400_000, actions: [(10_000, { $0.next() }), (70_000, { $0.next() })])
+        let landed = try #require((1..<24_000).first { played[$0] != 0 })
+        #expect(landed > 10_000 && landed < 10_000 + 3 * 1024)
+        #expect(played[..<landed].dropFirst().allSatisfy { $0 == 0 })
+        #expect(Array(played[landed..<(landed + 96_000)]) == Array(b[..<96_000]))
+        // From C's first frame, C as alone: bar 1's chord had ended (its gate) and bar 2's, due on that frame, is
+        // not played.
+        let cStart = landed + 96_000
+        #expect(Array(played[cStart..<(cStart + 150_000)]) == Array(c[..<150_000]))
+    }
+
+    @Test(
+        "Switched away from in the middle of its chord, B's notes are released on C's first frame: C as alone from the end of the piano's 0.25 s release"
+    )
+    func notesReleasedMidChord() throws {
+        let set = try Self.plan(
+            Self.text.replacingOccurrences(of: "chords.metro bars 2", with: "chords.metro bars 2 switch now"))
+        let c = try Self.render(Self.plan("song \"C\" click 120 4/4 bars 4"), frames: 200_000)
+        // To B at once from 10 000, and from B at once at 40 000, in its first chord: C lands on the first frame not
+        // yet scheduled, the only frame from which the rest is C alone once B's release (`fade`) is over.
+        let played = try Self.render(
+            set, frames: 300_000, actions: [(10_000, { $0.next() }), (40_000, { $0.next() })])
+        let fade = 24_000
+        let starts = (40_000..<(40_000 + 3 * 1024)).filter { start in
+            Array(played[(start + fade)..<(start + 150_000)]) == Array(c[fade..<150_000])
+        }
+        let start = try #require(starts.count == 1 ? starts.first : nil, "\(starts)")
+        // B's chord sounds up to C's first frame and is released from it (the built-in piano's release): the half
+        // second after it is C's click and B's chord fading, loud at its start, silent well before its end.
+        #expect(played[start - 1] != 0)
+        let tail = (0..<fade).map { played[start + $0] - c[$0] }
+        let loud = tail.prefix(480).map(abs).max() ?? 0
+        let silentFrom = (tail.lastIndex { $0 != 0 } ?? 0) + 1
+        #expect(loud > 0.01, "\(loud)")
+        // The piano's release is 0.25 s (`InstrumentSynthesizer`): 12 000 frames from C's first.
+        #expect(silentFrom == 12_000, "\(silentFrom)")
+    }
+}
+
+extension SetlistNotesTests {
+    @Test(
+        "A set's MIDI songs play through the font given: one missing is the error play of the file gives (66, naming --soundfont); a set without MIDI files never looks for one"
+    )
+    func midiSongsFont() throws {
+        let scratch = try Scratch()
+        try Data(ServedFileTests.midiBytes).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
+        let path = scratch.path + "/gig.setlist"
+        try "song \"Click\" click 100 4/4\nsong \"File\" file song.mid\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let missing = scratch.path + "/missing.sf2"
+        let plan = try SetlistDocument(path: path).plan()
+        #expect(plan.songs.allSatisfy { $0.plan.notes == nil })
+        do {
+            _ = try plan.withNotes(soundfont: missing) { Issue.record("said \($0)") }
+            Issue.record("a missing font taken")
+        } catch {
+            #expect(error.status == .noInput)
+            #expect(error.message.hasPrefix("--soundfont \(missing): "), "\(error.message)")
+        }
+        // Only the MIDI file looks for a font: the same set without it takes the missing one without a word.
+        let clicks = SetlistPlan(path: plan.path, title: nil, songs: [plan.songs[0]])
+        #expect(try clicks.withNotes(soundfont: missing) { Issue.record("said \($0)") }.songs[0].plan.notes == nil)
+    }
+}
+
+/// Keeps the left channel of a two-channel render.
+private final class LeftChannel: AudioSink {
+    var samples: [Float] = []
+
+    func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws {
+        for index in 0..<frameCount { self.samples.append(samples[index * 2]) }
+    }
+}
