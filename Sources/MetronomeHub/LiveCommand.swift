@@ -81,7 +81,6 @@ public struct LiveCommand {
     public func run(_ terminal: Terminal) throws(CommandLineError) {
         let say = terminal.say
         if let refusal = Self.refusal(setlist: setlist != nil, live: live) { throw refusal }
-        if let setlist, let reason = SetlistPlayer.unplayable(setlist) { throw CommandLineError(.usage, reason) }
         // Following a MIDI clock, Link (--link, or /metronome/link 1 serving) is led by the clock, never followed.
         let followsClock = live.jack?.followsMIDIClock == true
         // With --link: the session is joined first, and the plan takes its tempo and waits for its start.

@@ -138,6 +138,40 @@ extension SetlistNotesTests {
     }
 }
 
+extension SetlistNotesTests {
+    /// A Standard MIDI File, format 0, 480 ticks a quarter, 120 BPM in 4/4: middle C for a quarter, then two bars in
+    /// all.
+    static let twoBars: [UInt8] =
+        Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + [0, 0, 0, 21]
+        + [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20, 0x00, 0x90, 60, 100, 0x83, 0x60, 0x80, 60, 0]
+        + [0x9A, 0x20, 0xFF, 0x2F, 0x00]
+
+    @Test(
+        "A MIDI song's start-at plays live: switched to, its count-in bar and then its bar 2, sample for sample as the song played first"
+    )
+    func midiStartAtLive() throws {
+        let scratch = try Scratch()
+        try Data(Self.twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
+        let write = { (text: String) throws -> SetlistPlan in
+            let path = scratch.path + "/set\(text.count).setlist"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            var plan = try SetlistDocument(path: path).plan()
+            for index in plan.songs.indices { plan.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
+            return plan
+        }
+        let song = "song \"B\" file song.mid start-at 2 count-in 1"
+        // Played first, as `play song.mid --start-at 2 --count-in 1`: a count-in bar, then bar 2 (4 beats) to the end.
+        let alone = try Self.render(write(song), frames: 300_000)
+        #expect(alone.indices.filter { alone[$0] != 0 } == (0..<8).map { $0 * 24_000 })
+        // Switched to at once from A (its clicks at 0 only before the switch), the same from its first frame.
+        let set = try write("song \"A\" click 120 4/4 bars 4 switch now\n" + song)
+        let played = try Self.render(set, frames: 400_000, actions: [(10_000, { $0.next() })])
+        let landed = try #require((1..<24_000).first { played[$0] != 0 })
+        #expect(landed > 10_000 && landed < 10_000 + 3 * 1024)
+        #expect(Array(played[landed..<(landed + 250_000)]) == Array(alone[..<250_000]))
+    }
+}
+
 /// Keeps the left channel of a two-channel render.
 private final class LeftChannel: AudioSink {
     var samples: [Float] = []

@@ -62,16 +62,6 @@ public final class SetlistPlayer: Sendable {
         loads = SetlistPlayer.loads(plan)
     }
 
-    /// Why a set cannot be played live, or nil: a MIDI file's `start-at` is a locate after its count-in, which a
-    /// switch's load does not carry yet.
-    public static func unplayable(_ plan: SetlistPlan) -> String? {
-        guard let index = plan.songs.firstIndex(where: { $0.plan.start != nil }) else { return nil }
-        let song = plan.songs[index].song
-        return
-            "\(plan.path):\(song.line): song \(index + 1) \"\(song.title)\": start-at on a MIDI file does not play in a "
-            + "live set yet (check takes it)"
-    }
-
     /// The map a song plays live: its map, cut after its bars when `bars` sets its length (its end is the map's own,
     /// so the set can move on from there).
     public static func liveMap(_ song: SetlistPlan.Song) -> TempoMap {
@@ -93,7 +83,7 @@ public final class SetlistPlayer: Sendable {
             // A set's session plays at master gain 1: a song's volume is its clicks' gain, exact from its first frame.
             let load = MapLoad(
                 map: liveMap(song), clicks: song.plan.clicks, clickGain: song.plan.gain, then: then,
-                notes: song.plan.notes, tag: index)
+                notes: song.plan.notes, start: song.plan.start, tag: index)
             loads.append(load)
             following = load
         }

@@ -34,6 +34,9 @@ public final class MapLoad: Sendable {
     /// The map's own notes (a pattern's chord track, a MIDI file's notes), made when the load lands and played from
     /// its frame, or nil for none; either way the notes of the load before end there (`NotePlayer.retire(at:)`).
     public let notes: (@Sendable () -> NotePlayer)?
+    /// Where the map goes once it has landed, and when: a locate its count-in leads to (a MIDI file's `start-at`:
+    /// the bar, at the count-in's end), or nil to play it from its top.
+    public let start: (command: TransportCommand, at: Quantization)?
     /// The caller's name for this load (a song's index), reported once it has landed (`Scheduler.landedTag`).
     public let tag: Int
 
@@ -44,11 +47,14 @@ public final class MapLoad: Sendable {
     ///   - clickGain: its clicks' linear gain, or nil to keep the one playing.
     ///   - then: what follows its end, if anything.
     ///   - notes: makes the player of its notes, if it has any.
+    ///   - start: a locate once it has landed, and its quantization, if any.
     ///   - tag: the caller's name for it.
     public init(
         map: TempoMap, clicks: ClickSet, clickGain: Float? = nil, then: Successor? = nil,
-        notes: (@Sendable () -> NotePlayer)? = nil, tag: Int = 0
+        notes: (@Sendable () -> NotePlayer)? = nil, start: (command: TransportCommand, at: Quantization)? = nil,
+        tag: Int = 0
     ) {
+        self.start = start
         self.map = map
         self.clicks = clicks
         self.clickGain = clickGain

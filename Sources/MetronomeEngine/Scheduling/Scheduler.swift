@@ -526,6 +526,8 @@ public final class Scheduler: @unchecked Sendable {
         }
         // Clicks are pushed with the gain at their push: every click from this frame on has the song's.
         if let clickGain = load.clickGain { gain = clickGain }
+        // Next in the queue, before anything sent after the load: the play (stopped or paused) and the load's start.
+        if let start = load.start { transport.sendFirst(start.command, at: start.at) }
         if transport.run == nil { transport.sendFirst(.play, at: .frame(frame)) }
         successor = load.then
         landedTag = load.tag
