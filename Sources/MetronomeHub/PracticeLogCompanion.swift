@@ -23,7 +23,7 @@ final class PracticeLogCompanion: LiveCompanion {
     /// after one line through `warn`, when there is no default file (neither `XDG_DATA_HOME` nor `HOME` set).
     /// - Parameters:
     ///   - warn: writes a whole line from any thread (the recorder's failure comes from its queue).
-    ///   - songs: playing a set, its player: the row names the set and the song playing at each write.
+    ///   - songs: playing a set, its player: a row per song played, each naming the set and its song.
     static func make(
         _ settings: PracticeLogSettings, plan: ClickPlan, session: Session, songs: SetlistPlayer? = nil,
         warn: @escaping @Sendable (String) -> Void
@@ -36,8 +36,9 @@ final class PracticeLogCompanion: LiveCompanion {
         var configuration = PracticeRecorder.Configuration(path: path, what: plan.title, sound: plan.soundName)
         configuration.createsFolder = settings.file == nil
         // A set's songs as their rows name them; a beat's load tag is its song's index (nil: the first song).
-        let titles = songs?.plan.songs.map {
-            PracticeRecorder.Song(title: $0.song.title, what: $0.plan.title, sound: $0.plan.soundName)
+        let titles = songs?.plan.songs.enumerated().map { index, song in
+            PracticeRecorder.Song(
+                index: index, title: song.song.title, what: song.plan.title, sound: song.plan.soundName)
         }
         if let text = environment[intervalVariable], let seconds = Double(text), (0.1...3600).contains(seconds) {
             configuration.updateInterval = .milliseconds(Int64(seconds * 1000))

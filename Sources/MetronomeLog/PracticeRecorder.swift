@@ -41,6 +41,8 @@ public final class PracticeRecorder: Sendable {
 
     /// A setlist song as its row records it.
     public struct Song: Sendable, Equatable {
+        /// Its place in the set, from 0: two songs alike in every field are still two songs.
+        public var index: Int
         /// The song's title (`PracticeRecord.setlistSong`).
         public var title: String
         /// What it plays (`PracticeRecord.what`).
@@ -49,7 +51,8 @@ public final class PracticeRecorder: Sendable {
         public var sound: String
 
         /// A song of a set.
-        public init(title: String, what: String, sound: String) {
+        public init(index: Int, title: String, what: String, sound: String) {
+            self.index = index
             self.title = title
             self.what = what
             self.sound = sound

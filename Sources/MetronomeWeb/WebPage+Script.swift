@@ -37,6 +37,9 @@ extension WebPage {
             else if (message.type === "pong") pong(message);
             else if (message.type === "refused") {
               m.refused.push(message.reason);
+              // A tempo the service refused is not shown as if it were coming.
+              m.pendingTempo = null;
+              if (m.state) showState(m.state);
               $("status").textContent = "refused: " + message.reason;
             }
           };
@@ -312,7 +315,7 @@ extension WebPage {
         function setTempo(tempo) {
           tempo = Math.min(1000, Math.max(1, tempo));
           m.pendingTempo = tempo;
-          m.pendingUntil = performance.now() + 3000;
+          m.pendingUntil = performance.now() + 1000;
           $("tempo").textContent = format(tempo);
           send("/metronome/tempo", "f", tempo);
         }

@@ -82,7 +82,8 @@ struct PlaybackOptions: ParsableArguments {
 
     @Option(
         help: """
-            The practice log every live run is recorded in (default: $XDG_DATA_HOME/metronome/practice.sqlite, else             ~/.local/share/metronome/practice.sqlite; see 'metronome log').
+            The practice log every live run is recorded in (default: $XDG_DATA_HOME/metronome/practice.sqlite, \
+            else ~/.local/share/metronome/practice.sqlite; see 'metronome log').
             """)
     var logFile: String?
 

@@ -139,17 +139,17 @@ extension SetlistNotesTests {
 }
 
 extension SetlistNotesTests {
-    /// A Standard MIDI File, format 0, 480 ticks a quarter, 120 BPM in 4/4: middle C for a quarter, then two bars in
-    /// all.
+    /// A Standard MIDI File, format 0, 480 ticks a quarter, in 4/4: 120 BPM with middle C for a quarter, then from
+    /// bar 2 150 BPM; two bars in all.
     static let twoBars: [UInt8] =
-        Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + [0, 0, 0, 21]
+        Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + [0, 0, 0, 29]
         + [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20, 0x00, 0x90, 60, 100, 0x83, 0x60, 0x80, 60, 0]
-        + [0x9A, 0x20, 0xFF, 0x2F, 0x00]
+        + [0x8B, 0x20, 0xFF, 0x51, 0x03, 0x06, 0x1A, 0x80] + [0x8F, 0x00, 0xFF, 0x2F, 0x00]
 
     @Test(
-        "A MIDI song's start-at plays live: switched to, its count-in bar and then its bar 2, sample for sample as the song played first"
-    )
-    func midiStartAtLive() throws {
+        "A MIDI song's start-at plays live, its bars counted from there: its count-in bar at 120, then its bar 2 at 150, and switched to, sample for sample as the song played first",
+        arguments: ["", " bars 1"])
+    func midiStartAtLive(bars: String) throws {
         let scratch = try Scratch()
         try Data(Self.twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
         let write = { (text: String) throws -> SetlistPlan in
@@ -159,16 +159,92 @@ extension SetlistNotesTests {
             for index in plan.songs.indices { plan.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
             return plan
         }
-        let song = "song \"B\" file song.mid start-at 2 count-in 1"
-        // Played first, as `play song.mid --start-at 2 --count-in 1`: a count-in bar, then bar 2 (4 beats) to the end.
+        let song = "song \"B\" file song.mid start-at 2 count-in 1" + bars
+        // Played first, as `play song.mid --start-at 2 --count-in 1`: a count-in bar at the file's opening tempo
+        // (24 000 frames a beat), then bar 2 at 150 (19 200) to the end; bar 1 (at 120) is not heard.
         let alone = try Self.render(write(song), frames: 300_000)
-        #expect(alone.indices.filter { alone[$0] != 0 } == (0..<8).map { $0 * 24_000 })
+        let expected = (0..<4).map { $0 * 24_000 } + (0..<4).map { 96_000 + $0 * 19_200 }
+        #expect(alone.indices.filter { alone[$0] != 0 } == expected)
         // Switched to at once from A (its clicks at 0 only before the switch), the same from its first frame.
         let set = try write("song \"A\" click 120 4/4 bars 4 switch now\n" + song)
         let played = try Self.render(set, frames: 400_000, actions: [(10_000, { $0.next() })])
         let landed = try #require((1..<24_000).first { played[$0] != 0 })
         #expect(landed > 10_000 && landed < 10_000 + 3 * 1024)
         #expect(Array(played[landed..<(landed + 250_000)]) == Array(alone[..<250_000]))
+    }
+
+    @Test(
+        "A stop during a MIDI song's count-in stops it at once: the locate its start-at waits for does not hold the stop back"
+    )
+    func stopDuringTheCountIn() throws {
+        let scratch = try Scratch()
+        try Data(Self.twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
+        let path = scratch.path + "/gig.setlist"
+        try "song \"A\" click 120 4/4 bars 4 switch now\nsong \"B\" file song.mid start-at 2 count-in 1\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        var set = try SetlistDocument(path: path).plan()
+        for index in set.songs.indices { set.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
+        // To B at once from 10 000; stopped at 40 000, in its count-in (B's second click is 24 000 after its first).
+        let session = try SetlistPlayer.session(
+            set, configuration: set.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: set, session: session)
+        let sink = LeftChannel()
+        var pending: [(SampleTime, () -> Void)] = [(10_000, { player.next() }), (40_000, { session.send(.stop) })]
+        try session.render(frameCount: 200_000, to: sink, blockFrames: 1024) { done in
+            while let (frame, act) = pending.first, done >= frame {
+                act()
+                pending.removeFirst()
+            }
+            return true
+        }
+        let onsets = sink.samples.indices.filter { sink.samples[$0] != 0 }
+        let landed = try #require(onsets.dropFirst().first)
+        // B's first click, its second 24 000 frames later, and nothing after the stop (taken within two blocks).
+        #expect(onsets == [0, landed, landed + 24_000], "\(onsets)")
+        #expect(landed + 24_000 < 40_000 + 3 * 1024)
+    }
+}
+
+extension SetlistNotesTests {
+    @Test(
+        "A tempo change landing with the switch (its next beat is the new song's first) does not hold the song before's notes: they fade within the piano's 0.25 s release, then only C's clicks sound"
+    )
+    func tempoChangeWithTheSwitch() throws {
+        let set = try Self.plan(
+            Self.text.replacingOccurrences(of: "chords.metro bars 2", with: "chords.metro bars 2 switch now"))
+        let session = try SetlistPlayer.session(
+            set, configuration: set.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: set, session: session)
+        let sink = LeftChannel()
+        var pending: [(SampleTime, () -> Void)] = [
+            (10_000, { player.next() }),
+            (
+                40_000,
+                {
+                    player.next()
+                    session.send(.setTempo(.of(130)))
+                }
+            ),
+        ]
+        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
+            while let (frame, act) = pending.first, done >= frame {
+                act()
+                pending.removeFirst()
+            }
+            return true
+        }
+        let played = sink.samples
+        // C's clicks are impulses (one frame among silent ones): the last frame that sounds beside another is the end
+        // of B's chord.
+        let sounding = played.indices.filter { played[$0] != 0 }
+        let chordEnd = try #require(
+            sounding.last { index in
+                index > 0 && (played[index - 1] != 0 || (index + 1 < played.count && played[index + 1] != 0))
+            })
+        // B's chord, released on C's first frame (between 40 000 and three blocks on), is silent 12 000 frames on
+        // (kept at its old positions on C's map, it sounded to 124 875).
+        #expect(chordEnd < 40_000 + 3 * 1024 + 12_000, "\(chordEnd)")
+        #expect(chordEnd > 40_000, "\(chordEnd)")
     }
 }
 

@@ -151,16 +151,12 @@ public struct MIDIPlayback: Sendable {
             let piano = InstrumentSynthesizer.bank(.piano, sampleRate: map.sampleRate)
             tracks = (0..<16).map { .init(bank: piano, gain: $0 == 9 ? 0 : 1) }
         }
-        let (sequence, offset) = (self.sequence, MIDIPlayback.offset(on: map))
-        let (muted, soloed, transposition) = (self.muted, self.soloed, self.transpose)
-        return {
-            NotePlayer(
-                tracks: tracks,
-                source: MIDINotes(
-                    sequence: sequence, map: map, offset: offset, muted: muted, soloed: soloed,
-                    transpose: transposition),
-                sampleRate: map.sampleRate)
-        }
+        // The notes are read from the file once, here: a set's switch makes the player on the scheduling thread,
+        // where only a copy of the source is made.
+        let source = MIDINotes(
+            sequence: sequence, map: map, offset: MIDIPlayback.offset(on: map), muted: muted, soloed: soloed,
+            transpose: transpose)
+        return { NotePlayer(tracks: tracks, source: source, sampleRate: map.sampleRate) }
     }
 }
 

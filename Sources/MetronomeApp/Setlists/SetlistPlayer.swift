@@ -63,10 +63,11 @@ public final class SetlistPlayer: Sendable {
     }
 
     /// The map a song plays live: its map, cut after its bars when `bars` sets its length (its end is the map's own,
-    /// so the set can move on from there).
+    /// so the set can move on from there). A MIDI file's bars count from its `start-at` bar.
     public static func liveMap(_ song: SetlistPlan.Song) -> TempoMap {
         let plan = song.plan
-        guard let bars = plan.bars, plan.frameCount != plan.map.endFrame else { return plan.map }
+        guard var bars = plan.bars, plan.frameCount != plan.map.endFrame else { return plan.map }
+        if case .locateBar(let bar) = plan.start?.command { bars += bar - 1 }
         return plan.map.ending(afterBars: bars)
     }
 

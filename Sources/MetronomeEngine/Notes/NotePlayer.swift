@@ -148,7 +148,9 @@ public final class NotePlayer: @unchecked Sendable {
     /// never pushed while playing) and go at `frame` too, so that none reaches the mixer behind its position.
     /// Scheduling thread.
     public func releaseAll(at frame: SampleTime) {
-        for index in releases.indices { releases[index].frame = frame }
+        // Released here: a later edit of the map (a tempo change on the same frame, the next song's map) never moves
+        // them again.
+        for index in releases.indices { releases[index] = (frame, releases[index].tag, nil) }
         if fontStates.contains(where: { $0 != nil }) { insertRelease(at: frame, tag: 0) }
         // Live notes held without a note-off yet go too.
         for tags in liveTags.values { for tag in tags { insertRelease(at: frame, tag: tag) } }

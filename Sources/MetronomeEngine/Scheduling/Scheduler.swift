@@ -108,6 +108,9 @@ public final class Scheduler: @unchecked Sendable {
     private var successor: MapLoad.Successor?
     /// The successor due, once the map has ended: loaded and started on its frame unless a load lands first.
     private var armed: (frame: SampleTime, load: MapLoad)?
+    /// The start of the last `MapLoad` landed (`MapLoad.start`: a locate at a position of its map), until its frame
+    /// is scheduled: it is sent then, so the commands sent meanwhile (a stop, another switch) do not wait behind it.
+    private var landingStart: (command: TransportCommand, position: Position)?
     /// The tag of the last `MapLoad` landed, or nil before any.
     public private(set) var landedTag: Int?
 
@@ -262,6 +265,8 @@ public final class Scheduler: @unchecked Sendable {
             let mapEnd = transport.endFrame
             if let mapEnd, mapEnd < limit { limit = mapEnd }
             if let armed, armed.frame < limit { limit = armed.frame }
+            let start = landingStartFrame
+            if let start, start < limit { limit = start }
             guard push(before: limit) else { return false }
             scheduledUntil = max(scheduledUntil, limit)
             if let endFrame, scheduledUntil >= endFrame, midiClock.isRolling {
@@ -282,6 +287,11 @@ public final class Scheduler: @unchecked Sendable {
             }
             if let armed, armed.frame <= scheduledUntil, armed.frame < horizon {
                 startArmed()
+                continue
+            }
+            if let start, let command = landingStart?.command, start <= scheduledUntil, start < horizon {
+                landingStart = nil
+                transport.sendFirst(command, at: .frame(start))
                 continue
             }
             if let due, due.frame <= scheduledUntil, due.frame < horizon, endFrame.map({ due.frame < $0 }) ?? true {
@@ -373,7 +383,7 @@ public final class Scheduler: @unchecked Sendable {
         // A Stop owed at the end frame is due there: a live timer must not sleep past it.
         let stop = midiClock.isRolling ? endFrame : nil
         return
-            ([pendingClick?.frame, midi, midiOffs.first?.frame, stop, armed?.frame]
+            ([pendingClick?.frame, midi, midiOffs.first?.frame, stop, armed?.frame, landingStartFrame]
             + players.map { $0.nextFrame(offset: offset) })
             .compactMap { $0 }.min()
     }
@@ -440,9 +450,14 @@ public final class Scheduler: @unchecked Sendable {
         case .load: land(at: due.frame)
         case .play, .resume, .stop, .pause, .locateBar, .locateLabel, .seek:
             // Started, stopped or moved: no longer resting at the map's end, and a successor waiting there is off
-            // (the song played again moves on again at its end).
+            // (the song played again moves on again at its end). Stopped, paused or moved, a load's start waiting
+            // for its frame is off too.
             endedAt = nil
             armed = nil
+            switch transport.applied.last?.command {
+            case .play, .resume: break
+            default: landingStart = nil
+            }
         default: break
         }
         if case .setVolume = transport.applied.last?.command {
@@ -526,11 +541,26 @@ public final class Scheduler: @unchecked Sendable {
         }
         // Clicks are pushed with the gain at their push: every click from this frame on has the song's.
         if let clickGain = load.clickGain { gain = clickGain }
-        // Next in the queue, before anything sent after the load: the play (stopped or paused) and the load's start.
-        if let start = load.start { transport.sendFirst(start.command, at: start.at) }
+        // The load's start waits for its frame (`landingStart`); one at no position of the map goes next in the queue.
+        landingStart = nil
+        if let start = load.start {
+            if case .position(let position) = start.at {
+                landingStart = (start.command, position)
+            } else {
+                transport.sendFirst(start.command, at: start.at)
+            }
+        }
         if transport.run == nil { transport.sendFirst(.play, at: .frame(frame)) }
         successor = load.then
         landedTag = load.tag
+    }
+
+    /// The frame `landingStart` falls on, once the transport runs on the map it was made for.
+    private var landingStartFrame: SampleTime? {
+        guard let position = landingStart?.position, let exact = transport.exactOutputFrame(of: position) else {
+            return nil
+        }
+        return SampleTime(exact.rounded(.toNearestOrAwayFromZero))
     }
 
     /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).
