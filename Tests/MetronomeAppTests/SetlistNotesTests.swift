@@ -35,11 +35,11 @@ struct SetlistNotesTests {
         return plan
     }
 
-    /// The left channel of the set rendered for `frames`, `act` called once the render reaches each frame of
-    /// `actions`.
-    static func render(_ plan: SetlistPlan, frames: SampleTime, actions: [(SampleTime, (SetlistPlayer) -> Void)] = [])
-        throws -> [Float]
-    {
+    /// The left channel of the set rendered for `frames`, `act` called with the set's player and session once the
+    /// render reaches each frame of `actions`.
+    static func render(
+        _ plan: SetlistPlan, frames: SampleTime, actions: [(SampleTime, (SetlistPlayer, Session) -> Void)] = []
+    ) throws -> [Float] {
         let session = try SetlistPlayer.session(
             plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
         let player = SetlistPlayer(plan: plan, session: session)
@@ -47,7 +47,7 @@ struct SetlistNotesTests {
         var pending = actions
         try session.render(frameCount: frames, to: sink, blockFrames: 1024) { done in
             while let (frame, act) = pending.first, done >= frame {
-                act(player)
+                act(player, session)
                 pending.removeFirst()
             }
             return true
@@ -73,7 +73,8 @@ struct SetlistNotesTests {
         // A at once to B from 10 000 (lands on the first frame not yet scheduled); from B at 70 000 to C, on B's
         // next bar line, 96 000 frames after B's start.
         let played = try Self.render(
-            set, frames: 400_000, actions: [(10_000, { $0.next() }), (70_000, { $0.next() })])
+            set, frames: 400_000,
+            actions: [(10_000, { songs, _ in songs.next() }), (70_000, { songs, _ in songs.next() })])
         let landed = try #require((1..<24_000).first { played[$0] != 0 })
         #expect(landed > 10_000 && landed < 10_000 + 3 * 1024)
         #expect(played[..<landed].dropFirst().allSatisfy { $0 == 0 })
@@ -94,7 +95,8 @@ struct SetlistNotesTests {
         // To B at once from 10 000, and from B at once at 40 000, in its first chord: C lands on the first frame not
         // yet scheduled, the only frame from which the rest is C alone once B's release (`fade`) is over.
         let played = try Self.render(
-            set, frames: 300_000, actions: [(10_000, { $0.next() }), (40_000, { $0.next() })])
+            set, frames: 300_000,
+            actions: [(10_000, { songs, _ in songs.next() }), (40_000, { songs, _ in songs.next() })])
         let fade = 24_000
         let starts = (40_000..<(40_000 + 3 * 1024)).filter { start in
             Array(played[(start + fade)..<(start + 150_000)]) == Array(c[fade..<150_000])
@@ -167,7 +169,7 @@ extension SetlistNotesTests {
         #expect(alone.indices.filter { alone[$0] != 0 } == expected)
         // Switched to at once from A (its clicks at 0 only before the switch), the same from its first frame.
         let set = try write("song \"A\" click 120 4/4 bars 4 switch now\n" + song)
-        let played = try Self.render(set, frames: 400_000, actions: [(10_000, { $0.next() })])
+        let played = try Self.render(set, frames: 400_000, actions: [(10_000, { songs, _ in songs.next() })])
         let landed = try #require((1..<24_000).first { played[$0] != 0 })
         #expect(landed > 10_000 && landed < 10_000 + 3 * 1024)
         #expect(Array(played[landed..<(landed + 250_000)]) == Array(alone[..<250_000]))
@@ -185,19 +187,10 @@ extension SetlistNotesTests {
         var set = try SetlistDocument(path: path).plan()
         for index in set.songs.indices { set.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
         // To B at once from 10 000; stopped at 40 000, in its count-in (B's second click is 24 000 after its first).
-        let session = try SetlistPlayer.session(
-            set, configuration: set.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: set, session: session)
-        let sink = LeftChannel()
-        var pending: [(SampleTime, () -> Void)] = [(10_000, { player.next() }), (40_000, { session.send(.stop) })]
-        try session.render(frameCount: 200_000, to: sink, blockFrames: 1024) { done in
-            while let (frame, act) = pending.first, done >= frame {
-                act()
-                pending.removeFirst()
-            }
-            return true
-        }
-        let onsets = sink.samples.indices.filter { sink.samples[$0] != 0 }
+        let played = try Self.render(
+            set, frames: 200_000,
+            actions: [(10_000, { songs, _ in songs.next() }), (40_000, { _, session in session.send(.stop) })])
+        let onsets = played.indices.filter { played[$0] != 0 }
         let landed = try #require(onsets.dropFirst().first)
         // B's first click, its second 24 000 frames later, and nothing after the stop (taken within two blocks).
         #expect(onsets == [0, landed, landed + 24_000], "\(onsets)")
@@ -212,28 +205,18 @@ extension SetlistNotesTests {
     func tempoChangeWithTheSwitch() throws {
         let set = try Self.plan(
             Self.text.replacingOccurrences(of: "chords.metro bars 2", with: "chords.metro bars 2 switch now"))
-        let session = try SetlistPlayer.session(
-            set, configuration: set.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: set, session: session)
-        let sink = LeftChannel()
-        var pending: [(SampleTime, () -> Void)] = [
-            (10_000, { player.next() }),
-            (
-                40_000,
-                {
-                    player.next()
-                    session.send(.setTempo(.of(130)))
-                }
-            ),
-        ]
-        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
-            while let (frame, act) = pending.first, done >= frame {
-                act()
-                pending.removeFirst()
-            }
-            return true
-        }
-        let played = sink.samples
+        let played = try Self.render(
+            set, frames: 300_000,
+            actions: [
+                (10_000, { songs, _ in songs.next() }),
+                (
+                    40_000,
+                    { songs, session in
+                        songs.next()
+                        session.send(.setTempo(.of(130)))
+                    }
+                ),
+            ])
         // C's clicks are impulses (one frame among silent ones): the last frame that sounds beside another is the end
         // of B's chord.
         let sounding = played.indices.filter { played[$0] != 0 }

@@ -8,6 +8,15 @@ import Testing
 /// it cannot use reported once; two recorders writing one file at once.
 @Suite("MetronomeLog: the recorder and its queue")
 struct PracticeRecorderTests {
+    /// Waits up to 2 s for the recorder's first row to be in `path`.
+    static func waitForRow(_ path: String) -> Bool {
+        for _ in 0..<200 {
+            if (try? PracticeStore.openForReading(path: path).records().count) == 1 { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     let common = Meter.fourFour
 
     @Test("A run's row: what was heard (tempo range, meters in order), what played, its time and how it ended")
@@ -58,12 +67,7 @@ struct PracticeRecorderTests {
         let recorder = PracticeRecorder(configuration) { Issue.record("\($0)") }
         recorder.start()
         // Once the row is in, what comes next can only reach the file through an update.
-        var inserted = false
-        for _ in 0..<200 where !inserted {
-            inserted = (try? PracticeStore.openForReading(path: path).records().count) == 1
-            if !inserted { usleep(10_000) }
-        }
-        #expect(inserted)
+        #expect(Self.waitForRow(path))
         recorder.heard(tempo: 100, meter: .of(3, 4), beatLength: 0.6)
         recorder.setlistSong = "song"
         recorder.setlistPath = "/sets/gig.setlist"
@@ -90,12 +94,7 @@ struct PracticeRecorderTests {
         }
         recorder.setlistPath = "/sets/gig.setlist"
         recorder.start()
-        var inserted = false
-        for _ in 0..<200 where !inserted {
-            inserted = (try? PracticeStore.openForReading(path: path).records().count) == 1
-            if !inserted { usleep(10_000) }
-        }
-        #expect(inserted)
+        #expect(Self.waitForRow(path))
         let opener = PracticeRecorder.Song(index: 0, title: "Opener", what: "rock", sound: "wood")
         let ballad = PracticeRecorder.Song(index: 1, title: "Ballad", what: "click 72 3/4", sound: "beep")
         let second: UInt64 = 1_000_000_000
