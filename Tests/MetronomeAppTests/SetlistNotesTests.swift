@@ -231,6 +231,37 @@ extension SetlistNotesTests {
     }
 }
 
+extension SetlistNotesTests {
+    @Test(
+        "A set that opens with a MIDI song's start-at: a stop in its count-in stops at once; paused and resumed in it, the count-in goes on and bar 2 follows"
+    )
+    func firstSongStartAt() throws {
+        let scratch = try Scratch()
+        try Data(Self.twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
+        let path = scratch.path + "/gig.setlist"
+        try "song \"B\" file song.mid start-at 2 count-in 1\nsong \"A\" click 120 4/4\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        var set = try SetlistDocument(path: path).plan()
+        for index in set.songs.indices { set.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
+        let onsets = { (played: [Float]) in played.indices.filter { played[$0] != 0 } }
+        // Stopped at 30 000, in the count-in (its beats every 24 000 frames): taken within two blocks.
+        let stopped = try Self.render(
+            set, frames: 200_000, actions: [(30_000, { _, session in session.send(.stop) })])
+        #expect(onsets(stopped) == [0, 24_000])
+        // Paused at 30 000 and resumed at 60 000: the count-in's last two beats from the resumed run (paused on the
+        // first frame not yet scheduled, resumed likewise), then bar 2 at 150 (19 200 frames a beat).
+        let resumed = try Self.render(
+            set, frames: 300_000,
+            actions: [
+                (30_000, { _, session in session.send(.pause) }), (60_000, { _, session in session.send(.resume) }),
+            ])
+        let frames = onsets(resumed)
+        #expect(frames.count == 8, "\(frames)")
+        let gaps = zip(frames, frames.dropFirst()).map { $1 - $0 }
+        #expect(gaps.suffix(4) == [24_000, 19_200, 19_200, 19_200], "\(frames)")
+    }
+}
+
 /// Keeps the left channel of a two-channel render.
 private final class LeftChannel: AudioSink {
     var samples: [Float] = []

@@ -28,9 +28,11 @@ struct JackSetlistTests {
             // are the clicks checked; the accents (76) mark the bar lines.
             let notes = run.midi.filter { $0.bytes.hasPrefix("99 ") }
             let sounds = notes.map(\.frame)
+            // The sounds heard once midi_out is recorded (from its first clock): the recorder connects out_1 first,
+            // and a click heard before midi_out's connection (it ran twice in ten runs) has no note to be checked by.
+            let heard = run.sounds.filter { $0 >= (run.clocks.min() ?? 0) }
             check.expect(
-                Set(run.sounds).isSubset(of: Set(sounds)) && run.sounds.count >= sounds.count - 1,
-                "\(notes) \(run.sounds)")
+                Set(heard).isSubset(of: Set(sounds)) && heard.count >= sounds.count - 1, "\(notes) \(run.sounds)")
             let accents = notes.filter { $0.bytes.hasPrefix("99 4c") }.map(\.frame)
             guard run.sent.count == 3, sounds.count > 2 else { return check.expect(false, "\(run.sent) \(sounds)") }
             let (program, pedal) = (run.sent[0].frame, run.sent[1].frame)

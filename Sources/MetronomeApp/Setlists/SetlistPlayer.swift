@@ -100,6 +100,8 @@ public final class SetlistPlayer: Sendable {
         first.frameCount = first.map.endFrame
         first.clickGain = first.gain
         first.gain = 1
+        // Its start-at waits beside the transport's queue, as a switch's does (`session`).
+        first.start = nil
         return first
     }
 
@@ -119,6 +121,9 @@ public final class SetlistPlayer: Sendable {
         first.waits = waits
         let session = try first.session(configuration: configuration, lookahead: lookahead, live: true)
         do { try session.setSuccessor(loads(plan)[0].then) } catch { throw .session(error) }
+        if let start = plan.songs[0].plan.start, case .position(let position) = start.at {
+            session.setStart(start.command, at: position)
+        }
         return session
     }
 

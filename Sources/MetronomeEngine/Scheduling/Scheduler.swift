@@ -128,6 +128,8 @@ public final class Scheduler: @unchecked Sendable {
         var successor: MapLoad.Successor??
         /// Players of `added` that play the map's notes (`addMapNotes`).
         var mapNotes: [ObjectIdentifier] = []
+        /// A start set with `setStart`, when one was.
+        var start: (command: TransportCommand, position: Position)?
     }
 
     /// The players of the map's own notes (`addMapNotes`, or the last `MapLoad`'s): a load that lands retires them.
@@ -202,6 +204,13 @@ public final class Scheduler: @unchecked Sendable {
 
     /// What follows the end of the map playing now (a load landing later brings its own). Any thread.
     public func setSuccessor(_ successor: MapLoad.Successor?) { inbox.withLock { $0.successor = .some(successor) } }
+
+    /// Where the map playing goes once the transport reaches `position` on it: `command` (a locate: a MIDI file's
+    /// `start-at` at its count-in's end), sent on that frame as a `MapLoad`'s start is, so the commands sent before it
+    /// falls due (a stop, a switch) do not wait behind it. Any thread; taken on the next pass.
+    public func setStart(_ command: TransportCommand, at position: Position) {
+        inbox.withLock { $0.start = (command, position) }
+    }
 
     /// Plays the clicks with other sounds from the next pass on: every click not yet scheduled (about one lookahead
     /// after the call, live) uses them; the ones already scheduled keep theirs. Any thread.
@@ -289,9 +298,11 @@ public final class Scheduler: @unchecked Sendable {
                 startArmed()
                 continue
             }
-            if let start, let command = landingStart?.command, start <= scheduledUntil, start < horizon {
+            if let start, let (command, position) = landingStart, start <= scheduledUntil, start < horizon {
+                // At its position, not its frame: the transport takes the position itself, not the first tick whose
+                // frame rounds to it, as the queued `.position` start of a file played alone does.
                 landingStart = nil
-                transport.sendFirst(command, at: .frame(start))
+                transport.sendFirst(command, at: .position(position))
                 continue
             }
             if let due, due.frame <= scheduledUntil, due.frame < horizon, endFrame.map({ due.frame < $0 }) ?? true {
@@ -412,6 +423,7 @@ public final class Scheduler: @unchecked Sendable {
             if case .load = command { pendingLoads.append(taken.loads[index]) }
         }
         if let successor = taken.successor { self.successor = successor }
+        if let start = taken.start { landingStart = start }
         if let replacement = taken.clicks {
             // Freed only with the scheduler (after playback): a voice may still play it, and the render thread never
             // frees a sample. Each set is kept once, so switching between a few sets keeps a few.
@@ -450,12 +462,12 @@ public final class Scheduler: @unchecked Sendable {
         case .load: land(at: due.frame)
         case .play, .resume, .stop, .pause, .locateBar, .locateLabel, .seek:
             // Started, stopped or moved: no longer resting at the map's end, and a successor waiting there is off
-            // (the song played again moves on again at its end). Stopped, paused or moved, a load's start waiting
-            // for its frame is off too.
+            // (the song played again moves on again at its end). Stopped or moved, a load's start waiting for its
+            // frame is off too; paused, it waits for the resumed run.
             endedAt = nil
             armed = nil
             switch transport.applied.last?.command {
-            case .play, .resume: break
+            case .play, .resume, .pause: break
             default: landingStart = nil
             }
         default: break
@@ -520,6 +532,8 @@ public final class Scheduler: @unchecked Sendable {
     private func land(at frame: SampleTime) {
         armed = nil
         endedAt = nil
+        // Whatever the load, the start of the map before it is off.
+        landingStart = nil
         let entry = pendingLoads.isEmpty ? nil : pendingLoads.removeFirst()
         guard let (load, ticket) = entry else {
             successor = nil
@@ -542,7 +556,6 @@ public final class Scheduler: @unchecked Sendable {
         // Clicks are pushed with the gain at their push: every click from this frame on has the song's.
         if let clickGain = load.clickGain { gain = clickGain }
         // The load's start waits for its frame (`landingStart`); one at no position of the map goes next in the queue.
-        landingStart = nil
         if let start = load.start {
             if case .position(let position) = start.at {
                 landingStart = (start.command, position)

@@ -206,6 +206,13 @@ public final class Session: @unchecked Sendable {
         wake()
     }
 
+    /// Sends `command` once the transport reaches `position` of the map playing, without holding the commands sent
+    /// meanwhile (`Scheduler.setStart`): a set's first song's `start-at`. Any thread.
+    public func setStart(_ command: TransportCommand, at position: Position) {
+        scheduler.setStart(command, at: position)
+        wake()
+    }
+
     /// The tag of the last `MapLoad` landed, with the ticket of the last `load(_:at:)` landed (0 for none), read
     /// together. Any thread.
     public var landing: (tag: Int?, ticket: Int) { onQueue { ($0.landedTag, $0.landedTicket) } }
