@@ -148,27 +148,29 @@ extension SetlistNotesTests {
         + [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20, 0x00, 0x90, 60, 100, 0x83, 0x60, 0x80, 60, 0]
         + [0x8B, 0x20, 0xFF, 0x51, 0x03, 0x06, 0x1A, 0x80] + [0x8F, 0x00, 0xFF, 0x2F, 0x00]
 
+    /// The set of `text` in a folder with `song.mid` (`twoBars`), its clicks impulses, without notes.
+    static func midiSet(_ text: String) throws -> SetlistPlan {
+        let scratch = try Scratch()
+        try Data(twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
+        let path = scratch.path + "/gig.setlist"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var plan = try SetlistDocument(path: path).plan()
+        for index in plan.songs.indices { plan.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
+        return plan
+    }
+
     @Test(
         "A MIDI song's start-at plays live, its bars counted from there: its count-in bar at 120, then its bar 2 at 150, and switched to, sample for sample as the song played first",
         arguments: ["", " bars 1"])
     func midiStartAtLive(bars: String) throws {
-        let scratch = try Scratch()
-        try Data(Self.twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
-        let write = { (text: String) throws -> SetlistPlan in
-            let path = scratch.path + "/set\(text.count).setlist"
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-            var plan = try SetlistDocument(path: path).plan()
-            for index in plan.songs.indices { plan.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
-            return plan
-        }
         let song = "song \"B\" file song.mid start-at 2 count-in 1" + bars
         // Played first, as `play song.mid --start-at 2 --count-in 1`: a count-in bar at the file's opening tempo
         // (24 000 frames a beat), then bar 2 at 150 (19 200) to the end; bar 1 (at 120) is not heard.
-        let alone = try Self.render(write(song), frames: 300_000)
+        let alone = try Self.render(Self.midiSet(song), frames: 300_000)
         let expected = (0..<4).map { $0 * 24_000 } + (0..<4).map { 96_000 + $0 * 19_200 }
         #expect(alone.indices.filter { alone[$0] != 0 } == expected)
         // Switched to at once from A (its clicks at 0 only before the switch), the same from its first frame.
-        let set = try write("song \"A\" click 120 4/4 bars 4 switch now\n" + song)
+        let set = try Self.midiSet("song \"A\" click 120 4/4 bars 4 switch now\n" + song)
         let played = try Self.render(set, frames: 400_000, actions: [(10_000, { songs, _ in songs.next() })])
         let landed = try #require((1..<24_000).first { played[$0] != 0 })
         #expect(landed > 10_000 && landed < 10_000 + 3 * 1024)
@@ -179,13 +181,8 @@ extension SetlistNotesTests {
         "A stop during a MIDI song's count-in stops it at once: the locate its start-at waits for does not hold the stop back"
     )
     func stopDuringTheCountIn() throws {
-        let scratch = try Scratch()
-        try Data(Self.twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
-        let path = scratch.path + "/gig.setlist"
-        try "song \"A\" click 120 4/4 bars 4 switch now\nsong \"B\" file song.mid start-at 2 count-in 1\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        var set = try SetlistDocument(path: path).plan()
-        for index in set.songs.indices { set.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
+        let set = try Self.midiSet(
+            "song \"A\" click 120 4/4 bars 4 switch now\nsong \"B\" file song.mid start-at 2 count-in 1\n")
         // To B at once from 10 000; stopped at 40 000, in its count-in (B's second click is 24 000 after its first).
         let played = try Self.render(
             set, frames: 200_000,
@@ -236,13 +233,7 @@ extension SetlistNotesTests {
         "A set that opens with a MIDI song's start-at: a stop in its count-in stops at once; paused and resumed in it, the count-in goes on and bar 2 follows"
     )
     func firstSongStartAt() throws {
-        let scratch = try Scratch()
-        try Data(Self.twoBars).write(to: URL(fileURLWithPath: scratch.path + "/song.mid"))
-        let path = scratch.path + "/gig.setlist"
-        try "song \"B\" file song.mid start-at 2 count-in 1\nsong \"A\" click 120 4/4\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        var set = try SetlistDocument(path: path).plan()
-        for index in set.songs.indices { set.songs[index].plan.clicks = SetlistPlayerTests.impulses(1) }
+        let set = try Self.midiSet("song \"B\" file song.mid start-at 2 count-in 1\nsong \"A\" click 120 4/4\n")
         let onsets = { (played: [Float]) in played.indices.filter { played[$0] != 0 } }
         // Stopped at 30 000, in the count-in (its beats every 24 000 frames): taken within two blocks.
         let stopped = try Self.render(
