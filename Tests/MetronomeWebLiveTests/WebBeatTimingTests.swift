@@ -87,8 +87,14 @@ extension WebPageLiveTests {
             // The page's own clock estimate (from its pings) agrees with the script's measurement.
             #expect(abs(timing.offsetError) < 5, "page offset off by \(timing.offsetError) ms")
         }
-        // Both pages drew the same beats.
-        #expect(drawn.count == 2 && drawn[0] == drawn[1], "\(drawn)")
+        // Both pages drew the same beats over the stretch both watched: each page's 6 s window starts when its own
+        // script does, so one may see a beat more at either end (a clean-clone run: 11 beats and 10, the same 10).
+        #expect(drawn.count == 2, "\(drawn)")
+        if drawn.count == 2, let first = drawn.compactMap(\.first).max(), let last = drawn.compactMap(\.last).min() {
+            let watched = drawn.map { $0.filter { (first...last).contains($0) } }
+            #expect(watched[0] == watched[1], "\(drawn)")
+            #expect(drawn.allSatisfy { $0.count - watched[0].count <= 2 }, "\(drawn)")
+        }
     }
 
     /// Checks a timing run's exit and its `--verbose` report: exit 0, no late event, no underrun (with our write
