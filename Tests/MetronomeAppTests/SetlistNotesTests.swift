@@ -40,18 +40,8 @@ struct SetlistNotesTests {
     static func render(
         _ plan: SetlistPlan, frames: SampleTime, actions: [(SampleTime, (SetlistPlayer, Session) -> Void)] = []
     ) throws -> [Float] {
-        let session = try SetlistPlayer.session(
-            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: plan, session: session)
         let sink = LeftChannel()
-        var pending = actions
-        try session.render(frameCount: frames, to: sink, blockFrames: 1024) { done in
-            while let (frame, act) = pending.first, done >= frame {
-                act(player, session)
-                pending.removeFirst()
-            }
-            return true
-        }
+        _ = try SetlistPlayerTests.render(plan, frames: frames, into: sink, actions: actions)
         return sink.samples
     }
 

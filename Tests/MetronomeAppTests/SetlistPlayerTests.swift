@@ -40,15 +40,15 @@ struct SetlistPlayerTests {
             countIn: SampleBuffer(channels: [[0.7 * scale]], name: "count-in"))
     }
 
-    /// Renders the set for `frames`, calling `act` once when the render first reaches each frame of `actions`; every
-    /// onset's frame and height.
+    /// Renders the set for `frames` into `sink`, calling `act` with the set's player and session once the render
+    /// first reaches each frame of `actions`; the player.
     static func render(
-        _ plan: SetlistPlan, frames: SampleTime, actions: [(SampleTime, (SetlistPlayer, Session) -> Void)]
-    ) throws -> (onsets: [(frame: Int, height: Float)], player: SetlistPlayer) {
+        _ plan: SetlistPlan, frames: SampleTime, into sink: some AudioSink,
+        actions: [(SampleTime, (SetlistPlayer, Session) -> Void)]
+    ) throws -> SetlistPlayer {
         let session = try SetlistPlayer.session(
             plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
         let player = SetlistPlayer(plan: plan, session: session)
-        let sink = OnsetSink()
         var pending = actions
         try session.render(frameCount: frames, to: sink, blockFrames: 1024) { done in
             while let (frame, act) = pending.first, done >= frame {
@@ -57,6 +57,15 @@ struct SetlistPlayerTests {
             }
             return true
         }
+        return player
+    }
+
+    /// Renders the set for `frames` (`render(_:frames:into:actions:)`): every onset's frame and height.
+    static func render(
+        _ plan: SetlistPlan, frames: SampleTime, actions: [(SampleTime, (SetlistPlayer, Session) -> Void)]
+    ) throws -> (onsets: [(frame: Int, height: Float)], player: SetlistPlayer) {
+        let sink = OnsetSink()
+        let player = try render(plan, frames: frames, into: sink, actions: actions)
         return (sink.onsets, player)
     }
 

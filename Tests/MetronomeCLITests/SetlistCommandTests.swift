@@ -197,4 +197,23 @@ struct SetlistPlayOptionTests {
             #expect(result.standardOutput == "")
         }
     }
+
+    @Test(
+        "play gig.setlist takes --soundfont for its MIDI songs: a missing font is one line and exit 66, nothing played")
+    func soundfont() throws {
+        let scratch = try Scratch()
+        // A Standard MIDI File with one empty track.
+        let midi: [UInt8] =
+            Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + [
+                0, 0, 0, 4, 0, 0xFF, 0x2F, 0,
+            ]
+        try Data(midi).write(to: URL(fileURLWithPath: scratch.file("song.mid")))
+        try "song \"Tune\" file song.mid\n".write(
+            toFile: scratch.file("gig.setlist"), atomically: true, encoding: .utf8)
+        let missing = scratch.file("missing.sf2")
+        let result = try CommandRunner.run(["play", scratch.file("gig.setlist"), "--soundfont", missing])
+        #expect(result.status == 66, "\(result.standardError)")
+        #expect(result.standardError == "metronome: error: --soundfont \(missing): no such file\n")
+        #expect(result.standardOutput == "")
+    }
 }
