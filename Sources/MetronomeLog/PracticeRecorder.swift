@@ -14,7 +14,7 @@ import MetronomeModel
 /// A file that cannot be used — locked past the busy timeout, read-only, not a database, a later build's — is
 /// reported once through `onFailure` (from the queue) and the run goes on without a log.
 ///
-/// Threads: `heard` and the setlist fields from any thread; `start` and `finish` from one control thread, once each.
+/// Threads: `heard` and `setlistPath` from any thread; `start` and `finish` from one control thread, once each.
 public final class PracticeRecorder: Sendable {
     /// What the run records that does not change as it plays, and how it writes.
     public struct Configuration: Sendable {
@@ -66,7 +66,6 @@ public final class PracticeRecorder: Sendable {
         var lowest: Double?
         var highest: Double?
         var meters: [Meter] = []
-        var setlistSong: String?
         var setlistPath: String?
         /// Seconds between beats heard so far, pauses left out.
         var playing = 0.0
@@ -108,12 +107,6 @@ public final class PracticeRecorder: Sendable {
     public init(_ configuration: Configuration, onFailure: @escaping @Sendable (PracticeStoreError) -> Void) {
         self.configuration = configuration
         self.onFailure = onFailure
-    }
-
-    /// The setlist song's title the run is playing; nil for none. Written with the next update.
-    public var setlistSong: String? {
-        get { summary.withLock { $0.current.setlistSong } }
-        set { summary.withLock { $0.current.setlistSong = newValue } }
     }
 
     /// The setlist file's path; nil for none. Written with the next update.
@@ -291,7 +284,7 @@ public final class PracticeRecorder: Sendable {
         record.meters = heard.meters.map(\.description).joined(separator: ", ")
         record.what = heard.song?.what ?? configuration.what
         record.sound = heard.song?.sound ?? configuration.sound
-        record.setlistSong = heard.song?.title ?? heard.setlistSong
+        record.setlistSong = heard.song?.title
         record.setlistPath = heard.setlistPath
         record.seconds = heard.seconds
     }

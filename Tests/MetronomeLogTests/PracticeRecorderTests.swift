@@ -68,8 +68,9 @@ struct PracticeRecorderTests {
         recorder.start()
         // Once the row is in, what comes next can only reach the file through an update.
         #expect(Self.waitForRow(path))
-        recorder.heard(tempo: 100, meter: .of(3, 4), beatLength: 0.6)
-        recorder.setlistSong = "song"
+        recorder.heard(
+            tempo: 100, meter: .of(3, 4), beatLength: 0.6,
+            song: .init(index: 0, title: "song", what: "gig.setlist", sound: "standard"))
         recorder.setlistPath = "/sets/gig.setlist"
         usleep(350_000)
         let running = try PracticeStore.openForReading(path: path).records()
