@@ -92,8 +92,7 @@ public struct LiveCommand {
         let joined = link != nil && !followsClock
         // Serving, Link is there to be switched on over OSC (`/metronome/link 1`) even without --link; if it cannot
         // start, the service runs without it (`/metronome/link` then says Link is not available).
-        // (Not beside a set, which no clock leads yet.)
-        if link == nil, serving != nil, setlist == nil {
+        if link == nil, serving != nil {
             do throws(CommandLineError) {
                 link = try LinkJoin.idle(plan: self.plan)
             } catch {
@@ -119,7 +118,7 @@ public struct LiveCommand {
         let songs = setlist.map { SetlistPlayer(plan: $0, session: engine) }
         // Following a MIDI clock, what arrives on midi_in leads tempo, phase, play and stop. Serving through JACK
         // (the transport not locked), it is listened to from the start and leads when /metronome/follow says so.
-        let switchable = serving != nil && live.jack != nil && live.jack?.transport == nil && setlist == nil
+        let switchable = serving != nil && live.jack != nil && live.jack?.transport == nil
         let clock =
             followsClock || switchable
             ? MIDIClockFollower(
@@ -251,23 +250,20 @@ public struct LiveCommand {
         return { words }
     }
 
-    /// The live settings a run refuses for what it plays, or nil: a set is not led by Link, a MIDI clock or the JACK
-    /// transport yet (each song plays at its own tempo from its own start), and only a set takes `--midi-next` and
-    /// `--midi-previous`. (The CLI asks before it opens a JACK client, so the mistake is 64 with no server too.)
+    /// The live settings a run refuses for what it plays, or nil: a set is not locked to the JACK transport (whose
+    /// frame is the song's: a switch cannot put each song's top where the transport is), and only a set takes
+    /// `--midi-next` and `--midi-previous`. (The CLI asks before it opens a JACK client, so the mistake is 64 with no
+    /// server too.) Link and a MIDI clock lead a set: each switch lands on their bar (`FollowerPass.launchLoads`).
     public static func refusal(setlist: Bool, live: LiveSettings) -> CommandLineError? {
         if !setlist, live.jack?.setlistSwitches != nil {
             return CommandLineError(
                 .usage, "--midi-next and --midi-previous apply only to a setlist (play gig.setlist, serve gig.setlist)")
         }
-        guard setlist else { return nil }
-        let leader =
-            live.link != nil
-            ? "--link"
-            : live.jack?.followsMIDIClock == true ? "--follow" : live.jack?.transport != nil ? "--transport" : nil
-        return leader.map {
-            CommandLineError(
-                .usage, "\($0) does not apply to a setlist: each song plays at its own tempo from its own start")
-        }
+        guard setlist, live.jack?.transport != nil else { return nil }
+        return CommandLineError(
+            .usage,
+            "--transport does not apply to a setlist: the JACK transport's position is the song's, and each song "
+                + "starts from its own top (--link and --follow midi-clock keep a set in phase)")
     }
 
     /// The clock's words and the set's song ("song 2/5 Ballad, next: Backing"), as the status line shows them.
@@ -304,7 +300,7 @@ public struct LiveCommand {
             let lookahead = timing.lookaheadFrames(sampleRate: plan.sampleRate)
             if let setlist {
                 return try SetlistPlayer.session(
-                    setlist, configuration: configuration, lookahead: lookahead, waits: plan.waits)
+                    setlist, first: plan, configuration: configuration, lookahead: lookahead)
             }
             return try plan.session(configuration: configuration, lookahead: lookahead, live: true)
         } catch {

@@ -202,7 +202,7 @@ extension SetlistPlayerTests {
 
 /// Keeps the left channel's onsets (as `onsets(_:gap: 100)` finds them) with their heights, not the samples: the
 /// renders here run beside tests that measure the process's resident memory.
-private final class OnsetSink: AudioSink {
+final class OnsetSink: AudioSink {
     var onsets: [(frame: Int, height: Float)] = []
     private var frame = 0
     private var silent = 100

@@ -183,11 +183,13 @@ struct SetlistPlayOptionTests {
             // Before any JACK client is opened: 64, not 69, with no server.
             (
                 ["play", example, "--driver", "jack", "--transport", "master"],
-                "--transport does not apply to a setlist: each song plays at its own tempo from its own start"
+                "--transport does not apply to a setlist: the JACK transport's position is the song's, and each song "
+                    + "starts from its own top (--link and --follow midi-clock keep a set in phase)"
             ),
             (
-                ["serve", example, "--driver", "jack", "--follow", "midi-clock"],
-                "--follow does not apply to a setlist: each song plays at its own tempo from its own start"
+                ["serve", example, "--driver", "jack", "--transport", "follow"],
+                "--transport does not apply to a setlist: the JACK transport's position is the song's, and each song "
+                    + "starts from its own top (--link and --follow midi-clock keep a set in phase)"
             ),
         ]
         for (arguments, message) in cases {

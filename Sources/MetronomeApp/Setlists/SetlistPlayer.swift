@@ -111,14 +111,14 @@ public final class SetlistPlayer: Sendable {
     ///   - plan: the set.
     ///   - configuration: the mixer's configuration.
     ///   - lookahead: the scheduling lookahead, or nil for the default.
-    ///   - waits: whether the first song waits for a play (`serve --wait`) instead of playing at once.
+    ///   - first: the first song's plan as the run plays it, if not `firstPlan(plan)`: joining Link, scaled to the
+    ///     session's tempo and waiting for its start; following a MIDI clock or `serve --wait`, waiting.
     /// - Returns: a live session playing the first song (or waiting).
     /// - Throws: `PlanError.session` when the session cannot be made.
     public static func session(
-        _ plan: SetlistPlan, configuration: MixerConfiguration, lookahead: SampleTime?, waits: Bool = false
+        _ plan: SetlistPlan, first: ClickPlan? = nil, configuration: MixerConfiguration, lookahead: SampleTime?
     ) throws(PlanError) -> Session {
-        var first = firstPlan(plan)
-        first.waits = waits
+        let first = first ?? firstPlan(plan)
         let session = try first.session(configuration: configuration, lookahead: lookahead, live: true)
         do { try session.setSuccessor(loads(plan)[0].then) } catch { throw .session(error) }
         if let start = plan.songs[0].plan.start, case .position(let position) = start.at {

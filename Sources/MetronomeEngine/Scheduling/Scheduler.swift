@@ -113,6 +113,13 @@ public final class Scheduler: @unchecked Sendable {
     private var landingStart: (command: TransportCommand, position: Position)?
     /// The tag of the last `MapLoad` landed, or nil before any.
     public private(set) var landedTag: Int?
+    /// Where a load sent to land at once (`Quantization.now`: a set's switch) and a successor falling due land: the
+    /// frame this gives at or after the one they would have (a leading clock's next bar), or nil for that frame. Set
+    /// for each pass by the session's followers (`FollowerPass.launchLoads(on:)`). Scheduling thread.
+    package var launchGrid: ((SampleTime) -> SampleTime)?
+    /// Whether a load landing on a stopped or paused transport starts it (false while a follower decides when it
+    /// starts: a MIDI clock's next Start). Set for each pass like `launchGrid`. Scheduling thread.
+    package var loadsStart = true
 
     struct Inbox {
         var commands: [(TransportCommand, Quantization?)] = []
@@ -291,7 +298,7 @@ public final class Scheduler: @unchecked Sendable {
                 pendingClick = nil
                 endedAt = mapEnd
                 // The successor stays: a play of the same song from here moves on again at its end.
-                if let successor { armed = (mapEnd + successor.gap, successor.load) }
+                if let successor { armed = (launchFrame(atOrAfter: mapEnd + successor.gap), successor.load) }
                 continue
             }
             if let armed, armed.frame <= scheduledUntil, armed.frame < horizon {
@@ -418,7 +425,12 @@ public final class Scheduler: @unchecked Sendable {
             return inbox
         }
         for (index, (command, quantization)) in taken.commands.enumerated() {
-            transport.send(command, at: quantization)
+            // A load at once waits for the leading clock's grid, if one leads (`launchGrid`).
+            if case .load = command, quantization == .now, launchGrid != nil {
+                transport.send(command, at: .frame(launchFrame(atOrAfter: scheduledUntil)))
+            } else {
+                transport.send(command, at: quantization)
+            }
             // Every `.load` in the queue has its entry, in order: a set's (with its sounds and successor) or nil.
             if case .load = command { pendingLoads.append(taken.loads[index]) }
         }
@@ -563,7 +575,7 @@ public final class Scheduler: @unchecked Sendable {
                 transport.sendFirst(start.command, at: start.at)
             }
         }
-        if transport.run == nil { transport.sendFirst(.play, at: .frame(frame)) }
+        if transport.run == nil, loadsStart { transport.sendFirst(.play, at: .frame(frame)) }
         successor = load.then
         landedTag = load.tag
     }
@@ -574,6 +586,11 @@ public final class Scheduler: @unchecked Sendable {
             return nil
         }
         return SampleTime(exact.rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// The frame a load due at `frame` lands on: the leading clock's (`launchGrid`), never before `frame`.
+    private func launchFrame(atOrAfter frame: SampleTime) -> SampleTime {
+        max(frame, launchGrid?(frame) ?? frame)
     }
 
     /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).

@@ -60,6 +60,12 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     private let leading: Atomic<Bool>
     /// Whether the last pass led (a pass that finds it newly leading takes over the song where it is).
     private var ledLastPass: Bool
+    /// The song tick the top of the map playing is on: 0 for a map played alone; for a set's song, the tick of the
+    /// clock's song its first frame landed on (nil: landed while the clock was stopped, so the next start plays it
+    /// from its top). A song position before it plays the map from its top.
+    private var mapOrigin: Int64? = 0
+    /// How many of the transport's applied commands were looked at for loads.
+    private var appliedSeen = 0
 
     /// Follows the clock messages that arrive in `inbox` (the output's `midi_in`), at `framesPerSecond`; `leads`:
     /// whether it leads the session from the start.
@@ -109,6 +115,8 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             switch song.receive(message, received: estimator.receivedIndex) {
             case .play(let anchor):
                 pendingPlay = anchor
+                // A set's song loaded while the clock was stopped (or a position before its top): from its top.
+                if mapOrigin.map({ anchor.position < $0 }) ?? true { mapOrigin = anchor.position }
                 anchorsOnNextTick = silent
             case .stop:
                 pendingPlay = nil
@@ -116,6 +124,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             case .moved, nil: break
             }
         }
+        noteLoads(pass.transport)
         let leads = self.leads
         defer { ledLastPass = leads }
         guard leads else {
@@ -137,15 +146,48 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
                 lateness = (lateness.count + 1, max(lateness.largestFrames, Double(scheduledUntil) - at))
                 at = Double(scheduledUntil)
             }
-            let position = Position(ticks: anchor.position * Self.ticksPerSongTick)
+            let position = Position(ticks: (anchor.position - (mapOrigin ?? anchor.position)) * Self.ticksPerSongTick)
             let mapFrame = pass.transport.map.exactFrame(at: position)
             commands.append((.seek(mapFrame: mapFrame, frame: at), .frame(SampleTime(at.rounded(.down)))))
             lastSent = nil
         } else if pendingPlay == nil, song.isPlaying, let align = alignment(pass) {
             commands += align
         }
+        // A set's switch at once, or its song moving on by itself, lands on the clock's next bar (four of its beats
+        // from the song's top); while the clock is stopped, a load waits for its Start.
+        if song.isPlaying, let line = estimator.line, let anchor = song.anchor {
+            pass.launchLoads { frame in
+                let tick = line.tick(atFrame: Double(frame)) - Double(anchor.index) + Double(anchor.position)
+                var bar = (tick / Double(Self.songTicksPerBar) - 1e-9).rounded(.up) * Double(Self.songTicksPerBar)
+                while true {
+                    let exact = line.frame(ofTick: bar - Double(anchor.position) + Double(anchor.index))
+                    if exact.rounded() >= Double(frame) { return SampleTime(exact.rounded()) }
+                    bar += Double(Self.songTicksPerBar)
+                }
+            }
+        } else {
+            pass.holdLoadedStarts()
+        }
         pass.send(commands)
         publish(pass)
+    }
+
+    /// The clock's ticks in the bar a switch at once waits for: four quarter notes, the bar `annotate` numbers.
+    static let songTicksPerBar = 4 * Int64(MIDIClockEstimator.ticksPerQuarter)
+
+    /// A load applied since the last look (a set's switch) puts the top of its map on the song tick its frame is on,
+    /// when the clock plays; else the next start plays it from its top.
+    private func noteLoads(_ transport: Transport) {
+        let fresh = transport.applied.dropFirst(appliedSeen)
+        appliedSeen = transport.applied.count
+        guard let load = fresh.last(where: { if case .load = $0.command { true } else { false } }) else { return }
+        if song.isPlaying, let line = estimator.line, let anchor = song.anchor {
+            let tick = line.tick(atFrame: Double(load.frame)) - Double(anchor.index) + Double(anchor.position)
+            mapOrigin = Int64(tick.rounded())
+        } else {
+            mapOrigin = nil
+        }
+        lastSent = nil
     }
 
     /// A start's frame: its clock's on the line, or the frame it arrived on when there is no line yet; nil while its
@@ -173,7 +215,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             let beat = map.nextBeat(atOrAfter: here), beat != map.endPosition,
             let frame = transport.exactOutputFrame(of: beat)
         else { return nil }
-        let songTick = Double(beat.ticks) / Double(Self.ticksPerSongTick)
+        let songTick = Double(beat.ticks) / Double(Self.ticksPerSongTick) + Double(mapOrigin ?? 0)
         let target = max(
             line.frame(ofTick: songTick - Double(anchor.position) + Double(anchor.index)), Double(pass.scheduledUntil))
         // Decided in the pass that schedules the beat, with the latest ticks, and nothing left queued for a later
@@ -234,7 +276,9 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     /// The song's quarter note of a beat and its place in a four-beat bar of the song.
     public func annotate(_ event: inout BeatEvent, position: Position) {
         guard leads, song.isPlaying else { return }
-        let beat = Double(position.ticks) / Double(Position.ticksPerQuarter)
+        let beat =
+            Double(position.ticks) / Double(Position.ticksPerQuarter)
+            + Double(mapOrigin ?? 0) / Double(MIDIClockEstimator.ticksPerQuarter)
         event.sourceBeat = beat
         event.sourcePhase = beat - (beat / 4).rounded(.down) * 4
     }

@@ -11,6 +11,8 @@ import MetronomeModel
 /// - every scheduling pass (each timer tick live, each block offline), before it schedules: `prepare(_:)`, which may
 ///   seek the map (`FollowerPass.seek(toMapFrame:)`) and send transport commands (`FollowerPass.send(_:)`) that the
 ///   pass applies at their frames;
+///   and may put the loads of the pass (a set's switches) on its grid (`FollowerPass.launchLoads(on:)`) or keep them
+///   from starting a stopped transport (`FollowerPass.holdLoadedStarts()`);
 /// - after the pass has scheduled: `scheduled(_:)` (a grant of a seek, the map published for a render thread);
 /// - commands from control (keys, OSC, the web page) on their way to the transport: `route(_:)`, which keeps those
 ///   it carries out itself (a start handed to Link, a locate handed to the JACK transport) and returns the rest;
@@ -85,6 +87,8 @@ public struct FollowerPass {
     /// schedules a lookahead on from it.
     public private(set) var seekFrame: SampleTime?
     private let scheduler: Scheduler
+    /// Whether a follower gave this pass its launch grid.
+    private var launches = false
 
     init(
         scheduler: Scheduler, mapping: ClockMapping?, now: HostTime, framesPerSecond: Int, periodFrames: SampleTime,
@@ -96,7 +100,23 @@ public struct FollowerPass {
         self.framesPerSecond = framesPerSecond
         self.periodFrames = periodFrames
         self.horizon = horizon
+        scheduler.launchGrid = nil
+        scheduler.loadsStart = true
     }
+
+    /// For this pass, a map load sent to land at once (a set's switch) and a set's song that moves on by itself land
+    /// on `grid`'s frame at or after the one they would have had (a leading clock's next bar: Link's quantum, a MIDI
+    /// clock's bar), so the session's phase is kept. The first follower that gives a grid decides.
+    public mutating func launchLoads(on grid: @escaping (SampleTime) -> SampleTime) {
+        if !launches {
+            launches = true
+            scheduler.launchGrid = grid
+        }
+    }
+
+    /// For this pass, a map load landing on a stopped or paused transport does not start it: the follower starts it
+    /// (a MIDI clock's next Start, a Link session's start shared).
+    public mutating func holdLoadedStarts() { scheduler.loadsStart = false }
 
     /// Puts the map's frame `mapFrame` (frames from its top) at the first frame not yet scheduled
     /// (`TransportCommand.seek`); returns that mixer frame.

@@ -39,6 +39,13 @@ public final class SourceFollower: SessionFollower, @unchecked Sendable {
             follower.requestStart(start)
         }
         guard let mapping = pass.mapping else { return }
+        // A set's switch at once, or its song moving on by itself, lands on the source's next quantum boundary (Link's
+        // quantized launch), where the bar phase the session agrees on is kept; with play and stop shared, a load
+        // while the source is stopped waits for its start.
+        if let timeline = source.timeline(at: pass.now) {
+            pass.launchLoads { frame in TempoFollower.quantumFrame(atOrAfter: frame, on: timeline, mapping: mapping) }
+        }
+        if let state = source.playState(), !state.isPlaying { pass.holdLoadedStarts() }
         let play = follower.playCommands(
             transport: pass.transport, scheduledUntil: pass.scheduledUntil, mapping: mapping, now: pass.now)
         let commands = follower.commands(

@@ -106,6 +106,15 @@ public struct TempoFollower {
         stoppedOursSeen = nil
         quantum = timeline.quantum
         let map = transport.map
+        let loaded = transport.applied.dropFirst(appliedLooked).contains {
+            if case .load = $0.command { return true } else { return false }
+        }
+        if loaded {
+            // Positions on a map loaded since are its own: a beat of the map before at the same position is not this.
+            lastBeat = nil
+            lastLooked = nil
+            smallDeviation = nil
+        }
         guard let here = transport.firstPosition(atOrAfter: scheduledUntil),
             let beat = map.nextBeat(atOrAfter: here), beat != lastBeat, beat != map.endPosition,
             let frame = transport.exactOutputFrame(of: beat)
@@ -115,9 +124,6 @@ public struct TempoFollower {
         // source's timeline is straight between changes, so this is the tempo that puts its next beat on ours.
         let ours = Self.beatTempo(from: beat, on: map)
         defer { lastLooked = beat }
-        let loaded = transport.applied.dropFirst(appliedLooked).contains {
-            if case .load = $0.command { return true } else { return false }
-        }
         appliedLooked = transport.applied.count
         // A map loaded since the last look is a new document: like starting, its tempo is offered (a source alone
         // takes it; one with peers keeps its own, which the map then takes), not proposed as a change, and its
@@ -358,6 +364,20 @@ public struct TempoFollower {
         guard abs(theirs - ours) > 1e-9 else { return [] }
         let here = map.tempo(at: transport.heldPosition)
         return [(.setTempo(here == ours ? timeline.tempo : BPM.clamping(here * theirs / ours)), .now)]
+    }
+
+    /// The first output frame at or after `frame` on which a multiple of the source's quantum is heard (its exact
+    /// frame rounded; one that rounds before `frame` goes a quantum on).
+    public static func quantumFrame(atOrAfter frame: SampleTime, on timeline: BeatTimeline, mapping: ClockMapping)
+        -> SampleTime
+    {
+        let quantum = timeline.quantum
+        var boundary = (timeline.beat(at: mapping.hostTime(ofFrame: frame)) / quantum - 1e-9).rounded(.up) * quantum
+        while true {
+            let heard = SampleTime(mapping.exactFrame(at: timeline.hostTime(ofBeat: boundary)).rounded())
+            if heard >= frame { return heard }
+            boundary += quantum
+        }
     }
 
     /// The source's beat and phase of a position of ours, once aligned (nil before).
