@@ -63,4 +63,43 @@ struct JackSetlistTests {
             )
         }
     }
+
+    @Test(
+        "Following a MIDI clock at 150 BPM: Program Change 1 lands song 2 on song 1's bar line, Program Change 2 lands song 3 on the clock's next bar (song 2 switches at once); every click within a frame of a clock's beat, every song's downbeat on the clock's beats 0, 4, 7, 8, 12"
+    )
+    func followingAMIDIClock() throws {
+        let scratch = try Scratch()
+        let set = scratch.file("gig.setlist")
+        try """
+        song "A" click 120 4/4
+        song "B" click 90 3/4 switch now
+        song "C" click 150 4/4
+        """.write(toFile: set, atomically: true, encoding: .utf8)
+        // The clock's beat is 0.4 s: the Program Changes come 1 s (beat 2.5) and 2.3 s (beat 5.75) after its Start.
+        try JackMIDIClockFollowTests.run(
+            ["play", set], items: ["bpm:150", "start@0.5", "raw:c001@1.5", "raw:c002@2.8"], seconds: 6.5
+        ) { run, check in
+            check.expect(run.result.status == 0, "\(run.result.standardError)")
+            guard let start = run.sentFrame("fa") else { return check.expect(false, "no Start sent") }
+            let ideal = JackMIDIClockFollowTests.beats(run, startFrame: start, count: 14)
+            guard ideal.count == 14 else { return check.expect(false, "\(ideal.count) beats of the clock") }
+            // Each click's beat of the clock (the nearest) and how far from it, in frames.
+            func beat(of frame: Int) -> (index: Int, off: Double) {
+                let index = ideal.indices.min { abs(Double(frame) - ideal[$0]) < abs(Double(frame) - ideal[$1]) }!
+                return (index, Double(frame) - ideal[index])
+            }
+            let sounds = run.sounds.filter { $0 >= start && Double($0) < ideal[13] + 4_800 }
+            // The first click after the Start is as soon as can be (within the lookahead); every one after on its beat.
+            let placed = sounds.map(beat(of:))
+            check.expect(placed.map(\.index) == Array(0...13), "clicks on beats \(placed.map(\.index))")
+            check.expect(placed.dropFirst().allSatisfy { abs($0.off) <= 1 }, "clicks off their beats: \(placed)")
+            // Our accents on midi_out (note 76 on channel 10) mark each song's downbeats: A's bar 1 and the bar line
+            // song 2 lands on (beat 4), B's 3/4 bar (7), C's first on the clock's next bar (8), C's bar 2 (12).
+            let accents = run.notes.filter { $0.bytes.hasPrefix("99 4c") }.map(\.frame)
+            let accented = accents.filter { $0 >= start && Double($0) < ideal[13] + 4_800 }.map(beat(of:))
+            check.expect(accented.map(\.index) == [0, 4, 7, 8, 12], "accents on beats \(accented.map(\.index))")
+            check.expect(
+                run.result.standardError.contains("1 starts, 0 continues, 0 stops"), "\(run.result.standardError)")
+        }
+    }
 }
