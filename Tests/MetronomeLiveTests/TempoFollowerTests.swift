@@ -483,6 +483,23 @@ struct SharedPlayStopTests {
         #expect(sink.onsets.allSatisfy { $0.frame < 48_000 * 4 - 100 })
         #expect(sink.onsets.count >= 3)
     }
+
+    @Test(
+        "A map loaded at once (a set's switch) while the source is stopped waits for its start: the source's start at 2.5 s plays it from its top on the next quantum boundary (4 s)"
+    )
+    func loadWaitsForTheSourcesStart() throws {
+        let (source, session, sink) = try Self.stoppedTogether()
+        let clicks = Impulses.clickSet()
+        try session.load(MapLoad(map: try TempoMap.steady(tempo: .of(120)), clicks: clicks), at: .now)
+        try session.render(frameCount: 48_000, to: sink)
+        #expect(sink.onsets.isEmpty)
+        #expect(session.state == .stopped)
+        source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 2_500_000_000)))
+        try session.render(frameCount: 48_000 * 3, to: sink)
+        // The source's beat 8 (4 s), then every beat to 4.5 s; the first an accent, the loaded map's top.
+        #expect(sink.onsets.map(\.frame) == [192_000, 216_000])
+        #expect(sink.onsets.first.map { Impulses.level(of: $0.value) } == "X")
+    }
 }
 
 @Suite("Stopped, a follower proposes only a tempo change of ours")
