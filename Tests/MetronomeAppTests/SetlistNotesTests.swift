@@ -102,6 +102,30 @@ struct SetlistNotesTests {
         // The piano's release is 0.25 s (`InstrumentSynthesizer`): 12 000 frames from C's first.
         #expect(silentFrom == 12_000, "\(silentFrom)")
     }
+
+    @Test(
+        "A MIDI song cut by its bars while a note is held releases it on its last frame: the set waits after it in silence once the note's release is over"
+    )
+    func cutSongReleasesItsNotes() throws {
+        // 120 BPM in 4/4, middle C held from the top for a bar and a half (2 880 ticks of 480 a quarter).
+        let held: [UInt8] =
+            Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + [0, 0, 0, 21]
+            + [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20, 0x00, 0x90, 60, 100, 0x96, 0x40, 0x80, 60, 0]
+            + [0x87, 0x40, 0xFF, 0x2F, 0x00]
+        let scratch = try Scratch()
+        try Data(held).write(to: URL(fileURLWithPath: scratch.path + "/held.mid"))
+        let path = scratch.path + "/gig.setlist"
+        try "song \"B\" file held.mid bars 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var plan = try SetlistDocument(path: path).plan().withNotes { _ in }
+        plan.songs[0].plan.clicks = SetlistPlayerTests.impulses(0)
+        let played = try Self.render(plan, frames: 250_000)
+        // The song ends after its bar (96 000); the note sounds to there, and has faded well within a second after.
+        // (Left held, it sounded to its own note-off at 144 000 and on through its release.)
+        let end = 96_000
+        #expect(played[end - 1] != 0)
+        let silentFrom = (played.lastIndex { $0 != 0 } ?? 0) + 1
+        #expect(silentFrom > end && silentFrom < end + 48_000, "\(silentFrom)")
+    }
 }
 
 extension SetlistNotesTests {

@@ -294,6 +294,11 @@ public final class Scheduler: @unchecked Sendable {
             if let mapEnd, mapEnd <= scheduledUntil, mapEnd < horizon {
                 midiClock.stop(at: mapEnd)
                 transport.reachEnd(frame: mapEnd)
+                // The map's own notes end with it: a note held past a map cut short (a set's song cut at its bars)
+                // is released on its last frame, as a stop releases it.
+                for player in players where mapPlayers.contains(ObjectIdentifier(player)) {
+                    player.releaseAll(at: mapEnd)
+                }
                 timeline = nil
                 pendingClick = nil
                 endedAt = mapEnd
