@@ -192,6 +192,38 @@ extension SetlistNotesTests {
     }
 
     @Test(
+        "play song.mid --start-at 2 --count-in 1 alone: a stop in the count-in stops at once (its locate waits beside the queue), where the locate played bar 2 after it undisturbed; waiting for a play, the count-in plays once started"
+    )
+    func plainStartAtStopsAtOnce() throws {
+        // The song's plan as `play song.mid --start-at 2 --count-in 1` makes it (a set's song is planned so).
+        let plan = try Self.midiSet("song \"B\" file song.mid start-at 2 count-in 1\n").songs[0].plan
+        func played(stopAt: SampleTime?) throws -> [Int] {
+            let session = try plan.session()
+            let sink = LeftChannel()
+            try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
+                if let stopAt, done >= stopAt, done < stopAt + 1024 { session.send(.stop, at: .now) }
+                return true
+            }
+            return sink.samples.indices.filter { sink.samples[$0] != 0 }
+        }
+        // Undisturbed: the count-in at 120, then bar 2 at 150.
+        #expect(try played(stopAt: nil) == (0..<4).map { $0 * 24_000 } + (0..<4).map { 96_000 + $0 * 19_200 })
+        // Stopped at 30 000: the count-in's first two clicks, nothing after.
+        #expect(try played(stopAt: 30_000) == [0, 24_000])
+        // Waiting for a play (`serve --wait`, joining Link), the count-in plays once started, then bar 2.
+        var waiting = plan
+        waiting.waits = true
+        let session = try waiting.session()
+        let sink = LeftChannel()
+        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
+            if done == 10_240 { session.send(.play, at: .frame(12_000)) }
+            return true
+        }
+        let onsets = sink.samples.indices.filter { sink.samples[$0] != 0 }
+        #expect(onsets == (0..<4).map { 12_000 + $0 * 24_000 } + (0..<4).map { 108_000 + $0 * 19_200 })
+    }
+
+    @Test(
         "A stop during a MIDI song's count-in stops it at once: the locate its start-at waits for does not hold the stop back"
     )
     func stopDuringTheCountIn() throws {

@@ -139,7 +139,15 @@ public struct ClickPlan: Sendable {
                 endFrame: live && frameCount != nil && frameCount == map.endFrame ? nil : frameCount, gain: gain,
                 clickGain: clickGain,
                 players: notes.map { [$0()] } ?? [], lookahead: lookahead, playing: !waits)
-            if let start { session.send(start.command, at: start.at) }
+            // A start at a position (a count-in's end) waits beside the transport's queue, not in it, so a stop or a
+            // pause during the count-in is not held back behind it; one due at once goes in the queue.
+            if let start {
+                if case .position(let position) = start.at {
+                    session.setStart(start.command, at: position)
+                } else {
+                    session.send(start.command, at: start.at)
+                }
+            }
             if let randomMute { session.muteBars(randomMute) }
             if let practice { session.practise(practice) }
             return session
