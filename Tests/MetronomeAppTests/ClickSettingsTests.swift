@@ -140,7 +140,9 @@ struct PatternLibraryTests {
 
 @Suite("A render's progress line and size")
 struct RenderProgressTests {
-    @Test("40 % of a 230.5 MB WAV after 2 s: the bytes so far, 3 s left, 120× real time; FLAC without bytes, slow ones to a tenth")
+    @Test(
+        "40 % of a 230.5 MB WAV after 2 s: the bytes so far, 3 s left, 120× real time; FLAC without bytes, slow ones to a tenth"
+    )
     func line() {
         // 600 s of sound, 240 s of it rendered in 2 s: 120 s a second, 3 s for the 360 s left.
         let total: SampleTime = 600 * 48_000

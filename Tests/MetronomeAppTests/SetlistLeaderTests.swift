@@ -72,6 +72,30 @@ struct SetlistLeaderTests {
         #expect(player.current == 2)
     }
 
+    @Test(
+        "Following Link with quantum 4, a switch on the bar line of a 3/4 song lands on the source's first quantum at or after the song's next bar line"
+    )
+    func linkThreeFour() throws {
+        let text = """
+            song "B" click 90 3/4
+            song "A" click 120 4/4
+            """
+        let plan = try SetlistPlayerTests.plan(text, scales: [0.5, 1])
+        let session = try SetlistPlayer.session(
+            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: plan, session: session)
+        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        session.follow(PeeredSource(timeline))
+        let sink = OnsetSink()
+        try session.render(frameCount: 200_000, to: sink, blockFrames: 1024) { done in
+            if done == 30_720 { player.next() }
+            return true
+        }
+        // B's next bar line is source beat 3 (86 400), off the quantum: A starts on beat 4 (115 200).
+        #expect(sink.onsets.map(\.frame) == (0..<7).map { $0 * Self.beat })
+        #expect(Self.firstFrames(sink.onsets) == ["B": 0, "A": 115_200])
+    }
+
     @Test("Following Link, a song that moves on by itself starts on the source's next quantum after its gap")
     func linkMovesOn() throws {
         let text = """
@@ -146,6 +170,84 @@ struct SetlistLeaderTests {
         #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAABBBBCCBBBBB").map(String.init))
         #expect(Self.firstFrames(onsets) == ["A": 24_000, "B": 139_200, "C": 254_400])
         #expect(clock.status.lateStarts == 0)
+        #expect(player.current == 1)
+    }
+
+    /// Renders `plan`'s set following a MIDI clock whose messages are pushed `lead` frames before the render reaches
+    /// them, calling each action once the render reaches its frame; the onsets, the player and the follower.
+    static func renderFollowing(
+        _ plan: SetlistPlan, messages: [(frame: SampleTime, message: MIDIMessage)], frames: SampleTime,
+        actions: [(SampleTime, (SetlistPlayer, Session) -> Void)] = []
+    ) throws -> (onsets: [(frame: Int, height: Float)], player: SetlistPlayer, clock: MIDIClockFollower) {
+        var first = SetlistPlayer.firstPlan(plan)
+        first.waits = true
+        let session = try SetlistPlayer.session(
+            plan, first: first, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: plan, session: session)
+        let clock = MIDIClockFollower(inbox: MIDIInbox(capacity: 4096), framesPerSecond: 48_000)
+        session.add(follower: clock)
+        let sink = OnsetSink()
+        var messages = messages.sorted { $0.frame < $1.frame }[...]
+        var actions = actions[...]
+        let lead: SampleTime = 6_000
+        func push(before frame: SampleTime) {
+            while let next = messages.first, next.frame < frame {
+                _ = clock.inbox.push(next.message, at: next.frame)
+                messages.removeFirst()
+            }
+        }
+        push(before: lead)
+        try session.render(frameCount: frames, to: sink, blockFrames: 1024) { done in
+            push(before: done + lead)
+            while let (frame, act) = actions.first, done >= frame {
+                act(player, session)
+                actions.removeFirst()
+            }
+            return true
+        }
+        return (sink.onsets, player, clock)
+    }
+
+    @Test(
+        "Following a MIDI clock that speeds up from 100 to 120 BPM while a switch on the bar line is on its way: A follows the change, B lands on A's bar line at the new tempo, every click on its clock tick"
+    )
+    func clockChangesWhileASwitchWaits() throws {
+        let plan = try SetlistPlayerTests.plan(Self.text)
+        // Song tick 0 on the first clock (24 000); 1 200 frames a tick to tick 120 (168 000), then 1 000.
+        var messages: [(frame: SampleTime, message: MIDIMessage)] = [(0, MIDIMessage(0xFA))]
+        var frame: SampleTime = 24_000
+        for tick in 0..<400 {
+            messages.append((frame, MIDIMessage(0xF8)))
+            frame += tick < 120 ? 1_200 : 1_000
+        }
+        func tickFrame(_ tick: Int) -> Int { tick <= 120 ? 24_000 + tick * 1_200 : 168_000 + (tick - 120) * 1_000 }
+        // Next asked at 150 000, in A's bar 2 (from song tick 96): it lands on A's bar 3, song tick 192 (240 000).
+        let (onsets, player, clock) = try Self.renderFollowing(
+            plan, messages: messages, frames: 330_000, actions: [(150_000, { songs, _ in songs.next() })])
+        let ticks = (0..<12).map { $0 * 24 }
+        let off = zip(onsets.map(\.frame), ticks.map(tickFrame)).map { $0 - $1 }
+        #expect(onsets.count == ticks.count, "\(onsets.map(\.frame))")
+        #expect(off.allSatisfy { abs($0) <= 1 }, "clicks off their ticks (frames): \(off)")
+        #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAAAAAABBBB").map(String.init))
+        #expect(player.current == 1)
+        #expect(clock.status.lateStarts == 0)
+    }
+
+    @Test(
+        "Following a MIDI clock, a song that moves on by itself (then after 0s) starts on the clock's bar at its end: every click on a clock beat"
+    )
+    func clockMovesOn() throws {
+        let text = """
+            song "A" click 120 4/4 bars 2 then after 0s
+            song "B" click 90 3/4
+            """
+        let plan = try SetlistPlayerTests.plan(text, scales: [1, 0.5])
+        var messages: [(frame: SampleTime, message: MIDIMessage)] = [(0, MIDIMessage(0xFA))]
+        for tick in 0..<300 { messages.append((SampleTime(24_000 + tick * 1_200), MIDIMessage(0xF8))) }
+        let (onsets, player, _) = try Self.renderFollowing(plan, messages: messages, frames: 380_000)
+        // A's two bars at the clock's 100 BPM (28 800 frames a beat) from 24 000; B from song tick 192, 254 400.
+        #expect(onsets.map(\.frame) == (0..<13).map { 24_000 + $0 * Self.beat })
+        #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAAAAAABBBBB").map(String.init))
         #expect(player.current == 1)
     }
 }

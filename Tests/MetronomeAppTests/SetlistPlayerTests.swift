@@ -166,6 +166,20 @@ extension SetlistPlayerTests {
         #expect(player.current == 2)
     }
 
+    @Test(
+        "A stop while a switch on the bar line is on its way stops at once and drops the switch: nothing after the stop, the set still on A, no switch pending"
+    )
+    func stopDropsAPendingSwitch() throws {
+        let plan = try Self.plan()
+        // Next at 30 000 would land on A's bar 2 (96 000); the stop at 40 000 comes first.
+        let (onsets, player) = try Self.render(
+            plan, frames: 200_000,
+            actions: [(30_000, { songs, _ in songs.next() }), (40_000, { _, session in session.send(.stop) })])
+        #expect(onsets.map(\.frame) == [0, 24_000])
+        #expect(player.current == 0)
+        #expect(player.status.pending == nil)
+    }
+
     @Test("Two songs with the same map and other sounds each land theirs; two presses go two songs on")
     func sameMapOtherSoundsAndTwoPresses() throws {
         let text = """

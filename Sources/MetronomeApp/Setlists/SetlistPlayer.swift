@@ -8,7 +8,8 @@ import Synchronization
 /// end (keys, OSC, the web page, MIDI), each switch landing where the playing song's `switch` says — on its next bar
 /// line, or at once — and the new song starting from its top, its own count-in first, with its own sounds and
 /// volume on that frame (`Session.load(_:at:)`). Stopped (a song over and waiting, or a stop), a switch starts the
-/// new song at once. A song whose `then after GAP` says so moves on by itself `GAP` after its end, to the frame
+/// new song at once (following a stopped MIDI clock, or a stopped Link session sharing start and stop, it waits for
+/// their start). Led by Link or a MIDI clock, a switch lands on the leader's bar (`FollowerPass.launchLoads`). A song whose `then after GAP` says so moves on by itself `GAP` after its end, to the frame
 /// (`MapLoad.Successor`); one that waits leaves the set stopped until a switch.
 ///
 /// The first song plays as the run starts (`session(configuration:lookahead:)`), as `play` plays a file: the

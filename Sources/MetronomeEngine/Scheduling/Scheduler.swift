@@ -113,6 +113,17 @@ public final class Scheduler: @unchecked Sendable {
     private var landingStart: (command: TransportCommand, position: Position)?
     /// The tag of the last `MapLoad` landed, or nil before any.
     public private(set) var landedTag: Int?
+    /// A `load(_:at:)` on its way, at the next bar or on a leading clock's grid (`launchGrid`): held beside the
+    /// transport's queue, not in it, so the commands sent meanwhile (a stop, a clock's alignment or tempo of the map
+    /// playing) are not held back behind it, nor applied to its map. It lands when the transport reaches its point
+    /// (at the map's end if that comes first); a stop, pause, locate or seek, or another load, drops it.
+    private var waitingLoad: (load: MapLoad, ticket: Int, at: WaitingPoint)?
+
+    /// Where a waiting load lands: a position of the map playing (its next bar line), or a frame (a clock's grid).
+    private enum WaitingPoint {
+        case position(Position)
+        case frame(SampleTime)
+    }
     /// Where a load sent to land at once (`Quantization.now`: a set's switch) and a successor falling due land: the
     /// frame this gives at or after the one they would have (a leading clock's next bar), or nil for that frame. Set
     /// for each pass by the session's followers (`FollowerPass.launchLoads(on:)`). Scheduling thread.
@@ -248,13 +259,15 @@ public final class Scheduler: @unchecked Sendable {
     public var isFinished: Bool {
         let waiting = inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty }
         return !waiting && transport.state == .stopped && !transport.hasPendingCommands && armed == nil
-            && players.allSatisfy { $0.isIdle }
+            && waitingLoad == nil && players.allSatisfy { $0.isIdle }
     }
 
     /// The frame a finite map's end was reached on, when that is where the transport stopped last and nothing is
     /// queued: the song is over in this run (a locate back before it would have moved it on). Scheduling thread.
     package var mapEndReached: SampleTime? {
-        guard transport.state == .stopped, !transport.hasPendingCommands, armed == nil else { return nil }
+        guard transport.state == .stopped, !transport.hasPendingCommands, armed == nil, waitingLoad == nil else {
+            return nil
+        }
         return endedAt
     }
 
@@ -264,6 +277,7 @@ public final class Scheduler: @unchecked Sendable {
         if let endFrame, scheduledUntil >= endFrame { return true }
         let waiting = inbox.withLock { !$0.commands.isEmpty || !$0.added.isEmpty }
         return !waiting && transport.state == .stopped && !transport.hasPendingCommands && armed == nil
+            && waitingLoad == nil
     }
 
     /// Pushes every command with a frame before `horizon`, applying the transport commands due before it.
@@ -283,6 +297,8 @@ public final class Scheduler: @unchecked Sendable {
             if let armed, armed.frame < limit { limit = armed.frame }
             let start = landingStartFrame
             if let start, start < limit { limit = start }
+            let waiting = waitingLoadFrame
+            if let waiting, waiting < limit { limit = waiting }
             guard push(before: limit) else { return false }
             scheduledUntil = max(scheduledUntil, limit)
             if let endFrame, scheduledUntil >= endFrame, midiClock.isRolling {
@@ -294,6 +310,8 @@ public final class Scheduler: @unchecked Sendable {
             if let mapEnd, mapEnd <= scheduledUntil, mapEnd < horizon {
                 midiClock.stop(at: mapEnd)
                 transport.reachEnd(frame: mapEnd)
+                // A switch on its way lands at the end, if the end came first (on the clock's grid, if one leads).
+                if waitingLoad != nil { sendWaitingLoad(at: launchFrame(atOrAfter: mapEnd)) }
                 // The map's own notes end with it: a note held past a map cut short (a set's song cut at its bars)
                 // is released on its last frame, as a stop releases it.
                 for player in players where mapPlayers.contains(ObjectIdentifier(player)) {
@@ -303,11 +321,15 @@ public final class Scheduler: @unchecked Sendable {
                 pendingClick = nil
                 endedAt = mapEnd
                 // The successor stays: a play of the same song from here moves on again at its end.
-                if let successor { armed = (launchFrame(atOrAfter: mapEnd + successor.gap), successor.load) }
+                if let successor { armed = (mapEnd + successor.gap, successor.load) }
                 continue
             }
             if let armed, armed.frame <= scheduledUntil, armed.frame < horizon {
                 startArmed()
+                continue
+            }
+            if let waiting, waiting <= scheduledUntil, waiting < horizon {
+                sendWaitingLoad(at: waiting)
                 continue
             }
             if let start, let (command, position) = landingStart, start <= scheduledUntil, start < horizon {
@@ -406,7 +428,10 @@ public final class Scheduler: @unchecked Sendable {
         // A Stop owed at the end frame is due there: a live timer must not sleep past it.
         let stop = midiClock.isRolling ? endFrame : nil
         return
-            ([pendingClick?.frame, midi, midiOffs.first?.frame, stop, armed?.frame, landingStartFrame]
+            ([
+                pendingClick?.frame, midi, midiOffs.first?.frame, stop, armed?.frame, landingStartFrame,
+                waitingLoadFrame,
+            ]
             + players.map { $0.nextFrame(offset: offset) })
             .compactMap { $0 }.min()
     }
@@ -418,6 +443,7 @@ public final class Scheduler: @unchecked Sendable {
                 !$0.commands.isEmpty || !$0.added.isEmpty || !$0.removed.isEmpty || $0.resyncsMIDI
                     || $0.successor != nil
             }
+            || waitingLoad != nil
             || players.contains { !$0.queue.isEmpty }
     }
 
@@ -430,14 +456,20 @@ public final class Scheduler: @unchecked Sendable {
             return inbox
         }
         for (index, (command, quantization)) in taken.commands.enumerated() {
-            // A load at once waits for the leading clock's grid, if one leads (`launchGrid`).
-            if case .load = command, quantization == .now, launchGrid != nil {
-                transport.send(command, at: .frame(launchFrame(atOrAfter: scheduledUntil)))
-            } else {
+            guard case .load = command else {
                 transport.send(command, at: quantization)
+                continue
             }
+            // Any load drops a switch on its way: that was for the map playing now.
+            dropWaitingLoad()
+            // A set's switch that does not land at once waits beside the queue (`waitingLoad`).
+            if let entry = taken.loads[index], let point = waitingPoint(quantization ?? command.defaultQuantization) {
+                waitingLoad = (entry.load, entry.ticket, point)
+                continue
+            }
+            transport.send(command, at: quantization)
             // Every `.load` in the queue has its entry, in order: a set's (with its sounds and successor) or nil.
-            if case .load = command { pendingLoads.append(taken.loads[index]) }
+            pendingLoads.append(taken.loads[index])
         }
         if let successor = taken.successor { self.successor = successor }
         if let start = taken.start { landingStart = start }
@@ -484,8 +516,13 @@ public final class Scheduler: @unchecked Sendable {
             endedAt = nil
             armed = nil
             switch transport.applied.last?.command {
-            case .play, .resume, .pause: break
-            default: landingStart = nil
+            case .play, .resume: break
+            // Paused, a load's start waits for the resumed run; a switch on its way is dropped (it was for where the
+            // music was, as it is after a stop or a move).
+            case .pause: dropWaitingLoad()
+            default:
+                landingStart = nil
+                dropWaitingLoad()
             }
         default: break
         }
@@ -593,6 +630,51 @@ public final class Scheduler: @unchecked Sendable {
         return SampleTime(exact.rounded(.toNearestOrAwayFromZero))
     }
 
+    /// Where a load taken now at `quantization` waits to land, or nil when it goes in the queue: the next bar line of
+    /// a running transport (on the leading clock's grid at or after it, if one leads), or, sent at once while a clock
+    /// leads, that clock's next grid frame.
+    private func waitingPoint(_ quantization: Quantization) -> WaitingPoint? {
+        switch quantization {
+        case .now: launchGrid == nil ? nil : .frame(launchFrame(atOrAfter: scheduledUntil))
+        case .nextBar: transport.nextBarPosition(from: scheduledUntil).map { .position($0) }
+        default: nil
+        }
+    }
+
+    /// The frame the waiting load lands on (nil while its bar line has no frame: the transport stopped), never before
+    /// the first frame not yet scheduled.
+    private var waitingLoadFrame: SampleTime? {
+        guard let waiting = waitingLoad else { return nil }
+        switch waiting.at {
+        case .frame(let frame): return max(frame, scheduledUntil)
+        case .position(let position):
+            guard transport.run != nil, let exact = transport.exactOutputFrame(of: position) else { return nil }
+            return launchFrame(atOrAfter: max(scheduledUntil, SampleTime(exact.rounded(.toNearestOrAwayFromZero))))
+        }
+    }
+
+    /// Sends the waiting load first in the queue, to land on `frame`: at its bar line's position when that is where
+    /// it falls (its exact frame, as a queued `.nextBar` applies), else on the frame.
+    private func sendWaitingLoad(at frame: SampleTime) {
+        guard let waiting = waitingLoad else { return }
+        waitingLoad = nil
+        var at = Quantization.frame(frame)
+        if case .position(let position) = waiting.at, let exact = transport.exactOutputFrame(of: position),
+            SampleTime(exact.rounded(.toNearestOrAwayFromZero)) == frame
+        {
+            at = .position(position)
+        }
+        transport.sendFirst(.load(waiting.load.map), at: at)
+        pendingLoads.insert((waiting.load, waiting.ticket), at: 0)
+    }
+
+    /// Drops the load on its way, if any: its ticket counts as landed (dropped), so no switch shows as pending.
+    private func dropWaitingLoad() {
+        guard let waiting = waitingLoad else { return }
+        waitingLoad = nil
+        landedTicket = max(landedTicket, waiting.ticket)
+    }
+
     /// The frame a load due at `frame` lands on: the leading clock's (`launchGrid`), never before `frame`.
     private func launchFrame(atOrAfter frame: SampleTime) -> SampleTime {
         max(frame, launchGrid?(frame) ?? frame)
@@ -601,6 +683,12 @@ public final class Scheduler: @unchecked Sendable {
     /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).
     private func startArmed() {
         guard let (frame, load) = armed else { return }
+        // On a leading clock's grid, as it is now (its tempo may have changed over the gap).
+        let landing = launchFrame(atOrAfter: frame)
+        if landing > frame {
+            armed = (landing, load)
+            return
+        }
         armed = nil
         transport.sendFirst(.load(load.map), at: .frame(frame))
         pendingLoads.insert((load, 0), at: 0)

@@ -204,6 +204,15 @@ public struct Transport: Sendable {
     }
 
     /// The first grid point (beat or bar) at or after `here` whose output frame is not before `now`.
+    /// While running, the first bar line at or after the first position at or after `frame` whose output frame is
+    /// not before it: where a `.nextBar` command taken at `frame` applies (nil when stopped or past the map's end).
+    public func nextBarPosition(from frame: SampleTime) -> Position? {
+        guard running, let here = firstPosition(atOrAfter: frame),
+            let bar = firstGridPosition(atOrAfter: here, now: frame, next: map.nextBar(atOrAfter:))
+        else { return nil }
+        return map.endPosition.map { bar <= $0 } ?? true ? bar : nil
+    }
+
     private func firstGridPosition(
         atOrAfter here: Position, now: SampleTime, next: (Position) -> Position?
     ) -> Position? {

@@ -90,6 +90,9 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
 
     /// Takes what arrived, then sends the start, stop or alignment due (see the type's documentation). Session's queue.
     public func prepare(_ pass: inout FollowerPass) {
+        // A load landed since the last look is placed on the song as it was played then, before what arrived since
+        // (a Start or a Stop) changes it.
+        noteLoads(pass.transport)
         var commands: [(TransportCommand, Quantization?)] = []
         let scheduledUntil = pass.scheduledUntil
         while let (frame, message, _) = inbox.pop() {
@@ -124,7 +127,6 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             case .moved, nil: break
             }
         }
-        noteLoads(pass.transport)
         let leads = self.leads
         defer { ledLastPass = leads }
         guard leads else {
@@ -156,14 +158,18 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         // A set's switch at once, or its song moving on by itself, lands on the clock's next bar (four of its beats
         // from the song's top); while the clock is stopped, a load waits for its Start.
         if song.isPlaying, let line = estimator.line, let anchor = song.anchor {
+            // A bar up to `tolerance` frames before the frame asked for counts as on it (our beats are kept that
+            // close to the clock's line): a song ending a frame after the clock's bar does not wait a whole bar.
             pass.launchLoads { frame in
-                let tick = line.tick(atFrame: Double(frame)) - Double(anchor.index) + Double(anchor.position)
+                let from = Double(frame) - Self.tolerance
+                let tick = line.tick(atFrame: from) - Double(anchor.index) + Double(anchor.position)
                 var bar = (tick / Double(Self.songTicksPerBar) - 1e-9).rounded(.up) * Double(Self.songTicksPerBar)
-                while true {
-                    let exact = line.frame(ofTick: bar - Double(anchor.position) + Double(anchor.index))
-                    if exact.rounded() >= Double(frame) { return SampleTime(exact.rounded()) }
+                for _ in 0..<4 {
+                    let exact = line.frame(ofTick: bar - Double(anchor.position) + Double(anchor.index)).rounded()
+                    if exact >= from { return max(frame, SampleTime(exact)) }
                     bar += Double(Self.songTicksPerBar)
                 }
+                return frame
             }
         } else {
             pass.holdLoadedStarts()
@@ -272,6 +278,10 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             previous = status
         }
     }
+
+    /// A load landed in the pass just scheduled is placed at once, so the new map's beats published from it are
+    /// numbered on the song from their first.
+    public func scheduled(_ pass: FollowerPass) { noteLoads(pass.transport) }
 
     /// The song's quarter note of a beat and its place in a four-beat bar of the song.
     public func annotate(_ event: inout BeatEvent, position: Position) {

@@ -366,18 +366,23 @@ public struct TempoFollower {
         return [(.setTempo(here == ours ? timeline.tempo : BPM.clamping(here * theirs / ours)), .now)]
     }
 
-    /// The first output frame at or after `frame` on which a multiple of the source's quantum is heard (its exact
-    /// frame rounded; one that rounds before `frame` goes a quantum on).
+    /// The output frame on which the first multiple of the source's quantum at or after `frame` is heard (its exact
+    /// frame rounded). One up to `tolerance` frames before `frame` counts as on it (`frame` is returned): our bar lines
+    /// are kept that close to the source's, so a song ending on a bar of ours that the source hears a frame earlier
+    /// does not wait a whole quantum.
     public static func quantumFrame(atOrAfter frame: SampleTime, on timeline: BeatTimeline, mapping: ClockMapping)
         -> SampleTime
     {
         let quantum = timeline.quantum
-        var boundary = (timeline.beat(at: mapping.hostTime(ofFrame: frame)) / quantum - 1e-9).rounded(.up) * quantum
-        while true {
+        let from = frame - SampleTime(tolerance)
+        var boundary = (timeline.beat(at: mapping.hostTime(ofFrame: from)) / quantum - 1e-9).rounded(.up) * quantum
+        // Whole quanta on until one is heard at or after `from` (a few at most: the first is within a quantum).
+        for _ in 0..<4 {
             let heard = SampleTime(mapping.exactFrame(at: timeline.hostTime(ofBeat: boundary)).rounded())
-            if heard >= frame { return heard }
+            if heard >= from { return max(frame, heard) }
             boundary += quantum
         }
+        return frame
     }
 
     /// The source's beat and phase of a position of ours, once aligned (nil before).
