@@ -19,8 +19,8 @@ struct LinkSetlistTests {
         """.write(toFile: set, atomically: true, encoding: .utf8)
         let (result, peerResult, switches) = try repeatedOnlyForOutsideCauses {
             let lab = try LinkLab()
-            // The peer founds the session at 100 BPM, subscribes 2.5 s later, and measures for 9 s.
-            let peer = try lab.peer("beat_times", [LinkLab.oscPort, "2.5", "9", "100", "100", "100", "4"])
+            // The peer founds the session at 100 BPM, subscribes 2.5 s later, and measures for 11 s.
+            let peer = try lab.peer("beat_times", [LinkLab.oscPort, "2.5", "11", "100", "100", "100", "4"])
             usleep(1_000_000)
             let ours = try lab.serve([set, "--verbose"])
             let switching = try lab.peer(
