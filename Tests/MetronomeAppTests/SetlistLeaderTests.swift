@@ -116,8 +116,7 @@ struct SetlistLeaderTests {
     }
 
     /// A MIDI clock at 100 BPM (a tick every 1 200 frames), its Start at frame 0 and its first tick at 24 000, with
-    /// a Stop at 300 000 and a Start at 360 100 (ticks running throughout), pushed to the follower's inbox `lead`
-    /// frames before the render reaches them.
+    /// a Stop at 300 000 and a Start at 360 100 (ticks running throughout).
     static func clockMessages() -> [(frame: SampleTime, message: MIDIMessage)] {
         var messages: [(SampleTime, MIDIMessage)] = [(0, MIDIMessage(0xFA))]
         for tick in 0..<400 { messages.append((SampleTime(24_000 + tick * 1_200), MIDIMessage(0xF8))) }
@@ -131,35 +130,12 @@ struct SetlistLeaderTests {
     )
     func midiClock() throws {
         let plan = try SetlistPlayerTests.plan(Self.text)
-        var first = SetlistPlayer.firstPlan(plan)
-        first.waits = true
-        let session = try SetlistPlayer.session(
-            plan, first: first, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: plan, session: session)
-        let clock = MIDIClockFollower(inbox: MIDIInbox(capacity: 4096), framesPerSecond: 48_000)
-        session.add(follower: clock)
-        let sink = OnsetSink()
-        var messages = Self.clockMessages()[...]
-        var actions: [(SampleTime, () -> Void)] = [
-            (130_000, player.next), (200_000, player.next), (320_000, player.previous),
-        ]
-        let lead: SampleTime = 6_000
-        while let next = messages.first, next.frame < lead {
-            _ = clock.inbox.push(next.message, at: next.frame)
-            messages.removeFirst()
-        }
-        try session.render(frameCount: 480_000, to: sink, blockFrames: 1024) { done in
-            while let next = messages.first, next.frame < done + lead {
-                _ = clock.inbox.push(next.message, at: next.frame)
-                messages.removeFirst()
-            }
-            while let (frame, act) = actions.first, done >= frame {
-                act()
-                actions.removeFirst()
-            }
-            return true
-        }
-        let onsets = sink.onsets
+        let (onsets, player, clock) = try Self.renderFollowing(
+            plan, messages: Self.clockMessages(), frames: 480_000,
+            actions: [
+                (130_000, { songs, _ in songs.next() }), (200_000, { songs, _ in songs.next() }),
+                (320_000, { songs, _ in songs.previous() }),
+            ])
         // Song tick 0 on the first tick (24 000); beats every 28 800. A: 24 000 … 110 400; its switch asked at
         // 130 000 lands on its bar 2 (song tick 96, 139 200); B's, at once, at 200 000 waits for the clock's next
         // bar (song tick 192, 254 400): B at 139 200 … 225 600, C at 254 400 and 283 200. The Stop at 300 000
