@@ -73,6 +73,30 @@ struct SetlistLeaderTests {
     }
 
     @Test(
+        "Following Link whose beats are heard 1.5 frames after ours (within the tolerance, so ours stay): a switch on the bar line lands on our bar line, not a frame or two after it beside the old song's downbeat"
+    )
+    func linkWithinTolerance() throws {
+        let plan = try SetlistPlayerTests.plan(Self.text)
+        let session = try SetlistPlayer.session(
+            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: plan, session: session)
+        // 1.5 frames at 48 kHz: 31 250 ns.
+        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 31_250), quantum: 4)
+        session.follow(PeeredSource(timeline))
+        let sink = OnsetSink()
+        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
+            if done == 130_048 { player.next() }
+            return true
+        }
+        // A on our grid, then B from A's bar 3 (230 400), one onset a beat, none doubled; B's beats after its first
+        // on the source's times (1.5 frames after ours, rounded: 2).
+        let frames = sink.onsets.map(\.frame)
+        #expect(frames.count == 11 && Array(frames.prefix(9)) == (0..<9).map { $0 * Self.beat }, "\(frames)")
+        #expect(frames.enumerated().allSatisfy { abs($1 - $0 * Self.beat) <= 2 }, "\(frames)")
+        #expect(Self.firstFrames(sink.onsets) == ["A": 0, "B": 230_400])
+    }
+
+    @Test(
         "Following Link with quantum 4, a switch on the bar line of a 3/4 song lands on the source's first quantum at or after the song's next bar line"
     )
     func linkThreeFour() throws {
@@ -224,6 +248,37 @@ struct SetlistLeaderTests {
         // A's two bars at the clock's 100 BPM (28 800 frames a beat) from 24 000; B from song tick 192, 254 400.
         #expect(onsets.map(\.frame) == (0..<13).map { 24_000 + $0 * Self.beat })
         #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAAAAAABBBBB").map(String.init))
+        #expect(player.current == 1)
+    }
+
+    @Test(
+        "Following a jittered MIDI clock (each tick ±0.25 ms), whose tempo is set again at nearly every beat: a switch on the bar line lands B on A's bar line from B's top, its count-in first, and every click stays within 2 frames of its beat"
+    )
+    func jitteredClockSwitch() throws {
+        let text = """
+            song "A" click 120 4/4
+            song "B" click 90 3/4 count-in 1
+            """
+        let plan = try SetlistPlayerTests.plan(text, scales: [1, 0.5])
+        // 100 BPM (1 200 frames a tick) from 24 000, each tick 12 frames early or late, by a fixed pattern.
+        let jitter: [SampleTime] = [12, -12, -12, 12, 12, 12, -12, 12, -12, -12, 12, -12]
+        var messages: [(frame: SampleTime, message: MIDIMessage)] = [(0, MIDIMessage(0xFA))]
+        for tick in 0..<300 {
+            messages.append((SampleTime(24_000 + tick * 1_200) + jitter[tick % jitter.count], MIDIMessage(0xF8)))
+        }
+        // Next at 130 000: A's bar 2 is song tick 96 (139 200); B's count-in bar of 3 beats and its bars follow.
+        let (onsets, player, _) = try Self.renderFollowing(
+            plan, messages: messages, frames: 380_000, actions: [(130_000, { songs, _ in songs.next() })])
+        // The first click on the first tick as it came (24 012); every one after within 2 frames of its beat.
+        let ideal = (0..<13).map { 24_000 + $0 * Self.beat }
+        let off = zip(onsets.map(\.frame), ideal).map { $0 - $1 }
+        #expect(onsets.count == ideal.count, "\(onsets.map(\.frame))")
+        #expect(
+            off.first == 12 && off.dropFirst().allSatisfy { abs($0) <= 2 }, "clicks off their beats (frames): \(off)")
+        // A's four beats, then B from its top: its count-in's three (0.35, 0.245, 0.245), its bar 1's accent (0.4).
+        let heights = onsets.map(\.height)
+        #expect(heights.count > 7 && abs(heights[4] - 0.35) < 1e-6 && abs(heights[7] - 0.4) < 1e-6, "\(heights)")
+        #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAABBBBBBBBB").map(String.init))
         #expect(player.current == 1)
     }
 }

@@ -180,6 +180,30 @@ extension SetlistPlayerTests {
         #expect(player.status.pending == nil)
     }
 
+    @Test(
+        "A switch sent while a pause is still on its way (p, then n, in one beat) goes behind it: B starts at once where the pause fell, as a switch while paused does"
+    )
+    func switchBehindAPendingPause() throws {
+        let plan = try Self.plan()
+        let (onsets, player) = try Self.render(
+            plan, frames: 200_000,
+            actions: [
+                (
+                    30_000,
+                    { songs, session in
+                        session.send(.pause, at: .nextBeat)
+                        songs.next()
+                    }
+                )
+            ])
+        // A's first two beats; the pause at its third (48 000), and B from there: its count-in bar at 90 (32 000 a
+        // beat, its sounds at an eighth of A's), then its bar 1.
+        #expect(onsets.map(\.frame) == [0, 24_000] + (0..<5).map { 48_000 + $0 * 32_000 })
+        #expect(onsets.dropFirst(2).allSatisfy { $0.height < 0.06 })
+        #expect(player.current == 1)
+        #expect(player.status.pending == nil)
+    }
+
     @Test("Two songs with the same map and other sounds each land theirs; two presses go two songs on")
     func sameMapOtherSoundsAndTwoPresses() throws {
         let text = """

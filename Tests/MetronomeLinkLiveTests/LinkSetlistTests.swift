@@ -47,6 +47,12 @@ struct LinkSetlistTests {
         let errors = beats.compactMap { Int($0[3]) }
         #expect(errors.count >= 15, "\(peerResult.standardOutput)")
         #expect(errors.allSatisfy { abs($0) <= 1000 }, "errors in µs: \(errors)")
+        // One beat of ours on each session beat, across both switches: none doubled (the old song's downbeat and the
+        // new song's first a frame apart), none missed.
+        let sessionBeats = beats.compactMap { Int($0[2]) }
+        #expect(
+            zip(sessionBeats, sessionBeats.dropFirst()).allSatisfy { $1 == $0 + 1 },
+            "session beats \(sessionBeats): \(beats.map { $0[1] })")
         // Each song's first beat is bar 1, beat 1 of it: B's and C's come after the peer subscribed (A's too, when
         // our start took longer than the peer's wait), each on a multiple of the quantum.
         let places = beats.map { $0[1] }

@@ -9,8 +9,9 @@ import Synchronization
 /// line, or at once — and the new song starting from its top, its own count-in first, with its own sounds and
 /// volume on that frame (`Session.load(_:at:)`). Stopped (a song over and waiting, or a stop), a switch starts the
 /// new song at once (following a stopped MIDI clock, or a stopped Link session sharing start and stop, it waits for
-/// their start). Led by Link or a MIDI clock, a switch lands on the leader's bar (`FollowerPass.launchLoads`). A song whose `then after GAP` says so moves on by itself `GAP` after its end, to the frame
-/// (`MapLoad.Successor`); one that waits leaves the set stopped until a switch.
+/// their start). Led by Link or a MIDI clock, a switch lands on the leader's bar (`FollowerPass.launchLoads`). A song
+/// whose `then after GAP` says so moves on by itself `GAP` after its end, to the frame (`MapLoad.Successor`); one
+/// that waits leaves the set stopped until a switch.
 ///
 /// The first song plays as the run starts (`session(configuration:lookahead:)`), as `play` plays a file: the
 /// musician starts the set by starting the command (or, serving, with `/metronome/start`).

@@ -147,11 +147,13 @@ public final class NotePlayer: @unchecked Sendable {
     /// later come forward; those due earlier were held back by an end frame (a note-off on the end frame itself is
     /// never pushed while playing) and go at `frame` too, so that none reaches the mixer behind its position.
     /// Scheduling thread.
-    public func releaseAll(at frame: SampleTime) {
+    /// - Parameter pedals: whether a SoundFont's sustain pedals are let up too (a stop; not a map's own end, where a
+    ///   file that ends with the pedal down rings on).
+    public func releaseAll(at frame: SampleTime, pedals: Bool = true) {
         // Released here: a later edit of the map (a tempo change on the same frame, the next song's map) never moves
         // them again.
         for index in releases.indices { releases[index] = (frame, releases[index].tag, nil) }
-        if fontStates.contains(where: { $0 != nil }) { insertRelease(at: frame, tag: 0) }
+        if pedals, fontStates.contains(where: { $0 != nil }) { insertRelease(at: frame, tag: 0) }
         // Live notes held without a note-off yet go too.
         for tags in liveTags.values { for tag in tags { insertRelease(at: frame, tag: tag) } }
         liveTags = [:]

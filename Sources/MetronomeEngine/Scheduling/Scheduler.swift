@@ -108,6 +108,8 @@ public final class Scheduler: @unchecked Sendable {
     private var successor: MapLoad.Successor?
     /// The successor due, once the map has ended: loaded and started on its frame unless a load lands first.
     private var armed: (frame: SampleTime, load: MapLoad)?
+    /// The frame the armed successor fell due on (its map's end plus its gap), before any leading clock's grid.
+    private var armedDue: SampleTime?
     /// The start of the last `MapLoad` landed (`MapLoad.start`: a locate at a position of its map), until its frame
     /// is scheduled: it is sent then, so the commands sent meanwhile (a stop, another switch) do not wait behind it.
     private var landingStart: (command: TransportCommand, position: Position)?
@@ -119,7 +121,8 @@ public final class Scheduler: @unchecked Sendable {
     /// (at the map's end if that comes first); a stop, pause, locate or seek, or another load, drops it.
     private var waitingLoad: (load: MapLoad, ticket: Int, at: WaitingPoint)?
 
-    /// Where a waiting load lands: a position of the map playing (its next bar line), or a frame (a clock's grid).
+    /// Where a waiting load lands: a position of the map playing (its next bar line), or the frame it was taken at,
+    /// on the leading clock's grid at or after it (`launchGrid`, asked again each pass).
     private enum WaitingPoint {
         case position(Position)
         case frame(SampleTime)
@@ -314,21 +317,27 @@ public final class Scheduler: @unchecked Sendable {
                 if waitingLoad != nil { sendWaitingLoad(at: launchFrame(atOrAfter: mapEnd)) }
                 // The map's own notes end with it: a note held past a map cut short (a set's song cut at its bars)
                 // is released on its last frame, as a stop releases it.
+                // (Its notes only: a SoundFont's pedal held at a file's end rings on through the render's tail.)
                 for player in players where mapPlayers.contains(ObjectIdentifier(player)) {
-                    player.releaseAll(at: mapEnd)
+                    player.releaseAll(at: mapEnd, pedals: false)
                 }
                 timeline = nil
                 pendingClick = nil
                 endedAt = mapEnd
                 // The successor stays: a play of the same song from here moves on again at its end.
-                if let successor { armed = (mapEnd + successor.gap, successor.load) }
+                if let successor {
+                    armed = (mapEnd + successor.gap, successor.load)
+                    armedDue = mapEnd + successor.gap
+                }
                 continue
             }
             if let armed, armed.frame <= scheduledUntil, armed.frame < horizon {
                 startArmed()
                 continue
             }
-            if let waiting, waiting <= scheduledUntil, waiting < horizon {
+            // After every queued command due on or before its frame (a clock's alignment or tempo of the map playing,
+            // on the bar line the switch waits for, is the old map's).
+            if let waiting, waiting <= scheduledUntil, waiting < horizon, due.map({ $0.frame > waiting }) ?? true {
                 sendWaitingLoad(at: waiting)
                 continue
             }
@@ -593,7 +602,9 @@ public final class Scheduler: @unchecked Sendable {
             successor = nil
             return
         }
-        if ticket > 0 { landedTicket = ticket }
+        if ticket > 0 { landedTicket = max(landedTicket, ticket) }
+        // A switch still waiting was for the map before this one.
+        dropWaitingLoad()
         // The song before's notes end here (released on this frame; the player stays until its releases are
         // pushed), and the load's own start with its map.
         for player in players where mapPlayers.contains(ObjectIdentifier(player)) { player.retire(at: frame) }
@@ -633,11 +644,23 @@ public final class Scheduler: @unchecked Sendable {
     /// Where a load taken now at `quantization` waits to land, or nil when it goes in the queue: the next bar line of
     /// a running transport (on the leading clock's grid at or after it, if one leads), or, sent at once while a clock
     /// leads, that clock's next grid frame.
+    /// A stop, pause, locate, seek or load still in the queue changes what the switch is for: it then goes in the
+    /// queue behind it, as a switch while stopped or paused does (it lands once those have applied).
     private func waitingPoint(_ quantization: Quantization) -> WaitingPoint? {
+        let moves = transport.newestQueued { command -> Bool? in
+            switch command {
+            case .stop, .pause, .locateBar, .locateLabel, .seek, .load: true
+            default: nil
+            }
+        }
+        guard moves == nil else { return nil }
         switch quantization {
-        case .now: launchGrid == nil ? nil : .frame(launchFrame(atOrAfter: scheduledUntil))
-        case .nextBar: transport.nextBarPosition(from: scheduledUntil).map { .position($0) }
-        default: nil
+        case .now: return launchGrid == nil ? nil : .frame(scheduledUntil)
+        case .nextBar:
+            // The next bar line; past the map's end, the end (a map that ends inside a bar).
+            if let bar = transport.nextBarPosition(from: scheduledUntil) { return .position(bar) }
+            return transport.run == nil ? nil : transport.map.endPosition.map { .position($0) }
+        default: return nil
         }
     }
 
@@ -646,7 +669,8 @@ public final class Scheduler: @unchecked Sendable {
     private var waitingLoadFrame: SampleTime? {
         guard let waiting = waitingLoad else { return nil }
         switch waiting.at {
-        case .frame(let frame): return max(frame, scheduledUntil)
+        // Taken at `frame` on a clock's grid: its grid point as the clock is now (its tempo may have changed since).
+        case .frame(let frame): return max(scheduledUntil, launchFrame(atOrAfter: frame))
         case .position(let position):
             guard transport.run != nil, let exact = transport.exactOutputFrame(of: position) else { return nil }
             return launchFrame(atOrAfter: max(scheduledUntil, SampleTime(exact.rounded(.toNearestOrAwayFromZero))))
@@ -683,8 +707,9 @@ public final class Scheduler: @unchecked Sendable {
     /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).
     private func startArmed() {
         guard let (frame, load) = armed else { return }
-        // On a leading clock's grid, as it is now (its tempo may have changed over the gap).
-        let landing = launchFrame(atOrAfter: frame)
+        // On a leading clock's grid at or after the frame it fell due, as the grid is now (its tempo may have changed
+        // over the gap, or while it waited for the grid): one moved earlier than the frame waited for lands now.
+        let landing = launchFrame(atOrAfter: armedDue ?? frame)
         if landing > frame {
             armed = (landing, load)
             return

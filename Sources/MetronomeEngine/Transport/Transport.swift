@@ -203,7 +203,6 @@ public struct Transport: Sendable {
         return map.sections[index].isCountIn
     }
 
-    /// The first grid point (beat or bar) at or after `here` whose output frame is not before `now`.
     /// While running, the first bar line at or after the first position at or after `frame` whose output frame is
     /// not before it: where a `.nextBar` command taken at `frame` applies (nil when stopped or past the map's end).
     public func nextBarPosition(from frame: SampleTime) -> Position? {
@@ -213,6 +212,7 @@ public struct Transport: Sendable {
         return map.endPosition.map { bar <= $0 } ?? true ? bar : nil
     }
 
+    /// The first grid point (beat or bar) at or after `here` whose output frame is not before `now`.
     private func firstGridPosition(
         atOrAfter here: Position, now: SampleTime, next: (Position) -> Position?
     ) -> Position? {

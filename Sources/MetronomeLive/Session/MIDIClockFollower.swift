@@ -158,15 +158,18 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         // A set's switch at once, or its song moving on by itself, lands on the clock's next bar (four of its beats
         // from the song's top); while the clock is stopped, a load waits for its Start.
         if song.isPlaying, let line = estimator.line, let anchor = song.anchor {
-            // A bar up to `tolerance` frames before the frame asked for counts as on it (our beats are kept that
-            // close to the clock's line): a song ending a frame after the clock's bar does not wait a whole bar.
+            // A bar up to `tolerance` frames from the frame asked for, before or after, counts as on it (our beats
+            // are kept that close to the clock's line): a song ending a frame after the clock's bar does not wait a
+            // whole bar, nor a switch on our bar line land a frame after it.
             pass.launchLoads { frame in
                 let from = Double(frame) - Self.tolerance
                 let tick = line.tick(atFrame: from) - Double(anchor.index) + Double(anchor.position)
                 var bar = (tick / Double(Self.songTicksPerBar) - 1e-9).rounded(.up) * Double(Self.songTicksPerBar)
                 for _ in 0..<4 {
                     let exact = line.frame(ofTick: bar - Double(anchor.position) + Double(anchor.index)).rounded()
-                    if exact >= from { return max(frame, SampleTime(exact)) }
+                    if exact >= from {
+                        return abs(exact - Double(frame)) <= Self.tolerance ? frame : max(frame, SampleTime(exact))
+                    }
                     bar += Double(Self.songTicksPerBar)
                 }
                 return frame

@@ -104,9 +104,10 @@ public struct FollowerPass {
         scheduler.loadsStart = true
     }
 
-    /// For this pass, a map load sent to land at once (a set's switch) and a set's song that moves on by itself land
-    /// on `grid`'s frame at or after the one they would have had (a leading clock's next bar: Link's quantum, a MIDI
-    /// clock's bar), so the session's phase is kept. The first follower that gives a grid decides.
+    /// For this pass, a set's switches and a set's song that moves on by itself land on `grid`'s frame at or after
+    /// the one they would have had (a leading clock's next bar: Link's quantum, a MIDI clock's bar), so the session's
+    /// phase is kept. A grid point within the follower's tolerance of that frame is to be given as the frame itself
+    /// (a bar line of ours, kept that close to the clock's). The first follower that gives a grid decides.
     public mutating func launchLoads(on grid: @escaping (SampleTime) -> SampleTime) {
         if !launches {
             launches = true

@@ -367,9 +367,10 @@ public struct TempoFollower {
     }
 
     /// The output frame on which the first multiple of the source's quantum at or after `frame` is heard (its exact
-    /// frame rounded). One up to `tolerance` frames before `frame` counts as on it (`frame` is returned): our bar lines
-    /// are kept that close to the source's, so a song ending on a bar of ours that the source hears a frame earlier
-    /// does not wait a whole quantum.
+    /// frame rounded). One up to `tolerance` frames from `frame`, before or after it, counts as on it (`frame` is
+    /// returned): our bar lines are kept that close to the source's, so a switch waiting for a bar line of ours that
+    /// the source hears a frame earlier does not wait a whole quantum, nor one it hears a frame later land a frame
+    /// after the bar line (its old song's downbeat already played there: two clicks a frame apart).
     public static func quantumFrame(atOrAfter frame: SampleTime, on timeline: BeatTimeline, mapping: ClockMapping)
         -> SampleTime
     {
@@ -379,7 +380,7 @@ public struct TempoFollower {
         // Whole quanta on until one is heard at or after `from` (a few at most: the first is within a quantum).
         for _ in 0..<4 {
             let heard = SampleTime(mapping.exactFrame(at: timeline.hostTime(ofBeat: boundary)).rounded())
-            if heard >= from { return max(frame, heard) }
+            if heard >= from { return abs(heard - frame) <= SampleTime(tolerance) ? frame : max(frame, heard) }
             boundary += quantum
         }
         return frame
