@@ -120,6 +120,56 @@ struct SetlistLeaderTests {
         #expect(Self.firstFrames(sink.onsets) == ["B": 0, "A": 115_200])
     }
 
+    @Test(
+        "Following Link, a song chosen during a gap after which the set would move on by itself wins: C lands on the quantum B would have had, and B never plays"
+    )
+    func linkChoiceInTheGap() throws {
+        let text = """
+            song "A" click 120 4/4 bars 1 then after 0.1s
+            song "B" click 90 3/4
+            song "C" click 150 4/4
+            """
+        let plan = try SetlistPlayerTests.plan(text)
+        let session = try SetlistPlayer.session(
+            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: plan, session: session)
+        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        session.follow(PeeredSource(timeline))
+        let sink = OnsetSink()
+        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
+            if done == 150_528 { player.select(song: 3) }
+            return true
+        }
+        // A's bar (to 115 200), its gap, then C (not B) on the next quantum, 230 400.
+        #expect(sink.onsets.map(\.frame) == [0, 1, 2, 3, 8, 9, 10].map { $0 * Self.beat })
+        #expect(Self.firstFrames(sink.onsets) == ["A": 0, "C": 230_400])
+        #expect(player.current == 2)
+    }
+
+    @Test(
+        "Following Link, a switch sent while a pause is on its way (p, then n) goes behind the pause and starts B on the source's next quantum"
+    )
+    func linkSwitchBehindAPause() throws {
+        let plan = try SetlistPlayerTests.plan(Self.text)
+        let session = try SetlistPlayer.session(
+            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: plan, session: session)
+        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
+        session.follow(PeeredSource(timeline))
+        let sink = OnsetSink()
+        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
+            if done == 30_720 {
+                session.send(.pause, at: .nextBeat)
+                player.next()
+            }
+            return true
+        }
+        // A's first two beats; paused on its third (57 600); B from the source's beat 4 (115 200), on its beats.
+        #expect(sink.onsets.map(\.frame) == [0, 1, 4, 5, 6, 7, 8, 9, 10].map { $0 * Self.beat })
+        #expect(Self.firstFrames(sink.onsets) == ["A": 0, "B": 115_200])
+        #expect(player.current == 1)
+    }
+
     @Test("Following Link, a song that moves on by itself starts on the source's next quantum after its gap")
     func linkMovesOn() throws {
         let text = """

@@ -147,8 +147,10 @@ public final class NotePlayer: @unchecked Sendable {
     /// later come forward; those due earlier were held back by an end frame (a note-off on the end frame itself is
     /// never pushed while playing) and go at `frame` too, so that none reaches the mixer behind its position.
     /// Scheduling thread.
-    /// - Parameter pedals: whether a SoundFont's sustain pedals are let up too (a stop; not a map's own end, where a
-    ///   file that ends with the pedal down rings on).
+    /// - Parameters:
+    ///   - frame: the frame the note-offs go at.
+    ///   - pedals: whether a SoundFont's sustain pedals are let up too (a stop; not a map's own end, where a file that
+    ///     ends with the pedal down rings on).
     public func releaseAll(at frame: SampleTime, pedals: Bool = true) {
         // Released here: a later edit of the map (a tempo change on the same frame, the next song's map) never moves
         // them again.

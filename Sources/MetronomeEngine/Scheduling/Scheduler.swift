@@ -121,8 +121,8 @@ public final class Scheduler: @unchecked Sendable {
     /// (at the map's end if that comes first); a stop, pause, locate or seek, or another load, drops it.
     private var waitingLoad: (load: MapLoad, ticket: Int, at: WaitingPoint)?
 
-    /// Where a waiting load lands: a position of the map playing (its next bar line), or the frame it was taken at,
-    /// on the leading clock's grid at or after it (`launchGrid`, asked again each pass).
+    /// Where a waiting load lands: a position of the map playing (its next bar line, put on the leading clock's grid
+    /// each pass), or a frame (the leading clock's grid point when it was taken).
     private enum WaitingPoint {
         case position(Position)
         case frame(SampleTime)
@@ -341,7 +341,10 @@ public final class Scheduler: @unchecked Sendable {
                 sendWaitingLoad(at: waiting)
                 continue
             }
-            if let start, let (command, position) = landingStart, start <= scheduledUntil, start < horizon {
+            // (A switch due on or before it goes first: its landing drops the start, as any load does.)
+            if let start, let (command, position) = landingStart, start <= scheduledUntil, start < horizon,
+                waiting.map({ $0 > start }) ?? true
+            {
                 // At its position, not its frame: the transport takes the position itself, not the first tick whose
                 // frame rounds to it, as the queued `.position` start of a file played alone does.
                 landingStart = nil
@@ -476,7 +479,13 @@ public final class Scheduler: @unchecked Sendable {
                 waitingLoad = (entry.load, entry.ticket, point)
                 continue
             }
-            transport.send(command, at: quantization)
+            // Behind a stop, pause, locate or load, a set's switch goes in the queue; on a leading clock's grid, if
+            // one leads (after a pause, it starts on the clock's bar).
+            if taken.loads[index] != nil, launchGrid != nil, [.now, .nextBar].contains(quantization ?? .nextBar) {
+                transport.send(command, at: .frame(launchFrame(atOrAfter: scheduledUntil)))
+            } else {
+                transport.send(command, at: quantization)
+            }
             // Every `.load` in the queue has its entry, in order: a set's (with its sounds and successor) or nil.
             pendingLoads.append(taken.loads[index])
         }
@@ -508,7 +517,9 @@ public final class Scheduler: @unchecked Sendable {
             // A map for another rate would play at the wrong tempo (`Session.load` refuses it up front).
             transport.dropNext()
             rejectedCommandCount += 1
-            if !pendingLoads.isEmpty, let dropped = pendingLoads.removeFirst() { landedTicket = dropped.ticket }
+            if !pendingLoads.isEmpty, let dropped = pendingLoads.removeFirst() {
+                landedTicket = max(landedTicket, dropped.ticket)
+            }
             return
         }
         let before = transport.run
@@ -655,7 +666,7 @@ public final class Scheduler: @unchecked Sendable {
         }
         guard moves == nil else { return nil }
         switch quantization {
-        case .now: return launchGrid == nil ? nil : .frame(scheduledUntil)
+        case .now: return launchGrid == nil ? nil : .frame(launchFrame(atOrAfter: scheduledUntil))
         case .nextBar:
             // The next bar line; past the map's end, the end (a map that ends inside a bar).
             if let bar = transport.nextBarPosition(from: scheduledUntil) { return .position(bar) }
@@ -669,8 +680,9 @@ public final class Scheduler: @unchecked Sendable {
     private var waitingLoadFrame: SampleTime? {
         guard let waiting = waitingLoad else { return nil }
         switch waiting.at {
-        // Taken at `frame` on a clock's grid: its grid point as the clock is now (its tempo may have changed since).
-        case .frame(let frame): return max(scheduledUntil, launchFrame(atOrAfter: frame))
+        // The clock's grid point when it was taken: kept, so a pass without a grid (no clock mapping yet, Link with
+        // no timeline for a moment) does not land it off the bar.
+        case .frame(let frame): return max(scheduledUntil, frame)
         case .position(let position):
             guard transport.run != nil, let exact = transport.exactOutputFrame(of: position) else { return nil }
             return launchFrame(atOrAfter: max(scheduledUntil, SampleTime(exact.rounded(.toNearestOrAwayFromZero))))
@@ -707,6 +719,12 @@ public final class Scheduler: @unchecked Sendable {
     /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).
     private func startArmed() {
         guard let (frame, load) = armed else { return }
+        // A switch asked for meanwhile is the musician's choice: it lands at its own frame, and the song that would
+        // have moved on by itself does not.
+        if waitingLoad != nil {
+            armed = nil
+            return
+        }
         // On a leading clock's grid at or after the frame it fell due, as the grid is now (its tempo may have changed
         // over the gap, or while it waited for the grid): one moved earlier than the frame waited for lands now.
         let landing = launchFrame(atOrAfter: armedDue ?? frame)
