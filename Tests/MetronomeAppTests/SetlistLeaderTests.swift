@@ -42,26 +42,38 @@ struct SetlistLeaderTests {
         return first
     }
 
+    /// Renders `plan`'s set following a Link session with peers of its own at 100 BPM, quantum 4, its beat 0 heard
+    /// `heardAfter` nanoseconds after our frame 0, calling each action once the render reaches its frame.
+    static func renderLinked(
+        _ plan: SetlistPlan, heardAfter: Int64 = 0, frames: SampleTime,
+        actions: [(SampleTime, (SetlistPlayer, Session) -> Void)] = []
+    ) throws -> (onsets: [(frame: Int, height: Float)], player: SetlistPlayer, session: Session) {
+        let session = try SetlistPlayer.session(
+            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
+        let player = SetlistPlayer(plan: plan, session: session)
+        let timeline = BeatTimeline(
+            tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: heardAfter), quantum: 4)
+        session.follow(PeeredSource(timeline))
+        let sink = OnsetSink()
+        var actions = actions[...]
+        try session.render(frameCount: frames, to: sink, blockFrames: 1024) { done in
+            while let (frame, act) = actions.first, done >= frame {
+                act(player, session)
+                actions.removeFirst()
+            }
+            return true
+        }
+        return (sink.onsets, player, session)
+    }
+
     @Test(
         "Following Link at 100 BPM: A's next-bar switch lands on its bar line (source beat 8), B's switch at once waits for the next quantum (beat 12); every click on a source beat"
     )
     func link() throws {
         let plan = try SetlistPlayerTests.plan(Self.text)
-        let session = try SetlistPlayer.session(
-            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: plan, session: session)
-        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
-        session.follow(PeeredSource(timeline))
-        let sink = OnsetSink()
-        var actions: [(SampleTime, () -> Void)] = [(130_000, player.next), (300_000, player.next)]
-        try session.render(frameCount: 480_000, to: sink, blockFrames: 1024) { done in
-            while let (frame, act) = actions.first, done >= frame {
-                act()
-                actions.removeFirst()
-            }
-            return true
-        }
-        let onsets = sink.onsets
+        let (onsets, player, session) = try Self.renderLinked(
+            plan, frames: 480_000,
+            actions: [(130_000, { songs, _ in songs.next() }), (300_000, { songs, _ in songs.next() })])
         // Every click on the source's beat grid, none missing or doubled: 0, 28 800, … 460 800.
         #expect(onsets.map(\.frame) == (0..<17).map { $0 * Self.beat })
         // A asked to switch at 130 000 lands on its bar 3 (A plays at the source's 100 BPM: bars of 115 200 frames);
@@ -77,23 +89,15 @@ struct SetlistLeaderTests {
     )
     func linkWithinTolerance() throws {
         let plan = try SetlistPlayerTests.plan(Self.text)
-        let session = try SetlistPlayer.session(
-            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: plan, session: session)
         // 1.5 frames at 48 kHz: 31 250 ns.
-        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 31_250), quantum: 4)
-        session.follow(PeeredSource(timeline))
-        let sink = OnsetSink()
-        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
-            if done == 130_048 { player.next() }
-            return true
-        }
+        let (onsets, _, _) = try Self.renderLinked(
+            plan, heardAfter: 31_250, frames: 300_000, actions: [(130_048, { songs, _ in songs.next() })])
         // A on our grid, then B from A's bar 3 (230 400), one onset a beat, none doubled; B's beats after its first
         // on the source's times (1.5 frames after ours, rounded: 2).
-        let frames = sink.onsets.map(\.frame)
+        let frames = onsets.map(\.frame)
         #expect(frames.count == 11 && Array(frames.prefix(9)) == (0..<9).map { $0 * Self.beat }, "\(frames)")
         #expect(frames.enumerated().allSatisfy { abs($1 - $0 * Self.beat) <= 2 }, "\(frames)")
-        #expect(Self.firstFrames(sink.onsets) == ["A": 0, "B": 230_400])
+        #expect(Self.firstFrames(onsets) == ["A": 0, "B": 230_400])
     }
 
     @Test(
@@ -105,19 +109,11 @@ struct SetlistLeaderTests {
             song "A" click 120 4/4
             """
         let plan = try SetlistPlayerTests.plan(text, scales: [0.5, 1])
-        let session = try SetlistPlayer.session(
-            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: plan, session: session)
-        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
-        session.follow(PeeredSource(timeline))
-        let sink = OnsetSink()
-        try session.render(frameCount: 200_000, to: sink, blockFrames: 1024) { done in
-            if done == 30_720 { player.next() }
-            return true
-        }
+        let (onsets, _, _) = try Self.renderLinked(
+            plan, frames: 200_000, actions: [(30_720, { songs, _ in songs.next() })])
         // B's next bar line is source beat 3 (86 400), off the quantum: A starts on beat 4 (115 200).
-        #expect(sink.onsets.map(\.frame) == (0..<7).map { $0 * Self.beat })
-        #expect(Self.firstFrames(sink.onsets) == ["B": 0, "A": 115_200])
+        #expect(onsets.map(\.frame) == (0..<7).map { $0 * Self.beat })
+        #expect(Self.firstFrames(onsets) == ["B": 0, "A": 115_200])
     }
 
     @Test(
@@ -130,19 +126,11 @@ struct SetlistLeaderTests {
             song "C" click 150 4/4
             """
         let plan = try SetlistPlayerTests.plan(text)
-        let session = try SetlistPlayer.session(
-            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: plan, session: session)
-        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
-        session.follow(PeeredSource(timeline))
-        let sink = OnsetSink()
-        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
-            if done == 150_528 { player.select(song: 3) }
-            return true
-        }
+        let (onsets, player, _) = try Self.renderLinked(
+            plan, frames: 300_000, actions: [(150_528, { songs, _ in songs.select(song: 3) })])
         // A's bar (to 115 200), its gap, then C (not B) on the next quantum, 230 400.
-        #expect(sink.onsets.map(\.frame) == [0, 1, 2, 3, 8, 9, 10].map { $0 * Self.beat })
-        #expect(Self.firstFrames(sink.onsets) == ["A": 0, "C": 230_400])
+        #expect(onsets.map(\.frame) == [0, 1, 2, 3, 8, 9, 10].map { $0 * Self.beat })
+        #expect(Self.firstFrames(onsets) == ["A": 0, "C": 230_400])
         #expect(player.current == 2)
     }
 
@@ -151,22 +139,20 @@ struct SetlistLeaderTests {
     )
     func linkSwitchBehindAPause() throws {
         let plan = try SetlistPlayerTests.plan(Self.text)
-        let session = try SetlistPlayer.session(
-            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let player = SetlistPlayer(plan: plan, session: session)
-        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
-        session.follow(PeeredSource(timeline))
-        let sink = OnsetSink()
-        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024) { done in
-            if done == 30_720 {
-                session.send(.pause, at: .nextBeat)
-                player.next()
-            }
-            return true
-        }
+        let (onsets, player, _) = try Self.renderLinked(
+            plan, frames: 300_000,
+            actions: [
+                (
+                    30_720,
+                    { songs, session in
+                        session.send(.pause, at: .nextBeat)
+                        songs.next()
+                    }
+                )
+            ])
         // A's first two beats; paused on its third (57 600); B from the source's beat 4 (115 200), on its beats.
-        #expect(sink.onsets.map(\.frame) == [0, 1, 4, 5, 6, 7, 8, 9, 10].map { $0 * Self.beat })
-        #expect(Self.firstFrames(sink.onsets) == ["A": 0, "B": 115_200])
+        #expect(onsets.map(\.frame) == [0, 1, 4, 5, 6, 7, 8, 9, 10].map { $0 * Self.beat })
+        #expect(Self.firstFrames(onsets) == ["A": 0, "B": 115_200])
         #expect(player.current == 1)
     }
 
@@ -177,13 +163,7 @@ struct SetlistLeaderTests {
             song "B" click 90 3/4
             """
         let plan = try SetlistPlayerTests.plan(text, scales: [1, 0.5])
-        let session = try SetlistPlayer.session(
-            plan, configuration: plan.songs[0].plan.mixerConfiguration(), lookahead: nil)
-        let timeline = BeatTimeline(tempo: .of(100), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
-        session.follow(PeeredSource(timeline))
-        let sink = OnsetSink()
-        try session.render(frameCount: 300_000, to: sink, blockFrames: 1024)
-        let onsets = sink.onsets
+        let (onsets, _, _) = try Self.renderLinked(plan, frames: 300_000)
         // A's bar ends at 115 200; 0.1 s on (120 000) the next quantum is 230 400, where B starts, on the grid.
         #expect(onsets.map(\.frame) == [0, 1, 2, 3, 8, 9, 10].map { $0 * Self.beat })
         #expect(Self.firstFrames(onsets) == ["A": 0, "B": 230_400])
