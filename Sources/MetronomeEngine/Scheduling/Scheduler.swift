@@ -107,9 +107,8 @@ public final class Scheduler: @unchecked Sendable {
     /// What follows the end of the map playing (`MapLoad.then`).
     private var successor: MapLoad.Successor?
     /// The successor due, once the map has ended: loaded and started on its frame unless a load lands first.
-    private var armed: (frame: SampleTime, load: MapLoad)?
-    /// The frame the armed successor fell due on (its map's end plus its gap), before any leading clock's grid.
-    private var armedDue: SampleTime?
+    /// `due`: the frame it fell due on (its map's end plus its gap), before any leading clock's grid moved it on.
+    private var armed: (frame: SampleTime, load: MapLoad, due: SampleTime)?
     /// The start of the last `MapLoad` landed (`MapLoad.start`: a locate at a position of its map), until its frame
     /// is scheduled: it is sent then, so the commands sent meanwhile (a stop, another switch) do not wait behind it.
     private var landingStart: (command: TransportCommand, position: Position)?
@@ -325,10 +324,7 @@ public final class Scheduler: @unchecked Sendable {
                 pendingClick = nil
                 endedAt = mapEnd
                 // The successor stays: a play of the same song from here moves on again at its end.
-                if let successor {
-                    armed = (mapEnd + successor.gap, successor.load)
-                    armedDue = mapEnd + successor.gap
-                }
+                if let successor { armed = (mapEnd + successor.gap, successor.load, mapEnd + successor.gap) }
                 continue
             }
             if let armed, armed.frame <= scheduledUntil, armed.frame < horizon {
@@ -718,7 +714,7 @@ public final class Scheduler: @unchecked Sendable {
 
     /// The armed successor falls due: its load goes first in the queue, on its frame (landing, it starts).
     private func startArmed() {
-        guard let (frame, load) = armed else { return }
+        guard let (frame, load, due) = armed else { return }
         // A switch asked for meanwhile is the musician's choice: it lands at its own frame, and the song that would
         // have moved on by itself does not.
         if waitingLoad != nil {
@@ -727,9 +723,9 @@ public final class Scheduler: @unchecked Sendable {
         }
         // On a leading clock's grid at or after the frame it fell due, as the grid is now (its tempo may have changed
         // over the gap, or while it waited for the grid): one moved earlier than the frame waited for lands now.
-        let landing = launchFrame(atOrAfter: armedDue ?? frame)
+        let landing = launchFrame(atOrAfter: due)
         if landing > frame {
-            armed = (landing, load)
+            armed = (landing, load, due)
             return
         }
         armed = nil
