@@ -4,8 +4,11 @@
 //
 // Under a sanitizer (SwiftPM's --sanitize=thread or =address compiles C targets with -fsanitize too) the wrappers are
 // left out: the sanitizer runtime owns malloc, and TSan's initialisation would enter a wrapper before TLS and the
-// runtime are set up (the test suite died at start-up). The counters then stay at 0 and
-// metronome_allocation_counting() says so, so the tests that need them are skipped.
+// runtime are set up (the test suite died at start-up). Under AddressSanitizer the counting comes from its own hook
+// instead: a constructor installs a malloc hook (`__sanitizer_install_malloc_and_free_hooks`), which its allocator
+// calls for every allocation once the runtime is up (realloc included: ASan's always allocates anew), so the tests
+// that count allocations run in its lane too. Under ThreadSanitizer the counters stay at 0 and
+// metronome_allocation_counting() says so, so the tests that need them are skipped (its run is by hand).
 #define _GNU_SOURCE
 #include <malloc.h>
 #include "CAllocationCounter.h"
@@ -27,6 +30,14 @@ extern void __libc_free(void *pointer);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define METRONOME_SANITIZED 1
 #endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define METRONOME_ADDRESS_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define METRONOME_ADDRESS_SANITIZED 1
+#endif
 
 static __thread uint64_t thread_count __attribute__((tls_model("initial-exec")));
 static uint64_t process_count;
@@ -40,7 +51,23 @@ uint64_t metronome_thread_allocation_count(void) { return thread_count; }
 
 uint64_t metronome_process_allocation_count(void) { return __atomic_load_n(&process_count, __ATOMIC_RELAXED); }
 
-#ifdef METRONOME_SANITIZED
+#if defined(METRONOME_ADDRESS_SANITIZED)
+
+#include <sanitizer/allocator_interface.h>
+
+static void count_hooked(const volatile void *pointer, size_t size) {
+    (void)pointer;
+    (void)size;
+    count_one();
+}
+
+__attribute__((constructor)) static void install_counting_hook(void) {
+    __sanitizer_install_malloc_and_free_hooks(count_hooked, NULL);
+}
+
+int metronome_allocation_counting(void) { return 1; }
+
+#elif defined(METRONOME_SANITIZED)
 
 int metronome_allocation_counting(void) { return 0; }
 

@@ -8,8 +8,9 @@
 /// forward to glibc, so the count covers the Swift runtime as well as C code.
 uint64_t metronome_thread_allocation_count(void);
 
-/// 1 when the counting wrappers are linked in; 0 in a sanitizer build (ThreadSanitizer or AddressSanitizer), where the
-/// sanitizer's runtime owns the allocator and both counts stay 0. Tests that assert a count must check it first.
+/// 1 when allocations are counted: by the wrappers in a normal build, by AddressSanitizer's malloc hook under it; 0
+/// under ThreadSanitizer, whose runtime owns the allocator, where both counts stay 0. Tests that assert a count must
+/// check it first.
 int metronome_allocation_counting(void);
 
 /// Number of malloc-family calls made by every thread of the process.
