@@ -29,25 +29,23 @@ struct Arp: ParsableCommand {
     @Flag(help: "With --midi-in: the last keys go on after they are released, until new ones are pressed.")
     var latch = false
 
-    @Option(help: "Step length: 1/4, 1/8, 1/8T, 1/16, 1/16T or 1/32.")
-    var rate = "1/16"
+    @Option(help: .setting(Settings.Rate.self))
+    var rate = SettingValue<Settings.Rate>(SettingDefault.rate)
 
-    @Option(help: "Note order (see above).")
-    var style = "up"
+    @Option(help: .setting(Settings.Style.self))
+    var style = SettingValue<Settings.Style>(SettingDefault.style)
 
-    @Option(parsing: .unconditional, help: "Octaves the chord spreads over, 1 to 4.")
-    var octaves = "1"
+    @Option(parsing: .unconditional, help: .setting(Settings.Octaves.self))
+    var octaves = SettingValue<Settings.Octaves>(SettingDefault.octaves)
 
-    @Option(parsing: .unconditional, help: "Fraction of each step a note sounds, 0.05 to 1.")
-    var gate = "0.8"
+    @Option(parsing: .unconditional, help: .setting(Settings.Gate.self))
+    var gate = SettingValue<Settings.Gate>(SettingDefault.gate)
 
-    @Option(
-        name: .customLong("beats-per-chord"), parsing: .unconditional,
-        help: "Beats each chord lasts (default: one bar).")
-    var beatsPerChord: String?
+    @Option(name: .customLong("beats-per-chord"), parsing: .unconditional, help: .setting(Settings.BeatsPerChord.self))
+    var beatsPerChord: SettingValue<Settings.BeatsPerChord>?
 
-    @Option(parsing: .unconditional, help: "Seed of the random styles.")
-    var seed = "1"
+    @Option(parsing: .unconditional, help: .setting(Settings.Seed.self))
+    var seed = SettingValue<Settings.Seed>(SettingDefault.seed)
 
     @Flag(help: "Play the metronome click along.")
     var click = false
@@ -60,7 +58,12 @@ struct Arp: ParsableCommand {
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup var live: LiveOptions
 
-    mutating func run() throws {
+    /// The rules between `arp`'s own options: the chords or `--midi-in`, and what `--midi-in` and `--latch` need.
+    func validate() throws {
+        try validating { () throws(CommandLineError) in try rules() }
+    }
+
+    private func rules() throws(CommandLineError) {
         if latch, !midiIn { throw CommandLineError(.usage, "--latch applies only with --midi-in") }
         if midiIn {
             guard progression == nil else {
@@ -75,6 +78,9 @@ struct Arp: ParsableCommand {
             throw CommandLineError(
                 .usage, "give the chords to arpeggiate (\"C Am F G\"), or --midi-in with --driver jack")
         }
+    }
+
+    mutating func run() throws {
         let jack = try live.adopting(&output)
         if let name = section.form.given.first(where: { $0 != "--swing" }) {
             throw CommandLineError(
@@ -85,8 +91,8 @@ struct Arp: ParsableCommand {
         let chords = try midiIn ? [] : NoteOptions.chords(progression ?? "")
         let voicing = try notes.checked()
         let form = SettingForm([
-            ("--style", style), ("--rate", rate), ("--octaves", octaves), ("--gate", gate),
-            ("--beats-per-chord", beatsPerChord), ("--seed", seed),
+            entry(style), entry(rate), entry(octaves), entry(gate),
+            entry(beatsPerChord), entry(seed),
         ])
         let settings: ArpeggioSettings
         do { settings = try form.merging(section.form).arpeggio(voicing: voicing) } catch {

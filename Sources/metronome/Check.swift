@@ -24,12 +24,12 @@ struct Check: ParsableCommand {
     @Option(
         name: .customLong("start-at"),
         help: "Start at this label (of a section or a repeat) or bar number (from 1), as play does.")
-    var startAt: String?
+    var startAt: SettingValue<Settings.StartAt>?
 
     @Option(
         name: .customLong("tempo-scale"), parsing: .unconditional,
         help: "Multiply every tempo by this factor, 0.1 to 10, as play does.")
-    var tempoScale: String?
+    var tempoScale: SettingValue<Settings.TempoScale>?
 
     /// `--bpm`, `--count-in` and `--subdivide` apply as in `play`; the rest of the main command's options are
     /// refused.
@@ -66,7 +66,7 @@ struct Check: ParsableCommand {
                     + "--subdivide, as play does")
         }
         // play's own path, so the table is what play plays.
-        let form = given.merging(SettingForm([("--tempo-scale", tempoScale)]))
-        print(TimelineTable.text(of: try Job(form, patternSource(named: file, startAt: startAt)).plan.map))
+        let form = given.merging(SettingForm([entry(tempoScale)]))
+        print(TimelineTable.text(of: try Job(form, patternSource(named: file, startAt: startAt?.text)).plan.map))
     }
 }

@@ -7,7 +7,7 @@ struct Chord: ParsableCommand {
         abstract: "Play one chord (\"Cmaj7\", \"Am/G\", \"C4+E4+G4\"), live or rendered with --output.",
         discussion: """
             The notes are committed together and start on the same frame; --strum MS spreads them low to high by \
-            exact frame offsets. --duration is how long the chord is held (default 2 s); the file or the playback \
+            exact frame offsets. --duration is how long the chord is held (default \(SettingDefault.heldDuration) s); the file or the playback \
             lasts that plus the instrument's release. Each note plays at 1/√n of its velocity gain for an n-note \
             chord, and the master limiter keeps every sample below 1.0.
             """)
@@ -15,8 +15,8 @@ struct Chord: ParsableCommand {
     @Argument(help: "The chord.")
     var chord: String
 
-    @Option(parsing: .unconditional, help: "Milliseconds between successive notes, 0 to 1000.")
-    var strum = "0"
+    @Option(parsing: .unconditional, help: .setting(Settings.Strum.self))
+    var strum = SettingValue<Settings.Strum>(SettingDefault.strum)
 
     @OptionGroup(title: HelpSection.notes) var notes: NoteOptions
     @OptionGroup var output: OutputOptions
@@ -35,12 +35,13 @@ struct Chord: ParsableCommand {
         }
         try section.refuse("does not apply to 'chord': a held chord has no beats to shape")
         let voicing = try notes.checked()
-        let strumMilliseconds = try parseOption("--strum", strum, SettingText.strum)
+        let strumMilliseconds = try parseOption("--strum", strum.text, SettingText.strum)
         if let name = clickOptions.form.given.first {
             throw CommandLineError(
                 .usage, "\(name) does not apply to 'chord': a held chord has no beat; it lasts --duration seconds")
         }
-        let held = try parseOption("--duration", output.duration ?? "2", SettingText.heldDuration)
+        let held = try parseOption(
+            "--duration", output.duration?.text ?? SettingDefault.heldDuration, SettingText.heldDuration)
         let track = try voicing.checkedTrack(sampleRate: try output.checkedSampleRate())
         // A bank's longest release; a font's releases are its own: 2 s of tail, faded in its last 5 ms.
         let release = track.bank.map { $0.zones.map(\.release).max() ?? 0 } ?? MIDIPlayback.tailSeconds

@@ -22,72 +22,60 @@ struct ClickOptions: ParsableArguments {
         _ tempo: TempoOptions, _ bar: BarOptions, _ beat: BeatOptions, _ length: LengthOptions, _ sound: SoundOptions
     ) -> SettingForm {
         SettingForm([
-            ("--bpm", tempo.bpm), ("--meter", bar.meter), ("--accent", bar.accent), ("--subdivide", beat.subdivide),
-            ("--count-in", beat.countIn), ("--bars", length.bars), ("--practice", length.practice),
-            ("--random-mute", length.randomMute), ("--mute-seed", length.muteSeed), ("--sound", sound.sound),
-            ("--sound-file", sound.soundFile),
+            entry(tempo.bpm), entry(bar.meter), entry(bar.accent), entry(beat.subdivide),
+            entry(beat.countIn), entry(length.bars), entry(length.practice),
+            entry(length.randomMute), entry(length.muteSeed), entry(sound.sound),
+            entry(sound.soundFile),
         ])
     }
 }
 
 /// `--bpm`.
 struct TempoOptions: ParsableArguments {
-    @Option(
-        parsing: .unconditional,
-        help: "Tempo in quarter notes per minute, 1 to 1000, or of another beat: 4.=60 (default 120).")
-    var bpm: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.BPM.self))
+    var bpm: SettingValue<Settings.BPM>?
 }
 
 /// `--meter` and `--accent`: what a pattern file sets for itself.
 struct BarOptions: ParsableArguments {
-    @Option(
-        help: """
-            Time signature n/d: n from 1 to 64, d one of 1, 2, 4, 8, 16, 32 (default 4/4); n/d=a+b+… groups the \
-            beats, accenting each group's first (7/8=2+2+3).
-            """)
-    var meter: String?
+    @Option(help: .setting(Settings.Meter.self))
+    var meter: SettingValue<Settings.Meter>?
 
-    @Option(help: "One letter per beat: X accent, x normal, o soft, . silent (default: accent on beat one).")
-    var accent: String?
+    @Option(help: .setting(Settings.Accent.self))
+    var accent: SettingValue<Settings.Accent>?
 }
 
 /// `--subdivide` and `--count-in`.
 struct BeatOptions: ParsableArguments {
-    @Option(
-        parsing: .unconditional,
-        help: "Clicks per beat, 1 to 16 (2 adds off-beats, 3 triplets, 4 sixteenths; default 1).")
-    var subdivide: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Subdivide.self))
+    var subdivide: SettingValue<Settings.Subdivide>?
 
-    @Option(
-        name: .customLong("count-in"), parsing: .unconditional,
-        help: "Bars of count-in (a distinct sound) before bar 1, 0 to 16.")
-    var countIn: String?
+    @Option(name: .customLong("count-in"), parsing: .unconditional, help: .setting(Settings.CountIn.self))
+    var countIn: SettingValue<Settings.CountIn>?
 }
 
 /// `--bars`, and the practice drills: a timer, bars muted at random.
 struct LengthOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Stop after this many bars.")
-    var bars: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Bars.self))
+    var bars: SettingValue<Settings.Bars>?
 
-    @Option(parsing: .unconditional, help: "Practise for 20m, 90s, 1h30m…: the bar ends, a chime sounds, it stops.")
-    var practice: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Practice.self))
+    var practice: SettingValue<Settings.Practice>?
 
-    @Option(name: .customLong("random-mute"), parsing: .unconditional, help: "Mute whole bars at random: 0.25 or 25%.")
-    var randomMute: String?
+    @Option(name: .customLong("random-mute"), parsing: .unconditional, help: .setting(Settings.RandomMute.self))
+    var randomMute: SettingValue<Settings.RandomMute>?
 
-    @Option(name: .customLong("mute-seed"), parsing: .unconditional, help: "The random mute's seed (default: printed).")
-    var muteSeed: String?
+    @Option(name: .customLong("mute-seed"), parsing: .unconditional, help: .setting(Settings.MuteSeed.self))
+    var muteSeed: SettingValue<Settings.MuteSeed>?
 }
 
 /// `--sound` and `--sound-file`.
 struct SoundOptions: ParsableArguments {
-    @Option(help: "Built-in click sound (see 'metronome sounds').")
-    var sound: String?
+    @Option(help: .setting(Settings.Sound.self))
+    var sound: SettingValue<Settings.Sound>?
 
-    @Option(
-        name: .customLong("sound-file"),
-        help: "Your own samples ACCENT[,NORMAL[,SUBDIVISION]] in any format libsndfile reads (mono or stereo).")
-    var soundFile: String?
+    @Option(name: .customLong("sound-file"), help: .setting(Settings.SoundFile.self))
+    var soundFile: SettingValue<Settings.SoundFile>?
 }
 
 /// The titles of the help's sections, in the order a musician reaches for them: the click, the length and the

@@ -13,15 +13,14 @@ struct Clock: ParsableCommand {
             (exit 0) or for --seconds. No JACK server is exit 69. docs/midi-clock.md.
             """)
 
-    @Option(help: "A JACK MIDI output port to connect to metronome:midi_in (default: none; connect one yourself).")
-    var from: String?
+    @Option(help: .setting(Settings.From.self))
+    var from: SettingValue<Settings.From>?
 
     @Flag(help: "Print JSON lines (one object per line) for scripts instead of text.")
     var json = false
 
-    // Not --duration: the main command's --duration would take it.
-    @Option(parsing: .unconditional, help: "Listen for this many seconds, 0.1 to 86400 (default: until Ctrl-C).")
-    var seconds: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.ListenSeconds.self))
+    var seconds: SettingValue<Settings.ListenSeconds>?
 
     /// The main command's options: `--client-name` is taken, the rest refused.
     @OptionGroup(visibility: .hidden) var root: RootOptions
@@ -30,13 +29,11 @@ struct Clock: ParsableCommand {
         try root.refuse(
             in: "clock", except: ["--client-name"], note: "it takes --from, --json, --seconds and --client-name")
         var monitor = ClockMonitorCommand()
-        if let name = root.live.jack.clientName { monitor.clientName = name }
-        monitor.source = from
+        if let name = root.live.jack.clientName { monitor.clientName = name.text }
+        monitor.source = from?.text
         monitor.json = json
         if let seconds {
-            guard let value = Double(seconds), value >= 0.1, value <= 86_400 else {
-                throw CommandLineError.usage(option: "--seconds", "\(seconds): give 0.1 to 86400 seconds")
-            }
+            let value = try parseOption("--seconds", seconds.text, Settings.ListenSeconds.read)
             monitor.duration = .milliseconds(Int64((value * 1000).rounded()))
         }
         let signals = StopSignals()

@@ -19,11 +19,11 @@ struct Log: ParsableCommand {
     /// The main command's options, parsed to take `--log-file` and refuse the rest.
     @OptionGroup(visibility: .hidden) var root: RootOptions
 
-    @Option(help: "Only runs from this day on, YYYY-MM-DD (local date), in the per-song table and --runs.")
-    var since: String?
+    @Option(help: .setting(Settings.Since.self))
+    var since: SettingValue<Settings.Since>?
 
-    @Option(help: "Only runs up to this day, YYYY-MM-DD (local date), in the per-song table and --runs.")
-    var until: String?
+    @Option(help: .setting(Settings.Until.self))
+    var until: SettingValue<Settings.Until>?
 
     @Flag(help: "List the runs, one a line, instead of the summary.")
     var runs = false
@@ -34,12 +34,20 @@ struct Log: ParsableCommand {
     @Flag(help: "Print CSV (RFC 4180, a header line first).")
     var csv = false
 
+    /// The main command's options but `--log-file` refused, then `--json` and `--csv` together.
+    func validate() throws {
+        try validating { () throws(CommandLineError) in
+            try root.refuse(
+                in: "log", except: ["--log-file"], note: "it takes --log-file, --since, --until, --runs, --json, --csv")
+            if json, csv { throw CommandLineError(.usage, "--json and --csv cannot be used together; choose one") }
+        }
+    }
+
     func run() throws {
-        try root.refuse(
-            in: "log", except: ["--log-file"], note: "it takes --log-file, --since, --until, --runs, --json, --csv")
-        if json, csv { throw CommandLineError(.usage, "--json and --csv cannot be used together; choose one") }
         var command = PracticeLogCommand()
-        (command.file, command.since, command.until, command.runs) = (root.live.playback.logFile, since, until, runs)
+        (command.file, command.since, command.until, command.runs) = (
+            root.live.playback.logFile?.text, since?.text, until?.text, runs
+        )
         command.format = json ? .json : csv ? .csv : .text
         let environment = ProcessInfo.processInfo.environment
         print(try command.output(now: Date(), timeZone: .current, environment: environment), terminator: "")

@@ -67,30 +67,45 @@ struct Metronome: ParsableCommand {
 
     /// Parses, runs, and maps every failure to one line on stderr and a sysexits status.
     static func main() {
+        var rewritten: [String] = []
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try CommandArguments.checkHelpTopic(arguments, commands: configuration.subcommands.map { $0._commandName })
             // `metronome 120 …` is `--bpm 120`, and `serve --http` with no address serves the web remote at the
             // standard one.
-            let rewritten = CommandArguments.bareAddress(
+            rewritten = CommandArguments.bareAddress(
                 try CommandArguments.bareTempo(arguments), command: "serve", option: "--http",
                 standard: WebAddress.standard.description)
             var command = try parseAsRoot(rewritten)
             try command.run()
         } catch let error as CommandLineError {
-            if error.prefixed {
-                fail(error.message, status: error.status)
-            }
-            FileOutput.standardError.write(error.message + "\n")
-            Glibc.exit(error.status.rawValue)
+            report(error)
         } catch {
-            let code = exitCode(for: error).rawValue
-            if code == 0 {
-                print(fullMessage(for: error))
-                Glibc.exit(0)
+            // A rule a command's `validate()` found broken, unless the command line has a mistake ArgumentParser
+            // reports after validating (an option it does not know): that one first (`OptionRules`).
+            if let rule = OptionRules.state.withLock({ $0.broken }) {
+                OptionRules.state.withLock { $0.checked = false }
+                do { _ = try parseAsRoot(rewritten) } catch { usageFailure(error) }
+                report(rule)
             }
-            fail(message(for: error) + "\nRun 'metronome --help' for the options.", status: .usage)
+            usageFailure(error)
         }
+    }
+
+    /// ArgumentParser's failure (or `--help`, `--version`: exit 0) in its words, with a pointer to the help.
+    static func usageFailure(_ error: any Error) -> Never {
+        if exitCode(for: error).rawValue == 0 {
+            print(fullMessage(for: error))
+            Glibc.exit(0)
+        }
+        fail(message(for: error) + "\nRun 'metronome --help' for the options.", status: .usage)
+    }
+
+    /// Prints `error` in one line (prefixed unless it carries its own position) and exits with its status.
+    static func report(_ error: CommandLineError) -> Never {
+        if error.prefixed { fail(error.message, status: error.status) }
+        FileOutput.standardError.write(error.message + "\n")
+        Glibc.exit(error.status.rawValue)
     }
 
     static func fail(_ message: String, status: ExitStatus) -> Never {

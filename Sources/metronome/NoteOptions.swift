@@ -3,44 +3,39 @@ import MetronomeKit
 
 /// Options shared by `arp` and `chord`: the instrument, the voicing and the velocity.
 struct NoteOptions: ParsableArguments {
-    @Option(help: "Built-in instrument: piano or organ (see 'metronome sounds'; default piano).")
-    var instrument: String?
+    @Option(help: .setting(Settings.Instrument.self))
+    var instrument: SettingValue<Settings.Instrument>?
 
-    @Option(
-        help: """
-            A sound bank instead of a built-in instrument: our .bank file or a SoundBankPlayer .plist; with \
-            --soundfont, the preset's bank number instead (0 to 128; 128 holds drum kits).
-            """)
-    var bank: String?
+    @Option(help: .setting(Settings.Bank.self))
+    var bank: SettingValue<Settings.Bank>?
 
-    @Option(help: "Play the notes with this SoundFont (.sf2 or .sf3) instead of a built-in instrument.")
-    var soundfont: String?
+    @Option(help: .setting(Settings.SoundFont.self))
+    var soundfont: SettingValue<Settings.SoundFont>?
 
-    @Option(parsing: .unconditional, help: "The SoundFont preset's program, 0 to 127 (with --soundfont; default 0).")
-    var program: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Program.self))
+    var program: SettingValue<Settings.Program>?
 
-    @Option(
-        parsing: .unconditional, help: "SoundFont voices that may sound at once, 1 to 4096 (default 256).")
-    var polyphony: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Polyphony.self))
+    var polyphony: SettingValue<Settings.Polyphony>?
 
-    @Option(parsing: .unconditional, help: "Octave of the chord roots, 0 to 8 (C4 is middle C).")
-    var octave = "4"
+    @Option(parsing: .unconditional, help: .setting(Settings.Octave.self))
+    var octave = SettingValue<Settings.Octave>(SettingDefault.octave)
 
-    @Option(parsing: .unconditional, help: "Inversion: move the lowest note up an octave this many times, 0 to 6.")
-    var inversion = "0"
+    @Option(parsing: .unconditional, help: .setting(Settings.Inversion.self))
+    var inversion = SettingValue<Settings.Inversion>(SettingDefault.inversion)
 
-    @Option(parsing: .unconditional, help: "MIDI velocity of every note, 1 to 127 (gain (v/127)²).")
-    var velocity = "100"
+    @Option(parsing: .unconditional, help: .setting(Settings.Velocity.self))
+    var velocity = SettingValue<Settings.Velocity>(SettingDefault.velocity)
 
-    @Option(parsing: .unconditional, help: "Pan of the notes, -1 (left) to 1 (right); default: by pitch.")
-    var pan: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Pan.self))
+    var pan: SettingValue<Settings.Pan>?
 
     /// The options as the library's form.
     var form: SettingForm {
         SettingForm([
-            ("--instrument", instrument), ("--bank", bank), ("--soundfont", soundfont), ("--program", program),
-            ("--polyphony", polyphony), ("--octave", octave), ("--inversion", inversion), ("--velocity", velocity),
-            ("--pan", pan),
+            entry(instrument), entry(bank), entry(soundfont), entry(program),
+            entry(polyphony), entry(octave), entry(inversion), entry(velocity),
+            entry(pan),
         ])
     }
 

@@ -25,21 +25,20 @@ protocol OutputParts {
 }
 
 extension OutputParts {
-    var duration: String? { level.duration }
-    var sampleRate: String? {
+    var duration: SettingValue<Settings.Duration>? { level.duration }
+    var sampleRate: SettingValue<Settings.SampleRate>? {
         get { level.sampleRate }
         set { level.sampleRate = newValue }
     }
     var quiet: Bool { level.quiet }
-    var output: String? { file.output }
-    var midiTempo: String? { file.midiTempo }
+    var output: String? { file.output?.text }
 
     /// The options as the library's form.
     var form: SettingForm {
         SettingForm([
-            ("--duration", level.duration), ("--volume", level.volume), ("--gain-db", level.gainDecibels),
-            ("--sample-rate", level.sampleRate), ("--output", file.output), ("--format", file.format),
-            ("--midi-tempo", file.midiTempo), ("--channels", file.channels), ("--voices", level.voices),
+            entry(level.duration), entry(level.volume), entry(level.gainDecibels),
+            entry(level.sampleRate), entry(file.output), entry(file.format),
+            entry(file.midiTempo), entry(file.channels), entry(level.voices),
             SettingForm.flag("--quiet", level.quiet), SettingForm.flag("--force", file.force),
         ])
     }
@@ -50,33 +49,27 @@ extension OutputParts {
 
 /// How long, how loud, at what rate and in how many voices: live or rendered.
 struct LevelOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
-    var duration: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Duration.self))
+    var duration: SettingValue<Settings.Duration>?
 
-    @Option(parsing: .unconditional, help: "Perceptual volume 0 to 1 (gain = volume³, like PulseAudio's slider).")
-    var volume: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Volume.self))
+    var volume: SettingValue<Settings.Volume>?
 
-    @Option(
-        name: .customLong("gain-db"), parsing: .unconditional,
-        help: "Master gain in dB, -96 to 12, instead of --volume.")
-    var gainDecibels: String?
+    @Option(name: .customLong("gain-db"), parsing: .unconditional, help: .setting(Settings.GainDB.self))
+    var gainDecibels: SettingValue<Settings.GainDB>?
 
-    @Option(
-        name: .customLong("sample-rate"), parsing: .unconditional,
-        help: ArgumentHelp(
-            "Output sample rate in Hz: \(SampleRate.allowed.dropLast().map(String.init).joined(separator: ", ")) or "
-                + "\(SampleRate.allowed.last!). (default: 48000)"))
-    var sampleRate: String?
+    @Option(name: .customLong("sample-rate"), parsing: .unconditional, help: .setting(Settings.SampleRate.self))
+    var sampleRate: SettingValue<Settings.SampleRate>?
 
-    @Option(parsing: .unconditional, help: "Voices that may sound at once, 1 to 4096. (default: 64)")
-    var voices: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Voices.self))
+    var voices: SettingValue<Settings.Voices>?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     /// `--sample-rate`, checked.
     func checkedSampleRate() throws(CommandLineError) -> SampleRate {
-        do { return try SettingForm([("--sample-rate", sampleRate)]).sampleRate() } catch {
+        do { return try SettingForm([entry(sampleRate)]).sampleRate() } catch {
             throw CommandLineError(error)
         }
     }
@@ -84,23 +77,17 @@ struct LevelOptions: ParsableArguments {
 
 /// The file a render writes (`serve`, which only plays, hides them and refuses `--output`).
 struct FileOptions: ParsableArguments {
-    @Option(
-        name: .shortAndLong,
-        help: "Render to this file instead of playing (.wav, .flac, .ogg or .aiff), or export a MIDI file (.mid).")
-    var output: String?
+    @Option(name: .shortAndLong, help: .setting(Settings.Output.self))
+    var output: SettingValue<Settings.Output>?
 
-    @Option(help: "Sample type of the file: pcm16, pcm24 or float (default float; pcm24 for .flac).")
-    var format: String?
+    @Option(help: .setting(Settings.Format.self))
+    var format: SettingValue<Settings.Format>?
 
-    @Option(
-        name: .customLong("midi-tempo"), parsing: .unconditional,
-        help: ArgumentHelp(
-            "A MIDI file's tempo events: steady (one per tempo change) or exact (one every beat, every beat on its "
-                + "frame). (default: steady)"))
-    var midiTempo: String?
+    @Option(name: .customLong("midi-tempo"), parsing: .unconditional, help: .setting(Settings.MIDITempo.self))
+    var midiTempo: SettingValue<Settings.MIDITempo>?
 
-    @Option(parsing: .unconditional, help: "Channels of the file: 1 or 2. (default: 2)")
-    var channels: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Channels.self))
+    var channels: SettingValue<Settings.Channels>?
 
     @Flag(help: "With --output FILE.wav or .aiff: render even when the file may not fit the free space.")
     var force = false

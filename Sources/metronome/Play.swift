@@ -21,28 +21,23 @@ struct Play: ParsableCommand {
     @Argument(help: "A pattern file, or the name of a shipped pattern (see 'metronome patterns').")
     var file: String
 
-    @Option(
-        name: .customLong("start-at"),
-        help: "Start at this label (of a section or a repeat) or bar number (from 1, as 'check' prints).")
-    var startAt: String?
+    @Option(name: .customLong("start-at"), help: .setting(Settings.StartAt.self))
+    var startAt: SettingValue<Settings.StartAt>?
 
-    @Option(
-        name: .customLong("tempo-scale"), parsing: .unconditional,
-        help: "Multiply every tempo by this factor, 0.1 to 10 (0.8 practises at 80%).")
-    var tempoScale: String?
+    @Option(name: .customLong("tempo-scale"), parsing: .unconditional, help: .setting(Settings.TempoScale.self))
+    var tempoScale: SettingValue<Settings.TempoScale>?
 
     @Flag(name: .customLong("click"), help: "MIDI files: play the metronome along on the file's tempo map and meters.")
     var withClick = false
 
-    @Option(help: "MIDI files: leave out these channels' notes, 1 to 16 separated by commas (10 is the drums).")
-    var mute: String?
+    @Option(help: .setting(Settings.Mute.self))
+    var mute: SettingValue<Settings.Mute>?
 
-    @Option(help: "MIDI files: play only these channels' notes, 1 to 16 separated by commas.")
-    var solo: String?
+    @Option(help: .setting(Settings.Solo.self))
+    var solo: SettingValue<Settings.Solo>?
 
-    @Option(
-        parsing: .unconditional, help: "MIDI files: move every note but the drums this many semitones, -48 to 48.")
-    var transpose: String?
+    @Option(parsing: .unconditional, help: .setting(Settings.Transpose.self))
+    var transpose: SettingValue<Settings.Transpose>?
 
     @OptionGroup(title: HelpSection.click) var tempo: TempoOptions
     /// Parsed only to be refused with a message: a file sets its meters and accents.
@@ -59,25 +54,29 @@ struct Play: ParsableCommand {
     /// The click's, the output's and the section's options, and `--tempo-scale`.
     private var form: SettingForm {
         ClickOptions.form(tempo, bar, beat, length, sound).merging(output.form).merging(section.form)
-            .merging(SettingForm([("--tempo-scale", tempoScale)]))
+            .merging(SettingForm([entry(tempoScale)]))
     }
 
     /// The MIDI file's options (`SettingForm.configure`).
     private var midiForm: SettingForm {
         SettingForm([
-            ("--start-at", startAt), SettingForm.flag("--click", withClick), ("--mute", mute), ("--solo", solo),
-            ("--transpose", transpose),
+            entry(startAt), SettingForm.flag("--click", withClick), entry(mute), entry(solo),
+            entry(transpose),
         ])
     }
 
+    /// A set's mistakes, before a JACK client is opened (64 with no server too).
+    func validate() throws {
+        guard Setlist.isSetlist(path: file) else { return }
+        try validating { () throws(CommandLineError) in try refuseSetlistOptions() }
+    }
+
     mutating func run() throws {
-        // A set's mistakes first, before a JACK client is opened (64 with no server too).
-        if Setlist.isSetlist(path: file) { try refuseSetlistOptions() }
         let jack = try live.adopting(&output)
         if Setlist.isSetlist(path: file) { return try runSetlist(jack: jack) }
         if MIDIPlayback.isMIDI(path: file) { return try runMIDI(jack: jack) }
         do { try midiForm.refuseMIDIFileSettings() } catch { throw CommandLineError(error) }
-        var job = try Job(form, patternSource(named: file, startAt: startAt))
+        var job = try Job(form, patternSource(named: file, startAt: startAt?.text))
         if PatternNotes.hasNotes(job.plan.map) {
             var voicing = try notes.checked(fileInstrument: job.plan.instrument)
             // The file's `instrument soundfont` unless the command line chooses an instrument.
@@ -95,8 +94,9 @@ struct Play: ParsableCommand {
     private func refuseSetlistOptions() throws(CommandLineError) {
         // The output's --quiet and --sample-rate apply to the run, --soundfont to its MIDI files; the rest are a
         // song's or a render's. An option whose value is its default (the note options have some) was not given.
-        let defaults = try? Play.parse([file])
-        let forms = [(form, defaults?.form), (midiForm, defaults?.midiForm), (notes.form, defaults?.notes.form)]
+        let forms: [(SettingForm, SettingForm?)] = [
+            (form, nil), (midiForm, nil), (notes.form, (try? NoteOptions.parse([]))?.form),
+        ]
         let given = forms.flatMap { form, defaults in
             form.given.filter {
                 !["--quiet", "--sample-rate", "--soundfont"].contains($0) && form[$0] != defaults?[$0]
@@ -118,7 +118,7 @@ struct Play: ParsableCommand {
         do { checked = try SetlistDocument(path: file).plan(sampleRate: rate) } catch {
             throw CommandLineError(error)
         }
-        let plan = try checked.withNotes(soundfont: notes.soundfont) { FileOutput.standardError.write($0) }
+        let plan = try checked.withNotes(soundfont: notes.soundfont?.text) { FileOutput.standardError.write($0) }
         let settings = try live.checked(rendering: false)
         let job = Job(plan: plan.songs[0].plan, output: nil, quiet: output.form.has("--quiet"))
         try ClickLive(job: job, live: settings, jackClient: jack, setlist: plan).run()
@@ -140,7 +140,7 @@ struct Play: ParsableCommand {
                     + ".aiff), or export a pattern, an arpeggio or the click to MIDI")
         }
         job.plan.polyphony = voicing.polyphony
-        job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont) {
+        job.plan.notes = try playback.notes(on: job.plan.map, soundfont: notes.soundfont?.text) {
             FileOutput.standardError.write($0)
         }
         try Metronome.perform(job, live: live, jack: jack)

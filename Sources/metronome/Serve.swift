@@ -18,16 +18,11 @@ struct Serve: ParsableCommand {
     @Argument(help: "A pattern file, or the name of a shipped pattern (default: a click from the options).")
     var file: String?
 
-    @Option(
-        help: "Where to listen for OSC over UDP, [HOST:]PORT (a port alone is on 127.0.0.1; default 127.0.0.1:7770).")
-    var osc: String?
+    @Option(help: .setting(Settings.OSC.self))
+    var osc: SettingValue<Settings.OSC>?
 
-    @Option(
-        help: """
-            Also serve the web remote, a page and a WebSocket over HTTP, on [HOST:]PORT (bare --http: 127.0.0.1:7780). \
-            Any address but a loopback one needs the token printed with the URL (at a terminal, also as a QR code).
-            """)
-    var http: String?
+    @Option(help: .setting(Settings.HTTP.self))
+    var http: SettingValue<Settings.HTTP>?
 
     @Flag(help: "With --http: require the token on a loopback address too.")
     var httpToken = false
@@ -51,13 +46,17 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Notes (/metronome/note, chord, arp)") var notes: NoteOptions
     @OptionGroup var live: LiveOptions
 
-    mutating func run() throws {
-        // A set's mistakes first, before a JACK client is opened (64 with no server too).
-        if let file, SetlistDocument.isSetlist(path: file),
-            let refusal = LiveCommand.refusal(setlist: true, live: try live.checked(rendering: false))
-        {
-            throw refusal
+    /// A set's mistakes, before a JACK client is opened (64 with no server too).
+    func validate() throws {
+        guard let file, SetlistDocument.isSetlist(path: file) else { return }
+        try validating { () throws(CommandLineError) in
+            if let refusal = LiveCommand.refusal(setlist: true, live: try live.checked(rendering: false)) {
+                throw refusal
+            }
         }
+    }
+
+    mutating func run() throws {
         let jack = try live.adopting(&output)
         try section.refuse("does not apply to 'serve'; write it in a .metro file and serve that")
         if output.output != nil {
@@ -65,7 +64,8 @@ struct Serve: ParsableCommand {
                 option: "--output", "\(output.output!): 'serve' plays live; render with the main command")
         }
         let request = ServeRequest(
-            file: file, osc: osc, http: http, httpToken: httpToken, patternFolders: patternFolders, waits: wait,
+            file: file, osc: osc?.text, http: http?.text, httpToken: httpToken, patternFolders: patternFolders,
+            waits: wait,
             qrCode: !output.quiet && FileOutput.standardError.isTerminal, click: click.form.merging(output.form),
             notes: notes.form)
         let (plan, setup) = try request.checked { FileOutput.standardError.write($0) }

@@ -67,8 +67,10 @@ extension SettingForm {
                 throw SettingError(name, "does not apply to \(command): the file sets \(what) of its sections")
             }
         }
-        let tempo = try value("--bpm", default: "120") { text throws(InvalidValue) in try SettingText.tempo(text) }
-        let meterText = self["--meter"] ?? "4/4"
+        let tempo = try value("--bpm", default: SettingDefault.bpm) { text throws(InvalidValue) in
+            try SettingText.tempo(text)
+        }
+        let meterText = self["--meter"] ?? SettingDefault.meter
         let grouping = meterText.firstIndex(of: "=")
         let meter = try Self.parse("--meter", meterText) { text throws(InvalidValue) in
             try Meter(parsing: String(text[..<(grouping ?? text.endIndex)]))
@@ -80,7 +82,7 @@ extension SettingForm {
         }
         let accents = try value("--accent") { text throws(InvalidValue) in try AccentPattern(parsing: text, for: meter)
         }
-        let subdivision = try value("--subdivide", default: "1", SettingText.subdivision)
+        let subdivision = try value("--subdivide", default: SettingDefault.subdivide, SettingText.subdivision)
         let rate = try sampleRate()
         try exclusive("--bars", "--duration")
         let bars = try value("--bars", SettingText.bars)
@@ -92,8 +94,8 @@ extension SettingForm {
         } else if let decibels = try value("--gain-db", SettingText.decibelGain) {
             gain = decibels
         }
-        let channels = try value("--channels", default: "2", SettingText.channels)
-        let voices = try value("--voices", default: "64", SettingText.voices)
+        let channels = try value("--channels", default: SettingDefault.channels, SettingText.channels)
+        let voices = try value("--voices", default: SettingDefault.voices, SettingText.voices)
         let practice = try practiceSeconds()
         let randomMute = try randomMute()
         let output = try outputPlan()
@@ -166,7 +168,9 @@ extension SettingForm {
 
     /// `--sample-rate`, 48000 when not given.
     public func sampleRate() throws(SettingError) -> SampleRate {
-        try value("--sample-rate", default: "48000") { text throws(InvalidValue) in try SampleRate(parsing: text) }
+        try value("--sample-rate", default: SettingDefault.sampleRate) { text throws(InvalidValue) in
+            try SampleRate(parsing: text)
+        }
     }
 
     /// Nil when `swing` moves some click of a bar of `meter` at `subdivision` clicks a beat; else the fewest clicks a

@@ -4,7 +4,7 @@ import MetronomeModel
 /// How live playback runs: the output's target latency, the scheduler's lookahead, the device, and what happens when
 /// the sound server goes away.
 public struct LiveSettings: Sendable {
-    /// The output's target latency (default 20 ms).
+    /// The output's target latency (`SettingDefault.latency`, 20 ms).
     public var latency: Duration = .milliseconds(20)
     /// How far ahead clicks are scheduled; nil: the timer's interval plus the latency plus 10 ms.
     public var lookahead: Duration?
@@ -12,7 +12,8 @@ public struct LiveSettings: Sendable {
     public var device: String?
     /// Whether to report the run's figures at the end.
     public var verbose = false
-    /// How long to retry after the server or the sink went away; nil: do not reconnect.
+    /// How long to retry after the server or the sink went away (`SettingDefault.reconnectTimeout`, 30 s); nil: do
+    /// not reconnect.
     public var reconnectTimeout: Duration? = .seconds(30)
     /// Joining an Ableton Link session (`--link`); nil: Link stays off.
     public var link: LinkSettings?
@@ -74,7 +75,7 @@ public enum JackTransportMode: String, Sendable, Equatable, CaseIterable {
 /// How a live command plays through JACK (`--driver jack`, `--client-name`, `--connect`, `--no-connect`,
 /// `--midi-connect`, `--midi-notes`).
 public struct JackSettings: Sendable, Equatable {
-    /// The client's name (`--client-name`, default `metronome`).
+    /// The client's name (`--client-name`, `SettingDefault.clientName`).
     public var clientName = "metronome"
     /// The ports to connect `out_1`, `out_2` to, in order (`--connect`); nil: the first physical playback ports.
     public var connect: [String]?
@@ -135,15 +136,16 @@ extension SettingForm {
             throw SettingError(name, "applies only to live playback, not with --output")
         }
         var settings = LiveSettings()
-        settings.latency = try value("--latency", SettingText.latency) ?? settings.latency
+        settings.latency = try value("--latency", default: SettingDefault.latency, SettingText.latency)
         settings.lookahead = try value("--lookahead", SettingText.lookahead)
-        let reconnect = try value("--reconnect-timeout", SettingText.reconnectTimeout)
+        let reconnect = try value(
+            "--reconnect-timeout", default: SettingDefault.reconnectTimeout, SettingText.reconnectTimeout)
         if has("--no-reconnect"), has("--reconnect-timeout") {
             throw SettingError("--reconnect-timeout does not apply with --no-reconnect")
         }
         settings.device = self["--device"]
         settings.verbose = has("--verbose")
-        settings.reconnectTimeout = has("--no-reconnect") ? nil : reconnect ?? .seconds(30)
+        settings.reconnectTimeout = has("--no-reconnect") ? nil : reconnect
         try exclusive("--log-file", "--no-log")
         if self["--log-file"] == "" {
             throw SettingError("--log-file", "give the practice log's file: --log-file PATH")
@@ -197,7 +199,8 @@ extension SettingForm {
             }
             try exclusive("--connect", "--no-connect")
             var jack = JackSettings()
-            if let name = self["--client-name"] {
+            do {
+                let name = self["--client-name"] ?? SettingDefault.clientName
                 guard (1...64).contains(name.utf8.count), !name.contains(":") else {
                     throw SettingError("--client-name", "\(name): a client name is 1 to 64 bytes, without ':'")
                 }

@@ -22,18 +22,18 @@ extension SettingForm {
                     }
                     return value
                 } ?? 0,
-                program: try value("--program", SettingText.program) ?? 0)
+                program: try value("--program", default: SettingDefault.program, SettingText.program))
         }
-        let polyphony = try value("--polyphony", SettingText.polyphony) ?? 256
-        let requested = self["--instrument"] ?? fileInstrument?.rawValue ?? "piano"
+        let polyphony = try value("--polyphony", default: SettingDefault.polyphony, SettingText.polyphony)
+        let requested = self["--instrument"] ?? fileInstrument?.rawValue ?? SettingDefault.instrument
         guard let instrument = BuiltInInstrument(rawValue: requested) else {
             let names = BuiltInInstrument.allCases.map(\.rawValue).joined(separator: ", ")
             throw SettingError("--instrument", "\(requested): unknown instrument; choose one of \(names)")
         }
         var voicing = Voicing()
-        voicing.octave = try value("--octave", default: "4", SettingText.octave)
-        voicing.inversion = try value("--inversion", default: "0", SettingText.inversion)
-        voicing.velocity = try value("--velocity", default: "100", SettingText.velocity)
+        voicing.octave = try value("--octave", default: SettingDefault.octave, SettingText.octave)
+        voicing.inversion = try value("--inversion", default: SettingDefault.inversion, SettingText.inversion)
+        voicing.velocity = try value("--velocity", default: SettingDefault.velocity, SettingText.velocity)
         voicing.pan = try value("--pan", SettingText.pan)
         voicing.instrument = instrument
         voicing.bankPath = font == nil ? self["--bank"] : nil
@@ -46,12 +46,12 @@ extension SettingForm {
     /// `--beats-per-chord`, `--seed`) with `voicing`'s octave, velocity and inversion.
     public func arpeggio(voicing: Voicing) throws(SettingError) -> ArpeggioSettings {
         var settings = ArpeggioSettings()
-        settings.order = try value("--style", default: "up", SettingText.arpeggioOrder)
-        let rateText = self["--rate"] ?? "1/16"
+        settings.order = try value("--style", default: SettingDefault.style, SettingText.arpeggioOrder)
+        let rateText = self["--rate"] ?? SettingDefault.rate
         let stepRate = try Self.parse("--rate", rateText, SettingText.stepRate)
         settings.rate = stepRate
-        settings.octaves = try value("--octaves", default: "1", SettingText.arpeggioOctaves)
-        settings.gate = try value("--gate", default: "0.8", SettingText.gate)
+        settings.octaves = try value("--octaves", default: SettingDefault.octaves, SettingText.arpeggioOctaves)
+        settings.gate = try value("--gate", default: SettingDefault.gate, SettingText.gate)
         if let swing = self["--swing"] {
             guard stepRate != .eighthTriplet, stepRate != .sixteenthTriplet else {
                 throw SettingError("--swing", "\(swing): swing applies to straight rates, not \(rateText)")
@@ -59,7 +59,7 @@ extension SettingForm {
             settings.swing = try self.swing(defaultNote: stepRate == .sixteenth || stepRate == .thirtySecond ? 16 : 8)
         }
         if let beats = try value("--beats-per-chord", SettingText.beatsPerChord) { settings.chordBeats = beats }
-        settings.seed = try value("--seed", default: "1", SettingText.seed)
+        settings.seed = try value("--seed", default: SettingDefault.seed, SettingText.seed)
         settings.octave = voicing.octave
         settings.velocity = voicing.velocity
         settings.inversion = voicing.inversion
