@@ -17,7 +17,6 @@ struct Arp: ParsableCommand {
 
     @Argument(help: "The chords, separated by spaces (quote them); none with --midi-in.")
     var progression: String?
-
     @Flag(
         name: .customLong("midi-in"),
         help: """
@@ -28,28 +27,20 @@ struct Arp: ParsableCommand {
 
     @Flag(help: "With --midi-in: the last keys go on after they are released, until new ones are pressed.")
     var latch = false
-
     @Option(help: .setting(Settings.Rate.self))
     var rate = SettingValue<Settings.Rate>(SettingDefault.rate)
-
     @Option(help: .setting(Settings.Style.self))
     var style = SettingValue<Settings.Style>(SettingDefault.style)
-
     @Option(parsing: .unconditional, help: .setting(Settings.Octaves.self))
     var octaves = SettingValue<Settings.Octaves>(SettingDefault.octaves)
-
     @Option(parsing: .unconditional, help: .setting(Settings.Gate.self))
     var gate = SettingValue<Settings.Gate>(SettingDefault.gate)
-
     @Option(name: .customLong("beats-per-chord"), parsing: .unconditional, help: .setting(Settings.BeatsPerChord.self))
     var beatsPerChord: SettingValue<Settings.BeatsPerChord>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Seed.self))
     var seed = SettingValue<Settings.Seed>(SettingDefault.seed)
-
     @Flag(help: "Play the metronome click along.")
     var click = false
-
     @OptionGroup(title: HelpSection.notes) var notes: NoteOptions
     @OptionGroup(title: HelpSection.click) var clickOptions: ClickOptions
     @OptionGroup var output: OutputOptions

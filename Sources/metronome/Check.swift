@@ -15,12 +15,8 @@ struct Check: ParsableCommand {
             song by song and its songs printed; it takes no options (each song's settings are in the file).
             """)
 
-    /// The options that change the timeline; `check` takes them as `play` does.
-    static let timelineOptions: Set<String> = ["--bpm", "--count-in", "--subdivide"]
-
     @Argument(help: "A pattern file (.metro or a klick tempo map), the name of a shipped pattern, or a setlist.")
     var file: String
-
     @Option(
         name: .customLong("start-at"),
         help: "Start at this label (of a section or a repeat) or bar number (from 1), as play does.")
@@ -42,31 +38,31 @@ struct Check: ParsableCommand {
     @OptionGroup(visibility: .hidden) var section: SectionOptions
     @OptionGroup(visibility: .hidden) var live: LiveOptions
 
-    func run() throws {
-        let given = ClickOptions.form(tempo, bar, beat, length, sound).merging(output.form).merging(section.form)
-            .merging(live.form)
-        if Setlist.isSetlist(path: file) {
-            let options =
-                given.given
-                + [startAt.map { _ in "--start-at" }, tempoScale.map { _ in "--tempo-scale" }]
-                .compactMap { $0 }
-            if let name = options.first {
-                throw CommandLineError(
-                    .usage, "\(name) does not apply to 'check' of a setlist: each song's settings are in the file")
+    /// The options `check` does not take, refused (`SettingForm.refuseInCheck`).
+    func validate() throws {
+        try validating { () throws(CommandLineError) in
+            let given = form.merging(SettingForm([entry(startAt), entry(tempoScale)]))
+            do throws(SettingError) { try given.refuseInCheck(setlist: Setlist.isSetlist(path: file)) } catch {
+                throw CommandLineError(error)
             }
+        }
+    }
+
+    /// The main command's options `check` parses.
+    private var form: SettingForm {
+        ClickOptions.form(tempo, bar, beat, length, sound).merging(output.form).merging(section.form)
+            .merging(live.form)
+    }
+
+    func run() throws {
+        if Setlist.isSetlist(path: file) {
             do { print(SetlistTable.text(of: try SetlistDocument(path: file).plan())) } catch {
                 throw CommandLineError(error)
             }
             return
         }
-        if let name = given.given.first(where: { !Check.timelineOptions.contains($0) }) {
-            throw CommandLineError(
-                .usage,
-                "\(name) does not apply to 'check'; it takes --bpm, --tempo-scale, --start-at, --count-in and "
-                    + "--subdivide, as play does")
-        }
         // play's own path, so the table is what play plays.
-        let form = given.merging(SettingForm([entry(tempoScale)]))
-        print(TimelineTable.text(of: try Job(form, patternSource(named: file, startAt: startAt?.text)).plan.map))
+        let timeline = form.merging(SettingForm([entry(tempoScale)]))
+        print(TimelineTable.text(of: try Job(timeline, patternSource(named: file, startAt: startAt?.text)).plan.map))
     }
 }

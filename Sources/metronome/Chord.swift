@@ -14,10 +14,8 @@ struct Chord: ParsableCommand {
 
     @Argument(help: "The chord.")
     var chord: String
-
     @Option(parsing: .unconditional, help: .setting(Settings.Strum.self))
     var strum = SettingValue<Settings.Strum>(SettingDefault.strum)
-
     @OptionGroup(title: HelpSection.notes) var notes: NoteOptions
     @OptionGroup var output: OutputOptions
     /// Parsed only to be refused: a held chord has no beat, so the click's options (tempo, meter, accents,
@@ -29,29 +27,11 @@ struct Chord: ParsableCommand {
 
     mutating func run() throws {
         let jack = try live.adopting(&output)
-        let chords = try NoteOptions.chords(chord)
-        guard chords.count == 1 else {
-            throw CommandLineError(.usage, "\(chord): give one chord (use 'metronome arp' for a progression)")
-        }
-        try section.refuse("does not apply to 'chord': a held chord has no beats to shape")
-        let voicing = try notes.checked()
-        let strumMilliseconds = try parseOption("--strum", strum.text, SettingText.strum)
-        if let name = clickOptions.form.given.first {
-            throw CommandLineError(
-                .usage, "\(name) does not apply to 'chord': a held chord has no beat; it lasts --duration seconds")
-        }
-        let held = try parseOption(
-            "--duration", output.duration?.text ?? SettingDefault.heldDuration, SettingText.heldDuration)
-        let track = try voicing.checkedTrack(sampleRate: try output.checkedSampleRate())
-        // A bank's longest release; a font's releases are its own: 2 s of tail, faded in its last 5 ms.
-        let release = track.bank.map { $0.zones.map(\.release).max() ?? 0 } ?? MIDIPlayback.tailSeconds
-        var form = output.form
-        form.set("--duration", String(held + release + 0.05))
-        var job = try Job(clickOptions.form.merging(form), .click(silent: true))
-        job.plan.midiInputTrack = track
-        job.plan.title = "chord \(chord)"
-        job.plan.playChord(
-            chords[0], held: held, strumMilliseconds: strumMilliseconds, track: track, voicing: voicing)
+        let command = ChordCommand(
+            chord: chord, strum: strum.text, notes: notes.form, click: clickOptions.form, section: section.form,
+            output: output.form)
+        let (plan, target) = try command.plan()
+        let job = Job(plan: plan, output: target, quiet: output.quiet, force: output.form.has("--force"))
         try Metronome.perform(job, live: live, jack: jack)
     }
 }

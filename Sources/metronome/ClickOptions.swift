@@ -40,7 +40,6 @@ struct TempoOptions: ParsableArguments {
 struct BarOptions: ParsableArguments {
     @Option(help: .setting(Settings.Meter.self))
     var meter: SettingValue<Settings.Meter>?
-
     @Option(help: .setting(Settings.Accent.self))
     var accent: SettingValue<Settings.Accent>?
 }
@@ -49,7 +48,6 @@ struct BarOptions: ParsableArguments {
 struct BeatOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: .setting(Settings.Subdivide.self))
     var subdivide: SettingValue<Settings.Subdivide>?
-
     @Option(name: .customLong("count-in"), parsing: .unconditional, help: .setting(Settings.CountIn.self))
     var countIn: SettingValue<Settings.CountIn>?
 }
@@ -58,13 +56,10 @@ struct BeatOptions: ParsableArguments {
 struct LengthOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: .setting(Settings.Bars.self))
     var bars: SettingValue<Settings.Bars>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Practice.self))
     var practice: SettingValue<Settings.Practice>?
-
     @Option(name: .customLong("random-mute"), parsing: .unconditional, help: .setting(Settings.RandomMute.self))
     var randomMute: SettingValue<Settings.RandomMute>?
-
     @Option(name: .customLong("mute-seed"), parsing: .unconditional, help: .setting(Settings.MuteSeed.self))
     var muteSeed: SettingValue<Settings.MuteSeed>?
 }
@@ -73,7 +68,6 @@ struct LengthOptions: ParsableArguments {
 struct SoundOptions: ParsableArguments {
     @Option(help: .setting(Settings.Sound.self))
     var sound: SettingValue<Settings.Sound>?
-
     @Option(name: .customLong("sound-file"), help: .setting(Settings.SoundFile.self))
     var soundFile: SettingValue<Settings.SoundFile>?
 }

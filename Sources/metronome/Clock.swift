@@ -15,10 +15,8 @@ struct Clock: ParsableCommand {
 
     @Option(help: .setting(Settings.From.self))
     var from: SettingValue<Settings.From>?
-
     @Flag(help: "Print JSON lines (one object per line) for scripts instead of text.")
     var json = false
-
     @Option(parsing: .unconditional, help: .setting(Settings.ListenSeconds.self))
     var seconds: SettingValue<Settings.ListenSeconds>?
 

@@ -52,28 +52,20 @@ extension LiveOptions {
 struct PlaybackOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: .setting(Settings.Latency.self))
     var latency: SettingValue<Settings.Latency>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Lookahead.self))
     var lookahead: SettingValue<Settings.Lookahead>?
-
     @Option(help: .setting(Settings.Device.self))
     var device: SettingValue<Settings.Device>?
-
     @Option(help: .setting(Settings.Driver.self))
     var driver: SettingValue<Settings.Driver>?
-
     @Flag(help: "On exit, print late events, server underruns, the measured latency and real-time priority.")
     var verbose = false
-
     @Flag(help: "If the sound server or the sink goes away while playing, stop with exit 69 instead of reconnecting.")
     var noReconnect = false
-
     @Option(parsing: .unconditional, help: .setting(Settings.ReconnectTimeout.self))
     var reconnectTimeout: SettingValue<Settings.ReconnectTimeout>?
-
     @Option(help: .setting(Settings.LogFile.self))
     var logFile: SettingValue<Settings.LogFile>?
-
     @Flag(help: "Do not record this run in the practice log.")
     var noLog = false
 }
@@ -82,16 +74,12 @@ struct PlaybackOptions: ParsableArguments {
 struct JackOptions: ParsableArguments {
     @Option(help: .setting(Settings.ClientName.self))
     var clientName: SettingValue<Settings.ClientName>?
-
     @Option(help: .setting(Settings.Connect.self))
     var connect: SettingValue<Settings.Connect>?
-
     @Flag(help: "With --driver jack: leave out_1 and out_2 unconnected.")
     var noConnect = false
-
     @Option(help: .setting(Settings.MIDIConnect.self))
     var midiConnect: SettingValue<Settings.MIDIConnect>?
-
     @Flag(
         help: """
             With --driver jack: midi_out also sends every click as a General MIDI percussion note on channel 10 \
@@ -101,13 +89,10 @@ struct JackOptions: ParsableArguments {
 
     @Option(help: .setting(Settings.Transport.self))
     var transport: SettingValue<Settings.Transport>?
-
     @Option(help: .setting(Settings.Follow.self))
     var follow: SettingValue<Settings.Follow>?
-
     @Option(help: .setting(Settings.MIDINext.self))
     var midiNext: SettingValue<Settings.MIDINext>?
-
     @Option(help: .setting(Settings.MIDIPrevious.self))
     var midiPrevious: SettingValue<Settings.MIDIPrevious>?
 }
@@ -116,10 +101,8 @@ struct JackOptions: ParsableArguments {
 struct LinkOptions: ParsableArguments {
     @Flag(help: "Join the Ableton Link session on the network: its tempo, and its phase at the quantum.")
     var link = false
-
     @Option(parsing: .unconditional, help: .setting(Settings.Quantum.self))
     var quantum: SettingValue<Settings.Quantum>?
-
     @Flag(
         help: """
             With --link: share play and stop with the session's peers that share them; a start waits for the \

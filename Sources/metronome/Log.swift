@@ -21,16 +21,12 @@ struct Log: ParsableCommand {
 
     @Option(help: .setting(Settings.Since.self))
     var since: SettingValue<Settings.Since>?
-
     @Option(help: .setting(Settings.Until.self))
     var until: SettingValue<Settings.Until>?
-
     @Flag(help: "List the runs, one a line, instead of the summary.")
     var runs = false
-
     @Flag(help: "Print JSON.")
     var json = false
-
     @Flag(help: "Print CSV (RFC 4180, a header line first).")
     var csv = false
 

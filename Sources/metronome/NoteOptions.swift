@@ -5,28 +5,20 @@ import MetronomeKit
 struct NoteOptions: ParsableArguments {
     @Option(help: .setting(Settings.Instrument.self))
     var instrument: SettingValue<Settings.Instrument>?
-
     @Option(help: .setting(Settings.Bank.self))
     var bank: SettingValue<Settings.Bank>?
-
     @Option(help: .setting(Settings.SoundFont.self))
     var soundfont: SettingValue<Settings.SoundFont>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Program.self))
     var program: SettingValue<Settings.Program>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Polyphony.self))
     var polyphony: SettingValue<Settings.Polyphony>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Octave.self))
     var octave = SettingValue<Settings.Octave>(SettingDefault.octave)
-
     @Option(parsing: .unconditional, help: .setting(Settings.Inversion.self))
     var inversion = SettingValue<Settings.Inversion>(SettingDefault.inversion)
-
     @Option(parsing: .unconditional, help: .setting(Settings.Velocity.self))
     var velocity = SettingValue<Settings.Velocity>(SettingDefault.velocity)
-
     @Option(parsing: .unconditional, help: .setting(Settings.Pan.self))
     var pan: SettingValue<Settings.Pan>?
 

@@ -51,19 +51,14 @@ extension OutputParts {
 struct LevelOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: .setting(Settings.Duration.self))
     var duration: SettingValue<Settings.Duration>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Volume.self))
     var volume: SettingValue<Settings.Volume>?
-
     @Option(name: .customLong("gain-db"), parsing: .unconditional, help: .setting(Settings.GainDB.self))
     var gainDecibels: SettingValue<Settings.GainDB>?
-
     @Option(name: .customLong("sample-rate"), parsing: .unconditional, help: .setting(Settings.SampleRate.self))
     var sampleRate: SettingValue<Settings.SampleRate>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Voices.self))
     var voices: SettingValue<Settings.Voices>?
-
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -79,16 +74,12 @@ struct LevelOptions: ParsableArguments {
 struct FileOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: .setting(Settings.Output.self))
     var output: SettingValue<Settings.Output>?
-
     @Option(help: .setting(Settings.Format.self))
     var format: SettingValue<Settings.Format>?
-
     @Option(name: .customLong("midi-tempo"), parsing: .unconditional, help: .setting(Settings.MIDITempo.self))
     var midiTempo: SettingValue<Settings.MIDITempo>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Channels.self))
     var channels: SettingValue<Settings.Channels>?
-
     @Flag(help: "With --output FILE.wav or .aiff: render even when the file may not fit the free space.")
     var force = false
 }

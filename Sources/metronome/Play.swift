@@ -20,25 +20,18 @@ struct Play: ParsableCommand {
 
     @Argument(help: "A pattern file, or the name of a shipped pattern (see 'metronome patterns').")
     var file: String
-
     @Option(name: .customLong("start-at"), help: .setting(Settings.StartAt.self))
     var startAt: SettingValue<Settings.StartAt>?
-
     @Option(name: .customLong("tempo-scale"), parsing: .unconditional, help: .setting(Settings.TempoScale.self))
     var tempoScale: SettingValue<Settings.TempoScale>?
-
     @Flag(name: .customLong("click"), help: "MIDI files: play the metronome along on the file's tempo map and meters.")
     var withClick = false
-
     @Option(help: .setting(Settings.Mute.self))
     var mute: SettingValue<Settings.Mute>?
-
     @Option(help: .setting(Settings.Solo.self))
     var solo: SettingValue<Settings.Solo>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Transpose.self))
     var transpose: SettingValue<Settings.Transpose>?
-
     @OptionGroup(title: HelpSection.click) var tempo: TempoOptions
     /// Parsed only to be refused with a message: a file sets its meters and accents.
     @OptionGroup(visibility: .hidden) var bar: BarOptions
@@ -68,7 +61,18 @@ struct Play: ParsableCommand {
     /// A set's mistakes, before a JACK client is opened (64 with no server too).
     func validate() throws {
         guard Setlist.isSetlist(path: file) else { return }
-        try validating { () throws(CommandLineError) in try refuseSetlistOptions() }
+        // `play gig.setlist`: every song's settings are in the file, and the set plays live.
+        try validating { () throws(CommandLineError) in
+            let defaults = (try? NoteOptions.parse([]))?.form ?? SettingForm([])
+            do throws(SettingError) {
+                try form.merging(midiForm).merging(notes.form).refuseForSetlist(defaults: defaults)
+            } catch {
+                throw CommandLineError(error)
+            }
+            if let refusal = LiveCommand.refusal(setlist: true, live: try live.checked(rendering: false)) {
+                throw refusal
+            }
+        }
     }
 
     mutating func run() throws {
@@ -87,29 +91,6 @@ struct Play: ParsableCommand {
             job.plan.playPatternNotes(track: track, voicing: voicing)
         }
         try Metronome.perform(job, live: live, jack: jack)
-    }
-
-    /// `play gig.setlist`: the set live, its first song at once (`SetlistPlayer`); every song's settings are in the
-    /// file, so the click's, a MIDI file's and the note options are refused, and so is a render.
-    private func refuseSetlistOptions() throws(CommandLineError) {
-        // The output's --quiet and --sample-rate apply to the run, --soundfont to its MIDI files; the rest are a
-        // song's or a render's. An option whose value is its default (the note options have some) was not given.
-        let forms: [(SettingForm, SettingForm?)] = [
-            (form, nil), (midiForm, nil), (notes.form, (try? NoteOptions.parse([]))?.form),
-        ]
-        let given = forms.flatMap { form, defaults in
-            form.given.filter {
-                !["--quiet", "--sample-rate", "--soundfont"].contains($0) && form[$0] != defaults?[$0]
-            }
-        }
-        if let name = given.first {
-            let reason =
-                name == "--output"
-                ? "a setlist plays live; render its songs one by one with play"
-                : "each song's settings are in the file"
-            throw CommandLineError(.usage, "\(name) does not apply to a setlist: \(reason)")
-        }
-        if let refusal = LiveCommand.refusal(setlist: true, live: try live.checked(rendering: false)) { throw refusal }
     }
 
     private func runSetlist(jack: JackClient?) throws(CommandLineError) {

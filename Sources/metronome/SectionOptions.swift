@@ -11,10 +11,8 @@ import MetronomeKit
 struct SectionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: .setting(Settings.Swing.self))
     var swing: SettingValue<Settings.Swing>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Gap.self))
     var gap: SettingValue<Settings.Gap>?
-
     @Option(parsing: .unconditional, help: .setting(Settings.Trainer.self))
     var trainer: SettingValue<Settings.Trainer>?
 

@@ -17,16 +17,12 @@ struct Serve: ParsableCommand {
 
     @Argument(help: "A pattern file, or the name of a shipped pattern (default: a click from the options).")
     var file: String?
-
     @Option(help: .setting(Settings.OSC.self))
     var osc: SettingValue<Settings.OSC>?
-
     @Option(help: .setting(Settings.HTTP.self))
     var http: SettingValue<Settings.HTTP>?
-
     @Flag(help: "With --http: require the token on a loopback address too.")
     var httpToken = false
-
     @Option(
         name: .customLong("patterns"),
         help: """
@@ -37,7 +33,6 @@ struct Serve: ParsableCommand {
 
     @Flag(help: "Wait for /metronome/play (or /klick/metro/start, or space) instead of playing at once.")
     var wait = false
-
     @OptionGroup(title: HelpSection.click) var click: ClickOptions
     @OptionGroup var output: ServedOutputOptions
     /// Parsed only to be refused: the served click is steady or a loaded file's, and a file sets its own swing, gap
