@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "MetronomeAppTests",
             dependencies: [
-                "MetronomeModel", "MetronomePatterns", "MetronomeEngine", "MetronomeLive", "MetronomeApp",
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive", "MetronomeApp",
                 "MetronomeTestSupport",
             ]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import MetronomeApp
 import MetronomeModel
+import MetronomeMusic
 import Testing
 
 /// The settings' kinds (each option's name, help, default and parser, in the library), the rules of which settings
@@ -59,6 +60,17 @@ struct SettingKindTests {
         #expect(live.reconnectTimeout == .seconds(Int(SettingDefault.reconnectTimeout)!))
         let voicing = try SettingForm([]).voicing()
         #expect(voicing.octave == Int(SettingDefault.octave)! && voicing.velocity == Int(SettingDefault.velocity)!)
+        // The typed settings a library user builds without a form start from the same values.
+        #expect(LiveSettings().latency == live.latency && LiveSettings().reconnectTimeout == live.reconnectTimeout)
+        #expect(JackSettings().clientName == SettingDefault.clientName)
+        let typed = Voicing()
+        #expect(typed.octave == voicing.octave && typed.inversion == voicing.inversion)
+        #expect(typed.velocity == voicing.velocity && typed.polyphony == voicing.polyphony)
+        #expect(typed.instrument.rawValue == SettingDefault.instrument)
+        let steps = ArpeggioSettings()
+        let arpeggio = try SettingForm([]).arpeggio(voicing: voicing)
+        #expect(steps.order == arpeggio.order && steps.rate == arpeggio.rate && steps.octaves == arpeggio.octaves)
+        #expect(steps.gate == arpeggio.gate && steps.seed == arpeggio.seed)
     }
 
     @Test("check takes the timeline's settings; of a setlist none, the first given named")

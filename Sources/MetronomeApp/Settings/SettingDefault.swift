@@ -1,6 +1,8 @@
-/// What a setting is when it is not given, as the text a user would type: the form's checks read it
-/// (`SettingForm.value(_:default:_:)`) and the command line's help shows it, so each default is written once, here.
-/// Settings whose default is not a text (the lookahead, the quantum, a pan by pitch) say so in their help.
+/// What a setting is when it is not given, as the text a user would type: the form falls back on it
+/// (`SettingForm.value(_:default:_:)`) and the command line's help shows it. The typed settings a library user builds
+/// without a form (`LiveSettings`, `JackSettings`, `Voicing`, `ArpeggioSettings`) start from the same values, which
+/// `SettingKindTests` holds to these. Settings whose default is not a text (the lookahead, the quantum, a pan by
+/// pitch) say so in their help.
 public enum SettingDefault {
     /// `--bpm`: quarter notes a minute.
     public static let bpm = "120"

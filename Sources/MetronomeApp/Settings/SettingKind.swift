@@ -9,7 +9,8 @@ public protocol SettingKind {
     associatedtype Value: Sendable = String
     /// The option's name, `--bpm`.
     static var name: String { get }
-    /// The option's help, its default included.
+    /// The option's help: its default included where the option is optional (ArgumentParser adds the default of an
+    /// option that always has a value, from `SettingValue`'s text).
     static var help: String { get }
     /// Reads a text as the form's checks do (`SettingText`).
     static func read(_ text: String) throws(InvalidValue) -> Value
