@@ -5,7 +5,7 @@ import Synchronization
 /// An option of a setting's kind (`Settings.BPM`): ArgumentParser hands its text to the library's parser
 /// (`SettingKind.read`), and a text that does not read is kept for the library's check of the whole form, so the
 /// message is the library's, in the order of the help, as OSC and the web page get it (`SettingValue`).
-extension SettingValue: ExpressibleByArgument {
+extension SettingValue: ExpressibleByArgument where Kind: SettingKind {
     public init?(argument: String) { self.init(argument) }
 
     /// The help shows a default (`(default: 4)`) as its text.
@@ -18,7 +18,7 @@ extension ArgumentHelp {
 }
 
 /// A setting's entry in a form: its kind's name and its text, or nil when not given (`SettingValue.entry`).
-func entry<Kind>(_ setting: SettingValue<Kind>?) -> (String, String?) { SettingValue.entry(setting) }
+func entry<Kind: SettingKind>(_ setting: SettingValue<Kind>?) -> (String, String?) { SettingValue.entry(setting) }
 
 /// The rules between a command's options, as its `validate()` checks them (`validating`).
 ///

@@ -28,17 +28,26 @@ public enum Settings {}
 /// is kept, not refused: the library checks a command's settings together (`SettingForm`), in the order of the help
 /// and with the rules between them, and names the first problem in one line, as for every front end (OSC, the web
 /// page, a setlist's song).
-public struct SettingValue<Kind: SettingKind>: Sendable {
+///
+/// `Kind` is left unconstrained in the type itself (the members need `SettingKind`): the command line has a type per
+/// option, and a constraint costs each a search of every protocol conformance in the binary when the runtime first
+/// builds the type from its name, as ArgumentParser's reflection does at every start.
+public struct SettingValue<Kind>: Sendable {
     /// The text as given.
     public let text: String
-    /// The text read by `Kind.read`; nil when it does not read.
-    public let value: Kind.Value?
+    /// The text as read, when it reads.
+    private let parsed: (any Sendable)?
+}
 
+extension SettingValue where Kind: SettingKind {
     /// A setting given as `text`.
     public init(_ text: String) {
         self.text = text
-        value = try? Kind.read(text)
+        parsed = try? Kind.read(text)
     }
+
+    /// The text read by `Kind.read`; nil when it does not read.
+    public var value: Kind.Value? { parsed as? Kind.Value }
 
     /// The setting's entry in a form (`SettingForm.init`): its name and its text, or nil when not given.
     public static func entry(_ setting: Self?) -> (String, String?) { (Kind.name, setting?.text) }
