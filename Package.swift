@@ -224,7 +224,8 @@ let package = Package(
         .testTarget(
             name: "MetronomeAppTests",
             dependencies: [
-                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive", "MetronomeApp",
+                "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeEngine", "MetronomeLive",
+                "MetronomeApp",
                 "MetronomeTestSupport",
             ]),
         .testTarget(
@@ -235,7 +236,8 @@ let package = Package(
             ]),
         .testTarget(name: "MetronomeOSCTests", dependencies: ["MetronomeOSC", "MetronomeTestSupport"]),
         // The practice log: its schema and migrations, the recorder's queue, the summaries; two writers at once.
-        .testTarget(name: "MetronomeLogTests", dependencies: ["MetronomeModel", "MetronomeLog", "MetronomeTestSupport"]),
+        .testTarget(
+            name: "MetronomeLogTests", dependencies: ["MetronomeModel", "MetronomeLog", "MetronomeTestSupport"]),
         .testTarget(
             name: "MetronomeServiceTests",
             dependencies: [
@@ -326,4 +328,14 @@ for name in harnesses {
     let linked = harnessModules.filter { imports.contains($0.name) }.map(\.dependency)
     package.targets.append(
         .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + linked, path: "Fuzz/\(name)"))
+}
+
+// The test targets compile without optimization in every configuration: the code they test is built as its
+// configuration says (optimized in the release build every lane runs on), and optimizing their own code (the
+// expectations, Swift Testing's expanded macros) took about a sixth of a clean release build (docs/benchmarks.md, "CI
+// and the test suite"). Still whole-module: one job a module type-checks each declaration once, where batch mode
+// took 45 % more CPU for the same time on its own.
+for index in package.targets.indices where package.targets[index].type == .test {
+    package.targets[index].swiftSettings =
+        (package.targets[index].swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 }

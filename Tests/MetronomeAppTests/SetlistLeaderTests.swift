@@ -197,7 +197,8 @@ struct SetlistLeaderTests {
         let played = (0..<10).map { 24_000 + $0 * Self.beat }
         let restarted = (0..<5).map { 361_200 + $0 * Self.beat }
         #expect(onsets.map(\.frame) == played + restarted)
-        #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAABBBBCCBBBBB").map(String.init))
+        let expectedSongs = Array("AAAABBBBCCBBBBB").map { (letter: Character) -> String in String(letter) }
+        #expect(onsets.map { Self.song(of: $0.height) } == expectedSongs)
         #expect(Self.firstFrames(onsets) == ["A": 24_000, "B": 139_200, "C": 254_400])
         #expect(clock.status.lateStarts == 0)
         #expect(player.current == 1)
@@ -258,7 +259,8 @@ struct SetlistLeaderTests {
         let off = zip(onsets.map(\.frame), ticks.map(tickFrame)).map { $0 - $1 }
         #expect(onsets.count == ticks.count, "\(onsets.map(\.frame))")
         #expect(off.allSatisfy { abs($0) <= 1 }, "clicks off their ticks (frames): \(off)")
-        #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAAAAAABBBB").map(String.init))
+        let expectedSongs = Array("AAAAAAAABBBB").map { (letter: Character) -> String in String(letter) }
+        #expect(onsets.map { Self.song(of: $0.height) } == expectedSongs)
         #expect(player.current == 1)
         #expect(clock.status.lateStarts == 0)
     }
@@ -277,7 +279,8 @@ struct SetlistLeaderTests {
         let (onsets, player, _) = try Self.renderFollowing(plan, messages: messages, frames: 380_000)
         // A's two bars at the clock's 100 BPM (28 800 frames a beat) from 24 000; B from song tick 192, 254 400.
         #expect(onsets.map(\.frame) == (0..<13).map { 24_000 + $0 * Self.beat })
-        #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAAAAAABBBBB").map(String.init))
+        let expectedSongs = Array("AAAAAAAABBBBB").map { (letter: Character) -> String in String(letter) }
+        #expect(onsets.map { Self.song(of: $0.height) } == expectedSongs)
         #expect(player.current == 1)
     }
 
@@ -308,7 +311,8 @@ struct SetlistLeaderTests {
         // A's four beats, then B from its top: its count-in's three (0.35, 0.245, 0.245), its bar 1's accent (0.4).
         let heights = onsets.map(\.height)
         #expect(heights.count > 7 && abs(heights[4] - 0.35) < 1e-6 && abs(heights[7] - 0.4) < 1e-6, "\(heights)")
-        #expect(onsets.map { Self.song(of: $0.height) } == Array("AAAABBBBBBBBB").map(String.init))
+        let expectedSongs = Array("AAAABBBBBBBBB").map { (letter: Character) -> String in String(letter) }
+        #expect(onsets.map { Self.song(of: $0.height) } == expectedSongs)
         #expect(player.current == 1)
     }
 }

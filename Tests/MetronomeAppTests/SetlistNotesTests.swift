@@ -65,9 +65,11 @@ struct SetlistNotesTests {
         let played = try Self.render(
             set, frames: 400_000,
             actions: [(10_000, { songs, _ in songs.next() }), (70_000, { songs, _ in songs.next() })])
-        let landed = try #require((1..<24_000).first { played[$0] != 0 })
-        #expect(landed > 10_000 && landed < 10_000 + 3 * 1024)
-        #expect(played[..<landed].dropFirst().allSatisfy { $0 == 0 })
+        let firstSounding = (1..<24_000).first { (frame: Int) -> Bool in played[frame] != 0 }
+        let landed = try #require(firstSounding)
+        let latest: Int = 10_000 + 3 * 1024
+        #expect(landed > 10_000 && landed < latest)
+        #expect(played[..<landed].dropFirst().allSatisfy { (sample: Float) -> Bool in sample == 0 })
         #expect(Array(played[landed..<(landed + 96_000)]) == Array(b[..<96_000]))
         // From C's first frame, C as alone: bar 1's chord had ended (its gate) and bar 2's, due on that frame, is
         // not played.

@@ -20,21 +20,25 @@ struct LargeWAVTests {
         let scratch = try Scratch()
         let small = scratch.file("small.wav")
         #expect(try CommandRunner.run(["--bars", "1", "--quiet", "-o", small]).status == 0)
-        #expect(Array(try header(small).prefix(4)) == Array("RIFF".utf8))
+        let riffTag: [UInt8] = Array("RIFF".utf8)
+        #expect(Array(try header(small).prefix(4)) == riffTag)
 
         let big = scratch.file("big.wav")
         let result = try CommandRunner.run(["--duration", "22500", "--channels", "1", "--quiet", "-o", big])
         defer { unlink(big) }
         #expect(result.status == 0)
         let bytes = try header(big)
-        #expect(Array(bytes[0..<4]) == Array("RF64".utf8))
-        #expect(Array(bytes[8..<16]) == Array("WAVEds64".utf8))
+        let rf64Tag: [UInt8] = Array("RF64".utf8)
+        #expect(Array(bytes[0..<4]) == rf64Tag)
+        let waveAndDS64Tags: [UInt8] = Array("WAVEds64".utf8)
+        #expect(Array(bytes[8..<16]) == waveAndDS64Tags)
         // ds64: RIFF size, data size, sample count, each 64 bits (the 32-bit fields hold 0xFFFFFFFF).
         #expect(littleEndian(bytes[20..<28]) == 4_320_000_104)
         #expect(littleEndian(bytes[28..<36]) == 4_320_000_000)
         #expect(littleEndian(bytes[36..<44]) == 1_080_000_000)
         var status = stat()
-        #expect(stat(big, &status) == 0 && status.st_size == 4_320_000_112)
+        let statResult: Int32 = stat(big, &status)
+        #expect(statResult == 0 && status.st_size == 4_320_000_112)
     }
 
     @Test("An AIFF render past 4 GB is refused before anything is written: one line, exit 64")

@@ -33,13 +33,15 @@ struct MIDIExportTests {
         let sequence = try file.timeline()
         #expect(sequence.markers.map(\.name) == ["count-in"])
         let ons = sequence.events.filter { !$0.event.isNoteOff }
-        #expect(ons.map(\.position.ticks) == (0..<12).map { Int64($0) * Position.ticksPerQuarter })
-        #expect(
-            ons.map(\.event)
-                == [37, 37, 37, 37, 76, 77, 77, 77, 76, 77, 77, 77].enumerated().map { index, key in
-                    .noteOn(
-                        channel: 9, key: UInt8(key), velocity: [0, 4, 8].contains(index) ? 127 : index < 4 ? 106 : 100)
-                })
+        let quarters = (0..<12).map { (beat: Int) -> Int64 in Int64(beat) * Position.ticksPerQuarter }
+        #expect(ons.map(\.position.ticks) == quarters)
+        let keys: [Int] = [37, 37, 37, 37, 76, 77, 77, 77, 76, 77, 77, 77]
+        let expectedEvents = keys.enumerated().map { (click: (offset: Int, element: Int)) -> MIDIEvent in
+            let index = click.offset
+            let velocity: UInt8 = [0, 4, 8].contains(index) ? 127 : index < 4 ? 106 : 100
+            return .noteOn(channel: 9, key: UInt8(click.element), velocity: velocity)
+        }
+        #expect(ons.map(\.event) == expectedEvents)
     }
 
     @Test(
@@ -77,7 +79,8 @@ struct MIDIExportTests {
         #expect(arpFile.tracks[2].events[1].event == .programChange(channel: 0, program: 0))
         // 1/16 up over C E G: 32 steps in 2 bars, every 240 ticks.
         let steps = arpFile.tracks[2].events.filter { if case .noteOn = $0.event { true } else { false } }
-        #expect(steps.map(\.ticks) == (0..<32).map { Int64($0) * 240 })
+        let expected = (0..<32).map { (step: Int) -> Int64 in Int64(step) * 240 }
+        #expect(steps.map(\.ticks) == expected)
 
         let chord = scratch.file("chord.mid")
         #expect(try CommandRunner.run(["chord", "Cmaj7", "--instrument", "organ", "--quiet", "-o", chord]).status == 0)

@@ -103,7 +103,10 @@ struct RenderCommandTests {
         let sample = scratch.file("tick.flac")
         let writer = try AudioFileWriter(
             path: sample, container: .flac, sampleType: .pcm24, channels: 1, sampleRate: SampleRate(44100))
-        let tick = (0..<441).map { Float(0.5 * cos(Double($0) * 0.3) * exp(-Double($0) / 80)) }
+        let tick = (0..<441).map { (index: Int) -> Float in
+            let time = Double(index)
+            return Float(0.5 * cos(time * 0.3) * exp(-time / 80))
+        }
         try tick.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frameCount: 441) }
         try writer.finish()
         let out = scratch.file("out.wav")
@@ -212,7 +215,8 @@ struct CountInTests {
         #expect(result.status == 0)
         let audio = try AudioFileReader.read(path: path).channels[0]
         #expect(audio.count == 2 * 96000)
-        #expect(onsets(audio) == (0..<8).map { $0 * 24000 })
+        let beats = (0..<8).map { (beat: Int) -> Int in beat * 24000 }
+        #expect(onsets(audio) == beats)
         let countIn = ClickSynthesizer.countInSound(sampleRate: .standard).channel(0)
         let accent = ClickSynthesizer.clickSet(.wood, sampleRate: .standard).accent.channel(0)
         #expect(Array(audio[0..<countIn.count]) == countIn)

@@ -24,7 +24,7 @@ struct RenderEndTests {
         let fade = 240
         #expect(Array(faded[..<(faded.count - fade)]) == Array(longer[..<(faded.count - fade)]))
         for index in (faded.count - fade)..<faded.count {
-            let gain = Float(faded.count - 1 - index) / Float(fade)
+            let gain: Float = Float(faded.count - 1 - index) / Float(fade)
             #expect(faded[index] == longer[index] * gain, "frame \(index)")
         }
     }

@@ -28,10 +28,18 @@ struct RenderFingerprintTests {
             ("wav", ["--bpm", "126", "--meter", "7/8=2+2+3", "--bars", "4", "--sample-rate", "44100"]),
             ("wav", ["--bpm", "100", "--gap", "3:1", "--bars", "8"]),
             ("wav", ["--bpm", "80", "--trainer", "+4/4:120", "--count-in", "1", "--bars", "12"]),
-            ("wav", ["--bpm", "160", "--trainer", "-5/2:120", "--subdivide", "4", "--swing", "16=60", "--duration", "6"]),
+            (
+                "wav",
+                ["--bpm", "160", "--trainer", "-5/2:120", "--subdivide", "4", "--swing", "16=60", "--duration", "6"]
+            ),
             ("wav", ["arp", "C Am F G", "--bars", "4"]),
-            ("wav", ["arp", "Cmaj7 Dm7", "--rate", "1/8", "--style", "upDown", "--octaves", "2", "--gate", "0.5",
-                     "--bars", "4", "--click"]),
+            (
+                "wav",
+                [
+                    "arp", "Cmaj7 Dm7", "--rate", "1/8", "--style", "upDown", "--octaves", "2", "--gate", "0.5",
+                    "--bars", "4", "--click",
+                ]
+            ),
             ("wav", ["arp", "C G", "--instrument", "organ", "--bars", "2"]),
             ("wav", ["chord", "Cmaj7", "--strum", "30"]),
             ("wav", ["chord", "F#m7b5", "--instrument", "organ"]),
@@ -41,11 +49,18 @@ struct RenderFingerprintTests {
             ("mid", ["play", "song"]),
             ("wav", ["play", "song", "--start-at", "chorus", "--tempo-scale", "0.8"]),
             ("wav", ["play", blupi + "music001.mid", "--soundfont", fonts + "TimGM6mb.sf2", "--duration", "8"]),
-            ("wav", ["play", blupi + "music003.mid", "--soundfont", fonts + "FluidR3_GM.sf2", "--duration", "8",
-                     "--click", "--tempo-scale", "0.8"]),
+            (
+                "wav",
+                [
+                    "play", blupi + "music003.mid", "--soundfont", fonts + "FluidR3_GM.sf2", "--duration", "8",
+                    "--click", "--tempo-scale", "0.8",
+                ]
+            ),
         ]
-        + ["basic", "chords", "count-in", "five-four", "four-three", "gap-practice", "seven-eight", "shuffle",
-           "six-eight", "song", "swing-eighths", "three-two", "trainer", "twelve-eight", "waltz"]
+        + [
+            "basic", "chords", "count-in", "five-four", "four-three", "gap-practice", "seven-eight", "shuffle",
+            "six-eight", "song", "swing-eighths", "three-two", "trainer", "twelve-eight", "waltz",
+        ]
         .map { ("wav", ["play", $0, "--bars", "6"]) }
 
     static func line(_ render: (ext: String, arguments: [String])) -> String {
@@ -64,28 +79,18 @@ struct RenderFingerprintTests {
         return table
     }()
 
-    /// FNV-1a over bytes, 64 bits.
-    static func fnv1a<Bytes: Sequence>(_ bytes: Bytes, into hash: inout UInt64) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-    }
-
     static func fingerprint(ext: String, path: String) throws -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         if ext == "mid" {
-            fnv1a(try Data(contentsOf: URL(fileURLWithPath: path)), into: &hash)
+            hash.add(try Data(contentsOf: URL(fileURLWithPath: path)))
         } else {
             let audio = try AudioFileReader.read(path: path)
             for channel in audio.channels {
-                for sample in channel {
-                    withUnsafeBytes(of: sample.bitPattern.littleEndian) { fnv1a($0, into: &hash) }
-                }
+                hash.add(samples: channel)
             }
-            fnv1a(withUnsafeBytes(of: UInt64(audio.frameCount).littleEndian) { Array($0) }, into: &hash)
+            hash.add(UInt64(audio.frameCount))
         }
-        return String(hash, radix: 16).leftPadded(to: 16)
+        return String(hash.value, radix: 16).leftPadded(to: 16)
     }
 
     @Test("Every render matches its recorded fingerprint")

@@ -16,13 +16,15 @@ struct SetlistCommandTests {
     func documentedExample() throws {
         let docs = try Self.docs()
         let start = try #require(docs.range(of: "```\n# Friday gig")).upperBound
-        let block = "# Friday gig" + docs[start...].prefix { $0 != "`" }
+        let block: String = "# Friday gig" + docs[start...].prefix { $0 != "`" }
         let set = try Setlist.parse(String(block), file: "gig.setlist")
         #expect(set.title == "Friday at the Blue Note")
         #expect(set.songs.map(\.title) == ["Opener", "Ballad", "Backing", "Straight", "Encore"])
         #expect(set.songs[2].source == .file(path: "backing tracks/tune.mid"))
-        #expect(set.songs.map(\.landing) == [.nextBar, .nextBar, .nextBar, .now, .now])
-        #expect(set.songs.map(\.advance) == [.wait, .wait, .wait, .after(4), .wait])
+        let landings: [SetlistSong.Landing] = [.nextBar, .nextBar, .nextBar, .now, .now]
+        #expect(set.songs.map(\.landing) == landings)
+        let advances: [SetlistSong.Advance] = [.wait, .wait, .wait, .after(4), .wait]
+        #expect(set.songs.map(\.advance) == advances)
         #expect(set.songs[0].settings.map(\.option) == ["--bpm", "--count-in", "--bars"])
     }
 

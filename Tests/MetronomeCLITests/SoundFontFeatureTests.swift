@@ -41,9 +41,12 @@ struct SoundFontFeatureTests {
         #expect(out[4800] == sustain)
         #expect(out[4801] < sustain)
         #expect(abs(out[4800 + 480] / sustain - Float.exp10(-0.5)) < 1e-3)
-        #expect(out.lastIndex { $0 != 0 } == 4800 + 2880 - 1)
+        let lastSounding: Int = 4800 + 2880 - 1
+        #expect(out.lastIndex { $0 != 0 } == lastSounding)
         // Its last frame is the release's level there, 60 dB under the sustain, within 0.1 dB.
-        #expect(abs(out[4800 + 2879] / sustain / Float.exp10(-2879.0 / 960) - 1) < 1e-2)
+        let releaseExponent: Float = -2879.0 / 960
+        let releaseRatio: Float = out[4800 + 2879] / sustain / Float.exp10(releaseExponent)
+        #expect(abs(releaseRatio - 1) < 1e-2)
     }
 
     @Test("Loop modes 0, 1 and 3: no loop ends with the sample; 1 loops through the release; 3 plays out on release")

@@ -96,8 +96,9 @@ struct InstrumentSynthesizerTests {
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             slots[index] = ObjectIdentifier(bank.zone(for: 64).sample)
         }
-        #expect(seen.allSatisfy { $0 != nil })
-        #expect(Set(seen.compactMap { $0 }).count == 1)
+        #expect(seen.allSatisfy { (identifier: ObjectIdentifier?) -> Bool in identifier != nil })
+        let identifiers = seen.compactMap { (identifier: ObjectIdentifier?) -> ObjectIdentifier? in identifier }
+        #expect(Set(identifiers).count == 1)
         #expect(bank.zones.filter(\.source.isReady).map(\.rootNote) == [60, 66])
     }
 }

@@ -52,7 +52,9 @@ private func clocks(_ messages: [(frame: SampleTime, message: MIDIMessage)]) -> 
 
 @Suite("MIDI clock and transport messages from the scheduler")
 struct MIDIClockTests {
-    @Test("At 127 BPM (a clock every 944.88… frames at 48 kHz) clock n lies on round(n × 60 × 48000 / (127 × 24)), never an accumulated interval; Start before the first")
+    @Test(
+        "At 127 BPM (a clock every 944.88… frames at 48 kHz) clock n lies on round(n × 60 × 48000 / (127 × 24)), never an accumulated interval; Start before the first"
+    )
     func fractionalIntervalInClosedForm() throws {
         let map = try TempoMap.steady(tempo: .of(127))
         let pushed = midi(map, until: 48_000 * 20)
@@ -87,7 +89,9 @@ struct MIDIClockTests {
         #expect(pushed.last?.frame == end)
     }
 
-    @Test("Pause sends Stop on its beat; resume sends the song position (the next sixteenth) and Continue, and the clocks go on from that sixteenth's frame")
+    @Test(
+        "Pause sends Stop on its beat; resume sends the song position (the next sixteenth) and Continue, and the clocks go on from that sixteenth's frame"
+    )
     func pauseAndResume() throws {
         let map = try TempoMap.steady(tempo: .of(120))
         // 120 BPM at 48 kHz: a beat is 24 000 frames, a clock 1 000, a sixteenth 6 000.
@@ -112,7 +116,9 @@ struct MIDIClockTests {
         #expect(resumed == grid(100_000, resumed.count, 1000))
     }
 
-    @Test("A locate while playing sends Stop, the song position of the bar, and Continue on the bar it lands on; a locate to the top sends Start")
+    @Test(
+        "A locate while playing sends Stop, the song position of the bar, and Continue on the bar it lands on; a locate to the top sends Start"
+    )
     func locate() throws {
         let map = try TempoMap.steady(tempo: .of(120))
         let pushed = midi(
@@ -134,14 +140,18 @@ struct MIDIClockTests {
         #expect(found.last.map { $0 >= 192_000 } == true)
     }
 
-    @Test("An alignment moving the beat earlier by more than a clock (a Link beat jump) sends Stop, the song position of the beat and Continue on its new frame, the clocks going on from it; one moving it by less than a clock keeps counting")
+    @Test(
+        "An alignment moving the beat earlier by more than a clock (a Link beat jump) sends Stop, the song position of the beat and Continue on its new frame, the clocks going on from it; one moving it by less than a clock keeps counting"
+    )
     func alignmentJumpResyncs() throws {
         let map = try TempoMap.steady(tempo: .of(120))
         // As the follower sends it: the beat at position 3 (frame 72 000 at 120 BPM) re-anchored on an earlier
         // frame, quantized to that frame.
         let beat3 = Position(ticks: 3 * Position.ticksPerQuarter)
         func aligned(to frame: Double) -> [(frame: SampleTime, message: MIDIMessage)] {
-            midi(map, until: 150_000, changes: [(50_000, { $0.send(.align(beat3, frame: frame), at: .frame(SampleTime(frame))) })])
+            midi(
+                map, until: 150_000,
+                changes: [(50_000, { $0.send(.align(beat3, frame: frame), at: .frame(SampleTime(frame))) })])
         }
         // 12 000 frames (12 clocks) earlier: clocks 60 to 71 would be skipped.
         let jumped = aligned(to: 60_000)
@@ -164,7 +174,8 @@ struct MIDIClockTests {
         // sixteenth and a quarter of one. The next sixteenth is 9, on 54 000; clocks 50 to 53 are never sent.
         let playing = midi(map, until: 150_000, changes: [(50_000, { $0.resyncMIDI() })])
         let transport = playing.filter { $0.message != .clock }
-        #expect(transport.map(\.message) == [.start, .stop, .songPosition(9), .continue], "\(transport)")
+        let resyncMessages: [MIDIMessage] = [.start, .stop, .songPosition(9), .continue]
+        #expect(transport.map(\.message) == resyncMessages, "\(transport)")
         #expect(transport.map(\.frame) == [0, 49_500, 49_500, 49_500], "\(transport)")
         #expect(clocks(playing) == grid(0, 50, 1000) + grid(54_000, 96, 1000))
         // Each clock after the Continue is the one its frame's position gives: clock 54 on 54 000, and so on.
@@ -176,23 +187,30 @@ struct MIDIClockTests {
         let fractional = midi(
             try TempoMap.steady(tempo: .of(127)), until: 150_000, changes: [(50_000, { $0.resyncMIDI() })])
         let framesPerClock: Double = 60 * 48_000 / (127 * 24)
-        let inClosedForm = { (clock: Int) in SampleTime((Double(clock) * framesPerClock).rounded()) }
-        #expect(
-            fractional.filter { $0.message != .clock }.map(\.message) == [.start, .stop, .songPosition(9), .continue])
-        #expect(clocks(fractional) == (0...52).map(inClosedForm) + (54...158).map(inClosedForm))
+        let inClosedForm = { (clock: Int) -> SampleTime in SampleTime((Double(clock) * framesPerClock).rounded()) }
+        #expect(fractional.filter { $0.message != .clock }.map(\.message) == resyncMessages)
+        let closedForm: [SampleTime] = (0...52).map(inClosedForm) + (54...158).map(inClosedForm)
+        #expect(clocks(fractional) == closedForm)
 
         // Paused (Stop on beat 1, 24 000) or stopped (Stop on 10 000): a resync sends nothing, not even a Continue,
         // which would start the receivers.
         let paused = midi(
             map, until: 150_000,
             changes: [(20_000, { $0.send(.pause) }), (50_000, { $0.resyncMIDI() })])
-        #expect(paused.filter { $0.message != .clock }.map(\.message) == [.start, .stop])
-        #expect(paused.last.map { $0.message == .stop && $0.frame == 24_000 } == true, "\(paused.suffix(2))")
+        let startAndStop: [MIDIMessage] = [.start, .stop]
+        #expect(paused.filter { $0.message != .clock }.map(\.message) == startAndStop)
+        let pausedOnTheBeat = paused.last.map { (last: (frame: SampleTime, message: MIDIMessage)) -> Bool in
+            last.message == .stop && last.frame == 24_000
+        }
+        #expect(pausedOnTheBeat == true, "\(paused.suffix(2))")
         let stopped = midi(
             map, until: 150_000,
             changes: [(10_000, { $0.send(.stop, at: .frame(10_000)) }), (50_000, { $0.resyncMIDI() })])
-        #expect(stopped.filter { $0.message != .clock }.map(\.message) == [.start, .stop])
-        #expect(stopped.last.map { $0.message == .stop && $0.frame == 10_000 } == true, "\(stopped.suffix(2))")
+        #expect(stopped.filter { $0.message != .clock }.map(\.message) == startAndStop)
+        let stoppedOnItsFrame = stopped.last.map { (last: (frame: SampleTime, message: MIDIMessage)) -> Bool in
+            last.message == .stop && last.frame == 10_000
+        }
+        #expect(stoppedOnItsFrame == true, "\(stopped.suffix(2))")
     }
 
     @Test("A tempo change goes on from the first clock not yet pushed, on the edited map's frames")
@@ -224,7 +242,9 @@ struct MIDIClockTests {
         #expect(!kinds.isEmpty && !kinds.contains(.midi))
     }
 
-    @Test("The mixer hands each render call's MIDI messages to the output with their frames, late ones at the block's start, and drops note-ons from a stop's cutoff on (clocks run on to the Stop)")
+    @Test(
+        "The mixer hands each render call's MIDI messages to the output with their frames, late ones at the block's start, and drops note-ons from a stop's cutoff on (clocks run on to the Stop)"
+    )
     func mixerOutbox() throws {
         let ring = CommandRing(minimumCapacity: 16)
         let mixer = Mixer(configuration: try MixerConfiguration(sampleRate: .standard), commands: ring)
@@ -271,7 +291,9 @@ struct MIDIClockTests {
 
 @Suite("MIDI clock beside swing and a count-in")
 struct MIDIClockSwingTests {
-    @Test("Swing moves the eighth-note clicks, not the clock: every clock 1000 frames apart at 120 BPM while the off-beat clicks come late")
+    @Test(
+        "Swing moves the eighth-note clicks, not the clock: every clock 1000 frames apart at 120 BPM while the off-beat clicks come late"
+    )
     func swingLeavesTheClockStraight() throws {
         let section = try TempoSection(
             bars: nil, tempo: .of(120), subdivision: 2, swing: try Swing(note: 8, amount: 0.66))
@@ -287,14 +309,16 @@ struct MIDIClockSwingTests {
             if command.kind == .startVoice { clicks.append(command.frame) }
             scheduler.ring.removeFirst()
         }
-        #expect(clocks == (0..<96).map { SampleTime($0) * 1000 })
+        #expect(clocks == (0..<96).map { (index: Int) -> SampleTime in SampleTime(index) * 1000 })
         // The off-beat eighth is swung: not on the straight 12 000.
         #expect(clicks.count == 8)
         #expect(clicks[0] == 0 && clicks[2] == 24_000)
         #expect(clicks[1] != 12_000)
     }
 
-    @Test("A count-in is part of the song: Start and the first clock on the count-in's first beat, the music's first downbeat on clock 96 (one bar of 4/4)")
+    @Test(
+        "A count-in is part of the song: Start and the first clock on the count-in's first beat, the music's first downbeat on clock 96 (one bar of 4/4)"
+    )
     func countInIsPartOfTheSong() throws {
         let map = try TempoMap.steady(tempo: .of(120)).withCountIn(bars: 1)
         let messages = midi(map, until: 120_000, step: 1000).map { ($0.frame, $0.message) }
@@ -308,7 +332,9 @@ struct MIDIClockSwingTests {
 
 @Suite("MIDI click notes from the scheduler")
 struct MIDIClickNoteTests {
-    @Test("Each click a note on channel 10 on its frame, its note off a 32nd note later, or on the next click of its key when that comes first (sixteen subdivisions a beat at 120 BPM: a click every 1500 frames, a 32nd is 3000)")
+    @Test(
+        "Each click a note on channel 10 on its frame, its note off a 32nd note later, or on the next click of its key when that comes first (sixteen subdivisions a beat at 120 BPM: a click every 1500 frames, a 32nd is 3000)"
+    )
     func notesAndOffs() throws {
         let map = try TempoMap.steady(tempo: .of(120), subdivision: 16)
         let scheduler = Scheduler(map: map, clicks: Impulses.clickSet(), ring: CommandRing(minimumCapacity: 4096))
@@ -350,7 +376,9 @@ struct MIDIClickNoteTests {
 
 @Suite("MIDI notes of the note players")
 struct MIDINotePlayerTests {
-    @Test("sendsMIDINotes: every arpeggio note a note on on the frame its voice starts and a note off on the frame its release is pushed, channel 1, keys and velocities as played; none without it")
+    @Test(
+        "sendsMIDINotes: every arpeggio note a note on on the frame its voice starts and a note off on the frame its release is pushed, channel 1, keys and velocities as played; none without it"
+    )
     func arpeggioNotesAsMIDI() throws {
         for midi in [true, false] {
             let map = try TempoMap.steady(tempo: .of(120))
@@ -406,7 +434,9 @@ struct MIDINotePlayerTests {
 
 @Suite("MIDI clock beside live notes")
 struct MIDIClockLiveNoteTests {
-    @Test("Live notes queued a while ahead (a MIDI input's) keep the ring in frame order: the clocks between a note on and its note off are not held behind it")
+    @Test(
+        "Live notes queued a while ahead (a MIDI input's) keep the ring in frame order: the clocks between a note on and its note off are not held behind it"
+    )
     func liveNotesKeepTheClockInOrder() throws {
         let map = try TempoMap.steady(tempo: .of(120))
         let zone = try BankZone(
@@ -438,6 +468,6 @@ struct MIDIClockLiveNoteTests {
             }
         }
         #expect(frames == frames.sorted(), "\(frames)")
-        #expect(clocks == (0..<96).map { SampleTime($0) * 1000 }, "\(clocks)")
+        #expect(clocks == (0..<96).map { (index: Int) -> SampleTime in SampleTime(index) * 1000 }, "\(clocks)")
     }
 }

@@ -53,14 +53,16 @@ struct MixerTests {
         let buffer = SampleBuffer(channels: [data], name: "ramp")
         let config = try MixerConfiguration(channels: 1)
         let double = try render([.start(buffer.reference, at: 0, rate: 2)], frames: 64, configuration: config).output
-        #expect(Array(double[0..<32]) == stride(from: 0, to: 64, by: 2).map { data[$0] })
+        let everyOther = stride(from: 0, to: 64, by: 2).map { (index: Int) -> Float in data[index] }
+        #expect(Array(double[0..<32]) == everyOther)
         #expect(double[32...].allSatisfy { $0 == 0 })
         let half = try render([.start(buffer.reference, at: 0, rate: 0.5)], frames: 128, configuration: config).output
         #expect(half[126] == data[63])
         for index in 1..<61 {
             #expect(half[2 * index] == data[index])
             // Catmull-Rom through a straight line is the line itself.
-            #expect(abs(half[2 * index + 1] - (data[index] + data[index + 1]) / 2) < 1e-6)
+            let midpoint: Float = (data[index] + data[index + 1]) / 2
+            #expect(abs(half[2 * index + 1] - midpoint) < 1e-6)
         }
     }
 

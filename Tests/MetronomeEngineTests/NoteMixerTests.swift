@@ -51,7 +51,8 @@ struct NoteMixerTests {
         ring.push(.release(tag: 2, at: 500))
         ring.push(.release(tag: 1, at: 1000))
         let out = renderMono(mixer, frames: 1100)
-        #expect(out[0..<100] == ArraySlice((0..<100).map { Float($0) / 200 }))
+        let rampValues = (0..<100).map { (frame: Int) -> Float in Float(frame) / 200 }
+        #expect(out[0..<100] == ArraySlice(rampValues))
         // After the end it keeps cycling 0.250 … 0.495.
         #expect(out[100] == 0.25)
         #expect(out[149] == 0.495)

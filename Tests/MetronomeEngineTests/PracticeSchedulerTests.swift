@@ -52,12 +52,14 @@ struct PracticeSchedulerTests {
         let mutedBars = [2, 3, 4, 5, 8]
         #expect((0..<10).filter { scheduler.randomMute!.mutes(bar: $0, firstBar: 0) } == mutedBars)
         #expect(beats.count == 40)
-        #expect(beats.filter(\.isMuted).map(\.bar) == mutedBars.flatMap { Array(repeating: $0, count: 4) })
+        let mutedBeats = mutedBars.flatMap { (bar: Int) -> [Int] in Array(repeating: bar, count: 4) }
+        #expect(beats.filter(\.isMuted).map(\.bar) == mutedBeats)
         let sounded = commands.filter { $0.kind == .startVoice }.map(\.frame)
-        let expected = (0..<10).filter { !mutedBars.contains($0) }.flatMap { bar in
-            (0..<4).map { bar * 48_000 + $0 * 12_000 }
+        let expected = (0..<10).filter { !mutedBars.contains($0) }.flatMap { (bar: Int) -> [Int] in
+            (0..<4).map { (beat: Int) -> Int in bar * 48_000 + beat * 12_000 }
         }
-        #expect(sounded == expected.map(SampleTime.init))
+        let expectedFrames = expected.map { (frame: Int) -> SampleTime in SampleTime(frame) }
+        #expect(sounded == expectedFrames)
         let notes = commands.filter { $0.midi?.status == 0x99 }.map(\.frame)
         #expect(notes == sounded)
         let clocks = commands.filter { $0.midi == .clock }.map(\.frame)

@@ -44,7 +44,9 @@ private func newScheduler(_ map: TempoMap, clicks: ClickSet = Impulses.clickSet(
 
 @Suite("Live changes in the scheduler")
 struct SchedulerChangeTests {
-    @Test("A seek (an external transport's locate) plays on from a map frame at an output frame, exactly: the map's next beat after it on its map frame plus the shift, backwards and from a stop alike, what sounds fading out there")
+    @Test(
+        "A seek (an external transport's locate) plays on from a map frame at an output frame, exactly: the map's next beat after it on its map frame plus the shift, backwards and from a stop alike, what sounds fading out there"
+    )
     func seekToAMapFrame() throws {
         let map = try TempoMap.steady(tempo: .of(120))
         let scheduler = newScheduler(map)
@@ -71,7 +73,9 @@ struct SchedulerChangeTests {
         #expect(Array(located.filter { $0 >= 100_000 }.prefix(3)) == [101_000, 101_000, 123_154], "\(located)")
     }
 
-    @Test("A seek asked for at once goes ahead of commands queued for later (a tempo change at the next bar): it applies on the first frame not yet scheduled, and the ring stays in frame order")
+    @Test(
+        "A seek asked for at once goes ahead of commands queued for later (a tempo change at the next bar): it applies on the first frame not yet scheduled, and the ring stays in frame order"
+    )
     func seekGoesFirst() throws {
         let map = try TempoMap.steady(tempo: .of(60))
         let scheduler = newScheduler(map)
@@ -98,7 +102,10 @@ struct SchedulerChangeTests {
         // Horizon reaches 60000 (beats 0, 1, 2 scheduled); the change is requested then.
         let frames = run(scheduler, until: 200_000, step: 1000, at: 60_000) { $0.send(.setTempo(.of(150))) }
         #expect(Array(frames.prefix(4)) == [0, 24000, 48000, 72000])
-        #expect(Array(frames[3...]).enumerated().allSatisfy { $0.element == 72000 + SampleTime($0.offset) * 19200 })
+        let grid = Array(frames[3...]).enumerated().allSatisfy { (beat: (offset: Int, element: SampleTime)) -> Bool in
+            beat.element == 72000 + SampleTime(beat.offset) * 19200
+        }
+        #expect(grid)
         #expect(tempoChanges(scheduler).map(\.frame) == [72000])
         let applied = try #require(tempoChanges(scheduler).first)
         #expect(scheduler.transport.map.barPosition(at: applied.position)?.beat == 3)
@@ -144,7 +151,7 @@ struct SchedulerChangeTests {
         #expect(beats.map(\.bar) == [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3])
         #expect(beats.map(\.beat) == [0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2])
         #expect(beats.filter { $0.beat == 0 }.allSatisfy { $0.level == .accent })
-        #expect(beats.map(\.frame) == (0..<13).map { SampleTime($0) * 24000 })
+        #expect(beats.map(\.frame) == (0..<13).map { (index: Int) -> SampleTime in SampleTime(index) * 24000 })
     }
 
     @Test("Count-in bars come first, numbered below zero, with the count-in sound; a change follows at the next beat")

@@ -87,10 +87,16 @@ struct SongScalingTests {
         // 10 · 60/112 + 138 · 60/140 = 64.5 s, frame 3 096 000.
         let bridgeSeconds = editSeconds + 138 * 60 / 140.0
         #expect((bridgeSeconds * 48_000).rounded() == 3_096_000)
-        var expected: [SampleTime] = (0..<10).map { SampleTime((Double($0) * 60 / 112 * 48_000).rounded()) }
-        expected += (0..<138).map { SampleTime(((editSeconds + Double($0) * 60 / 140) * 48_000).rounded()) }
+        var expected: [SampleTime] = (0..<10).map { (beat: Int) -> SampleTime in
+            SampleTime((Double(beat) * 60 / 112 * 48_000).rounded())
+        }
+        expected += (0..<138).map { (beat: Int) -> SampleTime in
+            SampleTime(((editSeconds + Double(beat) * 60 / 140) * 48_000).rounded())
+        }
         let rest = beatsFromBridge(factor: 140 / 112.0)
-        expected += rest.map { SampleTime(((bridgeSeconds + $0.seconds) * 48_000).rounded()) }
+        expected += rest.map { (beat: (seconds: Double, label: String, meter: Meter)) -> SampleTime in
+            SampleTime(((bridgeSeconds + beat.seconds) * 48_000).rounded())
+        }
         #expect(rig.beats.count == expected.count)
         #expect(rig.beats.map(\.frame) == expected)
 
@@ -112,7 +118,8 @@ struct SongScalingTests {
         let map = try #require(rig.playedMap)
         let labels = rig.beats.map { map.sections[$0.section].label ?? "" }
         let intro = rig.beats.enumerated().filter { labels[$0.offset] == "intro" }.map(\.element)
-        #expect(intro.map(\.meter) == Array(repeating: .of(4, 4), count: 4) + Array(repeating: .of(3, 4), count: 9))
+        let introMeters: [Meter] = Array(repeating: .of(4, 4), count: 4) + Array(repeating: .of(3, 4), count: 9)
+        #expect(intro.map(\.meter) == introMeters)
         #expect(intro.map(\.bar) == [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3])
         for (label, meter) in [("verse", Meter.of(4, 4)), ("chorus", .of(4, 4)), ("bridge", .of(7, 8))] {
             #expect(
@@ -120,9 +127,13 @@ struct SongScalingTests {
         }
         // Nothing else moved: 4 + 13 + 128 quarter beats at 112 before the bridge, then the song as written.
         let bridgeSeconds = 145 * 60 / 112.0
-        var expected = (0..<145).map { SampleTime((Double($0) * 60 / 112 * 48_000).rounded()) }
+        var expected = (0..<145).map { (beat: Int) -> SampleTime in
+            SampleTime((Double(beat) * 60 / 112 * 48_000).rounded())
+        }
         let rest = beatsFromBridge(factor: 1)
-        expected += rest.map { SampleTime(((bridgeSeconds + $0.seconds) * 48_000).rounded()) }
+        expected += rest.map { (beat: (seconds: Double, label: String, meter: Meter)) -> SampleTime in
+            SampleTime(((bridgeSeconds + beat.seconds) * 48_000).rounded())
+        }
         #expect(rig.beats.map(\.frame) == expected)
         #expect(Array(labels.suffix(rest.count)) == rest.map(\.label))
         #expect(rig.beats.suffix(rest.count).map(\.meter) == rest.map(\.meter))

@@ -164,7 +164,10 @@ import Testing
         #expect(zone.end - zone.start == sine.count)
         #expect(zone.loopStart == zone.start + 100 && zone.loopEnd == zone.start + 1100)
         #expect(zone.end + 46 <= zone.dataFrameCount && zone.sampleType == 1 && zone.low == nil)
-        let error = (0..<sine.count).map { abs(Float(zone.data[zone.start + $0]) / 32768 - sine[$0]) }.max() ?? 1
+        let error =
+            (0..<sine.count).map { (index: Int) -> Float in
+                abs(Float(zone.data[zone.start + index]) / 32768 - sine[index])
+            }.max() ?? 1
         #expect(error < 0.05, "the decoded sine is \(error) off")
         withExtendedLifetime(font) {}
     }

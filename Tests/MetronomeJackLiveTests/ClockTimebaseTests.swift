@@ -58,7 +58,9 @@ struct ClockTimebaseTests {
         #expect(position.beatsPerMinute == 180)
         // 16 sixteenths at 90: 8/3 s. A pointer of 2 + 3 × 128 sixteenths: both data bytes.
         #expect(timebase.locateFrame(sixteenths: 16) == 128_000)
-        #expect(timebase.clockMessage(0xF2, at: 1, 2, 3) == .locate(Int64((386.0 * 15 / 90 * 48_000).rounded())))
+        let pointerSeconds: Double = 386.0 * 15 / 90
+        let pointerFrame = Int64((pointerSeconds * 48_000).rounded())
+        #expect(timebase.clockMessage(0xF2, at: 1, 2, 3) == .locate(pointerFrame))
     }
 
     @Test(

@@ -215,8 +215,10 @@ struct JackMIDITests {
         let ons = chordDump.filter { $0.bytes.hasPrefix("90 ") }
         #expect(ons.count == 4, "\(chordDump)")
         #expect(Set(ons.map(\.frame)).count == 1, "\(ons)")
-        let keys = ons.compactMap { Int($0.bytes.split(separator: " ")[1], radix: 16) }.sorted()
-        #expect(keys.count == 4 && keys.map { $0 - keys[0] } == [0, 4, 7, 11] && keys[0] % 12 == 0, "\(keys)")
+        let keys = ons.compactMap { (on: DumpedMIDI) -> Int? in Int(on.bytes.split(separator: " ")[1], radix: 16) }
+            .sorted()
+        let intervals = keys.map { (key: Int) -> Int in key - keys[0] }
+        #expect(keys.count == 4 && intervals == [0, 4, 7, 11] && keys[0] % 12 == 0, "\(keys)")
         #expect(chordDump.filter { $0.bytes.hasPrefix("80 ") }.count == 4, "\(chordDump)")
 
         let (arp, arpDump) = try Self.played(
@@ -224,13 +226,17 @@ struct JackMIDITests {
         #expect(arp.status == 0, "\(arp.standardError)")
         let steps = arpDump.filter { $0.bytes.hasPrefix("90 ") }
         #expect(steps.count >= 12, "\(arpDump)")
-        #expect(zip(steps, steps.dropFirst()).allSatisfy { $1.frame - $0.frame == 6000 }, "\(steps)")
+        let evenSteps = zip(steps, steps.dropFirst()).allSatisfy { (pair: (DumpedMIDI, DumpedMIDI)) -> Bool in
+            pair.1.frame - pair.0.frame == 6000
+        }
+        #expect(evenSteps, "\(steps)")
         // Every note's off comes after its on and no later than the next step's on (gate below 1).
         for (index, step) in steps.enumerated() {
             let key = step.bytes.split(separator: " ")[1]
             let off = arpDump.first { $0.bytes.hasPrefix("80 \(key)") && $0.frame > step.frame }
             let next = index + 1 < steps.count ? steps[index + 1].frame : Int.max
-            #expect(off.map { $0.frame <= next } == true, "\(step) off \(String(describing: off))")
+            let offInTime = off.map { (noteOff: DumpedMIDI) -> Bool in noteOff.frame <= next }
+            #expect(offInTime == true, "\(step) off \(String(describing: off))")
         }
     }
 
@@ -255,9 +261,10 @@ struct JackMIDITests {
         try #require(lines.count > 4, "\(lines)")
         #expect(lines[0].hasPrefix("metronome: the JACK server '\(serverName)' went away: "), "\(lines)")
         #expect(lines[0].hasSuffix("; retrying for 30 s (--reconnect-timeout)"), "\(lines)")
-        #expect(
-            lines[1] == "metronome: the JACK server '\(serverName)' is back; playing on the same beat grid; "
-                + "midi-monitor:input not there yet: connecting when it is", "\(lines)")
+        let backLine: String =
+            "metronome: the JACK server '\(serverName)' is back; playing on the same beat grid; "
+            + "midi-monitor:input not there yet: connecting when it is"
+        #expect(lines[1] == backLine, "\(lines)")
         #expect(lines[2] == "metronome: connected metronome:midi_out to midi-monitor:input", "\(lines)")
         // Then --verbose's report, and nothing dropped.
         #expect(lines[3].hasPrefix("metronome: JACK: client 'metronome' on server '\(serverName)'"), "\(lines)")
@@ -288,8 +295,12 @@ struct JackMIDITests {
         #expect(transport[2].frame > frame(6 * sixteenth - 6) && transport[2].frame <= frame(6 * sixteenth))
         // Every clock before the resync was one of the same grid: the counting before it went on unbroken.
         let before = dumped[..<stop].map(\.frame)
-        let firstBefore = before.first.map { Int(((Double($0 - offset)) * 127 * 24 / (60.0 * 48_000)).rounded()) } ?? 0
-        #expect(before == before.indices.map { frame(firstBefore + $0) }, "\(before)")
+        let firstBefore =
+            before.first.map { (first: Int) -> Int in
+                Int(((Double(first - offset)) * 127 * 24 / (60.0 * 48_000)).rounded())
+            } ?? 0
+        let expectedBefore = before.indices.map { (index: Int) -> Int in frame(firstBefore + index) }
+        #expect(before == expectedBefore, "\(before)")
     }
 
     /// What is wrong with the clocks a reader read across the restart in `resyncAfterServerReturn` (every clock on
@@ -406,14 +417,19 @@ struct JackMIDINotesTests {
         try #require(notes.count >= 12, "\(notes)")
         let noteFrames = notes.map(\.frame)
         let soundsInRange = sounds.filter { $0 > noteFrames[0] && $0 <= noteFrames.last! + lead }
-        #expect(soundsInRange == noteFrames.dropFirst().map { $0 + lead }, "sounds \(sounds), notes \(noteFrames)")
+        let soundFrames = noteFrames.dropFirst().map { (frame: Int) -> Int in frame + lead }
+        #expect(soundsInRange == soundFrames, "sounds \(sounds), notes \(noteFrames)")
         // Eighths at 240 BPM: 6000 frames apart; the keys follow the bar (accent, subdivision, beat, subdivision …).
-        #expect(zip(noteFrames, noteFrames.dropFirst()).allSatisfy { $1 - $0 == 6000 }, "\(noteFrames)")
+        let eighths = zip(noteFrames, noteFrames.dropFirst()).allSatisfy { (pair: (Int, Int)) -> Bool in
+            pair.1 - pair.0 == 6000
+        }
+        #expect(eighths, "\(noteFrames)")
         let keys = notes.map(\.key)
         #expect(Set(keys) == ["4c", "4d", "2a"], "\(keys)")
         for (index, key) in keys.enumerated() where key == "4c" {
             let bar = Array(keys[index..<min(keys.count, index + 8)])
-            #expect(bar == Array(["4c", "2a", "4d", "2a", "4d", "2a", "4d", "2a"].prefix(bar.count)), "\(bar)")
+            let barKeys: [String] = ["4c", "2a", "4d", "2a", "4d", "2a", "4d", "2a"]
+            #expect(bar == Array(barKeys.prefix(bar.count)), "\(bar)")
         }
         #expect(notes.filter { $0.key == "4c" }.allSatisfy { $0.velocity == "7f" })
         // Every note off 1500 frames after its note on (a 32nd note at 240 BPM: an eighth of 12 000).

@@ -143,7 +143,8 @@ struct JackTransportTests {
         let runs = Self.runs(frames, beat: 24_000)
         // The first run from the top to about 2 s (96 000 or just before), the second the whole song.
         #expect(runs.count == 2 && runs[0].first == 0 && (runs[0].last ?? 0) >= 72_000, "\(frames)")
-        #expect(runs.last == (0..<8).map { $0 * 24_000 }, "\(frames)")
+        let wholeSong = (0..<8).map { (beat: Int) -> Int in beat * 24_000 }
+        #expect(runs.last == wholeSong, "\(frames)")
         #expect(recording.onsets.allSatisfy { $0.rolling }, "\(recording.onsets)")
     }
 

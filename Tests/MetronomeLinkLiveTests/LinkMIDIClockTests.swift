@@ -96,10 +96,14 @@ struct LinkMIDIClockTests {
         try #require(tight.count >= 20, "\(clock.count) clock readings")
         let meanFrame = tight.map(\.frame).reduce(0, +) / Double(tight.count)
         let meanMicros = tight.map(\.micros).reduce(0, +) / Double(tight.count)
-        let slope =
-            tight.map { ($0.frame - meanFrame) * ($0.micros - meanMicros) }.reduce(0, +)
-            / tight.map { ($0.frame - meanFrame) * ($0.frame - meanFrame) }.reduce(0, +)
-        let micros = { (frame: Double) in meanMicros + (frame - meanFrame) * slope }
+        let covariance: Double = tight.map { (reading: (frame: Double, micros: Double, width: Double)) -> Double in
+            (reading.frame - meanFrame) * (reading.micros - meanMicros)
+        }.reduce(0, +)
+        let variance: Double = tight.map { (reading: (frame: Double, micros: Double, width: Double)) -> Double in
+            (reading.frame - meanFrame) * (reading.frame - meanFrame)
+        }.reduce(0, +)
+        let slope = covariance / variance
+        let micros = { (frame: Double) -> Double in meanMicros + (frame - meanFrame) * slope }
         // Each beat of the clock from the fifth (the first is late by a lookahead), against the timeline the peer
         // had a quarter of a second before it: the session's beat there, to the nearest of the same phase in 4.
         let beats = stride(from: firstClock + 24 * 4, to: ideal.count, by: 24).map { ideal[$0] }

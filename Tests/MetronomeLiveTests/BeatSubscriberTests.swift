@@ -41,9 +41,10 @@ struct BeatSubscriberTests {
         #expect(beats.map(\.bar) == [0, 0, 0, 1, 1, 1, 2, 2, 2])
         #expect(beats.map(\.beat) == [1, 2, 3, 1, 2, 3, 1, 2, 3])
         #expect(beats.map(\.isCountIn) == [true, true, true, false, false, false, false, false, false])
-        #expect(beats.map(\.frame) == (0..<9).map { SampleTime($0) * 24000 })
+        #expect(beats.map(\.frame) == (0..<9).map { (index: Int) -> SampleTime in SampleTime(index) * 24000 })
         // The virtual clock: origin + frame · 10⁹ / 48000, rounded to the nanosecond.
-        #expect(beats.map(\.hostNanoseconds) == (0..<9).map { origin + Int64($0) * 500_000_000 })
+        let nanoseconds = (0..<9).map { (beat: Int) -> Int64? in origin + Int64(beat) * 500_000_000 }
+        #expect(beats.map(\.hostNanoseconds) == nanoseconds)
         #expect(beats.allSatisfy { $0.tempo == 120 && $0.meter == Meter.of(3, 4) })
         #expect(
             beats.map(\.section) == [

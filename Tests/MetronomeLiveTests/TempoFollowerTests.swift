@@ -69,7 +69,7 @@ struct TempoFollowerTests {
         try session.render(frameCount: 1_024, to: sink)
         noisy.set(timeline)
         try session.render(frameCount: 48_000 * 2, to: sink)
-        #expect(sink.onsets.map(\.frame) == (0..<9).map { SampleTime($0) * 24_000 })
+        #expect(sink.onsets.map(\.frame) == (0..<9).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
         // The shift kept: beat 5, the first that shows it (beat 4 was scheduled already), only marks it; beat 6 is moved
         // (5 frames), and the rest follow.
         let kept = FixedTempoSource(timeline)
@@ -79,7 +79,7 @@ struct TempoFollowerTests {
         try following.render(frameCount: 48_000 * 2 + 2_000, to: moved)
         kept.set(shifted)
         try following.render(frameCount: 48_000 * 2, to: moved)
-        let onGrid: [SampleTime] = (0..<6).map { SampleTime($0) * 24_000 }
+        let onGrid: [SampleTime] = (0..<6).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 }
         let afterShift: [SampleTime] = (6..<9).map { SampleTime($0) * 24_000 + 5 }
         #expect(moved.onsets.map(\.frame) == onGrid + afterShift)
     }
@@ -103,7 +103,8 @@ struct TempoFollowerTests {
         source.set(fast)
         try session.render(frameCount: 48_000 * 2, to: sink)
         let expected =
-            (0..<6).map { SampleTime($0) * 24_000 } + (6..<12).map { Self.frame(ofSourceBeat: Double($0), on: fast) }
+            (0..<6).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 }
+            + (6..<12).map { Self.frame(ofSourceBeat: Double($0), on: fast) }
         #expect(sink.onsets.map(\.frame) == Array(expected.prefix(sink.onsets.count)))
         #expect(sink.onsets.count == 9)
     }
@@ -142,8 +143,10 @@ struct TempoFollowerTests {
         // none. As in the bar-phase test, our bar 0 is the source's beat 4, so our beat n is its n + 4, and our
         // downbeats are at phase 0.
         #expect(beats.first?.sourceBeat == nil)
-        #expect(beats.dropFirst().map(\.sourceBeat) == (1..<beats.count).map { Double($0) + 4 })
-        #expect(beats.dropFirst().map(\.sourcePhase) == (1..<beats.count).map { Double($0 % 4) })
+        let sourceBeats = (1..<beats.count).map { (beat: Int) -> Double? in Double(beat) + 4 }
+        let sourcePhases = (1..<beats.count).map { (beat: Int) -> Double? in Double(beat % 4) }
+        #expect(beats.dropFirst().map(\.sourceBeat) == sourceBeats)
+        #expect(beats.dropFirst().map(\.sourcePhase) == sourcePhases)
         #expect(beats.dropFirst().filter { $0.beat == 1 }.map(\.sourcePhase) == [0, 0])
     }
 
@@ -161,11 +164,17 @@ struct TempoFollowerTests {
         try session.render(frameCount: 48_000 * 5, to: sink)
         let frames = sink.onsets.map(\.frame)
         let early = frames.filter { $0 < 48_000 * 5 }
-        #expect(early == (0..<early.count).map { Self.frame(ofSourceBeat: Double($0), on: slow) })
+        let expectedEarly = (0..<early.count).map { (beat: Int) -> SampleTime in
+            Self.frame(ofSourceBeat: Double(beat), on: slow)
+        }
+        #expect(early == expectedEarly)
         // Beat 9 was scheduled at 100 BPM (render blocks run 8192 frames ahead); the next ones follow 140.
         let late = frames.filter { $0 >= 48_000 * 5 + 8_192 * 2 }
         let firstLate = try #require(frames.firstIndex { $0 >= 48_000 * 5 + 8_192 * 2 })
-        #expect(late == (firstLate..<(firstLate + late.count)).map { Self.frame(ofSourceBeat: Double($0), on: fast) })
+        let expectedLate = (firstLate..<(firstLate + late.count)).map { (beat: Int) -> SampleTime in
+            Self.frame(ofSourceBeat: Double(beat), on: fast)
+        }
+        #expect(late == expectedLate)
         session.follow(nil)
         #expect(session.followedBeatOffset == nil)
         let before = sink.onsets.count
@@ -181,7 +190,7 @@ struct TempoFollowerTests {
         session.follow(FixedTempoSource(nil))
         let sink = OnsetSink(channels: 1)
         try session.render(frameCount: 48_000 * 4, to: sink)
-        #expect(sink.onsets.map(\.frame) == (0..<8).map { SampleTime($0) * 24_000 })
+        #expect(sink.onsets.map(\.frame) == (0..<8).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
         #expect(session.followedBeatOffset == nil)
     }
 
@@ -198,7 +207,7 @@ struct TempoFollowerTests {
         session.follow(FixedTempoSource(timeline))
         let sink = OnsetSink(channels: 1)
         try session.render(frameCount: 48_000 * 4, to: sink, blockFrames: 4_000)
-        #expect(sink.onsets.map(\.frame) == (0..<8).map { SampleTime($0) * 24_000 })
+        #expect(sink.onsets.map(\.frame) == (0..<8).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
     }
 }
 
@@ -332,7 +341,7 @@ struct TempoLeadTests {
         source.rejoin(shiftedBy: -10_000)
         try session.render(frameCount: 48_000 * 3, to: sink)
         // A beat every 24 000 frames throughout (the 10 µs is half a frame, under the tolerance): nothing lost.
-        #expect(sink.onsets.map(\.frame) == (0..<12).map { SampleTime($0) * 24_000 })
+        #expect(sink.onsets.map(\.frame) == (0..<12).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
         // The source's beats as it numbers them now: our beat 12 is its beat 12 + offset, heard at its time.
         let offset = try #require(session.followedBeatOffset)
         let heard = source.timeline.hostTime(ofBeat: 12 + offset).nanoseconds
@@ -349,7 +358,7 @@ struct TempoLeadTests {
         // 100 µs is 4.8 frames, over the tolerance: beside a peer, the next beat would be moved to it.
         source.refound(shiftedBy: 100_000)
         try session.render(frameCount: 48_000 * 3, to: sink)
-        #expect(sink.onsets.map(\.frame) == (0..<10).map { SampleTime($0) * 24_000 })
+        #expect(sink.onsets.map(\.frame) == (0..<10).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
         // The source's beats are ours again, to the nanosecond of a frame's rounding: our beat 10 at 5 s.
         let offset = try #require(session.followedBeatOffset)
         let heard = source.timeline.hostTime(ofBeat: 10 + offset).nanoseconds
@@ -380,15 +389,17 @@ struct TempoLeadTests {
         // beat's tempo, so its beat k is ours (the offset is gone once stopped). Then beats 2 to 7 are proposed, each
         // its mean; the song's end is no beat, and proposes nothing.
         let proposals = source.proposals
-        #expect(proposals.map(\.beat) == (2...7).map { Double($0) }, "\(proposals)")
+        let proposedBeats = (2...7).map { (beat: Int) -> Double in Double(beat) }
+        #expect(proposals.map(\.beat) == proposedBeats, "\(proposals)")
         var means: [Double] = []
         for k in 2...7 {
-            let (from, to) = (100 + 5 * Double(k), 100 + 5 * Double(k + 1))
+            let (from, to): (Double, Double) = (100 + 5 * Double(k), 100 + 5 * Double(k + 1))
             means.append(5 / log(to / from))
         }
-        #expect(
-            proposals.count == means.count && zip(proposals.map(\.tempo), means).allSatisfy { abs($0 - $1) < 1e-9 },
-            "\(proposals) against \(means)")
+        let atTheMeans = zip(proposals.map(\.tempo), means).allSatisfy { (pair: (Double, Double)) -> Bool in
+            abs(pair.0 - pair.1) < 1e-9
+        }
+        #expect(proposals.count == means.count && atTheMeans, "\(proposals) against \(means)")
         // Stopped at the end, back at the top (100 BPM): not a change of ours; the source keeps the last beat's.
         #expect(session.state == .stopped)
         #expect(abs(source.timeline.tempo.quarterNotesPerMinute - means[5]) < 1e-9)
@@ -402,7 +413,9 @@ struct TempoLeadTests {
         session.send(.setTempo(.of(150)), at: .position(Position(ticks: 8 * Position.ticksPerQuarter)))
         try session.render(frameCount: 48_000 * 8, to: sink)
         // Our clicks as if nothing followed: 120 BPM to beat 8 (frame 192 000), then 150 BPM (19 200 frames), to 8 s.
-        let expected = (0...8).map { SampleTime($0) * 24_000 } + (1..<20).map { 192_000 + SampleTime($0) * 19_200 }
+        let expected =
+            (0...8).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 }
+            + (1..<20).map { (index: Int) -> SampleTime in 192_000 + SampleTime(index) * 19_200 }
         #expect(sink.onsets.map(\.frame) == Array(expected.prefix(sink.onsets.count)))
         #expect(sink.onsets.count == 9 + 9)
         // One proposal: 150 from the source beat of our beat 8, where our change starts (applied when beat 8 was
@@ -479,7 +492,8 @@ struct SharedPlayStopTests {
         let start = try #require(sink.onsets.first?.frame)
         let mapping = ClockMapping(frame: 0, hostTime: HostTime(nanoseconds: 0), framesPerSecond: 48_000)
         let proposedFrames = proposals.map { mapping.frame(at: $0.hostTime) }
-        #expect(proposedFrames == [start, 48_000 * 4 - 100])
+        let expectedFrames: [SampleTime] = [start, 48_000 * 4 - 100]
+        #expect(proposedFrames == expectedFrames)
         #expect(sink.onsets.allSatisfy { $0.frame < 48_000 * 4 - 100 })
         #expect(sink.onsets.count >= 3)
     }

@@ -108,8 +108,10 @@ struct TempoMapTests {
             frames.append(event.frame)
             levels.append(event.level)
         }
-        #expect(frames == (0..<8).map { Int64($0) * 24000 })
-        #expect(levels == [.accent, .normal, .normal, .normal, .accent, .normal, .normal, .normal])
+        let expectedFrames = (0..<8).map { (beat: Int) -> Int64 in Int64(beat) * 24000 }
+        #expect(frames == expectedFrames)
+        let expectedLevels: [BeatLevel] = [.accent, .normal, .normal, .normal, .accent, .normal, .normal, .normal]
+        #expect(levels == expectedLevels)
         #expect(map.endFrame == 192_000)
     }
 

@@ -145,7 +145,7 @@ struct TransportTests {
         let before = beatsBefore(frame).count
         let expected = (0..<20).map { b in b < before ? (b / 4, b % 4) : layout[b] }
         #expect(rig.beats.count == 20)
-        #expect(rig.beats.map(\.frame) == (0..<20).map { SampleTime($0) * 24_000 })
+        #expect(rig.beats.map(\.frame) == (0..<20).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
         #expect(rig.beats.map(\.bar) == expected.map(\.0))
         #expect(rig.beats.map(\.beat) == expected.map(\.1))
         #expect(rig.beats.filter { $0.beat == 0 }.allSatisfy { $0.level == .accent })
@@ -204,7 +204,7 @@ struct TransportTests {
         let (frame, ticks) = effect(when)
         expectApplied(rig, .setVolume(0.5), frame: frame, ticks: ticks)
         #expect(rig.transport.volume == 0.5)
-        #expect(rig.beats.map(\.frame) == (0..<10).map { SampleTime($0) * 24_000 })
+        #expect(rig.beats.map(\.frame) == (0..<10).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
     }
 
     @Test("stop ends the run at the quantized frame; play starts again from bar 1", arguments: When.allCases)
@@ -219,7 +219,8 @@ struct TransportTests {
         rig.scheduler.send(.play, at: .frame(300_001))
         rig.advance(to: 300_001 + 24_000 * 8)
         let again = Array(rig.beats.dropFirst(beforeCount))
-        #expect(again.map(\.frame) == (0..<8).map { 300_001 + SampleTime($0) * 24_000 })
+        let expected = (0..<8).map { (beat: Int) -> SampleTime in 300_001 + SampleTime(beat) * 24_000 }
+        #expect(again.map(\.frame) == expected)
         #expect(again.map(\.bar) == [0, 0, 0, 0, 1, 1, 1, 1])
         #expect(rig.last?.position == .zero)
     }
@@ -240,12 +241,13 @@ struct TransportTests {
         expectApplied(rig, .resume, frame: resumeFrame, ticks: ticks)
         let first = firstBeat(atOrAfter: ticks)
         let again = Array(rig.beats.dropFirst(beforeCount).prefix(6))
-        let expected = (0..<6).map { k in
+        let expected = (0..<6).map { (k: Int) -> SampleTime in
             SampleTime(
                 (Double(resumeFrame) + exact120((first + Int64(k)) * ppq) - exact120(ticks)).rounded())
         }
         #expect(again.map(\.frame) == expected)
-        #expect(again.map(\.position) == (0..<6).map { Position(ticks: (first + Int64($0)) * ppq) })
+        let positions = (0..<6).map { (k: Int) -> Position in Position(ticks: (first + Int64(k)) * ppq) }
+        #expect(again.map(\.position) == positions)
     }
 
     @Test(
@@ -268,7 +270,8 @@ struct TransportTests {
             expectApplied(rig, .play, frame: start, ticks: 0)
             // Bar 1 of the music comes after the one-bar count-in.
             let played = Array(rig.beats.prefix(8))
-            #expect(played.map(\.frame) == (0..<8).map { start + SampleTime($0) * 24_000 }, "\(when)")
+            let beatFrames = (0..<8).map { (beat: Int) -> SampleTime in start + SampleTime(beat) * 24_000 }
+            #expect(played.map(\.frame) == beatFrames, "\(when)")
             #expect(played.map(\.bar) == [-1, -1, -1, -1, 0, 0, 0, 0], "\(when)")
             #expect(rig.states == [.stopped, .countingIn, .playing], "\(when)")
 
@@ -313,8 +316,10 @@ struct TransportTests {
         rig.advance(to: 300_000)
         #expect(rig.transport.state == .stopped)
         #expect(rig.last?.frame == 224_000)
-        #expect(rig.states == [.stopped, .countingIn, .playing, .paused, .playing, .stopped])
-        let heard: [SampleTime] = (0..<6).map { 10_000 + SampleTime($0) * 24_000 } + [200_000]
+        let states: [Transport.State] = [.stopped, .countingIn, .playing, .paused, .playing, .stopped]
+        #expect(rig.states == states)
+        let heard: [SampleTime] =
+            (0..<6).map { (index: Int) -> SampleTime in 10_000 + SampleTime(index) * 24_000 } + [200_000]
         #expect(rig.beats.map(\.frame) == heard)
         #expect(rig.beats.map(\.bar) == [-1, -1, -1, 0, 0, 0, 1])
         // Play after stop starts again with the count-in.
@@ -356,11 +361,14 @@ struct TransportVolumeTests {
         let before = sink.onsets.filter { $0.frame < 96000 }
         // The ramp runs across the 4096-frame block holding frame 96000 (93184 ..< 97280); after it, volume³.
         let after = sink.onsets.filter { $0.frame >= 97280 }
-        #expect(before.map(\.value) == [0.8, 0.6, 0.6, 0.6])
-        #expect(
-            after.map(\.frame) == [
-                120_000, 144_000, 168_000, 192_000, 216_000, 240_000, 264_000, 288_000, 312_000, 336_000, 360_000,
-            ])
-        #expect(after.map(\.value) == [0.6, 0.6, 0.6, 0.8, 0.6, 0.6, 0.6, 0.8, 0.6, 0.6, 0.6].map { $0 * 0.125 })
+        let levelsBefore: [Float] = [0.8, 0.6, 0.6, 0.6]
+        #expect(before.map(\.value) == levelsBefore)
+        let framesAfter: [Int64] = [
+            120_000, 144_000, 168_000, 192_000, 216_000, 240_000, 264_000, 288_000, 312_000, 336_000, 360_000,
+        ]
+        #expect(after.map(\.frame) == framesAfter)
+        let levelsAfter: [Float] = [0.6, 0.6, 0.6, 0.8, 0.6, 0.6, 0.6, 0.8, 0.6, 0.6, 0.6]
+        let quieter = levelsAfter.map { (level: Float) -> Float in level * 0.125 }
+        #expect(after.map(\.value) == quieter)
     }
 }

@@ -64,13 +64,21 @@ struct MIDIExportTests {
         let ons = sequence.events.filter { if case .noteOn = $0.event { true } else { false } }
         let clicks = Self.clicks(map)
         #expect(ons.map(\.position) == clicks.map(\.event.position))
-        #expect(ons.map(\.event) == clicks.map { .noteOn(channel: 9, key: $0.note.key, velocity: $0.note.velocity) })
+        let clickEvents = clicks.map { (click: (event: ClickEvent, note: MIDIClickNotes.Note)) -> MIDIEvent in
+            .noteOn(channel: 9, key: click.note.key, velocity: click.note.velocity)
+        }
+        #expect(ons.map(\.event) == clickEvents)
         // Count-in: side stick; beat one of the verse: hi wood block; the soft third beat at 71; eighths on the hi-hat.
-        #expect(
-            ons.prefix(4).map(\.event) == [37, 37, 37, 37].enumerated().map { .noteOn(9, $1, $0 == 0 ? 127 : 106) })
-        #expect(
-            ons[4...8].map(\.event)
-                == [(76, 127), (42, 100), (77, 100), (42, 100), (77, 71)].map { .noteOn(9, $0, $1) })
+        let countInKeys: [UInt8] = [37, 37, 37, 37]
+        let countInEvents = countInKeys.enumerated().map { (click: (offset: Int, element: UInt8)) -> MIDIEvent in
+            .noteOn(9, click.element, click.offset == 0 ? 127 : 106)
+        }
+        #expect(ons.prefix(4).map(\.event) == countInEvents)
+        let verseNotes: [(key: UInt8, velocity: UInt8)] = [(76, 127), (42, 100), (77, 100), (42, 100), (77, 71)]
+        let verseEvents = verseNotes.map { (note: (key: UInt8, velocity: UInt8)) -> MIDIEvent in
+            .noteOn(9, note.key, note.velocity)
+        }
+        #expect(ons[4...8].map(\.event) == verseEvents)
         let exact = sequence.tempoMap.exactFrame(at: map.endPosition!) - map.startFrames.last!
         #expect(abs(exact) < 0.01)
     }
@@ -104,19 +112,23 @@ struct MIDIExportTests {
         var timeline = ClickTimeline(map: try TempoMap(sections: [countIn, music]))
         var events: [ClickEvent] = []
         while let event = timeline.next() { events.append(event) }
-        #expect(events.map(\.isCountIn) == Array(repeating: true, count: 8) + Array(repeating: false, count: 8))
+        let countIns: [Bool] = Array(repeating: true, count: 8) + Array(repeating: false, count: 8)
+        #expect(events.map(\.isCountIn) == countIns)
         let bar: [BeatLevel] = [.accent, .soft, .soft, .soft, .normal, .soft, .soft, .soft]
         #expect(events.map(\.level) == bar + bar)
         let velocities = events.map { MIDIClickNotes.generalMIDI.note(for: $0)?.velocity }
-        #expect(
-            velocities == [127, 106, 106, 106, 106, 106, 106, 106] + [127, 71, 71, 71, 100, 71, 71, 71])
+        let expectedVelocities: [UInt8?] =
+            [127, 106, 106, 106, 106, 106, 106, 106] + [127, 71, 71, 71, 100, 71, 71, 71]
+        #expect(velocities == expectedVelocities)
         // The velocity is the mixer's gain under the MIDI curve gain = (v/127)², relative to the count-in's accent.
         let clicks = Impulses.clickSet()
         let gains = events.prefix(8).map { clicks.sound(for: $0)?.gain }
-        #expect(gains == [1] + Array(repeating: ClickSet.countInOffBeatGain, count: 7))
-        #expect(
-            Array(velocities.prefix(8))
-                == gains.map { $0.map { UInt8((127 * Double($0).squareRoot()).rounded()) } })
+        let expectedGains: [Float?] = [1] + Array(repeating: ClickSet.countInOffBeatGain, count: 7)
+        #expect(gains == expectedGains)
+        let gainVelocities = gains.map { (gain: Float?) -> UInt8? in
+            gain.map { (value: Float) -> UInt8 in UInt8((127 * Double(value).squareRoot()).rounded()) }
+        }
+        #expect(Array(velocities.prefix(8)) == gainVelocities)
     }
 
     @Test("An arpeggio part: its own channel and program, every note-on and note-off at its position")

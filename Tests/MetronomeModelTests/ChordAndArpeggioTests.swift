@@ -116,7 +116,9 @@ struct ChordAndArpeggioTests {
         var random = SeededGenerator(seed: 5)
         var upDown = ArpeggioOrderCursor(order: .upDown, size: 4)
         let steps = (0..<200).map { _ in upDown.next(random: &random) }
-        #expect(steps == (0..<200).map { [0, 1, 2, 3, 2, 1][$0 % 6] })
+        let period: [Int] = [0, 1, 2, 3, 2, 1]
+        let expectedSteps = (0..<200).map { (step: Int) -> Int in period[step % 6] }
+        #expect(steps == expectedSteps)
         var once = ArpeggioOrderCursor(order: .randomOnce, size: 3)
         let drawn = (0..<201).map { _ in once.next(random: &random) }
         for start in stride(from: 0, to: 201, by: 3) { #expect(Set(drawn[start..<(start + 3)]) == [0, 1, 2]) }

@@ -141,13 +141,16 @@ struct BarBeatTickTests {
                 == BarBeatTick(
                     bar: 1, beat: 2, tick: 480, barStartTick: 0, beatsPerBar: 3, beatType: 4, ticksPerBeat: 1920,
                     beatsPerMinute: 90))
-        let second = try #require(map.barBeatTick(atExactFrame: 96_000 + 12_000 * 4 + 6_001))
+        let secondFrame: Double = 96_000 + 12_000 * 4 + 6_001
+        let second = try #require(map.barBeatTick(atExactFrame: secondFrame))
+        let secondBarStart: Double = 3 * 1920 * 2
         #expect(
             second
                 == BarBeatTick(
-                    bar: 2, beat: 5, tick: 960, barStartTick: 3 * 1920 * 2, beatsPerBar: 6, beatType: 8,
+                    bar: 2, beat: 5, tick: 960, barStartTick: secondBarStart, beatsPerBar: 6, beatType: 8,
                     ticksPerBeat: 1920,
                     beatsPerMinute: 240))
-        #expect(map.barBeatTick(atExactFrame: 96_000 + 12 * 12_000 * 2)?.bar == nil)
+        let pastTheEnd: Double = 96_000 + 12 * 12_000 * 2
+        #expect(map.barBeatTick(atExactFrame: pastTheEnd)?.bar == nil)
     }
 }

@@ -13,8 +13,10 @@ struct ArpeggioSequenceTests {
         var events: [NoteEvent] = []
         while let batch = sequence.nextBatch() { events += batch }
         #expect(events.count == 32)
-        #expect(events.map(\.frame) == (0..<32).map { Int64($0) * 6000 })
-        #expect(events.map { $0.offFrame - $0.frame } == Array(repeating: 3000, count: 32))
+        let steps = (0..<32).map { (step: Int) -> Int64 in Int64(step) * 6000 }
+        #expect(events.map(\.frame) == steps)
+        let lengths = events.map { (event: NoteEvent) -> Int64 in event.offFrame - event.frame }
+        #expect(lengths == Array(repeating: 3000, count: 32))
         #expect(events.prefix(4).map(\.note) == [60, 64, 67, 60])
         #expect(events[16..<20].map(\.note) == [69, 72, 76, 69])
     }
@@ -32,8 +34,10 @@ struct ArpeggioSequenceTests {
         var events: [NoteEvent] = []
         while let batch = sequence.nextBatch() { events += batch }
         // 8000 frames a step, 6 steps per two-beat chord, two chords in the bar.
-        #expect(events.map(\.frame) == (0..<12).map { Int64($0) * 8000 })
-        #expect(events.map { $0.offFrame - $0.frame } == Array(repeating: 8000, count: 12))
+        let steps = (0..<12).map { (step: Int) -> Int64 in Int64(step) * 8000 }
+        #expect(events.map(\.frame) == steps)
+        let lengths = events.map { (event: NoteEvent) -> Int64 in event.offFrame - event.frame }
+        #expect(lengths == Array(repeating: 8000, count: 12))
         #expect(events.map(\.note) == [60, 64, 67, 72, 76, 79, 67, 71, 74, 79, 83, 86])
     }
 

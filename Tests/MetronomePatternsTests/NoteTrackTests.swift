@@ -36,9 +36,11 @@ struct NoteTrackTests {
     @Test("An arpeggiated track: a chord a bar, steps on the closed form, note-offs at the gate")
     func arpeggio() throws {
         let events = try noteEvents("tempo 120\nchords C G\narp up 1/4 gate 0.5\n2 bars\n")
-        #expect(events.map(\.frame) == (0..<8).map { Int64($0) * 24000 })
+        let steps = (0..<8).map { (step: Int) -> Int64 in Int64(step) * 24000 }
+        #expect(events.map(\.frame) == steps)
         #expect(events.map(\.note) == [60, 64, 67, 60, 67, 71, 74, 67])
-        #expect(events.map { $0.offFrame - $0.frame } == Array(repeating: 12000, count: 8))
+        let lengths = events.map { (event: NoteEvent) -> Int64 in event.offFrame - event.frame }
+        #expect(lengths == Array(repeating: 12000, count: 8))
     }
 
     @Test("Block chords: every note on the downbeat, held for the gate's share of the bar; N.C. is silent")

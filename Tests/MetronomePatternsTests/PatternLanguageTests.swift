@@ -59,7 +59,8 @@ struct PatternLanguageTests {
     @Test("Accents, and subdivision levels per click: 'subdivide 3 .o' is a shuffle grid")
     func accentsAndSubdivisions() throws {
         let result = try clicks("tempo 120\n1 bars accent X.xo subdivide 3 .o\n")
-        #expect(frames(result) == (0..<12).map { Int64($0) * 8000 })
+        let expectedFrames = (0..<12).map { (click: Int) -> Int64 in Int64(click) * 8000 }
+        #expect(frames(result) == expectedFrames)
         #expect(levels(result) == "X.o..ox.oo.o")
         #expect(levels(try clicks("1 bars subdivide 2 o\n")) == "Xoxoxoxo")
     }
@@ -91,7 +92,8 @@ struct PatternLanguageTests {
     @Test("Gap practice: play 1 mute 2 keeps the grid and silences whole bars")
     func gap() throws {
         let result = try clicks("tempo 120\n4 bars meter 2/4 gap play 1 mute 2\n")
-        #expect(frames(result) == (0..<8).map { Int64($0) * 24000 })
+        let expectedFrames = (0..<8).map { (beat: Int) -> Int64 in Int64(beat) * 24000 }
+        #expect(frames(result) == expectedFrames)
         #expect(levels(result) == "Xx....Xx")
     }
 
@@ -120,9 +122,11 @@ struct PatternLanguageTests {
         var timeline = ClickTimeline(map: map)
         var events: [ClickEvent] = []
         while let event = timeline.next() { events.append(event) }
-        #expect(events.map(\.isCountIn) == Array(repeating: true, count: 6) + Array(repeating: false, count: 3))
+        let countIns: [Bool] = Array(repeating: true, count: 6) + Array(repeating: false, count: 3)
+        #expect(events.map(\.isCountIn) == countIns)
         #expect(events.map(\.bar) == [-2, -2, -2, -1, -1, -1, 0, 0, 0])
-        #expect(events.map(\.frame) == (0..<9).map { Int64($0) * 48000 })
+        let expectedFrames = (0..<9).map { (beat: Int) -> Int64 in Int64(beat) * 48000 }
+        #expect(events.map(\.frame) == expectedFrames)
     }
 
     @Test("A trainer climbs by its step every M bars and holds at the limit")

@@ -17,12 +17,13 @@ struct SetlistParserTests {
         let set = try Setlist.parse(text, file: "gig.setlist")
         #expect(set.title == "Friday at the Blue Note")
         #expect(set.songs.map(\.title) == ["Opener", "Ballad", "Straight"])
-        #expect(
-            set.songs.map(\.source) == [
-                .pattern(name: "basic"), .file(path: "ballad.metro"), .click(tempo: "96", meter: "3/4"),
-            ])
+        let sources: [SetlistSong.Source] = [
+            .pattern(name: "basic"), .file(path: "ballad.metro"), .click(tempo: "96", meter: "3/4"),
+        ]
+        #expect(set.songs.map(\.source) == sources)
         #expect(set.songs.map(\.line) == [3, 4, 5])
-        #expect(set.songs.map(\.sourceColumns) == [[23], [20], [23, 26]])
+        let sourceColumns: [[Int]] = [[23], [20], [23, 26]]
+        #expect(set.songs.map(\.sourceColumns) == sourceColumns)
         #expect(
             set.songs[0].settings == [
                 Setting(option: "--bpm", text: "128", column: 33), Setting(option: "--count-in", text: "1", column: 46),
@@ -36,8 +37,10 @@ struct SetlistParserTests {
                 Setting(option: "--bars", text: "16", column: 91),
             ])
         #expect(set.songs[2].settings == [Setting(option: "--count-in", text: "2", column: 39)])
-        #expect(set.songs.map(\.advance) == [.wait, .wait, .after(4)])
-        #expect(set.songs.map(\.landing) == [.nextBar, .nextBar, .nextBar])
+        let advances: [SetlistSong.Advance] = [.wait, .wait, .after(4)]
+        #expect(set.songs.map(\.advance) == advances)
+        let landings: [SetlistSong.Landing] = [.nextBar, .nextBar, .nextBar]
+        #expect(set.songs.map(\.landing) == landings)
         #expect(set.songs.map(\.advanceLine) == [0, 0, 5])
         #expect(set.songs[2].sourceLine == "song \"Straight\" click 96 3/4 count-in 2 then after 4s   # a comment")
         #expect(set.songs.map(\.sourceText) == ["pattern basic", "file ballad.metro", "click 96 3/4"])

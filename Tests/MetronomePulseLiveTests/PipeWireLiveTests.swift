@@ -321,24 +321,24 @@ struct GraphQuantumEditTests {
         let zeros = [Float](repeating: 0, count: quantum)
         #expect(Recording.wholeQuantaEdits(in: render[...], against: render) == nil)
         // A quantum of silence inside the last click: no onset moves.
-        let inserted = Array(render[..<2300]) + zeros + Array(render[2300...])
+        let inserted: [Float] = Array(render[..<2300]) + zeros + Array(render[2300...])
         #expect(
             Recording.wholeQuantaEdits(in: inserted[...], against: render)
                 == ["silence of 256 frames put in at frame 2300"])
         // Two quanta before the second click (in silence: found where the click should start), one taken out.
-        let beforeClick = Array(render[..<1000]) + zeros + zeros + Array(render[1000...])
+        let beforeClick: [Float] = Array(render[..<1000]) + zeros + zeros + Array(render[1000...])
         #expect(
             Recording.wholeQuantaEdits(in: beforeClick[...], against: render)
                 == ["silence of 512 frames put in at frame 2000"])
-        let taken = Array(render[..<100]) + Array(render[(100 + quantum)...])
+        let taken: [Float] = Array(render[..<100]) + Array(render[(100 + quantum)...])
         #expect(Recording.wholeQuantaEdits(in: taken[...], against: render) == ["256 frames taken out at frame 100"])
         // A quantum of the first click replaced by silence, the clicks in place; and one begun before the second
         // click, in the render's silence.
-        let replaced = Array(render[..<300]) + zeros + Array(render[(300 + quantum)...])
+        let replaced: [Float] = Array(render[..<300]) + zeros + Array(render[(300 + quantum)...])
         #expect(
             Recording.wholeQuantaEdits(in: replaced[...], against: render)
                 == ["256 frames replaced by silence at frame 300"])
-        let replacedEarly = Array(render[..<1900]) + zeros + Array(render[(1900 + quantum)...])
+        let replacedEarly: [Float] = Array(render[..<1900]) + zeros + Array(render[(1900 + quantum)...])
         #expect(
             Recording.wholeQuantaEdits(in: replacedEarly[...], against: render)
                 == ["256 frames replaced by silence at frame 1900"])
@@ -346,13 +346,13 @@ struct GraphQuantumEditTests {
         var changed = render
         changed[2100] = 0.5
         #expect(Recording.wholeQuantaEdits(in: changed[...], against: render) == nil)
-        let short = Array(render[..<2300]) + [Float](repeating: 0, count: 192) + Array(render[2300...])
+        let short: [Float] = Array(render[..<2300]) + [Float](repeating: 0, count: 192) + Array(render[2300...])
         #expect(Recording.wholeQuantaEdits(in: short[...], against: render) == nil)
         #expect(Recording.wholeQuantaEdits(in: render[..<4500], against: render) == nil)
-        let replacedShort = Array(render[..<300]) + [Float](repeating: 0, count: 192) + Array(render[492...])
+        let replacedShort: [Float] = Array(render[..<300]) + [Float](repeating: 0, count: 192) + Array(render[492...])
         #expect(Recording.wholeQuantaEdits(in: replacedShort[...], against: render) == nil)
         // Departures a quantum and more apart in a render with no silence: four are explained, five are not.
-        let tone: [Float] = (0..<5000).map { Float($0 % 1000 + 1) / 1000 }
+        let tone: [Float] = (0..<5000).map { (frame: Int) -> Float in Float(frame % 1000 + 1) / 1000 }
         func departures(_ count: Int) -> [Float] {
             var recorded = Array(tone[..<300])
             for start in stride(from: 300, to: 300 * (count + 1), by: 300) {

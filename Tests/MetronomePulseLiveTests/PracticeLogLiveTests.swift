@@ -46,8 +46,10 @@ struct PracticeLogLiveTests {
         #expect(rows.map { $0[Column.meters.rawValue] } == ["4/4", "4/4"])
         // Four bars at 240: 16 beats of 0.25 s (the time between beats heard and the last one's length); the run
         // stopped after 1.5 s heard 3 to 5 beats of 0.4 s.
-        let seconds = rows.map { Double($0[Column.seconds.rawValue]) ?? 0 }
-        #expect((0.8..<2.5).contains(seconds[0]) && (3.9..<4.1).contains(seconds[1]), "\(seconds)")
+        let seconds = rows.map { (row: [String]) -> Double in Double(row[Column.seconds.rawValue]) ?? 0 }
+        let stoppedRange: Range<Double> = 0.8..<2.5
+        let endedRange: Range<Double> = 3.9..<4.1
+        #expect(stoppedRange.contains(seconds[0]) && endedRange.contains(seconds[1]), "\(seconds)")
         let quiet = try CommandRunner.run(["240", "--bars", "1", "--quiet", "--no-log"], environment: environment)
         #expect(quiet.status == 0)
         #expect(try runs(file).count == 2)

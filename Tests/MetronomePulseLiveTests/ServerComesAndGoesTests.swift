@@ -274,7 +274,7 @@ struct ReconnectGridTests {
 
             let beats = log.beats.withLock { $0 }
             // Every beat once, on the grid, gap included (published, not heard), none late.
-            #expect(beats.map(\.frame) == beats.indices.map { SampleTime($0) * 24000 })
+            #expect(beats.map(\.frame) == beats.indices.map { (index: Int) -> SampleTime in SampleTime(index) * 24000 })
             #expect(session.mixer.lateEventCount == 0)
             // Heard on the new stream's clock, against where the lost stream's clock put the same frame: before the
             // correction later by the new stream's start latency (where the null sink is in its cycle, 4–46 ms),

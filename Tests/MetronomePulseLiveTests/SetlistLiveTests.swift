@@ -46,22 +46,29 @@ struct SetlistLiveTests {
         let bStart = aBeats * 12_000
         // B: 6 beats at 180 (16 000 frames), ends 96 000 frames after its start; C 0.5 s (24 000) later, at 300
         // (9 600 a beat), 8 beats.
-        let b = (0..<6).map { bStart + $0 * 16_000 }
-        let c = (0..<8).map { bStart + 96_000 + 24_000 + $0 * 9_600 }
+        let b = (0..<6).map { (beat: Int) -> Int in bStart + beat * 16_000 }
+        let c = (0..<8).map { (beat: Int) -> Int in bStart + 96_000 + 24_000 + beat * 9_600 }
         #expect(Array(fromA.dropFirst(aBeats)) == b + c, "\(fromA)")
         // The log: a row per song, each with its own title, plain click, tempo and time (B's six beats at 180 are
         // 2 s; C's eight at 300, 1.6 s), the first two closed as the set moved on.
         let runs = try CommandRunner.run(["log", "--runs", "--csv", "--log-file", log])
         #expect(runs.status == 0, "\(runs.standardError)")
-        let rows = runs.standardOutput.split(separator: "\n").dropFirst().map {
-            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let rows = runs.standardOutput.split(separator: "\n").dropFirst().map { (line: Substring) -> [String] in
+            line.split(separator: ",", omittingEmptySubsequences: false).map { (field: Substring) -> String in
+                String(field)
+            }
         }
         // id,started_utc,local_date,what,setlist_song,setlist_path,lowest_bpm,highest_bpm,meters,sound,seconds,ending
-        #expect(rows.map { $0[3] } == ["click 240 4/4", "click 180 3/4", "click 300 4/4"], "\(rows)")
-        #expect(rows.map { $0[4] } == ["A", "B", "C"], "\(rows)")
-        #expect(rows.map { $0[7] } == ["240", "180", "300"], "\(rows)")
-        #expect(rows.map { $0[11] } == ["switched", "switched", "ended"], "\(rows)")
-        #expect(rows.dropFirst().map { $0[10] } == ["2", "1.6"], "\(rows)")
-        #expect(rows.allSatisfy { $0[5] == set }, "\(rows)")
+        let what = rows.map { (row: [String]) -> String in row[3] }
+        #expect(what == ["click 240 4/4", "click 180 3/4", "click 300 4/4"], "\(rows)")
+        let songs = rows.map { (row: [String]) -> String in row[4] }
+        #expect(songs == ["A", "B", "C"], "\(rows)")
+        let highest = rows.map { (row: [String]) -> String in row[7] }
+        #expect(highest == ["240", "180", "300"], "\(rows)")
+        let endings = rows.map { (row: [String]) -> String in row[11] }
+        #expect(endings == ["switched", "switched", "ended"], "\(rows)")
+        let seconds = rows.dropFirst().map { (row: [String]) -> String in row[10] }
+        #expect(seconds == ["2", "1.6"], "\(rows)")
+        #expect(rows.allSatisfy { (row: [String]) -> Bool in row[5] == set }, "\(rows)")
     }
 }

@@ -162,7 +162,7 @@ struct TransportLiveTests {
         for beats in [beatsA, beatsB] {
             #expect(beats.map(\.0.bar) == [1, 1, 1, 2, 2, 2])
             #expect(beats.map(\.0.beat) == [1, 2, 3, 1, 2, 3])
-            #expect(beats.map(\.0.frame) == (0..<6).map { SampleTime($0) * 24000 })
+            #expect(beats.map(\.0.frame) == (0..<6).map { (index: Int) -> SampleTime in SampleTime(index) * 24000 })
             let hosts = beats.compactMap(\.0.hostNanoseconds)
             #expect(hosts.count == 6)
             // 500 ms apart on the host clock, to within the mapping's drift and re-fits (well under a millisecond).

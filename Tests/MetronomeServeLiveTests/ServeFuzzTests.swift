@@ -86,7 +86,7 @@ struct ServeFuzzTests {
             let recorded = try recording.finish()
             let verbose = PulseServer.VerboseReport(standardError: result.standardError)
             let beforeTraffic = underruns(before) ?? 0
-            let cause =
+            let cause: String? =
                 beforeTraffic > 0 && underruns(state) == beforeTraffic
                 ? verbose.underrunsOutsideUs(lateEvents: nil).map { "before the traffic began: \($0)" } : nil
             return LiveAttempt((result, state, before, expected, recorded, alive), outsideCause: cause)
@@ -107,8 +107,9 @@ struct ServeFuzzTests {
         #expect(result.standardError.contains("metronome: underruns reported by the server: 0\n"))
         let found = onsets(recorded)
         #expect(found.count >= 8)
-        let intervals = zip(found.dropFirst(), found).map { $0 - $1 }
-        #expect(intervals == [Int](repeating: 24000, count: max(0, found.count - 1)))
+        let intervals = zip(found.dropFirst(), found).map { (pair: (Int, Int)) -> Int in pair.0 - pair.1 }
+        let steady = [Int](repeating: 24000, count: max(0, found.count - 1))
+        #expect(intervals == steady)
     }
 
     @Test("Notes sent while the scheduler sleeps between beats (60 BPM) land on time: 0 late events")

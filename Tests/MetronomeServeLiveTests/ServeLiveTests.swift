@@ -38,7 +38,8 @@ struct ServeLiveTests {
         // The subscription's first 90 BPM beat is the beat the recording switches at.
         let beats = run.report.beats
         let first90 = try #require(beats.first { $0.tempo == 90 })
-        #expect(((first90.bar - 1) * 4 + first90.beat - 1) * 24000 == switchFrame)
+        let first90Frame: Int = ((first90.bar - 1) * 4 + first90.beat - 1) * 24000
+        #expect(first90Frame == switchFrame)
         #expect(beats.prefix { $0.tempo == 120 }.count + beats.drop { $0.tempo == 120 }.count == beats.count)
         #expect(beats.drop { $0.tempo == 120 }.allSatisfy { $0.tempo == 90 })
 

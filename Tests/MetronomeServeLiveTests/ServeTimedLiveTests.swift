@@ -58,7 +58,9 @@ struct ServeTimedLiveTests {
         }
         let server = try PulseServer()
         // Its release at the quit counts late, so a repeat asks for none before the quit, as the checks below do.
-        let beforeQuit = { (report: Report) in report.state["late_events"]?.number.map { Int($0) } ?? -1 }
+        let beforeQuit = { (report: Report) -> Int in
+            report.state["late_events"]?.number.map { (count: Double) -> Int in Int(count) } ?? -1
+        }
         let run = try serveAndRecord(["--bpm", "120"], server: server, lateEvents: beforeQuit) { port in
             try PythonOSCClient.run(
                 """
@@ -83,14 +85,14 @@ struct ServeTimedLiveTests {
         let heard = try #require(run.report.beats.first { ($0.bar, $0.beat) == (2, 1) })
         let target = HeardBeat(bar: 2, beat: 1, tempo: 120, tag: run.report.target)
         let error = target.nanoseconds - heard.nanoseconds
-        let expected = Int((Double(error) * 48000 / 1e9).rounded())
+        let expected: Int = Int((Double(error) * 48000 / 1e9).rounded())
         // Up to beat 2.3 (frame 144000), heard before the client sent its query and the quit.
         let frames = 144_000
         #expect(run.recording.count >= frames)
         let recorded = Array(run.recording.prefix(frames))
         let chord = try ChordSymbol(parsing: "C").notes(octave: 4, inversion: 0)
         // Which chord frame the recording holds: the offline render with the chord there equals it bit for bit.
-        let matching = try (-3...3).filter { offset in
+        let matching = try (-3...3).filter { (offset: Int) throws -> Bool in
             let offline = try offlineServe(map: .steady(tempo: BPM(120)), frames: frames) { queue in
                 for note in chord {
                     queue.noteOn(note, velocity: 100, at: SampleTime(96000 + offset), holdFrames: 96000)

@@ -71,16 +71,18 @@ extension WebPageLiveTests {
             // 6 s at 97 BPM (web_page.py's window; it was 10 s, 4 s more for the same checks): 9 beats, less one at
             // either end of the window.
             #expect(timing.errors.count >= 7, "\(timing.frames)")
-            let sorted = timing.errors.map(abs).sorted()
+            let sorted = timing.errors.map { (error: Double) -> Double in abs(error) }.sorted()
             let median = sorted[sorted.count / 2]
-            let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
-            let mean = timing.errors.reduce(0, +) / Double(timing.errors.count)
-            print(
+            let p99Count: Int = Int((Double(sorted.count) * 0.99).rounded(.up))
+            let p99 = sorted[min(sorted.count - 1, p99Count - 1)]
+            let mean: Double = timing.errors.reduce(0, +) / Double(timing.errors.count)
+            let summary: String =
                 "web beat timing: page \(drawn.count) of \(report.pages.count): \(timing.errors.count) beats, "
-                    + "|drawn − heard| median \(Self.ms(median)) p99 \(Self.ms(p99)) max \(Self.ms(sorted.last!)) ms, "
-                    + "mean \(Self.ms(mean)) ms; frame interval \(Self.ms(page.frameInterval)) ms; page clock offset "
-                    + "off by \(Self.ms(timing.offsetError)) ms (measured through a \(Self.ms(page.clockBefore.trip / 1e6)) ms "
-                    + "call)")
+                + "|drawn − heard| median \(Self.ms(median)) p99 \(Self.ms(p99)) max \(Self.ms(sorted.last!)) ms, "
+                + "mean \(Self.ms(mean)) ms; frame interval \(Self.ms(page.frameInterval)) ms; page clock offset "
+                + "off by \(Self.ms(timing.offsetError)) ms (measured through a "
+                + "\(Self.ms(page.clockBefore.trip / 1e6)) ms call)"
+            print(summary)
             #expect(
                 median < page.frameInterval,
                 "median |drawn − heard| \(median) ms, frame interval \(page.frameInterval) ms: \(timing.errors)")
@@ -91,7 +93,9 @@ extension WebPageLiveTests {
         // script does, so one may see a beat more at either end (a clean-clone run: 11 beats and 10, the same 10).
         #expect(drawn.count == 2, "\(drawn)")
         if drawn.count == 2, let first = drawn.compactMap(\.first).max(), let last = drawn.compactMap(\.last).min() {
-            let watched = drawn.map { $0.filter { (first...last).contains($0) } }
+            let watched = drawn.map { (frames: [Int]) -> [Int] in
+                frames.filter { (frame: Int) -> Bool in (first...last).contains(frame) }
+            }
             #expect(watched[0] == watched[1], "\(drawn)")
             #expect(drawn.allSatisfy { $0.count - watched[0].count <= 2 }, "\(drawn)")
         }

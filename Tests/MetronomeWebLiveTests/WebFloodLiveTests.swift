@@ -112,7 +112,8 @@ struct WebFloodLiveTests {
         let recording = try server.startRecording()
         let serve = try WebServe(["--bpm", "120", "--latency", "40"], server: server)
         usleep(1_000_000)
-        let port = try #require(Int(serve.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
+        let portText: Substring = serve.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""
+        let port = try #require(Int(portText))
         let flood = try Self.flood(port: port)
         let state = try Self.query(port: serve.oscPort)
         let result = try serve.quit()
@@ -151,13 +152,16 @@ struct WebFloodLiveTests {
 
         // Counted, exactly: the report's line from what the client saw.
         let connections = flood.connections
-        let loads = connections.count { $0.status == 200 } + 1
-        let sockets = connections.count { $0.status == 101 }
-        let refusedCommands = connections.reduce(0) { $0 + $1.refusals } + connections.count { $0.close == 1003 }
-        let refusedRequests = connections.count { ($0.status ?? 0) >= 400 }
-        let refusedConnections = connections.count { $0.status == nil }
-        let refusedFrames = connections.count { [1002, 1007, 1009].contains($0.close) }
-        let line =
+        let loads: Int = connections.count { $0.status == 200 } + 1
+        let sockets: Int = connections.count { $0.status == 101 }
+        let refusals = connections.reduce(0) { (sum: Int, connection: FloodReport.Connection) -> Int in
+            sum + connection.refusals
+        }
+        let refusedCommands: Int = refusals + connections.count { $0.close == 1003 }
+        let refusedRequests: Int = connections.count { ($0.status ?? 0) >= 400 }
+        let refusedConnections: Int = connections.count { $0.status == nil }
+        let refusedFrames: Int = connections.count { [1002, 1007, 1009].contains($0.close) }
+        let line: String =
             "metronome: web: \(loads) page loads, \(sockets) WebSockets, \(commands) commands (\(refusedCommands) "
             + "refused), \(refusedRequests) requests refused (0 timed out), \(refusedConnections) of \(connections.count + 1) "
             + "connections refused, \(refusedFrames) frames refused, 0 slow pages closed\n"
@@ -166,10 +170,11 @@ struct WebFloodLiveTests {
 
         // The sound: every click exactly 24000 frames after the one before, from before the flood to after it.
         let found = onsets(run.recording)
-        #expect(
-            zip(found.dropFirst(), found).map { $0 - $1 } == [Int](repeating: 24000, count: max(0, found.count - 1)))
+        let gaps = zip(found.dropFirst(), found).map { (pair: (Int, Int)) -> Int in pair.0 - pair.1 }
+        let steady = [Int](repeating: 24000, count: max(0, found.count - 1))
+        #expect(gaps == steady)
         let first = try #require(Self.firstAudio(run.result.standardError))
-        let heardByTheEnd = Int((flood.finished - first) / 0.5) + 1
+        let heardByTheEnd: Int = Int((flood.finished - first) / 0.5) + 1
         #expect(found.count >= heardByTheEnd, "\(found.count) clicks; \(heardByTheEnd) were due by the flood's end")
         #expect(flood.started > first)
     }

@@ -95,7 +95,9 @@ struct WebPageLiveTests {
         // Beats in 3/4 after the meter change, each with the host time it is heard at.
         #expect(report.shown.count == 6)
         #expect(
-            report.shown.suffix(3).allSatisfy { (1...3).contains($0.beat) && $0.host != nil && $0.shownHost != nil })
+            report.shown.suffix(3).allSatisfy { (shown: ShownBeat) -> Bool in
+                (1...3).contains(shown.beat) && shown.host != nil && shown.shownHost != nil
+            })
         #expect(report.accentsShown == "X x x")
         #expect(report.patternMenuShown == "plain click")
         #expect(report.refused == [])
@@ -387,8 +389,12 @@ struct WebStageLiveTests {
             #expect(view.shown.count >= 5, "\(name): \(view.shown)")
             let last = view.records.last?.page ?? 0
             for beat in view.shown where beat.page + 350 < last {
-                let at = view.records.filter { $0.page > beat.page && $0.page <= beat.page + 100 }
-                let between = view.records.filter { $0.page >= beat.page + 250 && $0.page <= beat.page + 350 }
+                let at = view.records.filter { (record: Record) -> Bool in
+                    record.page > beat.page && record.page <= beat.page + 100
+                }
+                let between = view.records.filter { (record: Record) -> Bool in
+                    record.page >= beat.page + 250 && record.page <= beat.page + 350
+                }
                 let colour = beat.beat == 1 ? colours.down : colours.beat
                 #expect(!at.isEmpty && !between.isEmpty, "\(name): beat \(beat.bar).\(beat.beat)")
                 if view.motion == "reduce" {
@@ -408,10 +414,16 @@ struct WebStageLiveTests {
         #expect(playing.supported && playing.held && playing.requests >= 1 && playing.note == nil, "\(playing)")
         #expect(!stopped.held && stopped.releases >= 1 && stopped.state == "■ stopped", "\(stopped)")
         #expect(again.held && again.requests >= 2, "\(again)")
-        #expect(report.toggles["start"].map { !$0.stage } == true)
-        #expect(report.toggles["button"].map { $0.stage && $0.url.contains("stage=1") } == true)
-        #expect(report.toggles["escape"].map { !$0.stage && !$0.url.contains("stage") } == true)
-        #expect(report.toggles["key"].map { $0.stage && $0.url.contains("stage=1") } == true)
+        #expect(report.toggles["start"].map { (toggle: Toggle) -> Bool in !toggle.stage } == true)
+        #expect(
+            report.toggles["button"].map { (toggle: Toggle) -> Bool in toggle.stage && toggle.url.contains("stage=1") }
+                == true)
+        #expect(
+            report.toggles["escape"].map { (toggle: Toggle) -> Bool in !toggle.stage && !toggle.url.contains("stage") }
+                == true)
+        #expect(
+            report.toggles["key"].map { (toggle: Toggle) -> Bool in toggle.stage && toggle.url.contains("stage=1") }
+                == true)
         #expect(Set(report.screenshots.keys) == ["at a beat", "between beats"], "\(report.screenshots)")
         for path in report.screenshots.values {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
