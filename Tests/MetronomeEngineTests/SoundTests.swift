@@ -1,8 +1,10 @@
 import Foundation
-import MetronomeEngine
 import MetronomeModel
 import MetronomeTestSupport
+import RealModule
 import Testing
+
+@testable import MetronomeEngine
 
 @Suite("Generated sounds and resampling")
 struct SoundTests {
@@ -53,5 +55,53 @@ struct SoundTests {
             worst = max(worst, abs(output[index] - ideal))
         }
         #expect(worst < 1e-3)
+    }
+
+    @Test(
+        "Silent input frames are skipped without changing a bit: the output equals the filter over every tap",
+        arguments: [(8000, 48000), (44100, 48000), (96000, 44100)])
+    func silenceSkippedBitForBit(rates: (Int, Int)) {
+        let (source, target) = rates
+        // A decaying tone with digital silence around it and a silent gap inside, and a sign-alternating tail.
+        var input = [Float](repeating: 0, count: 300)
+        for index in 0..<400 {
+            let time = Double(index) / Double(source)
+            input.append(Float(0.8 * sin(2 * Double.pi * 440 * time) * exp(-Double(index) / 120)))
+        }
+        input += [Float](repeating: 0, count: 200)
+        input += (0..<50).map { (index: Int) -> Float in index % 2 == 0 ? 1e-30 : -1e-30 }
+        input += [Float](repeating: 0, count: 300)
+        let output = SampleRateConverter.convert(input, from: source, to: target)
+        let reference = Self.everyTap(input, from: source, to: target)
+        #expect(output.map(\.bitPattern) == reference.map(\.bitPattern))
+        #expect(output.contains { $0 != 0 })
+    }
+
+    /// The converter's filter as it was before silent frames were skipped: every tap evaluated.
+    static func everyTap(_ input: [Float], from sourceRate: Int, to targetRate: Int) -> [Float] {
+        let ratio = Double(targetRate) / Double(sourceRate)
+        let cutoff = min(1, ratio)
+        let reach = Double(SampleRateConverter.zeroCrossings) / cutoff
+        let outputCount = (input.count * targetRate + sourceRate - 1) / sourceRate
+        let beta = SampleRateConverter.beta
+        let normaliser = SampleRateConverter.besselI0(beta)
+        var output = [Float](repeating: 0, count: outputCount)
+        for index in 0..<outputCount {
+            let centre = Double(index) / ratio
+            let first = max(0, Int((centre - reach).rounded(.up)))
+            let last = min(input.count - 1, Int((centre + reach).rounded(.down)))
+            guard first <= last else { continue }
+            var sum = 0.0
+            for tap in first...last {
+                let distance = centre - Double(tap)
+                let x = distance * cutoff
+                let sinc = x == 0 ? 1 : Double.sin(Double.pi * x) / (Double.pi * x)
+                let r = distance / reach
+                let window = SampleRateConverter.besselI0(beta * (max(0, 1 - r * r)).squareRoot()) / normaliser
+                sum += Double(input[tap]) * cutoff * sinc * window
+            }
+            output[index] = Float(sum)
+        }
+        return output
     }
 }

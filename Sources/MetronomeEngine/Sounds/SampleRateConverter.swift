@@ -12,7 +12,7 @@ public enum SampleRateConverter {
     ///   - sourceRate: the input's frames per second (> 0).
     ///   - targetRate: the output's frames per second (> 0).
     /// - Returns: the input itself when the rates match; otherwise `ceil(count × target / source)` frames.
-    /// - Complexity: O(output × 64 × max(1, source/target)).
+    /// - Complexity: O(output × 64 × max(1, source/target)) for sounding input; a silent input frame costs nothing.
     public static func convert(_ input: [Float], from sourceRate: Int, to targetRate: Int) -> [Float] {
         guard sourceRate != targetRate, !input.isEmpty else { return input }
         let ratio = Double(targetRate) / Double(sourceRate)
@@ -28,6 +28,11 @@ public enum SampleRateConverter {
             guard first <= last else { continue }
             var sum = 0.0
             for tap in first...last {
+                // A silent input frame adds ±0, which leaves the sum as it was (it starts at +0, and no sum of terms
+                // reaches -0 from there), so skipping its sinc and window changes no bit of the output. Digital
+                // silence is common in sample files (a click's padding); a 60 s sample of it at 8 kHz took 50 s to
+                // load at 192 kHz before.
+                if input[tap] == 0 { continue }
                 let distance = centre - Double(tap)
                 let x = distance * cutoff
                 let sinc = x == 0 ? 1 : Double.sin(Double.pi * x) / (Double.pi * x)
