@@ -101,6 +101,28 @@ struct SetlistLeaderTests {
     }
 
     @Test(
+        "Following Link whose beats are heard 1.5 frames after ours: a switch at once lands on our beat on the next quantum, not on the source's frame two after it beside the old song's beat"
+    )
+    func linkAtOnceWithinTolerance() throws {
+        let text = """
+            song "A" click 120 4/4 switch now
+            song "B" click 90 3/4
+            """
+        let plan = try SetlistPlayerTests.plan(text, scales: [1, 0.5])
+        let (onsets, _, _) = try Self.renderLinked(
+            plan, heardAfter: 31_250, frames: 400_000, actions: [(300_000, { songs, _ in songs.next() })])
+        // A on our grid to beat 11, then B from beat 12 (345 600): one onset a beat, none doubled, each within 2
+        // frames of our grid (B's after its first on the source's times, rounded: 2 frames on).
+        let frames = onsets.map(\.frame)
+        #expect(frames.count == 14, "\(frames)")
+        let onTheGrid = frames.enumerated().allSatisfy { (beat: (offset: Int, element: Int)) -> Bool in
+            abs(beat.element - beat.offset * Self.beat) <= 2
+        }
+        #expect(onTheGrid, "\(frames)")
+        #expect(Self.firstFrames(onsets) == ["A": 0, "B": 345_600])
+    }
+
+    @Test(
         "Following Link with quantum 4, a switch on the bar line of a 3/4 song lands on the source's first quantum at or after the song's next bar line"
     )
     func linkThreeFour() throws {

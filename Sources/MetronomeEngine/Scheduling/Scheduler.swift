@@ -662,7 +662,7 @@ public final class Scheduler: @unchecked Sendable {
         }
         guard moves == nil else { return nil }
         switch quantization {
-        case .now: return launchGrid == nil ? nil : .frame(launchFrame(atOrAfter: scheduledUntil))
+        case .now: return launchGrid == nil ? nil : .frame(launchFrameOnABeat())
         case .nextBar:
             // The next bar line; past the map's end, the end (a map that ends inside a bar).
             if let bar = transport.nextBarPosition(from: scheduledUntil) { return .position(bar) }
@@ -705,6 +705,24 @@ public final class Scheduler: @unchecked Sendable {
         guard let waiting = waitingLoad else { return }
         waitingLoad = nil
         landedTicket = max(landedTicket, waiting.ticket)
+    }
+
+    /// Where a switch at once lands on a leading clock's grid: the first beat of ours not yet scheduled that the grid
+    /// keeps as it is (a grid point within the leader's tolerance of our beat, which the grid gives as our frame).
+    /// The grid's point itself may lie a frame or two beside our beat there: after it, the playing song's beat and the
+    /// new song's first would both sound, a frame or two apart (seen under Link: session beat 16 heard twice); before
+    /// the first frame not yet scheduled, the same with our beat already scheduled. With no such beat in 64 (the
+    /// transport stopped, our beats off the grid), the grid's point at or after the first frame not yet scheduled.
+    private func launchFrameOnABeat() -> SampleTime {
+        var from = scheduledUntil
+        for _ in 0..<64 {
+            guard let beat = transport.nextBeatPosition(from: from), let exact = transport.exactOutputFrame(of: beat)
+            else { break }
+            let frame = SampleTime(exact.rounded(.toNearestOrAwayFromZero))
+            if launchFrame(atOrAfter: frame) == frame { return frame }
+            from = frame + 1
+        }
+        return launchFrame(atOrAfter: scheduledUntil)
     }
 
     /// The frame a load due at `frame` lands on: the leading clock's (`launchGrid`), never before `frame`.

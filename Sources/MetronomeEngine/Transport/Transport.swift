@@ -212,6 +212,13 @@ public struct Transport: Sendable {
         return map.endPosition.map { bar <= $0 } ?? true ? bar : nil
     }
 
+    /// While running, the first beat at or after the first position at or after `frame` whose output frame is not
+    /// before it (nil when stopped or past the map's end).
+    public func nextBeatPosition(from frame: SampleTime) -> Position? {
+        guard running, let here = firstPosition(atOrAfter: frame) else { return nil }
+        return firstGridPosition(atOrAfter: here, now: frame, next: map.nextBeat(atOrAfter:))
+    }
+
     /// The first grid point (beat or bar) at or after `here` whose output frame is not before `now`.
     private func firstGridPosition(
         atOrAfter here: Position, now: SampleTime, next: (Position) -> Position?
