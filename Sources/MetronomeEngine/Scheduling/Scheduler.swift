@@ -707,22 +707,22 @@ public final class Scheduler: @unchecked Sendable {
         landedTicket = max(landedTicket, waiting.ticket)
     }
 
-    /// Where a switch at once lands on a leading clock's grid: the first beat of ours not yet scheduled that the grid
-    /// keeps as it is (a grid point within the leader's tolerance of our beat, which the grid gives as our frame).
-    /// The grid's point itself may lie a frame or two beside our beat there: after it, the playing song's beat and the
-    /// new song's first would both sound, a frame or two apart (seen under Link: session beat 16 heard twice); before
-    /// the first frame not yet scheduled, the same with our beat already scheduled. With no such beat in 64 (the
-    /// transport stopped, our beats off the grid), the grid's point at or after the first frame not yet scheduled.
+    /// Where a switch at once lands on a leading clock's grid: the grid's first point at or after the first frame not
+    /// yet scheduled, or the beat of ours it lies beside. A grid point within the leader's tolerance of a beat of ours
+    /// (the grid gives such a beat as itself) may lie a frame or two after it: landing there, the playing song's beat
+    /// and the new song's first would both sound, a frame or two apart (seen under Link: session beat 16 heard twice).
+    /// Only our beats up to the grid's point are looked at: where no beat of ours meets the leader's bar (a 2/2 song
+    /// beside a quantum of 3), the bar itself is kept.
     private func launchFrameOnABeat() -> SampleTime {
+        let point = launchFrame(atOrAfter: scheduledUntil)
         var from = scheduledUntil
-        for _ in 0..<64 {
-            guard let beat = transport.nextBeatPosition(from: from), let exact = transport.exactOutputFrame(of: beat)
-            else { break }
+        while let beat = transport.nextBeatPosition(from: from), let exact = transport.exactOutputFrame(of: beat) {
             let frame = SampleTime(exact.rounded(.toNearestOrAwayFromZero))
+            guard frame <= point else { break }
             if launchFrame(atOrAfter: frame) == frame { return frame }
             from = frame + 1
         }
-        return launchFrame(atOrAfter: scheduledUntil)
+        return point
     }
 
     /// The frame a load due at `frame` lands on: the leading clock's (`launchGrid`), never before `frame`.
