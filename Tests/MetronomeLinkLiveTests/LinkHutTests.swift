@@ -17,21 +17,44 @@ struct LinkHutTests {
         return lines[header + 1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    @Test("LinkHut: its tempo keys are followed by ours, ours reaches its screen with our peer, and start/stop goes both ways")
+    /// Asks `condition` every 50 ms until it holds or `seconds` have passed (a fixed wait of that length before):
+    /// whether it held.
+    static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            if Date() >= deadline { return false }
+            usleep(50_000)
+        }
+        return true
+    }
+
+    @Test(
+        "LinkHut: its tempo keys are followed by ours, ours reaches its screen with our peer, and start/stop goes both ways"
+    )
     func linkHut() throws {
         let lab = try LinkLab()
         let namespace = lab.namespace
         let jackName = "metronome-\(getpid())"
-        let jack = try namespace.start("/usr/bin/jackd", ["-n", jackName, "-R", "-d", "dummy", "-r", "48000", "-p", "256"])
+        let jack = try namespace.start(
+            "/usr/bin/jackd", ["-n", jackName, "-R", "-d", "dummy", "-r", "48000", "-p", "256"])
         defer {
             jack.send(SIGTERM)
             _ = jack.wait()
         }
-        usleep(1_500_000)
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = jackName
+        environment["JACK_NO_START_SERVER"] = "1"
+        _ = try Self.eventually(within: 1.5) {
+            let listed = try ChildProcess("/usr/bin/jack_lsp", [], environment: environment).wait(killingAfter: 3)
+            return listed.standardOutput.split(separator: "\n").contains("system:playback_1")
+        }
         let tmux = ["-L", "metronome-test-\(getpid())"]
         let hut = try namespace.start(
             "/usr/bin/tmux",
-            tmux + ["new-session", "-d", "-s", "hut", "-x", "120", "-y", "30", "env JACK_DEFAULT_SERVER=\(jackName) LinkHut"]
+            tmux + [
+                "new-session", "-d", "-s", "hut", "-x", "120", "-y", "30",
+                "env JACK_DEFAULT_SERVER=\(jackName) LinkHut",
+            ]
         ).wait()
         try #require(hut.status == 0, "\(hut.standardError)")
         defer { _ = try? ChildProcess("/usr/bin/tmux", tmux + ["kill-server"]).wait() }
@@ -41,7 +64,7 @@ struct LinkHutTests {
                 usleep(100_000)
             }
         }
-        usleep(1_000_000)
+        _ = try Self.eventually(within: 1) { try !Self.status(tmux).isEmpty }
         // LinkHut starts with Link off: a enables it, s its start/stop sync.
         try keys("a", "s")
         usleep(500_000)
@@ -51,27 +74,33 @@ struct LinkHutTests {
             try #require(result.status == 0, "\(result.standardError)")
             return result.standardOutput.split(separator: "\n").map(String.init)
         }
-        usleep(2_000_000)
+        // Ours shown on LinkHut's screen within 2 s: one peer, sync on, stopped, its 120.
+        let shown = ["yes", "1", "4", "yes [stopped]", "120.00"]
+        _ = try Self.eventually(within: 2) { try Array(Self.status(tmux).prefix(5)) == shown }
         var status = try Self.status(tmux)
-        // Ours shown on LinkHut's screen: one peer, sync on, stopped, its 120.
-        #expect(Array(status.prefix(5)) == ["yes", "1", "4", "yes [stopped]", "120.00"], "\(status)")
+        #expect(Array(status.prefix(5)) == shown, "\(status)")
         // LinkHut's e, five times: 125 BPM, taken by ours while neither plays.
         try keys("e", "e", "e", "e", "e")
         usleep(800_000)
         #expect(try ask("state") == ["link=1 peers=1 quantum=4.0 tempo=125.0 error="])
         // Ours: 131 BPM, on LinkHut's screen.
-        #expect(try ask("/metronome/tempo:f:131", "wait:1", "state") == ["link=1 peers=1 quantum=4.0 tempo=131.0 error="])
+        #expect(
+            try ask("/metronome/tempo:f:131", "wait:1", "state") == ["link=1 peers=1 quantum=4.0 tempo=131.0 error="])
         status = try Self.status(tmux)
         #expect(status.count > 4 && status[4] == "131.00", "\(status)")
         // LinkHut's space starts both (ours on the next quantum boundary: within a bar, 1.8 s at 131 BPM).
         try keys("Space")
-        usleep(2_500_000)
+        _ = try Self.eventually(within: 2.5) { try ask("playing") == ["playing=1"] }
         #expect(try ask("playing") == ["playing=1"])
         // Our stop stops LinkHut; our play starts it again.
         _ = try ask("/metronome/stop", "wait:0.5")
         status = try Self.status(tmux)
         #expect(status.count > 3 && status[3] == "yes [stopped]", "\(status)")
-        _ = try ask("/metronome/play", "wait:2.5")
+        _ = try ask("/metronome/play")
+        // LinkHut shows the session playing at once; ours plays from the next quantum boundary (within 1.8 s).
+        _ = try Self.eventually(within: 2.5) {
+            try Self.status(tmux).dropFirst(3).first == "yes [playing]" && ask("playing") == ["playing=1"]
+        }
         status = try Self.status(tmux)
         #expect(status.count > 3 && status[3] == "yes [playing]", "\(status)")
         #expect(try ask("playing", "/metronome/quit") == ["playing=1"])

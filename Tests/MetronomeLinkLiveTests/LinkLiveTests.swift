@@ -97,7 +97,7 @@ struct LinkLiveTests {
             let peer = try lab.peer("tempo_peer", ["120", "4", "140", "4"])
             usleep(1_500_000)
             let ours = try lab.ours(["97", "--link", "--duration", "7", "--verbose"])
-            return [ours.wait(), peer.wait()]
+            return [ours.wait(), peer.interruptAndWait()]
         }
         let (result, peerResult, samples) = (run.results[0], run.results[1], run.samples)
         #expect(result.status == 0, "\(result.standardError)")
@@ -125,7 +125,7 @@ struct LinkLiveTests {
                 ])
             usleep(2_000_000)
             let ours = try lab.ours(["120", "--link", "--link-start-stop", "--duration", "11", "--verbose"])
-            return [ours.wait(), peer.wait()]
+            return [ours.wait(), peer.interruptAndWait()]
         }
         let (result, peerResult, samples) = (run.results[0], run.results[1], run.samples)
         #expect(result.status == 0, "\(result.standardError)")
@@ -162,7 +162,7 @@ struct LinkLiveTests {
         usleep(3_000_000)
         let client = try lab.osc(["/metronome/stop", "wait:1.5", "/metronome/play", "wait:1.5", "/metronome/quit"])
         let result = ours.wait()
-        let peerResult = peer.wait()
+        let peerResult = peer.interruptAndWait()
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
@@ -185,7 +185,7 @@ struct LinkLiveTests {
             "/metronome/stop", "wait:1", "/metronome/quit",
         ])
         let result = ours.wait()
-        let peerResult = peer.wait()
+        let peerResult = peer.interruptAndWait()
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
@@ -206,7 +206,7 @@ struct LinkLiveTests {
             "/metronome/link/quantum:f:0.5", "state", "/metronome/link:i:0", "wait:0.3", "state", "/metronome/quit",
         ])
         let result = ours.wait()
-        let peerResult = peer.wait()
+        let peerResult = peer.interruptAndWait()
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
@@ -221,12 +221,12 @@ struct LinkLiveTests {
     }
 
     @Test(
-        "Our beat times against the session's: every /metronome/beat time tag of serve --link is within 1 ms of the Python peer's time for that session beat, over 20 s and across its tempo change (120 to 140 at 10 s)"
+        "Our beat times against the session's: every /metronome/beat time tag of serve --link is within 1 ms of the Python peer's time for that session beat, over 12 s and across its tempo change (200 to 240 at 6 s)"
     )
     func beatTimesAgreeWithThePeer() throws {
-        // 20 s at 120 then 140 BPM: some 43 beats, half after the change. (It was 60 s, 40 s more for the same
-        // checks; Benchmarks/link keeps the long run.)
-        let lines = try Self.beatTimes(seconds: 20, changeAt: 10, quantum: 4, beats: 40)
+        // 12 s at 200 then 240 BPM: some 44 beats, 24 after the change, as many as 20 s at 120 and 140 gave. (It was
+        // 60 s, then 20, for the same checks; Benchmarks/link keeps the long run.)
+        let lines = try Self.beatTimes(seconds: 12, changeAt: 6, tempos: (200, 240), quantum: 4, beats: 40)
         let summary = try #require(lines.last { $0.hasPrefix("beats ") }).split(separator: " ")
         #expect(Int(summary[5]) ?? 0 >= 20, "\(summary)")
     }
@@ -235,11 +235,12 @@ struct LinkLiveTests {
         "--quantum 8 beside a peer with quantum 8: every beat time within 1 ms of the session's, and our bar downbeats on the session's multiples of 8"
     )
     func quantumEight() throws {
-        _ = try Self.beatTimes(seconds: 12, changeAt: 100, quantum: 8, beats: 20)
+        // 8 s at 180 BPM: 24 beats, three bars of 8.
+        _ = try Self.beatTimes(seconds: 8, changeAt: 100, tempos: (180, 180), quantum: 8, beats: 20)
     }
 
-    /// `serve --link --quantum Q` beside the beat_times peer (quantum Q too) for `seconds`, the peer changing 120 to 140
-    /// BPM at `changeAt`: each beat's time tag is within 1 ms of the session's time for it, and that session beat is
+    /// `serve --link --quantum Q` beside the beat_times peer (quantum Q too) for `seconds`, the peer founding the
+    /// session at the first of `tempos` and changing to the second at `changeAt`: each beat's time tag is within 1 ms of the session's time for it, and that session beat is
     /// ours, in phase: our beat count (4/4) less the session beat is one constant, a multiple of Q (the peer measures
     /// against the session beat nearest each time tag). At least `beats` beats are compared. Returns the peer's lines.
     ///
@@ -249,13 +250,17 @@ struct LinkLiveTests {
     /// late (`PulseServer.VerboseReport.underrunsOutsideUs(lateEvents:)`: the server did not ask in time,
     /// docs/benchmarks.md).
     static func beatTimes(
-        seconds: Int, changeAt: Int, quantum: Int, beats minimum: Int, sourceLocation: SourceLocation = #_sourceLocation
+        seconds: Int, changeAt: Int, tempos: (Int, Int), quantum: Int, beats minimum: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [Substring] {
         let (result, peerResult) = try repeatedOnlyForOutsideCauses(sourceLocation: sourceLocation) {
             let lab = try LinkLab()
             let peer = try lab.peer(
                 "beat_times",
-                [LinkLab.oscPort, "2.5", String(seconds), "120", String(changeAt), "140", String(quantum)])
+                [
+                    LinkLab.oscPort, "2.5", String(seconds), String(tempos.0), String(changeAt), String(tempos.1),
+                    String(quantum),
+                ])
             usleep(1_000_000)
             let ours = try lab.serve(["--verbose", "--quantum", String(quantum)])
             let peerResult = peer.wait()
@@ -302,7 +307,7 @@ struct LinkLiveTests {
             "wait:3", "state", "wait:6.5", "state", "/metronome/quit",
         ])
         let result = ours.wait()
-        let peerResult = peer.wait()
+        let peerResult = peer.interruptAndWait()
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
@@ -327,7 +332,7 @@ struct LinkLiveTests {
             let peer = try lab.peer("tempo_peer", ["100", "5", "20,999", "8"])
             usleep(1_500_000)
             let ours = try lab.ours(["120", "--link", "--sound-file", impulse, "--duration", "16", "--verbose"])
-            return [ours.wait(), peer.wait()]
+            return [ours.wait(), peer.interruptAndWait()]
         }
         let (result, peerResult) = (run.results[0], run.results[1])
         #expect(result.status == 0, "\(result.standardError)")
@@ -395,7 +400,7 @@ struct LinkLiveTests {
             let ours = try lab.ours(["120", "--link", "--duration", "8", "--verbose"])
             usleep(3_000_000)
             let peer = try lab.peer("tempo_peer", ["97", "1", "0", "6"])
-            return [ours.wait(), peer.wait()]
+            return [ours.wait(), peer.interruptAndWait()]
         }
         let (result, peerResult) = (run.results[0], run.results[1])
         #expect(result.status == 0, "\(result.standardError)")
@@ -437,7 +442,7 @@ struct LinkLiveTests {
             try lab.namespace.setLoopback(up: true)
             usleep(7_000_000)
             let after = try lab.osc(["state", "/metronome/quit"])
-            return [ours.wait(), leaving.wait(), staying.wait(), both, switching, after]
+            return [ours.wait(), leaving.wait(), staying.interruptAndWait(), both, switching, after]
         }
         let (result, leaving, staying) = (run.results[0], run.results[1], run.results[2])
         #expect(result.status == 0, "\(result.standardError)")
@@ -493,7 +498,7 @@ struct LinkLiveTests {
             let peer = try lab.peer("tempo_peer", ["100", "1", "0", "6"])
             usleep(1_500_000)
             let ours = try lab.ours(["play", pattern, "--link", "--duration", "5", "--verbose"])
-            return [ours.wait(), peer.wait()]
+            return [ours.wait(), peer.interruptAndWait()]
         }
         let (played, peerResult) = (run.results[0], run.results[1])
         #expect(played.status == 0, "\(played.standardError)")
@@ -512,7 +517,7 @@ struct LinkLiveTests {
         // Link's half second, or the two sessions' ids would choose between 100 and chord's own 120.
         usleep(1_500_000)
         let chord = try lab.ours(["chord", "Cmaj7", "--link", "--duration", "1.5", "--verbose"]).wait()
-        let peerResult2 = peer.wait()
+        let peerResult2 = peer.interruptAndWait()
         for result in [arp, chord] {
             #expect(result.status == 0, "\(result.standardError)")
             #expect(result.standardError.contains("metronome: Link: 1 peer at the end"), "\(result.standardError)")
@@ -532,7 +537,9 @@ struct LinkLiveTests {
         // beats came after a 16-second watch had ended once.
         let peer = try lab.peer("tempo_watch", ["100", "40"])
         usleep(1_500_000)
-        let trainer = try lab.ours(["100", "--link", "--trainer", "+10/1:130", "--bars", "4", "--verbose"]).wait()
+        let trainer = try lab.ours([
+            "100", "--link", "--meter", "2/4", "--trainer", "+10/1:130", "--bars", "4", "--verbose",
+        ]).wait()
         #expect(trainer.status == 0, "\(trainer.standardError)")
         usleep(1_500_000)
         let ramp = try lab.ours(["play", pattern, "--link", "--verbose"]).wait()
@@ -577,7 +584,7 @@ struct LinkLiveTests {
             scaled.standardError
                 == "metronome: error: --link: the session's 500 BPM takes this plan from 100 to 500 BPM, and one of "
                 + "its tempos to 4500 BPM, outside a Link session's 20 to 999 BPM\n")
-        #expect(peer.wait().standardOutput.hasSuffix("tempo 500.0\n"))
+        #expect(peer.interruptAndWait().standardOutput.hasSuffix("tempo 500.0\n"))
         // Alone now: the join waits its second for a peer, and a Ctrl-C 0.3 s in ends it.
         let joining = try lab.ours(["120", "--link"])
         usleep(300_000)

@@ -20,7 +20,7 @@ struct LinkTerminalTests {
         terminal.type(" ", after: 1500)
         terminal.type("q", after: 3000)
         let result = terminal.wait()
-        let peerResult = peer.wait()
+        let peerResult = peer.interruptAndWait()
         #expect(result.status == 0, "\(result.standardOutput)")
         #expect(
             result.standardOutput.contains(" 120 BPM  4/4  X · · ·  vol 100%  Link: 1 peer"), "\(result.standardOutput)"
@@ -43,7 +43,7 @@ struct LinkTerminalTests {
         for _ in 0..<4 { terminal.type("t", after: 500) }
         terminal.type("q", after: 2000)
         let result = terminal.wait()
-        let peerResult = peer.wait()
+        let peerResult = peer.interruptAndWait()
         #expect(result.status == 0, "\(result.standardOutput)")
         #expect(peerResult.status == 0, "\(peerResult.standardError)")
         let lines = peerResult.standardOutput.split(separator: "\n").map(String.init)

@@ -63,20 +63,21 @@ struct LivePlaybackTests {
         #expect(holds(recorded, offline))
     }
 
-    @Test("A 100→160 BPM ramp over 4 bars lands on the closed form, frame for frame")
+    @Test("A 100→160 BPM ramp over 2 bars lands on the closed form, frame for frame")
     func rampMatchesClosedForm() throws {
         let server = try PulseServer()
-        let section = try TempoSection(bars: 4, tempo: BPM(100), endTempo: BPM(160))
+        let section = try TempoSection(bars: 2, tempo: BPM(100), endTempo: BPM(160))
         let map = try TempoMap(sections: [section])
         let (recorded, engine, output) = try playAndRecord(map, endFrame: map.endFrame, server: server)
         let figures = ourFigures(output, lateEvents: engine.mixer.lateEventCount)
         #expect(engine.mixer.lateEventCount == 0, "\(figures)")
         #expect(output.underrunCount == 0, "\(figures)")
-        // About 8 s of play: a timer that never slept would have woken some 800 times.
-        #expect(engine.tickCount < 300)
-        // t(x) = 240·N/(d·ΔT)·ln(T(x)/T₀), N = 16 beats, d = 4, ΔT = 60, T(x) = 100 + 60·x/16.
-        let expected = (0..<16).map { x -> Int in
-            let seconds = 240.0 * 16 / (4 * 60) * log((100 + 60 * Double(x) / 16) / 100)
+        // About 4 s of play (it was 4 bars, 8 s, for the same check): a timer that never slept would have woken some
+        // 400 times.
+        #expect(engine.tickCount < 150)
+        // t(x) = 240·N/(d·ΔT)·ln(T(x)/T₀), N = 8 beats, d = 4, ΔT = 60, T(x) = 100 + 60·x/8.
+        let expected = (0..<8).map { x -> Int in
+            let seconds = 240.0 * 8 / (4 * 60) * log((100 + 60 * Double(x) / 8) / 100)
             return Int((seconds * 48000).rounded())
         }
         let found = onsets(recorded)

@@ -77,6 +77,14 @@ public final class ChildProcess: @unchecked Sendable {
     /// Sends a signal.
     public func send(_ signal: Int32) { kill(pid, signal) }
 
+    /// Sends SIGINT unless the child has exited, and waits for it: for a helper that stays a while in case it is
+    /// needed (a test's Link peer), once the test is done with it.
+    @discardableResult
+    public func interruptAndWait() -> CommandResult {
+        if !hasExited { send(SIGINT) }
+        return wait()
+    }
+
     /// Whether the child has exited (reaping it if so).
     public var hasExited: Bool {
         if exitStatus != nil { return true }

@@ -52,6 +52,7 @@ struct WebPageLiveTests {
         var pausePressed: String
         var afterPlay: String
         var afterStop: String
+        var counterAfterStop: Bool
         var afterPlayAgain: String
         var oscTempoShown: Bool
         var oscMeterShown: Bool
@@ -88,6 +89,7 @@ struct WebPageLiveTests {
         #expect(report.pausePressed == "true")
         #expect(report.afterPlay == "playing")
         #expect(report.afterStop == "stopped")
+        #expect(report.counterAfterStop)
         #expect(report.afterPlayAgain == "playing")
         #expect(report.oscTempoShown)
         #expect(report.oscMeterShown)

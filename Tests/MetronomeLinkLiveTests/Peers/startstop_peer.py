@@ -5,14 +5,19 @@
     stop       stop playing now
 and prints on stdout, one line each: `ready`, `start` / `stop` when it did so, and `playing 1` / `playing 0` whenever
 the session's playing state changes (its own changes and the peers'), polled every millisecond.
+SIGINT (a test done with it) ends the wait under way and the steps left.
 Usage: startstop_peer.py TEMPO STEP…"""
+import signal
 import sys
+import threading
 import time
 
 import link
 
 tempo = float(sys.argv[1])
 steps = sys.argv[2:]
+ended = threading.Event()
+signal.signal(signal.SIGINT, lambda *_: ended.set())
 peer = link.Link(tempo)
 peer.startStopSyncEnabled = True
 peer.enabled = True
@@ -23,7 +28,7 @@ playing = peer.captureAppSessionState().isPlaying()
 def watch(seconds):
     global playing
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not ended.is_set():
         now = peer.captureAppSessionState().isPlaying()
         if now != playing:
             playing = now
@@ -32,7 +37,7 @@ def watch(seconds):
 
 
 index = 0
-while index < len(steps):
+while index < len(steps) and not ended.is_set():
     step = steps[index]
     if step == "wait":
         watch(float(steps[index + 1]))
