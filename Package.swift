@@ -330,20 +330,23 @@ for name in harnesses {
         .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + linked, path: "Fuzz/\(name)"))
 }
 
-// The test targets compile without optimization in every configuration: the code they test is built as its
-// configuration says (optimized in the release build every lane runs on), and optimizing their own code (the
-// expectations, Swift Testing's expanded macros) took about a sixth of a clean release build (docs/benchmarks.md, "CI
-// and the test suite"). Still whole-module: one job a module type-checks each declaration once, where batch mode
+// The test targets compile without optimization in every configuration (but the non-live build, below): the code
+// they test is built as its configuration says (optimized in the release build every lane runs on), and optimizing
+// their own code (the expectations, Swift Testing's expanded macros) took about a sixth of a clean release build
+// (docs/benchmarks.md, "CI and the test suite"). Still whole-module: one job a module type-checks each declaration once, where batch mode
 // took 474 s of CPU for the test targets alone against 343 s (264 s of wall time against 190; that second build
 // also wrote no index store, about 6 % of it).
 //
 // A build made only for the non-live tests (`METRONOME_NON_LIVE_BUILD=1`: AddressSanitizer's lane in CI, .ci/sanitize
-// --ci address) leaves the live test targets out and keeps its test targets optimized: CI makes it in the idle class
-// beside the live lanes, where its time is hidden, while its lane's time is not (the unoptimized test code cost that
-// lane about 40 s under the sanitizer: docs/benchmarks.md, "CI and the test suite"). SwiftPM keys its manifest cache
-// on the environment, so the release build in .build never sees this one's graph.
+// --ci address) leaves the live test targets and the benchmarks out and keeps its test targets optimized: CI makes
+// it in the idle class beside the live lanes, where its time is hidden, while its lane's time is not (the
+// unoptimized test code cost that lane about 40 s under the sanitizer: docs/benchmarks.md, "CI and the test suite").
+// SwiftPM keys its manifest cache on the environment, so the release build in .build never sees this one's graph.
 let nonLiveBuild = Context.environment["METRONOME_NON_LIVE_BUILD"] == "1"
 if nonLiveBuild {
+    // Nor does its lane run the benchmarks (the release build compiles them).
+    package.products.removeAll { $0.name == "metronome-bench" }
+    package.targets.removeAll { $0.name == "MetronomeBenchmarks" }
     // The live targets as CI's filter names them (`^Metronome[A-Za-z]+LiveTests\.`): MetronomeLiveTests, the live
     // module's own tests, is not one of them.
     package.targets.removeAll {

@@ -162,6 +162,8 @@ struct LinkLiveTests {
         usleep(3_000_000)
         let client = try lab.osc(["/metronome/stop", "wait:1.5", "/metronome/play", "wait:1.5", "/metronome/quit"])
         let result = ours.wait()
+        // The peer watches 1 s more: our quit leaves the session playing for it (no `playing 0` after it).
+        usleep(1_000_000)
         let peerResult = peer.interruptAndWait()
         #expect(client.status == 0, "\(client.standardError)")
         #expect(result.status == 0, "\(result.standardError)")
@@ -296,8 +298,8 @@ struct LinkLiveTests {
     )
     func tempoPlanCases() throws {
         let lab = try LinkLab()
-        // The peer founds the session at 100; at 7 s it sets 20, at 11 s 999 (each from its next beat: at 20 BPM
-        // up to 3 s on), and ends at 17 s.
+        // The peer founds the session at 100; at 7 s it sets 20, at 14 s 999 (each from its next beat: at 20 BPM
+        // up to 3 s on), and ends when ours has quit (about 15.5 s).
         let peer = try lab.peer("tempo_peer", ["100", "7", "20,999", "6"])
         usleep(1_500_000)
         let ours = try lab.serve()
@@ -328,7 +330,8 @@ struct LinkLiveTests {
         try Impulses.writeWAV(to: impulse)
         let run = try LinkLab.recorded { lab in
             // The peer founds the session at 100; at 5 s it sets 20 and at 10 s 999 (each from its next beat: at 20
-            // BPM up to 3 s on), and stays 8 s more; we play from 1.5 s for 16 s, some 5 s of them at 999.
+            // BPM up to 3 s on), and stays until we have ended (8 s at most); we play from 1.5 s for 16 s, some 5 s of
+            // them at 999.
             let peer = try lab.peer("tempo_peer", ["100", "5", "20,999", "8"])
             usleep(1_500_000)
             let ours = try lab.ours(["120", "--link", "--sound-file", impulse, "--duration", "16", "--verbose"])

@@ -41,7 +41,7 @@ struct LinkMIDIClockTests {
                 .wait(killingAfter: 3)
             return listed?.standardOutput.split(separator: "\n").contains { $0 == port } ?? false
         }
-        // At most 5 s, asking again every 50 ms once a listing (about 35 ms) shows no port.
+        // At most 100 listings (about 35 ms each), 50 ms apart, until one shows the port.
         for _ in 0..<100 { if hasPort("system:playback_1") { break } else { usleep(50_000) } }
         let watch = try namespace.start(
             "/usr/bin/env", ["python3", "\(LinkLab.peers)/link_clock_watch.py", jackName, "11"],
@@ -51,7 +51,7 @@ struct LinkMIDIClockTests {
             CommandRunner.executable,
             ["120", "--driver", "jack", "--no-connect", "--follow", "midi-clock", "--link", "--verbose"],
             environment: environment)
-        // At most 5 s, asking again every 50 ms once a listing (about 35 ms) shows no port.
+        // At most 100 listings (about 35 ms each), 50 ms apart, until one shows the port.
         for _ in 0..<100 { if hasPort("metronome:midi_in") { break } else { usleep(50_000) } }
         let sent = try namespace.start(
             "/usr/bin/env",

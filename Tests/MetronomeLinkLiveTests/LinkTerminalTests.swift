@@ -20,6 +20,8 @@ struct LinkTerminalTests {
         terminal.type(" ", after: 1500)
         terminal.type("q", after: 3000)
         let result = terminal.wait()
+        // The peer watches 1 s more: our quit leaves the session playing for it (no `playing 0` after it).
+        usleep(1_000_000)
         let peerResult = peer.interruptAndWait()
         #expect(result.status == 0, "\(result.standardOutput)")
         #expect(

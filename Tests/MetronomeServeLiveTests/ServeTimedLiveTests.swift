@@ -35,13 +35,17 @@ struct ServeTimedLiveTests {
         let klicks = try tempoAtBar2("/klick/simple/set_tempo", server: server)
         expectClean(ours)
         expectClean(klicks)
-        let expected = Array(stride(from: 0, to: 48000, by: 12000)) + Array(stride(from: 48000, to: 144_000, by: 16000))
+        let expected =
+            Array(stride(from: 0, to: 48000, by: 12000)) + Array(stride(from: 48000, to: 144_000, by: 16000))
         for run in [ours, klicks] {
             #expect(Array(run.onsetFrames.prefix(expected.count)) == expected)
             let heard = run.report.beats.map { "\($0.bar).\($0.beat)@\(Int($0.tempo))" }
             #expect(
                 Array(heard.drop { $0 != "1.2@240" })
-                    == ["1.2@240", "1.3@240", "1.4@240", "2.1@180", "2.2@180", "2.3@180", "2.4@180", "3.1@180", "3.2@180"])
+                    == [
+                        "1.2@240", "1.3@240", "1.4@240", "2.1@180", "2.2@180", "2.3@180", "2.4@180", "3.1@180",
+                        "3.2@180",
+                    ])
         }
         let frames = min(ours.onsetFrames.last ?? 0, klicks.onsetFrames.last ?? 0)
         expectRecording(ours.recording, equals: klicks.recording, frames: frames)

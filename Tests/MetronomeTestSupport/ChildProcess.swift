@@ -78,11 +78,12 @@ public final class ChildProcess: @unchecked Sendable {
     public func send(_ signal: Int32) { kill(pid, signal) }
 
     /// Sends SIGINT unless the child has exited, and waits for it: for a helper that stays a while in case it is
-    /// needed (a test's Link peer), once the test is done with it.
+    /// needed (a test's Link peer), once the test is done with it. One that has not ended 10 s later is killed
+    /// (status 137): a hang fails its test instead of holding the lane.
     @discardableResult
     public func interruptAndWait() -> CommandResult {
         if !hasExited { send(SIGINT) }
-        return wait()
+        return wait(killingAfter: 10)
     }
 
     /// Whether the child has exited (reaping it if so).

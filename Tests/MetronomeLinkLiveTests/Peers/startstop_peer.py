@@ -9,15 +9,22 @@ SIGINT (a test done with it) ends the wait under way and the steps left.
 Usage: startstop_peer.py TEMPO STEP…"""
 import signal
 import sys
-import threading
 import time
 
 import link
 
 tempo = float(sys.argv[1])
 steps = sys.argv[2:]
-ended = threading.Event()
-signal.signal(signal.SIGINT, lambda *_: ended.set())
+ended = False
+
+
+def interrupted(*_):
+    # Only a flag: a handler that took a lock (an Event's set) could find the main thread holding it.
+    global ended
+    ended = True
+
+
+signal.signal(signal.SIGINT, interrupted)
 peer = link.Link(tempo)
 peer.startStopSyncEnabled = True
 peer.enabled = True
@@ -28,7 +35,7 @@ playing = peer.captureAppSessionState().isPlaying()
 def watch(seconds):
     global playing
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and not ended.is_set():
+    while time.monotonic() < deadline and not ended:
         now = peer.captureAppSessionState().isPlaying()
         if now != playing:
             playing = now
@@ -37,7 +44,7 @@ def watch(seconds):
 
 
 index = 0
-while index < len(steps) and not ended.is_set():
+while index < len(steps) and not ended:
     step = steps[index]
     if step == "wait":
         watch(float(steps[index + 1]))
