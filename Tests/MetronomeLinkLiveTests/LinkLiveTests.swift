@@ -264,7 +264,10 @@ struct LinkLiveTests {
                     String(quantum),
                 ])
             usleep(1_000_000)
-            let ours = try lab.serve(["--verbose", "--quantum", String(quantum)])
+            // Ours at the peer's tempo too: should ours found its session first (a peer slow to start, more than
+            // Link's half second later), the session has the same tempo whichever wins (a clean-clone run had ours
+            // keep 120 beside a peer at 180, and a third of the beats).
+            let ours = try lab.serve(["--verbose", "--quantum", String(quantum), "--bpm", String(tempos.0)])
             let peerResult = peer.wait()
             let result = ours.wait()
             _ = reportedUnderruns(result.standardError)
