@@ -6,17 +6,6 @@ import Testing
 /// Seconds on the monotonic clock, for measuring how long the metronome took.
 private func now() -> Double { Double(HostTime.now().nanoseconds) / 1e9 }
 
-/// Polls every 2 ms until `condition` holds or `seconds` pass; returns whether it held.
-@discardableResult
-private func poll(atMost seconds: Double, until condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = now() + seconds
-    while try !condition() {
-        if now() > deadline { return false }
-        usleep(2_000)
-    }
-    return true
-}
-
 /// A unix socket that accepts connections and never says a word: the kernel completes each connection from the
 /// listen backlog; `accept` tells the test a client has arrived.
 private final class SilentServer {

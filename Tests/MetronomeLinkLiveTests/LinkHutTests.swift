@@ -17,17 +17,6 @@ struct LinkHutTests {
         return lines[header + 1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// Asks `condition` every 50 ms until it holds or `seconds` have passed (a fixed wait of that length before):
-    /// whether it held.
-    static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !condition() {
-            if Date() >= deadline { return false }
-            usleep(50_000)
-        }
-        return true
-    }
-
     @Test(
         "LinkHut: its tempo keys are followed by ours, ours reaches its screen with our peer, and start/stop goes both ways"
     )
@@ -44,7 +33,7 @@ struct LinkHutTests {
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_DEFAULT_SERVER"] = jackName
         environment["JACK_NO_START_SERVER"] = "1"
-        _ = try Self.eventually(within: 1.5) {
+        _ = try poll(atMost: 1.5, every: 0.05) {
             let listed = try ChildProcess("/usr/bin/jack_lsp", [], environment: environment).wait(killingAfter: 3)
             return listed.standardOutput.split(separator: "\n").contains("system:playback_1")
         }
@@ -64,7 +53,7 @@ struct LinkHutTests {
                 usleep(100_000)
             }
         }
-        _ = try Self.eventually(within: 1) { try !Self.status(tmux).isEmpty }
+        _ = try poll(atMost: 1, every: 0.05) { try !Self.status(tmux).isEmpty }
         // LinkHut starts with Link off: a enables it, s its start/stop sync.
         try keys("a", "s")
         usleep(500_000)
@@ -76,7 +65,7 @@ struct LinkHutTests {
         }
         // Ours shown on LinkHut's screen within 2 s: one peer, sync on, stopped, its 120.
         let shown = ["yes", "1", "4", "yes [stopped]", "120.00"]
-        _ = try Self.eventually(within: 2) { try Array(Self.status(tmux).prefix(5)) == shown }
+        _ = try poll(atMost: 2, every: 0.05) { try Array(Self.status(tmux).prefix(5)) == shown }
         var status = try Self.status(tmux)
         #expect(Array(status.prefix(5)) == shown, "\(status)")
         // LinkHut's e, five times: 125 BPM, taken by ours while neither plays.
@@ -90,7 +79,7 @@ struct LinkHutTests {
         #expect(status.count > 4 && status[4] == "131.00", "\(status)")
         // LinkHut's space starts both (ours on the next quantum boundary: within a bar, 1.8 s at 131 BPM).
         try keys("Space")
-        _ = try Self.eventually(within: 2.5) { try ask("playing") == ["playing=1"] }
+        _ = try poll(atMost: 2.5, every: 0.05) { try ask("playing") == ["playing=1"] }
         #expect(try ask("playing") == ["playing=1"])
         // Our stop stops LinkHut; our play starts it again.
         _ = try ask("/metronome/stop", "wait:0.5")
@@ -98,7 +87,7 @@ struct LinkHutTests {
         #expect(status.count > 3 && status[3] == "yes [stopped]", "\(status)")
         _ = try ask("/metronome/play")
         // LinkHut shows the session playing at once; ours plays from the next quantum boundary (within 1.8 s).
-        _ = try Self.eventually(within: 2.5) {
+        _ = try poll(atMost: 2.5, every: 0.05) {
             try Self.status(tmux).dropFirst(3).first == "yes [playing]" && ask("playing") == ["playing=1"]
         }
         status = try Self.status(tmux)

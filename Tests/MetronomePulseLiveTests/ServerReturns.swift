@@ -7,17 +7,6 @@ import Testing
 /// Seconds on the monotonic clock, for measuring how long the metronome took.
 func now() -> Double { Double(HostTime.now().nanoseconds) / 1e9 }
 
-/// Polls every 2 ms until `condition` holds or `seconds` pass; returns whether it held.
-@discardableResult
-func poll(atMost seconds: Double, until condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = now() + seconds
-    while try !condition() {
-        if now() > deadline { return false }
-        usleep(2_000)
-    }
-    return true
-}
-
 /// Waits until the server shows a playback stream, and then 250 ms: the server lists the stream before the
 /// metronome has its answer that the stream is ready, and a server killed in between is a stream refused at the start
 /// ("refused the playback stream: Connection terminated", seen once beside a build), not a loss while playing.

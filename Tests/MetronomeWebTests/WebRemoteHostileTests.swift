@@ -1,14 +1,8 @@
 import Glibc
+import MetronomeTestSupport
 import Testing
 
 @testable import MetronomeWeb
-
-/// Waits (at most 1 s) until `condition` holds: the server counts on its own thread, and a client may see its answer
-/// a moment before the count.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<200 where !condition() { usleep(5000) }
-    return condition()
-}
 
 /// The bugs the fuzzing harness (Fuzz/web) found, each against a real server; their inputs are seeds of
 /// Fuzz/corpus/web.
@@ -29,7 +23,7 @@ struct WebRemoteHostileTests {
         #expect(withGarbage.hasSuffix("\r\n\r\n" + WebPage.html))
         let pipelined = try RawClient.request(port: remote.port, page + page)
         #expect(pipelined == withGarbage)
-        #expect(eventually { remote.remote.openConnections == 0 })
+        #expect(poll(atMost: 1, every: 0.005) { remote.remote.openConnections == 0 })
         #expect(remote.remote.counts.pageLoads == 2)
         #expect(remote.remote.counts.refusedRequests == 0)
     }
@@ -63,7 +57,7 @@ struct WebRemoteHostileTests {
             #expect(close?.opcode == 8, "\(name)")
             #expect(close.map { Array($0.payload.prefix(2)) } == [UInt8(code >> 8), UInt8(code & 0xFF)], "\(name)")
             #expect(socket.receive() == nil, "\(name): closed after the close frame")
-            #expect(eventually { remote.remote.counts.refusedFrames == index + 1 }, "\(name)")
+            #expect(poll(atMost: 1, every: 0.005) { remote.remote.counts.refusedFrames == index + 1 }, "\(name)")
         }
         #expect(remote.remote.counts.refusedCommands == 0)
         #expect(remote.remote.counts.commands == 0)
@@ -98,9 +92,9 @@ struct WebRemoteHostileTests {
         do {
             let client = try RawClient(port: remote.port)
             try client.send(head + "ab")
-            #expect(eventually { remote.remote.openConnections == 1 })
+            #expect(poll(atMost: 1, every: 0.005) { remote.remote.openConnections == 1 })
         }
-        #expect(eventually { remote.remote.openConnections == 0 })
+        #expect(poll(atMost: 1, every: 0.005) { remote.remote.openConnections == 0 })
         // A request its client ended before its end is malformed: NIO's decoder answers it 400, and it is counted.
         #expect(remote.remote.counts.refusedRequests == 2)
         #expect(remote.remote.counts.pages == 0)

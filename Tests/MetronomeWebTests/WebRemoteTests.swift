@@ -5,6 +5,7 @@ import MetronomeLive
 import MetronomeModel
 import MetronomeOSC
 import MetronomeService
+import MetronomeTestSupport
 import Testing
 
 @testable import MetronomeWeb
@@ -224,7 +225,7 @@ struct WebRemoteTests {
         // The first page stays open through the wait: an optimized build may otherwise end the array's lifetime at
         // its last use above, and the sockets' deinit would close the page it counts.
         withExtendedLifetime(pages) {
-            for _ in 0..<200 where remote.remote.openConnections > 1 { usleep(5000) }
+            poll(atMost: 1, every: 0.005) { remote.remote.openConnections <= 1 }
             #expect(remote.remote.openConnections == 1)
         }
     }
@@ -255,13 +256,13 @@ struct WebRemoteTests {
         let remote = try Remote(maximumConnections: 2)
         var held = [try RawClient(port: remote.port), try RawClient(port: remote.port)]
         // The server takes connections in order: wait until both are counted.
-        for _ in 0..<200 where remote.remote.openConnections < 2 { usleep(5000) }
+        poll(atMost: 1, every: 0.005) { remote.remote.openConnections >= 2 }
         #expect(remote.remote.openConnections == 2)
         let third = try RawClient(port: remote.port)
         #expect(third.readAll().isEmpty)
         #expect(remote.remote.counts.refusedConnections == 1)
         held.removeLast()
-        for _ in 0..<200 where remote.remote.openConnections > 1 { usleep(5000) }
+        poll(atMost: 1, every: 0.005) { remote.remote.openConnections <= 1 }
         #expect(try remote.get("/").status == "HTTP/1.1 200 OK")
         #expect(remote.remote.counts.refusedConnections == 1)
         #expect(held.count == 1)
@@ -288,7 +289,7 @@ struct WebRemoteTests {
             }
             held.append(client)
         }
-        for _ in 0..<200 where remote.remote.openConnections < WebRemote.defaultMaximumConnections { usleep(5000) }
+        poll(atMost: 1, every: 0.005) { remote.remote.openConnections >= WebRemote.defaultMaximumConnections }
         #expect(remote.remote.openConnections == WebRemote.defaultMaximumConnections)
         // Full: a page's request is refused at the limit, for now.
         #expect(try RawClient.request(port: remote.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").isEmpty)
@@ -296,7 +297,7 @@ struct WebRemoteTests {
         let start = ContinuousClock.now
         for client in held { #expect(String(decoding: client.readAll(), as: UTF8.self) == timedOut) }
         #expect(ContinuousClock.now - start < .seconds(2))
-        for _ in 0..<200 where remote.remote.openConnections > 1 { usleep(5000) }
+        poll(atMost: 1, every: 0.005) { remote.remote.openConnections <= 1 }
         #expect(try remote.get("/").status == "HTTP/1.1 200 OK")
         let counts = remote.remote.counts
         #expect(counts.timedOutRequests == 31)
