@@ -53,45 +53,58 @@ struct TempoFollowerTests {
     }
 
     @Test(
-        "Following steadily, 100 µs of one look's clock noise moves no click; the same shift kept is followed from the second beat that shows it"
+        "Following steadily, a source 100 µs off for good moves no click (the clocks' noise), nor one 400 µs off for one look; 400 µs kept is followed from the second beat that shows it"
     )
     func smallDeviationsConfirmed() throws {
         let timeline = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
-        let shifted = BeatTimeline(
-            tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 100_000), quantum: 4)
-        // One look's noise: the source 100 µs (4.8 frames) off for one block, then back.
+        let shifted = { (nanoseconds: Int64) -> BeatTimeline in
+            BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: nanoseconds), quantum: 4)
+        }
+        let onGrid: [SampleTime] = (0..<9).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 }
+        // One look's noise: the source 400 µs (19.2 frames, over `steadyTolerance`) off for one block, then back.
         let noisy = FixedTempoSource(timeline)
         let session = try Self.session()
         session.follow(noisy)
         let sink = OnsetSink(channels: 1)
         try session.render(frameCount: 48_000 * 2 + 2_000, to: sink)
-        noisy.set(shifted)
+        noisy.set(shifted(400_000))
         try session.render(frameCount: 1_024, to: sink)
         noisy.set(timeline)
         try session.render(frameCount: 48_000 * 2, to: sink)
-        #expect(sink.onsets.map(\.frame) == (0..<9).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
-        // The shift kept: beat 5, the first that shows it (beat 4 was scheduled already), only marks it; beat 6 is moved
-        // (5 frames), and the rest follow.
+        #expect(sink.onsets.map(\.frame) == onGrid)
+        // 100 µs (4.8 frames, over `tolerance`, under `steadyTolerance`) for good: as close as the clocks can tell.
+        let near = FixedTempoSource(timeline)
+        let staying = try Self.session()
+        staying.follow(near)
+        let stayed = OnsetSink(channels: 1)
+        try staying.render(frameCount: 48_000 * 2 + 2_000, to: stayed)
+        let movesBefore = try #require(staying.followedMoves).count
+        near.set(shifted(100_000))
+        try staying.render(frameCount: 48_000 * 2, to: stayed)
+        #expect(stayed.onsets.map(\.frame) == onGrid)
+        #expect(staying.followedMoves?.count == movesBefore)
+        // 400 µs kept: beat 5, the first that shows it (beat 4 was scheduled already), only marks it; beat 6 is moved
+        // (19 frames), and the rest follow.
         let kept = FixedTempoSource(timeline)
         let following = try Self.session()
         following.follow(kept)
         let moved = OnsetSink(channels: 1)
         try following.render(frameCount: 48_000 * 2 + 2_000, to: moved)
-        kept.set(shifted)
+        kept.set(shifted(400_000))
         try following.render(frameCount: 48_000 * 2, to: moved)
-        let onGrid: [SampleTime] = (0..<6).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 }
-        let afterShift: [SampleTime] = (6..<9).map { SampleTime($0) * 24_000 + 5 }
-        #expect(moved.onsets.map(\.frame) == onGrid + afterShift)
+        let afterShift: [SampleTime] = (6..<9).map { SampleTime($0) * 24_000 + 19 }
+        #expect(moved.onsets.map(\.frame) == Array(onGrid.prefix(6)) + afterShift)
     }
 
     @Test(
-        "A source's tempo change on a beat, seen with 100 µs of one look's clock noise, moves no click: the beat stays, the next ones follow the new tempo"
+        "A source's tempo change on a beat, seen with 400 µs of one look's clock noise, moves no click: the beat stays, the next ones follow the new tempo"
     )
     func tempoChangeWithNoiseMovesNothing() throws {
         let slow = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
-        // From beat 5 (2.5 s) the source runs at 140; the first look that sees it sees it 100 µs (4.8 frames) late.
+        // From beat 5 (2.5 s) the source runs at 140; the first look that sees it sees it 400 µs (19.2 frames) late:
+        // over `steadyTolerance`, so the confirmation at two beats is what keeps the beat.
         let fast = BeatTimeline(tempo: .of(140), beat: 5, hostTime: HostTime(nanoseconds: 2_500_000_000), quantum: 4)
-        let noisy = BeatTimeline(tempo: .of(140), beat: 5, hostTime: HostTime(nanoseconds: 2_500_100_000), quantum: 4)
+        let noisy = BeatTimeline(tempo: .of(140), beat: 5, hostTime: HostTime(nanoseconds: 2_500_400_000), quantum: 4)
         let source = FixedTempoSource(slow)
         let session = try Self.session()
         session.follow(source)
@@ -355,7 +368,8 @@ struct TempoLeadTests {
         let (source, session, sink) = try Self.following(
             BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
         try session.render(frameCount: 48_000 * 2, to: sink)
-        // 100 µs is 4.8 frames, over the tolerance: beside a peer, the next beat would be moved to it.
+        // 100 µs is 4.8 frames, over the tolerance: alone, the source is moved back to our beat (beside a peer, the
+        // beat would stay, under `steadyTolerance`).
         source.refound(shiftedBy: 100_000)
         try session.render(frameCount: 48_000 * 3, to: sink)
         #expect(sink.onsets.map(\.frame) == (0..<10).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })

@@ -9,11 +9,12 @@ import MetronomeModel
 /// way. If the source's tempo differs from ours at that beat, the tempo changes there (`.setTempo`, from the beat on);
 /// if the beat would be heard more than `tolerance` frames away from the source's time for it, the transport is
 /// re-anchored so it is heard there (`.align`), quantized to a frame before both, so nothing already scheduled moves
-/// and nothing sounds twice (following steadily, a source's tempo change included, a deviation under `confirmLimit`
-/// must show at two beats in a row: one look's clock noise moves nothing). When the source's time for the beat is
-/// already scheduled past by more than half of its beat (its tempo rose a lot), the beat goes to the source's first
-/// beat in the same phase not yet scheduled, whole quanta on; less far behind, the beat stays and the next one is
-/// aligned. Wall time decides when to compute; frames come from the output's clock mapping.
+/// and nothing sounds twice (following steadily, a source's tempo change included, a deviation up to
+/// `steadyTolerance` moves nothing, and one under `confirmLimit` must show at two beats in a row: clock noise moves no
+/// click). When the source's time for the beat is already scheduled past by more than half of its beat (its tempo
+/// rose a lot), the beat goes to the source's first beat in the same phase not yet scheduled, whole quanta on; less
+/// far behind, the beat stays and the next one is aligned. Wall time decides when to compute; frames come from the
+/// output's clock mapping.
 ///
 /// Both ways, with a source that lets followers lead (`TempoSource.propose`, Link): when following starts (or the
 /// source comes back after having none), our phase is offered to it first, so a source with no one else to agree
@@ -74,6 +75,14 @@ public struct TempoFollower {
     public static let tolerance: Double = 2
     /// Following steadily, deviations up to this (seconds) move a beat only when two beats in a row show them.
     static let confirmLimit = 0.0005
+    /// Following steadily, a beat heard up to this far (seconds) from the source's time for it stays where it is: the
+    /// output's clock fit and Link's measurement of its peers' clocks each wander by some tens of microseconds for
+    /// seconds at a time, and two beats in a row then show the same few frames (two clean-clone CI runs moved a
+    /// steady session's beats by up to 2.6 and 4.3 frames; a Link lane run by hand played intervals of 23 998 and
+    /// 24 002 frames where 24 000 were due, and 28 804 where 28 800). 250 µs is the bound `ClockEstimator` and
+    /// `SteadyClockLine` take a move of the output for: under it, the beat is as close to the source's as the clocks
+    /// can tell, and a quarter of a millisecond (12 frames at 48 kHz) is far inside the millisecond peers keep to.
+    public static let steadyTolerance = 0.000_25
 
     /// Starts following.
     /// - Parameter source: the external clock.
@@ -209,6 +218,8 @@ public struct TempoFollower {
         // The transport takes its commands in the order sent: the alignment first (it is due at the earlier frame),
         // then the tempo from the beat on, which the alignment has just placed.
         var commands: [(TransportCommand, Quantization?)] = []
+        // How far the beat may be from the source's time and stay: following steadily, as far as the clocks' noise.
+        let allowed = steady ? max(Self.tolerance, Self.steadyTolerance * mapping.framesPerSecond) : Self.tolerance
         if abs(target - frame) > Self.tolerance, source.takesOfferedBeat {
             // Apart, with no one else's phase to keep (a Link session whose last other peer has left founds a new
             // session, its timeline carried over within Link's clock measurement, tens of microseconds): the source
@@ -216,7 +227,7 @@ public struct TempoFollower {
             let heardAt = mapping.hostTime(ofFrame: SampleTime(frame.rounded()))
             source.propose(beat: quarters + offset, at: heardAt, tempo: timeline.tempo)
             proposed = true
-        } else if abs(target - frame) > Self.tolerance {
+        } else if abs(target - frame) > allowed {
             let sign: Double = target > frame ? 1 : -1
             let small = abs(target - frame) < Self.confirmLimit * mapping.framesPerSecond
             let confirmed = smallDeviation.map { $0.beat != beat && $0.sign == sign } ?? false
