@@ -61,7 +61,7 @@ struct TempoFollowerTests {
             BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: nanoseconds), quantum: 4)
         }
         let onGrid: [SampleTime] = (0..<9).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 }
-        // One look's noise: the source 400 µs (19.2 frames, over `steadyTolerance`) off for one block, then back.
+        // One look's noise: the source 400 µs (19.2 frames, over `moveBeyond`) off for one block, then back.
         let noisy = FixedTempoSource(timeline)
         let session = try Self.session()
         session.follow(noisy)
@@ -72,7 +72,7 @@ struct TempoFollowerTests {
         noisy.set(timeline)
         try session.render(frameCount: 48_000 * 2, to: sink)
         #expect(sink.onsets.map(\.frame) == onGrid)
-        // 100 µs (4.8 frames, over `tolerance`, under `steadyTolerance`) for good: as close as the clocks can tell.
+        // 100 µs (4.8 frames, over `tolerance`, under `moveBeyond`) for good: as close as the clocks can tell.
         let near = FixedTempoSource(timeline)
         let staying = try Self.session()
         staying.follow(near)
@@ -102,7 +102,7 @@ struct TempoFollowerTests {
     func tempoChangeWithNoiseMovesNothing() throws {
         let slow = BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4)
         // From beat 5 (2.5 s) the source runs at 140; the first look that sees it sees it 400 µs (19.2 frames) late:
-        // over `steadyTolerance`, so the confirmation at two beats is what keeps the beat.
+        // over `moveBeyond`, so the confirmation at two beats is what keeps the beat.
         let fast = BeatTimeline(tempo: .of(140), beat: 5, hostTime: HostTime(nanoseconds: 2_500_000_000), quantum: 4)
         let noisy = BeatTimeline(tempo: .of(140), beat: 5, hostTime: HostTime(nanoseconds: 2_500_400_000), quantum: 4)
         let source = FixedTempoSource(slow)
@@ -369,7 +369,7 @@ struct TempoLeadTests {
             BeatTimeline(tempo: .of(120), beat: 0, hostTime: HostTime(nanoseconds: 0), quantum: 4))
         try session.render(frameCount: 48_000 * 2, to: sink)
         // 100 µs is 4.8 frames, over the tolerance: alone, the source is moved back to our beat (beside a peer, the
-        // beat would stay, under `steadyTolerance`).
+        // beat would stay, under `moveBeyond`).
         source.refound(shiftedBy: 100_000)
         try session.render(frameCount: 48_000 * 3, to: sink)
         #expect(sink.onsets.map(\.frame) == (0..<10).map { (index: Int) -> SampleTime in SampleTime(index) * 24_000 })
@@ -476,8 +476,10 @@ struct SharedPlayStopTests {
     }
 
     @Test(
-        "A peer's start after its stop keeps our bars' frames when its boundary is within the tolerance of them (1.5 frames off: the clock fit's jitter), and goes to the boundary when further (5 frames)",
-        arguments: [(shift: 31_250, start: 288_000), (shift: 104_167, start: 288_005)])
+        "A peer's start after its stop keeps our bars' frames when its boundary is within 0.25 ms of them (1.5 and 5 frames off: the clocks' noise), and goes to the boundary when further (20 frames)",
+        arguments: [
+            (shift: 31_250, start: 288_000), (shift: 104_167, start: 288_000), (shift: 416_667, start: 288_020),
+        ])
     func restartKeepsTheGridWithinTolerance(shift: Int64, start: SampleTime) throws {
         let (source, session, sink) = try Self.stoppedTogether()
         source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 1_500_000_000)))

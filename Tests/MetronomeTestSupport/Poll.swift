@@ -1,8 +1,8 @@
 import Glibc
 
 /// Asks `condition` until it holds or `seconds` have passed on the monotonic clock, sleeping `interval` seconds between
-/// asks: whether it held. The one wait-for-a-state of the tests (a server listing a stream, a socket counted, a peer's
-/// screen): a test polls, then asserts what it waited for with its own `#expect`, so a wait that runs out fails there.
+/// asks: whether it held (a server listing a stream, a socket counted, a peer's screen). Where the state is the check,
+/// the test asserts it after the wait, so a wait that runs out fails there.
 /// - Parameters:
 ///   - seconds: the most to wait.
 ///   - interval: the pause between asks (2 ms by default; longer for a condition that runs a tool each time).

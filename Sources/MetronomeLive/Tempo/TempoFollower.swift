@@ -7,14 +7,13 @@ import MetronomeModel
 /// heard. Our quarter notes and the source's beats differ by a constant (`beatOffset`), chosen when following starts so
 /// that our bar downbeats fall on multiples of the source's quantum (the phase a Link session agrees on), the nearer
 /// way. If the source's tempo differs from ours at that beat, the tempo changes there (`.setTempo`, from the beat on);
-/// if the beat would be heard more than `tolerance` frames away from the source's time for it, the transport is
-/// re-anchored so it is heard there (`.align`), quantized to a frame before both, so nothing already scheduled moves
-/// and nothing sounds twice (following steadily, a source's tempo change included, a deviation up to
-/// `steadyTolerance` moves nothing, and one under `confirmLimit` must show at two beats in a row: clock noise moves no
-/// click). When the source's time for the beat is already scheduled past by more than half of its beat (its tempo
-/// rose a lot), the beat goes to the source's first beat in the same phase not yet scheduled, whole quanta on; less
-/// far behind, the beat stays and the next one is aligned. Wall time decides when to compute; frames come from the
-/// output's clock mapping.
+/// if the beat would be heard more than `moveBeyond` (0.25 ms, the clocks' noise) away from the source's time for it,
+/// the transport is re-anchored so it is heard there (`.align`), quantized to a frame before both, so nothing already
+/// scheduled moves and nothing sounds twice (following steadily, a source's tempo change included, a deviation under
+/// `confirmLimit` must show at two beats in a row: one look's clock noise moves no click). When the source's time for
+/// the beat is already scheduled past by more than half of its beat (its tempo rose a lot), the beat goes to the
+/// source's first beat in the same phase not yet scheduled, whole quanta on; less far behind, the beat stays and the
+/// next one is aligned. Wall time decides when to compute; frames come from the output's clock mapping.
 ///
 /// Both ways, with a source that lets followers lead (`TempoSource.propose`, Link): when following starts (or the
 /// source comes back after having none), our phase is offered to it first, so a source with no one else to agree
@@ -33,7 +32,7 @@ public struct TempoFollower {
     public private(set) var quantum: Double?
     /// The beat commands were last sent for: they apply when it is scheduled, so it is not looked at again.
     private var lastBeat: Position?
-    /// Following steadily: the beat at which a small deviation (over `tolerance`, under `confirmLimit`) was last seen,
+    /// Following steadily: the beat at which a small deviation (over `moveBeyond`, under `confirmLimit`) was last seen,
     /// and its sign. Such a deviation moves a beat only when the next beat shows it too: one look's clock noise (a
     /// timing report stamped late, a measurement of Link's) moves no click.
     private var smallDeviation: (beat: Position, sign: Double)?
@@ -65,24 +64,31 @@ public struct TempoFollower {
     /// tempo back to the peers after its end).
     private var stoppedOursSeen: Double?
     /// While playing, the last beat looked at on our output frames after this pass's alignment, and the source's tempo
-    /// there: the grid a start after a stop keeps when the source's time for it is within `tolerance` of it (below).
+    /// there: the grid a start after a stop keeps when the source's time for it is within `moveBeyond` of it (below).
     private var lastGrid: (frame: Double, tempo: Double)?
     /// Tempos closer than this (relative) are the same for telling whose change it is: Link carries a tempo as whole
     /// microseconds per beat, so a peer's copy of ours differs from it by up to 0.5 µs per beat (8e-6 at 999 BPM).
     static let sameTempo = 1e-5
-    /// How far (in frames) a beat may be heard from the source's time before the transport is re-anchored: a
-    /// clock fit's jitter stays under it, and it is under a millisecond at every rate.
+    /// How far (in frames) a source that takes an offered beat (`TempoSource.takesOfferedBeat`: a Link session with
+    /// no other peer) may be from our beat before it is moved back onto it; also the least of `keptFrames(on:)`.
     public static let tolerance: Double = 2
     /// Following steadily, deviations up to this (seconds) move a beat only when two beats in a row show them.
     static let confirmLimit = 0.0005
-    /// Following steadily, a beat heard up to this far (seconds) from the source's time for it stays where it is: the
-    /// output's clock fit and Link's measurement of its peers' clocks each wander by some tens of microseconds for
-    /// seconds at a time, and two beats in a row then show the same few frames (two clean-clone CI runs moved a
-    /// steady session's beats by up to 2.6 and 4.3 frames; a Link lane run by hand played intervals of 23 998 and
-    /// 24 002 frames where 24 000 were due, and 28 804 where 28 800). 250 µs is the bound `ClockEstimator` and
-    /// `SteadyClockLine` take a move of the output for: under it, the beat is as close to the source's as the clocks
-    /// can tell, and a quarter of a millisecond (12 frames at 48 kHz) is far inside the millisecond peers keep to.
-    public static let steadyTolerance = 0.000_25
+    /// A beat heard up to this far (seconds) from the source's time for it stays where it is, at every look (the
+    /// first, after a load or a return, following steadily); a start after a stop keeps our bar grid, and a switch
+    /// takes a bar line of the source's for ours (`quantumFrame`), this close. The output's clock fit and Link's
+    /// measurement of its peers' clocks each wander by some tens of microseconds for seconds at a time, and two beats
+    /// in a row then show the same few frames: with 2 frames here, two clean-clone CI runs moved a steady session's
+    /// beats by up to 2.6 and 4.3 frames, and a Link lane run by hand played intervals of 23 998 and 24 002 frames
+    /// where 24 000 were due, and 28 804 where 28 800. 250 µs is the bound `ClockEstimator` and `SteadyClockLine`
+    /// take a move of the output for: under it, the beat is as close to the source's as the clocks can tell, and a
+    /// quarter of a millisecond (12 frames at 48 kHz) is far inside the millisecond peers keep to.
+    public static let moveBeyond = 0.000_25
+
+    /// `moveBeyond` in frames of `mapping`'s rate, at least `tolerance`.
+    public static func keptFrames(on mapping: ClockMapping) -> Double {
+        max(tolerance, moveBeyond * mapping.framesPerSecond)
+    }
 
     /// Starts following.
     /// - Parameter source: the external clock.
@@ -218,8 +224,7 @@ public struct TempoFollower {
         // The transport takes its commands in the order sent: the alignment first (it is due at the earlier frame),
         // then the tempo from the beat on, which the alignment has just placed.
         var commands: [(TransportCommand, Quantization?)] = []
-        // How far the beat may be from the source's time and stay: following steadily, as far as the clocks' noise.
-        let allowed = steady ? max(Self.tolerance, Self.steadyTolerance * mapping.framesPerSecond) : Self.tolerance
+        let allowed = Self.keptFrames(on: mapping)
         if abs(target - frame) > Self.tolerance, source.takesOfferedBeat {
             // Apart, with no one else's phase to keep (a Link session whose last other peer has left founds a new
             // session, its timeline carried over within Link's clock measurement, tens of microseconds): the source
@@ -286,7 +291,7 @@ public struct TempoFollower {
         let firstFree = mapping.hostTime(ofFrame: scheduledUntil)
         func frame(_ time: HostTime) -> Quantization { .frame(max(scheduledUntil, mapping.frame(at: time))) }
         // A start on the source's boundary keeps the frame grid our clicks had before the stop when the boundary is
-        // within `tolerance` of it at an unchanged tempo: between one run and the next the clock fit moves by its
+        // within `moveBeyond` of it at an unchanged tempo: between one run and the next the clock fit moves by its
         // jitter (a peer's start 2 frames off the first run's bars, STARTSTOPSTATE-1 in CI), which following steadily
         // never moves a click for. Further off (the output's clock drifted over a long stop), the source's time wins.
         func onGrid(_ time: HostTime) -> Quantization {
@@ -296,7 +301,7 @@ public struct TempoFollower {
             else { return frame(time) }
             let beatFrames = 60 / grid.tempo * mapping.framesPerSecond
             let kept = grid.frame + ((exact - grid.frame) / beatFrames).rounded() * beatFrames
-            guard abs(kept - exact) <= Self.tolerance, kept.rounded() >= Double(scheduledUntil) else {
+            guard abs(kept - exact) <= Self.keptFrames(on: mapping), kept.rounded() >= Double(scheduledUntil) else {
                 return frame(time)
             }
             return .frame(SampleTime(kept.rounded()))
@@ -378,7 +383,7 @@ public struct TempoFollower {
     }
 
     /// The output frame on which the first multiple of the source's quantum at or after `frame` is heard (its exact
-    /// frame rounded). One up to `tolerance` frames from `frame`, before or after it, counts as on it (`frame` is
+    /// frame rounded). One up to `keptFrames(on:)` from `frame`, before or after it, counts as on it (`frame` is
     /// returned): our bar lines are kept that close to the source's, so a switch waiting for a bar line of ours that
     /// the source hears a frame earlier does not wait a whole quantum, nor one it hears a frame later land a frame
     /// after the bar line (its old song's downbeat already played there: two clicks a frame apart).
@@ -386,12 +391,13 @@ public struct TempoFollower {
         -> SampleTime
     {
         let quantum = timeline.quantum
-        let from = frame - SampleTime(tolerance)
+        let near = SampleTime(keptFrames(on: mapping))
+        let from = frame - near
         var boundary = (timeline.beat(at: mapping.hostTime(ofFrame: from)) / quantum - 1e-9).rounded(.up) * quantum
         // Whole quanta on until one is heard at or after `from` (a few at most: the first is within a quantum).
         for _ in 0..<4 {
             let heard = SampleTime(mapping.exactFrame(at: timeline.hostTime(ofBeat: boundary)).rounded())
-            if heard >= from { return abs(heard - frame) <= SampleTime(tolerance) ? frame : max(frame, heard) }
+            if heard >= from { return abs(heard - frame) <= near ? frame : max(frame, heard) }
             boundary += quantum
         }
         return frame
