@@ -124,6 +124,27 @@ struct SetlistLeaderTests {
     }
 
     @Test(
+        "A switch at once taken in the pass just after our downbeat on the session's bar line was scheduled (the bar line 3 frames before the first free frame, inside 0.25 ms) waits for the next bar line: the old song's downbeat and the new song's first do not both sound"
+    )
+    func linkAtOnceJustAfterABarLine() throws {
+        let text = """
+            song "A" click 120 4/4 switch now
+            song "B" click 90 3/4
+            """
+        let plan = try SetlistPlayerTests.plan(text, scales: [1, 0.5])
+        // The session's bar lines at 509 + n × 115 200 frames (10 604 167 ns is 509.0 frames), ours moved onto them
+        // from the first look: bar 3's downbeat at 346 109. Rendered in blocks of 1024, scheduled two blocks ahead,
+        // the switch asked once 345 088 frames are rendered is taken in the pass whose first free frame is 346 112.
+        let (onsets, _, _) = try Self.renderLinked(
+            plan, heardAfter: 10_604_167, frames: 520_000, actions: [(345_088, { songs, _ in songs.next() })])
+        let frames = onsets.map(\.frame)
+        let first = Self.firstFrames(onsets)
+        #expect(first["B"] == 461_309, "\(frames)")
+        #expect(frames.contains(346_109), "\(frames)")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1 - $0 > 1_000 }, "\(frames)")
+    }
+
+    @Test(
         "Following Link with quantum 4, a switch on the bar line of a 3/4 song lands on the source's first quantum at or after the song's next bar line"
     )
     func linkThreeFour() throws {

@@ -709,12 +709,21 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Where a switch at once lands on a leading clock's grid: the grid's first point at or after the first frame not
     /// yet scheduled, or the beat of ours it lies beside. A grid point within the leader's tolerance of a beat of ours
-    /// (the grid gives such a beat as itself) may lie a frame or two after it: landing there, the playing song's beat
-    /// and the new song's first would both sound, a frame or two apart (seen under Link: session beat 16 heard twice).
+    /// (the grid gives such a beat as itself) may lie a few frames after it: landing there, the playing song's beat
+    /// and the new song's first would both sound, a few frames apart (seen under Link: session beat 16 heard twice).
     /// Only our beats up to the grid's point are looked at: where no beat of ours meets the leader's bar (a 2/2 song
-    /// beside a quantum of 3), the bar itself is kept.
+    /// beside a quantum of 3), the bar itself is kept. When our last beat already scheduled is on the grid, a grid
+    /// point given as the first free frame is that beat's bar line, played already (the grid gives a bar line up to
+    /// the leader's bound from a frame, before or after it, as the frame: 0.25 ms with Link), and landing there would
+    /// sound both songs a few frames apart: the leader's next point is looked for from half way to our next beat.
     private func launchFrameOnABeat() -> SampleTime {
-        let point = launchFrame(atOrAfter: scheduledUntil)
+        var point = launchFrame(atOrAfter: scheduledUntil)
+        if point == scheduledUntil, let passed = lastScheduledBeatFrame(), launchFrame(atOrAfter: passed) == passed,
+            let next = transport.nextBeatPosition(from: scheduledUntil),
+            let nextFrame = transport.exactOutputFrame(of: next)
+        {
+            point = launchFrame(atOrAfter: max(scheduledUntil, (passed + SampleTime(nextFrame.rounded())) / 2))
+        }
         var from = scheduledUntil
         while let beat = transport.nextBeatPosition(from: from), let exact = transport.exactOutputFrame(of: beat) {
             let frame = SampleTime(exact.rounded(.toNearestOrAwayFromZero))
@@ -723,6 +732,18 @@ public final class Scheduler: @unchecked Sendable {
             from = frame + 1
         }
         return point
+    }
+
+    /// The output frame of our last beat before the first frame not yet scheduled (nil when not running or at the
+    /// map's start).
+    private func lastScheduledBeatFrame() -> SampleTime? {
+        guard let here = transport.firstPosition(atOrAfter: scheduledUntil), here.ticks > 0,
+            let place = transport.map.barPosition(at: Position(ticks: here.ticks - 1))
+        else { return nil }
+        let beat = Position(ticks: here.ticks - 1 - place.ticksIntoBeat)
+        guard let exact = transport.exactOutputFrame(of: beat) else { return nil }
+        let frame = SampleTime(exact.rounded(.toNearestOrAwayFromZero))
+        return frame < scheduledUntil ? frame : nil
     }
 
     /// The frame a load due at `frame` lands on: the leading clock's (`launchGrid`), never before `frame`.

@@ -391,7 +391,8 @@ public struct TempoFollower {
         -> SampleTime
     {
         let quantum = timeline.quantum
-        let near = SampleTime(keptFrames(on: mapping))
+        // Up: a beat kept 11.99 frames off (a fitted rate a hair under 48 kHz) is heard 12 frames off, rounded.
+        let near = SampleTime(keptFrames(on: mapping).rounded(.up))
         let from = frame - near
         var boundary = (timeline.beat(at: mapping.hostTime(ofFrame: from)) / quantum - 1e-9).rounded(.up) * quantum
         // Whole quanta on until one is heard at or after `from` (a few at most: the first is within a quantum).
