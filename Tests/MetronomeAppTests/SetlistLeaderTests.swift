@@ -28,6 +28,15 @@ struct SetlistLeaderTests {
         song "C" click 150 4/4
         """
 
+    /// A 120 4/4 switching at once, B 90 3/4; B's sounds half A's height.
+    static func atOncePlan() throws -> SetlistPlan {
+        let text = """
+            song "A" click 120 4/4 switch now
+            song "B" click 90 3/4
+            """
+        return try SetlistPlayerTests.plan(text, scales: [1, 0.5])
+    }
+
     /// 100 BPM: a beat is 28 800 frames, a bar of the leader (4 beats) 115 200.
     static let beat = 28_800
 
@@ -105,13 +114,9 @@ struct SetlistLeaderTests {
         "Following Link whose beats are heard 1.5 frames after ours: a switch at once lands on our beat on the next quantum, not on the source's frame two after it beside the old song's beat"
     )
     func linkAtOnceWithinTolerance() throws {
-        let text = """
-            song "A" click 120 4/4 switch now
-            song "B" click 90 3/4
-            """
-        let plan = try SetlistPlayerTests.plan(text, scales: [1, 0.5])
         let (onsets, _, _) = try Self.renderLinked(
-            plan, heardAfter: 31_250, frames: 400_000, actions: [(300_000, { songs, _ in songs.next() })])
+            try Self.atOncePlan(), heardAfter: 31_250, frames: 400_000,
+            actions: [(300_000, { songs, _ in songs.next() })])
         // A on our grid to beat 11, then B from beat 12 (345 600): one onset a beat, none doubled, each within 2
         // frames of our grid (B's after its first on the source's times, rounded: 2 frames on).
         let frames = onsets.map(\.frame)
@@ -127,16 +132,12 @@ struct SetlistLeaderTests {
         "A switch at once taken in the pass just after our downbeat on the session's bar line was scheduled (the bar line 3 frames before the first free frame, inside 0.25 ms) waits for the next bar line: the old song's downbeat and the new song's first do not both sound"
     )
     func linkAtOnceJustAfterABarLine() throws {
-        let text = """
-            song "A" click 120 4/4 switch now
-            song "B" click 90 3/4
-            """
-        let plan = try SetlistPlayerTests.plan(text, scales: [1, 0.5])
         // The session's bar lines at 509 + n × 115 200 frames (10 604 167 ns is 509.0 frames), ours moved onto them
         // from the first look: bar 3's downbeat at 346 109. Rendered in blocks of 1024, scheduled two blocks ahead,
         // the switch asked once 345 088 frames are rendered is taken in the pass whose first free frame is 346 112.
         let (onsets, _, _) = try Self.renderLinked(
-            plan, heardAfter: 10_604_167, frames: 520_000, actions: [(345_088, { songs, _ in songs.next() })])
+            try Self.atOncePlan(), heardAfter: 10_604_167, frames: 520_000,
+            actions: [(345_088, { songs, _ in songs.next() })])
         let frames = onsets.map(\.frame)
         let first = Self.firstFrames(onsets)
         #expect(first["B"] == 461_309, "\(frames)")
