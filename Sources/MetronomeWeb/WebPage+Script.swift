@@ -79,8 +79,10 @@ extension WebPage {
           }
           let due = null;
           while (waiting.length > 0 && waiting[0].at <= time + frames.interval / 2) due = waiting.shift();
-          if (due !== null) showBeat(due, time);
-          else if (stage.flashUntil !== null && time + frames.interval / 2 >= stage.flashUntil) endFlash();
+          if (due !== null) {
+            showBeat(due, time);
+            if (waiting.length === 0 && m.state !== null && !m.state.playing) showHeld(m.state);
+          } else if (stage.flashUntil !== null && time + frames.interval / 2 >= stage.flashUntil) endFlash();
           if (waiting.length > 0 || stage.flashUntil !== null) { frames.last = time; requestAnimationFrame(frame); }
           else { frames.last = null; frames.running = false; }
         }
@@ -119,6 +121,17 @@ extension WebPage {
           const hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds / 60) % 60;
           return hours > 0 ? hours + ":" + two(minutes) + ":" + two(seconds % 60) : minutes + ":" + two(seconds % 60);
         }
+        // Stopped or paused: the position the transport holds and the bar's accents as the map has them (no beat
+        // will say them). Beats scheduled before the stop are still heard after the state says so, so this waits
+        // for the last of them to be drawn: drawn after it, a beat would leave its count up with no push to come.
+        function showHeld(state) {
+          $("counter").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
+          if (state.accents.length === state.beats) {
+            for (let i = 0; i < state.beats; i++) m.levels[i] = state.accents[i];
+            drawLights(state.beats, 0);
+            $("accents").textContent = m.levels.join(" ");
+          }
+        }
         let dragging = null;
         function showState(state) {
           m.state = state;
@@ -135,15 +148,7 @@ extension WebPage {
           $("pause").setAttribute("aria-pressed", String(state.state === "paused"));
           $("stop").setAttribute("aria-pressed", String(state.state === "stopped"));
           if (m.levels.length !== state.beats) { m.levels.length = state.beats; drawLights(state.beats, 0); }
-          if (!state.playing) {
-            $("counter").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
-            // Nothing plays: the bar's accents as the map has them (no beat will say them).
-            if (state.accents.length === state.beats) {
-              for (let i = 0; i < state.beats; i++) m.levels[i] = state.accents[i];
-              drawLights(state.beats, 0);
-              $("accents").textContent = m.levels.join(" ");
-            }
-          }
+          if (!state.playing && waiting.length === 0) showHeld(state);
           showSections(state.sections, state.section);
           showSetlist(state.setlist);
           if (state.setlist === null) showPatterns(state.patterns, state.pattern);

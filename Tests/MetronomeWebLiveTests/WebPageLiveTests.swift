@@ -53,6 +53,7 @@ struct WebPageLiveTests {
         var afterPlay: String
         var afterStop: String
         var counterAfterStop: Bool
+        var counterHeld: String
         var afterPlayAgain: String
         var oscTempoShown: Bool
         var oscMeterShown: Bool
@@ -90,6 +91,7 @@ struct WebPageLiveTests {
         #expect(report.afterPlay == "playing")
         #expect(report.afterStop == "stopped")
         #expect(report.counterAfterStop)
+        #expect(report.counterHeld == "1.1")
         #expect(report.afterPlayAgain == "playing")
         #expect(report.oscTempoShown)
         #expect(report.oscMeterShown)

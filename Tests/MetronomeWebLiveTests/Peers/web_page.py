@@ -198,13 +198,18 @@ def controls():
         WebDriverWait(driver, 1).until(
             lambda d: d.find_element("id", "pause").get_attribute("aria-pressed") == "true")
         report["pausePressed"] = driver.find_element("id", "pause").get_attribute("aria-pressed")
+        # At 600 BPM a beat scheduled before the stop is still on its way when the page hears of the stop.
+        send("/metronome/tempo", 600.0)
         click(driver, "play")
         report["afterPlay"] = until_state(lambda s: s["state"] == "playing")["state"]
+        time.sleep(0.3)
         click(driver, "stop")
         report["afterStop"] = until_state(lambda s: s["state"] == "stopped")["state"]
         # Stopped, the page shows the top of the map (it waited here for "–", which only a session never started
-        # shows: 3 s every run, unchecked).
+        # shows: 3 s every run, unchecked), and keeps it once the beats heard before the stop are drawn.
         report["counterAfterStop"] = wait_text(driver, "counter", "1.1")
+        time.sleep(0.5)
+        report["counterHeld"] = text(driver, "counter")
         click(driver, "play")
         report["afterPlayAgain"] = until_state(lambda s: s["state"] == "playing")["state"]
         send("/metronome/tempo", 96.0)
