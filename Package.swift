@@ -330,7 +330,7 @@ for name in harnesses {
         .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + linked, path: "Fuzz/\(name)"))
 }
 
-// The test targets compile without optimization in every configuration (but the non-live build, below): the code
+// The test targets compile without optimization in every configuration (the non-live build, below, too): the code
 // they test is built as its configuration says (optimized in the release build every lane runs on), and optimizing
 // their own code (the expectations, Swift Testing's expanded macros) took about a sixth of a clean release build
 // (docs/benchmarks.md, "CI and the test suite"). Still whole-module: one job a module type-checks each declaration once, where batch mode
