@@ -64,6 +64,9 @@ extension WebPage {
         // time its host time maps to: a frame starting at most half a frame before it. Animation frames run only
         // while a beat waits; a page in the background (no frames) draws only the latest beat when it comes back.
         const waiting = [];
+        // Stopped or paused with beats still on their way: the page time the held position is shown at, 150 ms after
+        // the last of them is drawn (so that it is seen), or null.
+        const held = { due: null };
         const frames = m.frames = { last: null, deltas: [], interval: 1000 / 60, running: false };
         function scheduleBeat(beat) {
           beat.at = beat.host === null || m.offset === null ? performance.now() : beat.host / 1e6 - m.offset;
@@ -81,9 +84,16 @@ extension WebPage {
           while (waiting.length > 0 && waiting[0].at <= time + frames.interval / 2) due = waiting.shift();
           if (due !== null) {
             showBeat(due, time);
-            if (waiting.length === 0 && m.state !== null && !m.state.playing) showHeld(m.state);
+            if (waiting.length === 0 && m.state !== null && !m.state.playing) held.due = time + 150;
           } else if (stage.flashUntil !== null && time + frames.interval / 2 >= stage.flashUntil) endFlash();
-          if (waiting.length > 0 || stage.flashUntil !== null) { frames.last = time; requestAnimationFrame(frame); }
+          if (held.due !== null && waiting.length === 0 && time + frames.interval / 2 >= held.due) {
+            held.due = null;
+            if (m.state !== null && !m.state.playing) showHeld(m.state);
+          }
+          if (waiting.length > 0 || stage.flashUntil !== null || held.due !== null) {
+            frames.last = time;
+            requestAnimationFrame(frame);
+          }
           else { frames.last = null; frames.running = false; }
         }
         function showBeat(beat, time) {
@@ -121,17 +131,22 @@ extension WebPage {
           const hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds / 60) % 60;
           return hours > 0 ? hours + ":" + two(minutes) + ":" + two(seconds % 60) : minutes + ":" + two(seconds % 60);
         }
-        // Stopped or paused: the position the transport holds and the bar's accents as the map has them (no beat
-        // will say them). Beats scheduled before the stop are still heard after the state says so, so this waits
-        // for the last of them to be drawn: drawn after it, a beat would leave its count up with no push to come.
+        // Stopped or paused: the position the transport holds, no light lit, and the bar's accents as the map has
+        // them (no beat will say them), on the page and in the stage view. Beats scheduled before the stop are still
+        // heard after the state says so, so this waits until the last of them has been drawn and seen (held.due):
+        // drawn after it, a beat would leave its count up with no push to come.
         function showHeld(state) {
-          $("counter").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
+          const position = state.bar === null ? "–" : state.bar + "." + state.beat;
+          $("counter").textContent = position;
           if (state.accents.length === state.beats) {
             for (let i = 0; i < state.beats; i++) m.levels[i] = state.accents[i];
-            drawLights(state.beats, 0);
             $("accents").textContent = m.levels.join(" ");
           }
+          drawLights(m.levels.length, 0);
+          if (stage.on) $("stage-count").textContent = position;
+          stage.lastBeat = null;
         }
+        function holding() { return m.state !== null && !m.state.playing && waiting.length === 0 && held.due === null; }
         let dragging = null;
         function showState(state) {
           m.state = state;
@@ -148,7 +163,8 @@ extension WebPage {
           $("pause").setAttribute("aria-pressed", String(state.state === "paused"));
           $("stop").setAttribute("aria-pressed", String(state.state === "stopped"));
           if (m.levels.length !== state.beats) { m.levels.length = state.beats; drawLights(state.beats, 0); }
-          if (!state.playing && waiting.length === 0) showHeld(state);
+          if (state.playing) held.due = null;
+          else if (holding()) showHeld(state);
           showSections(state.sections, state.section);
           showSetlist(state.setlist);
           if (state.setlist === null) showPatterns(state.patterns, state.pattern);
@@ -254,10 +270,7 @@ extension WebPage {
           const state = m.state;
           if (!stage.on || !state) return;
           $("stage-bpm").textContent = format(m.pendingTempo !== null ? m.pendingTempo : state.tempo);
-          if (!state.playing) {
-            $("stage-count").textContent = state.bar === null ? "–" : state.bar + "." + state.beat;
-            stage.lastBeat = null;
-          }
+          if (holding()) showHeld(state);
           $("stage-state").textContent = state.state === "stopped" ? "■ stopped" : state.state === "paused" ? "❚❚ paused" : "";
           const at = state.sections.indexOf(state.section);
           const next = at >= 0 && at + 1 < state.sections.length ? state.sections[at + 1] : null;

@@ -54,6 +54,7 @@ struct WebPageLiveTests {
         var afterStop: String
         var counterAfterStop: Bool
         var counterHeld: String
+        var fastTempo: Double
         var afterPlayAgain: String
         var oscTempoShown: Bool
         var oscMeterShown: Bool
@@ -91,6 +92,7 @@ struct WebPageLiveTests {
         #expect(report.afterPlay == "playing")
         #expect(report.afterStop == "stopped")
         #expect(report.counterAfterStop)
+        #expect(report.fastTempo == 600)
         #expect(report.counterHeld == "1.1")
         #expect(report.afterPlayAgain == "playing")
         #expect(report.oscTempoShown)

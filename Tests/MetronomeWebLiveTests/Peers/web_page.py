@@ -200,6 +200,7 @@ def controls():
         report["pausePressed"] = driver.find_element("id", "pause").get_attribute("aria-pressed")
         # At 600 BPM a beat scheduled before the stop is still on its way when the page hears of the stop.
         send("/metronome/tempo", 600.0)
+        report["fastTempo"] = until_state(lambda s: abs(s["tempo"] - 600) < 0.01)["tempo"]
         click(driver, "play")
         report["afterPlay"] = until_state(lambda s: s["state"] == "playing")["state"]
         time.sleep(0.3)
