@@ -64,9 +64,10 @@ extension WebPage {
         // time its host time maps to: a frame starting at most half a frame before it. Animation frames run only
         // while a beat waits; a page in the background (no frames) draws only the latest beat when it comes back.
         const waiting = [];
-        // Stopped or paused with beats still on their way: the page time the held position is shown at, 150 ms after
-        // the last of them is drawn (so that it is seen), or null.
-        const held = { due: null };
+        // Stopped or paused: the page time the held position is shown at, 150 ms after the last beat heard before the
+        // stop was drawn (so that it is seen, whether the stop came before it was drawn or just after), or null; and
+        // the page time the last beat was drawn.
+        const held = { due: null, lastDrawn: null };
         const frames = m.frames = { last: null, deltas: [], interval: 1000 / 60, running: false };
         function scheduleBeat(beat) {
           beat.at = beat.host === null || m.offset === null ? performance.now() : beat.host / 1e6 - m.offset;
@@ -99,6 +100,7 @@ extension WebPage {
         function showBeat(beat, time) {
           m.shown.push({ bar: beat.bar, beat: beat.beat, frame: beat.frame, host: beat.host, page: time,
             shownHost: hostNow(time) });
+          held.lastDrawn = time;
           if (m.shown.length > 1024) m.shown.shift();
           m.levels[beat.beat - 1] = beat.level;
           m.levels.length = beat.beats;
@@ -147,6 +149,13 @@ extension WebPage {
           stage.lastBeat = null;
         }
         function holding() { return m.state !== null && !m.state.playing && waiting.length === 0 && held.due === null; }
+        // The held position now, or 150 ms after the last beat drawn when that was less than 150 ms ago.
+        function hold(state) {
+          if (held.lastDrawn !== null && performance.now() < held.lastDrawn + 150) {
+            held.due = held.lastDrawn + 150;
+            if (!frames.running) { frames.running = true; requestAnimationFrame(frame); }
+          } else showHeld(state);
+        }
         let dragging = null;
         function showState(state) {
           m.state = state;
@@ -164,7 +173,7 @@ extension WebPage {
           $("stop").setAttribute("aria-pressed", String(state.state === "stopped"));
           if (m.levels.length !== state.beats) { m.levels.length = state.beats; drawLights(state.beats, 0); }
           if (state.playing) held.due = null;
-          else if (holding()) showHeld(state);
+          else if (holding()) hold(state);
           showSections(state.sections, state.section);
           showSetlist(state.setlist);
           if (state.setlist === null) showPatterns(state.patterns, state.pattern);
@@ -270,7 +279,7 @@ extension WebPage {
           const state = m.state;
           if (!stage.on || !state) return;
           $("stage-bpm").textContent = format(m.pendingTempo !== null ? m.pendingTempo : state.tempo);
-          if (holding()) showHeld(state);
+          if (holding()) hold(state);
           $("stage-state").textContent = state.state === "stopped" ? "■ stopped" : state.state === "paused" ? "❚❚ paused" : "";
           const at = state.sections.indexOf(state.section);
           const next = at >= 0 && at + 1 < state.sections.length ? state.sections[at + 1] : null;
