@@ -49,18 +49,6 @@ final class CallbackLog: @unchecked Sendable {
     private let longest = Atomic<Int64>(0)
     private let longestOwn = Atomic<Int64>(0)
     private let widestGap = Atomic<Int64>(0)
-    private let slow = Atomic<Int>(0)
-    private let slowestOwn = Atomic<Int64>(0)
-    private let slowestFrames = Atomic<Int>(0)
-
-    /// The most of its own doing a write callback may take for the audio it writes, in nanoseconds: a fifth of that
-    /// audio's duration, and never less than 2 ms. The server asks again when a request's worth has played, so a
-    /// callback under a fifth of it leaves the rest of the buffer untouched; a 10 ms request (the least the server
-    /// asks while playing) is allowed 2 ms, the first, which fills a 100 ms buffer, 20 ms. Our callbacks answer a
-    /// click's 10 ms in 5 to 80 µs; a SoundFont's notes filling the first 100 ms took up to 2.2 ms beside a build.
-    static func allowance(frames: Int, framesPerSecond: Int) -> Int64 {
-        max(2_000_000, Int64(frames) * 200_000_000 / Int64(max(1, framesPerSecond)))
-    }
 
     init() {
         ring = .allocate(capacity: Self.ringCapacity)
@@ -91,16 +79,8 @@ final class CallbackLog: @unchecked Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// Keeps one callback, slow when its own doing took `allowance` (nanoseconds) or more. Mainloop thread;
-    /// real-time safe.
-    func record(_ callback: Callback, allowance: Int64) {
-        if callback.own >= allowance {
-            slow.add(1, ordering: .relaxed)
-            if callback.own > slowestOwn.load(ordering: .relaxed) {
-                slowestOwn.store(callback.own, ordering: .relaxed)
-                slowestFrames.store(callback.frames, ordering: .relaxed)
-            }
-        }
+    /// Keeps one callback. Mainloop thread; real-time safe.
+    func record(_ callback: Callback) {
         if written > 0 {
             let previous = ring[(written - 1) % Self.ringCapacity]
             let gap = callback.start - previous.start
@@ -137,12 +117,6 @@ final class CallbackLog: @unchecked Sendable {
 
     /// The longest a write callback's own doing took (`Callback.own`), in nanoseconds. Any thread.
     var longestOwnCallback: Int64 { longestOwn.load(ordering: .relaxed) }
-
-    /// Write callbacks whose own doing took their `allowance` or more, and of them the longest own doing (ns) and the
-    /// frames it was asked for. Any thread.
-    var slowCallbacks: (count: Int, longestOwn: Int64, frames: Int) {
-        (slow.load(ordering: .relaxed), slowestOwn.load(ordering: .relaxed), slowestFrames.load(ordering: .relaxed))
-    }
 
     /// The longest time between the starts of two write callbacks, in nanoseconds. Any thread.
     var widestGapBetweenCallbacks: Int64 { widestGap.load(ordering: .relaxed) }

@@ -37,18 +37,10 @@ extension PulseOutput {
         let longest = timings.map(\.longest).max() ?? .zero
         let longestOwn = timings.map(\.longestOwn).max() ?? .zero
         let widest = timings.map(\.widestGap).max() ?? .zero
-        // Slow: a callback whose own doing took a fifth of the audio it wrote, and 2 ms, or more (CallbackLog.allowance).
-        let slow = streams.map(\.slowCallbacks)
-        let slowCount = slow.reduce(0) { $0 + $1.count }
-        var slowestText = ""
-        if slowCount > 0, let slowest = slow.max(by: { $0.longestOwn < $1.longestOwn }) {
-            slowestText = "; the slowest \(Self.milliseconds(slowest.longestOwn)) ms of its own for \(slowest.frames) frames"
-        }
         lines.append(
             "write callbacks: \(timings.reduce(0) { $0 + $1.count }), the longest \(Self.milliseconds(longest)) ms "
                 + "(own at most \(Self.milliseconds(longestOwn)) ms: on the CPU, or waiting), the widest gap between "
-                + "two \(Self.milliseconds(widest)) ms, slow \(slowCount) (own a fifth of the audio asked or more, "
-                + "and 2 ms\(slowestText))")
+                + "two \(Self.milliseconds(widest)) ms")
         lines += extra
         if let latency {
             lines.append("measured latency: \((latency.inSeconds * 10_000).rounded() / 10) ms")

@@ -181,14 +181,6 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         )
     }
 
-    /// Write callbacks whose own doing took a fifth of the audio they were asked for, and at least 2 ms
-    /// (`CallbackLog.allowance`): ours too slow, whatever the server did. Of them, the longest own doing and the
-    /// frames it was asked for. Any thread.
-    public var slowCallbacks: (count: Int, longestOwn: Duration, frames: Int) {
-        let slow = callbackLog.slowCallbacks
-        return (slow.count, .nanoseconds(slow.longestOwn), slow.frames)
-    }
-
     /// Allocations our code made in the write callbacks after the first while `allocationProbe` was set (0: the render
     /// path is real-time safe); libpulse's own buffer calls are counted apart (`libpulseCallbackAllocations`). Any
     /// thread.
@@ -430,11 +422,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         defer {
             let duration = CallbackLog.now() - start
             let used = ThreadUsage.now() - usageBefore
-            let frames = requested / (4 * channels)
             callbackLog.record(
-                .init(start: start, duration: duration, own: used.ownNanoseconds(of: duration), frames: frames),
-                allowance: CallbackLog.allowance(
-                    frames: frames, framesPerSecond: mixer.configuration.sampleRate.framesPerSecond))
+                .init(
+                    start: start, duration: duration, own: used.ownNanoseconds(of: duration),
+                    frames: requested / (4 * channels)))
             if let probe {
                 // libpulse's own buffer calls are counted apart: ours must be 0; its are what its memory pool does.
                 let made = probe() &- allocationsBefore &- libraryAllocationsNow

@@ -189,10 +189,6 @@ extension PulseServer {
         public var reportedCallbacks: [Double]
         /// The run's longest write callback's own doing, in milliseconds; nil when the line is missing.
         public var longestCallback: Double?
-        /// The write callbacks whose own doing took a fifth of the audio they wrote, and 2 ms, or more
-        /// (`CallbackLog.allowance`), and the report's words on them (`slow 1 (…; the slowest 40.01 ms of its own
-        /// for 480 frames)`); nil when the line does not say (an older binary's).
-        public var slowCallbacks: (count: Int, text: String)?
         /// The scheduler's ticks stalled (`TickTimings`), the late events first seen after them, and the longest a
         /// tick's own doing took, in milliseconds; nil when the line is missing.
         public var ticks: (stalled: Int, lateAfterStalls: Int, longestOwn: Double)?
@@ -231,16 +227,8 @@ extension PulseServer {
                 return (stalled, late, own)
             }
             // `write callbacks: 312, the longest 2.09 ms (own at most 0.04 ms: on the CPU, or waiting), the widest …`
-            let callbacksLine = lines.first { $0.hasPrefix("write callbacks: ") }
-            longestCallback = callbacksLine.flatMap { line in
+            longestCallback = lines.first { $0.hasPrefix("write callbacks: ") }.flatMap { line in
                 line.range(of: "(own at most ").flatMap { Double(line[$0.upperBound...].prefix { $0 != " " }) }
-            }
-            slowCallbacks = callbacksLine.flatMap { line in
-                line.range(of: ", slow ").flatMap { range in
-                    Int(line[range.upperBound...].prefix { $0 != " " }).map {
-                        ($0, String(line[line.index(range.lowerBound, offsetBy: 2)...]))
-                    }
-                }
             }
         }
 
@@ -276,18 +264,11 @@ extension PulseServer {
                 + "under \(PulseServer.tickBoundMilliseconds) ms: \(ticksLine)"
         }
 
-        /// Our own lateness, whether or not the server ran dry on it, with its figures: a write callback whose own
-        /// doing took a fifth of the audio it wrote, and 2 ms, or more (the report's `slow` count: 2 ms for a 10 ms
-        /// request, 20 ms for the first, which fills the 100 ms buffer); from a binary that does not count them, the
-        /// run's longest own doing at `callbackBound` or more. Nil when none (or not reported: the underrun count is
-        /// then missing too, which fails the run). A 100 ms stream (`testLatency`) outlasts a slow callback of ours
-        /// that a 20 ms one would underrun on (the injected `pulse-stall`, 40 ms): its own doing is judged, not the
-        /// silence.
+        /// Our own lateness, whether or not the server ran dry on it: the run's longest write callback's own doing at
+        /// `callbackBound` or more, with its figures; nil when under it (or not reported: the underrun count is then
+        /// missing too, which fails the run). A 100 ms stream (`testLatency`) outlasts a slow callback of ours that a
+        /// 20 ms one would underrun on (the injected `pulse-stall`, 40 ms): its own doing is judged, not the silence.
         public var slowCallback: String? {
-            if let slowCallbacks {
-                guard slowCallbacks.count > 0 else { return nil }
-                return "write callbacks of ours too slow for the audio they wrote, \(slowCallbacks.text): \(figures)"
-            }
             guard let longestCallback, longestCallback >= PulseServer.callbackBoundMilliseconds else { return nil }
             return "a write callback of ours took \(longestCallback) ms of its own (the bound is "
                 + "\(PulseServer.callbackBoundMilliseconds) ms): \(figures)"
