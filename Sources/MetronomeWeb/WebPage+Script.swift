@@ -85,7 +85,7 @@ extension WebPage {
           while (waiting.length > 0 && waiting[0].at <= time + frames.interval / 2) due = waiting.shift();
           if (due !== null) {
             showBeat(due, time);
-            if (waiting.length === 0 && m.state !== null && !m.state.playing) held.due = time + 150;
+            if (waiting.length === 0 && m.state !== null && !m.state.playing) hold(m.state);
           } else if (stage.flashUntil !== null && time + frames.interval / 2 >= stage.flashUntil) endFlash();
           if (held.due !== null && waiting.length === 0 && time + frames.interval / 2 >= held.due) {
             held.due = null;
@@ -151,8 +151,9 @@ extension WebPage {
         function holding() { return m.state !== null && !m.state.playing && waiting.length === 0 && held.due === null; }
         // The held position now, or 150 ms after the last beat drawn when that was less than 150 ms ago.
         function hold(state) {
-          if (held.lastDrawn !== null && performance.now() < held.lastDrawn + 150) {
-            held.due = held.lastDrawn + 150;
+          const seen = 150;
+          if (held.lastDrawn !== null && performance.now() < held.lastDrawn + seen) {
+            held.due = held.lastDrawn + seen;
             if (!frames.running) { frames.running = true; requestAnimationFrame(frame); }
           } else showHeld(state);
         }
