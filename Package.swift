@@ -354,6 +354,23 @@ if nonLiveBuild {
             && $0.name != "MetronomeLiveTests"
     }
 }
+// The release build CI makes (`METRONOME_LIVE_BUILD=1`, set by .ci/test for its release build and everything run on
+// it) holds only what runs on it: the library and the binary, the live test targets, and MetronomeFilesTests (for
+// SoundFontFileTests, whose resident-set check a sanitizer changes). The other test targets run in
+// AddressSanitizer's build, the fuzzing harnesses in .ci/fuzz's and that build's replay, and the benchmarks in
+// Benchmarks/run's own build; compiling them here too took about a fifth of CI's release build, at the front of the
+// run where nothing else waits (docs/benchmarks.md, "A release build of what runs on it"). A build with neither
+// variable set (a contributor's, .ci/release-build by hand) holds every target.
+let liveBuild = Context.environment["METRONOME_LIVE_BUILD"] == "1"
+if liveBuild {
+    precondition(!nonLiveBuild, "METRONOME_LIVE_BUILD and METRONOME_NON_LIVE_BUILD describe different builds")
+    package.products.removeAll { $0.name == "metronome-bench" }
+    package.targets.removeAll {
+        $0.name == "MetronomeBenchmarks" || $0.name == "FuzzSupport" || $0.name.hasPrefix("fuzz-")
+            || ($0.type == .test && $0.name != "MetronomeFilesTests"
+                && !($0.name.hasPrefix("Metronome") && $0.name.hasSuffix("LiveTests") && $0.name != "MetronomeLiveTests"))
+    }
+}
 for index in package.targets.indices where package.targets[index].type == .test {
     package.targets[index].swiftSettings =
         (package.targets[index].swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
