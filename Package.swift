@@ -306,9 +306,9 @@ let package = Package(
 
 // Fuzzing harnesses, one executable per folder under Fuzz/ that holds a main.swift (a new harness needs no line here).
 // Each links FuzzSupport (Fuzz/Support: the driver and shared checks, over MetronomeKit) and the modules its main.swift
-// imports of those below: they are built in every build, so none links what it does not use (swift-nio's, for one).
-// In the normal and sanitizer builds each replays the files it is given (FuzzCorpusTests runs it over its seed corpus,
-// Fuzz/corpus/NAME); .ci/fuzz builds them with libFuzzer (-sanitize=fuzzer and -D METRONOME_LIBFUZZER) in its own
+// imports of those below: they are built in every build but CI's release build (below), so none links what it does
+// not use (swift-nio's, for one). Outside .ci/fuzz each replays the files it is given (FuzzCorpusTests runs it over
+// its seed corpus, Fuzz/corpus/NAME; in CI under AddressSanitizer); .ci/fuzz builds them with libFuzzer (-sanitize=fuzzer and -D METRONOME_LIBFUZZER) in its own
 // scratch folder.
 let fuzzFolder = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Fuzz")
 let harnesses = ((try? FileManager.default.contentsOfDirectory(atPath: fuzzFolder.path)) ?? []).filter {
@@ -344,7 +344,7 @@ for name in harnesses {
 // SwiftPM keys its manifest cache on the environment, so the release build in .build never sees this one's graph.
 let nonLiveBuild = Context.environment["METRONOME_NON_LIVE_BUILD"] == "1"
 if nonLiveBuild {
-    // Nor does its lane run the benchmarks (the release build compiles them).
+    // Nor does its lane run the benchmarks (Benchmarks/run builds them).
     package.products.removeAll { $0.name == "metronome-bench" }
     package.targets.removeAll { $0.name == "MetronomeBenchmarks" }
     // The live targets as CI's filter names them (`^Metronome[A-Za-z]+LiveTests\.`): MetronomeLiveTests, the live

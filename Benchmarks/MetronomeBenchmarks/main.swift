@@ -6,8 +6,8 @@ import MetronomeKit
 // (default "20,10,5,3") the latencies tried; METRONOME_BENCH_SERVE_SECONDS (default 30) the length of the serve
 // part's load run (its idle runs last twice that); METRONOME_BENCH_SERVE_LATENCY (default: serve's 20) the serve
 // part's --latency in milliseconds; METRONOME_BENCH_ONLY (default
-// "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock,practicelog") which
-// parts run;
+// "render,mixer,patterns,scheduler,notes,live,clock,rawclock,startup,serve,sequencer,reconnect,midiclock,practicelog")
+// which parts run; METRONOME_BENCH_RAWCLOCK_SECONDS (default 10) how long the raw clock part reads, idle and loaded;
 // METRONOME_BENCH_SEQUENCER_RUNS (default 3) the runs of each 600 s render in the sequencer part (0: none);
 // METRONOME_BENCH_SEQUENCER_LIVE_SECONDS (default 60) how long it plays the file live with each font (0: not at all);
 // METRONOME_BENCH_RETURNS (default 20) the connection losses and returns of the reconnect part. The `link` part is not
@@ -16,7 +16,8 @@ import MetronomeKit
 let runs = 7
 let parts = Set(
     (getenv("METRONOME_BENCH_ONLY").map { String(cString: $0) }
-        ?? "render,mixer,patterns,scheduler,notes,live,clock,startup,serve,sequencer,reconnect,midiclock,practicelog")
+        ?? "render,mixer,patterns,scheduler,notes,live,clock,rawclock,startup,serve,sequencer,reconnect,midiclock,"
+        + "practicelog")
         .split(
             separator: ","
         )
@@ -195,6 +196,10 @@ if parts.contains("clock") {
     } else {
         print("(no PulseAudio daemon could be started.)")
     }
+}
+if parts.contains("rawclock") {
+    let seconds = getenv("METRONOME_BENCH_RAWCLOCK_SECONDS").flatMap { Int(String(cString: $0)) } ?? 10
+    RawClockBenchmark.printReport(seconds: seconds)
 }
 // 7. Start-up: process start → first audio written for chord, arp and a click.
 if parts.contains("startup") { StartupBenchmark.printReport(metronome: metronome, scratch: scratch, runs: runs) }

@@ -45,25 +45,9 @@ extension JackOutput {
         }
     }
 
-    /// `CLOCK_MONOTONIC` now, in nanoseconds, and `CLOCK_MONOTONIC_RAW` minus it: the raw clock read between two
-    /// monotonic reads, three times, the offset taken from the tightest bracket (a read preempted between two others
-    /// was seen to put the offset up to 45 µs off, once in a thousand cycles). Real-time safe (vDSO reads).
-    static func clocks() -> (monotonic: Int64, rawOffset: Int64) {
-        func nanoseconds(_ clock: clockid_t) -> Int64 {
-            var time = timespec()
-            clock_gettime(clock, &time)
-            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-        }
-        var best = (width: Int64.max, rawOffset: Int64(0))
-        var late: Int64 = 0
-        for _ in 0..<3 {
-            let early = nanoseconds(CLOCK_MONOTONIC)
-            let raw = nanoseconds(CLOCK_MONOTONIC_RAW)
-            late = nanoseconds(CLOCK_MONOTONIC)
-            if late - early < best.width { best = (late - early, raw - (early + (late - early) / 2)) }
-        }
-        return (late, best.rawOffset)
-    }
+    /// `CLOCK_MONOTONIC` now, in nanoseconds, and `CLOCK_MONOTONIC_RAW` minus it (`RawClockOffset`: the tightest of a
+    /// few brackets). Real-time safe (vDSO reads).
+    static func clocks() -> (monotonic: Int64, rawOffset: Int64) { RawClockOffset.now() }
 
     /// The process callback: one period, rendered straight from the mixer into the ports. Real-time path.
     func process(_ frameCount: Int) {
@@ -221,13 +205,13 @@ extension JackOutput {
     /// probe). Real-time path.
     func countingAllocations<Result>(_ body: () -> Result) -> Result {
         guard firstWrite.load(ordering: .relaxed) != 0 else { return body() }
-        let started = Self.clocks().monotonic
+        let started = RawClockOffset.nanoseconds(CLOCK_MONOTONIC)
         let usageBefore = ThreadUsage.now()
         let probe = Self.allocationProbe
         let allocationsBefore = probe?() ?? 0
         let result = body()
         if let probe { allocations.add(probe() &- allocationsBefore, ordering: .relaxed) }
-        let took = Self.clocks().monotonic - started
+        let took = RawClockOffset.nanoseconds(CLOCK_MONOTONIC) - started
         let used = ThreadUsage.now() - usageBefore
         if let lastCycle {
             let half = Int64(lastCycle.count) * 500_000_000 / Int64(mixer.configuration.sampleRate.framesPerSecond)
