@@ -5,8 +5,8 @@ import Testing
 /// preempted (wide), so that which one is kept, and when the reading stops, are exact.
 @Suite("The raw clock's offset: the tightest bracket, never a preempted one")
 struct RawClockOffsetTests {
-    /// A bracket `width` ns wide starting at `early`, the raw clock `offset` ns past the monotonic at `rawAt` ns into it
-    /// (a thread preempted before its raw read has `rawAt` near the end, after it near the start).
+    /// A bracket `width` ns wide starting at `early`, the raw clock `offset` ns past the monotonic at `rawAt` ns into
+    /// it (a thread preempted before its raw read has `rawAt` near the end, after it near the start).
     private static func bracket(early: Int64, width: Int64, rawAt: Int64, offset: Int64) -> (
         early: Int64, raw: Int64, late: Int64
     ) {
