@@ -64,13 +64,15 @@ enum JackRunFigures {
 
     /// What is wrong with the cycles the server ran without calling us (`ours.missedCycles`, the whole run's), or nil:
     /// each must come with a late cycle in the server's log (all of it, restarts included) that is not an overrun of
-    /// ours (the server's own, another client's, ours woken late); missed with nothing else late, they are ours.
+    /// ours (the server's own, another client's, ours woken late); missed with nothing else late, they are ours. The
+    /// message carries our callbacks' figures (their longest, on the CPU and from start to end), so that a failure
+    /// says whether a callback of ours took that long of its own.
     static func unexplainedMissedCycles(_ ours: JackServer.ClientTiming?, on server: JackServer) -> String? {
         guard let ours else { return "our client's figures are missing" }
         let log = server.xrunLog()
         guard ours.missedCycles > 0, log.lateCycles(outside: ["metronome"]) == 0 else { return nil }
         return "cycles the server ran without calling us: \(ours.missedCycles), with nothing but ours late in the "
-            + "server's log: \(log)"
+            + "server's log: \(log); ours: \(ours)"
     }
 }
 
