@@ -308,8 +308,8 @@ let package = Package(
 // Each links FuzzSupport (Fuzz/Support: the driver and shared checks, over MetronomeKit) and the modules its main.swift
 // imports of those below: they are built in every build but CI's release build (below), so none links what it does
 // not use (swift-nio's, for one). Outside .ci/fuzz each replays the files it is given (FuzzCorpusTests runs it over
-// its seed corpus, Fuzz/corpus/NAME; in CI under AddressSanitizer); .ci/fuzz builds them with libFuzzer (-sanitize=fuzzer and -D METRONOME_LIBFUZZER) in its own
-// scratch folder.
+// its seed corpus, Fuzz/corpus/NAME; in CI under AddressSanitizer); .ci/fuzz builds them with libFuzzer
+// (-sanitize=fuzzer and -D METRONOME_LIBFUZZER) in its own scratch folder.
 let fuzzFolder = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Fuzz")
 let harnesses = ((try? FileManager.default.contentsOfDirectory(atPath: fuzzFolder.path)) ?? []).filter {
     FileManager.default.fileExists(atPath: fuzzFolder.appendingPathComponent("\($0)/main.swift").path)
@@ -366,9 +366,9 @@ if liveBuild {
     precondition(!nonLiveBuild, "METRONOME_LIVE_BUILD and METRONOME_NON_LIVE_BUILD describe different builds")
     package.products.removeAll { $0.name == "metronome-bench" }
     package.targets.removeAll {
-        $0.name == "MetronomeBenchmarks" || $0.name == "FuzzSupport" || $0.name.hasPrefix("fuzz-")
-            || ($0.type == .test && $0.name != "MetronomeFilesTests"
-                && !($0.name.hasPrefix("Metronome") && $0.name.hasSuffix("LiveTests") && $0.name != "MetronomeLiveTests"))
+        let live = $0.name.hasPrefix("Metronome") && $0.name.hasSuffix("LiveTests") && $0.name != "MetronomeLiveTests"
+        return $0.name == "MetronomeBenchmarks" || $0.name == "FuzzSupport" || $0.name.hasPrefix("fuzz-")
+            || ($0.type == .test && $0.name != "MetronomeFilesTests" && !live)
     }
 }
 for index in package.targets.indices where package.targets[index].type == .test {

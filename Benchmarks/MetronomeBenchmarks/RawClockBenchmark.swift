@@ -28,39 +28,43 @@ enum RawClockBenchmark {
         }
     }
 
-    /// `seconds` of readings on this thread, with `stressors` CPU hogs of stress-ng beside it (0: none).
-    static func run(seconds: Int, stressors: Int) -> (single: Figures, tightest: Figures) {
+    /// `seconds` of readings on this thread, with `stressors` CPU hogs of stress-ng beside it (0: none); nil when
+    /// stress-ng could not be started. Also the share of a core the thread had (its CPU time over the wall time).
+    static func run(seconds: Int, stressors: Int) -> (single: Figures, tightest: Figures, share: Double)? {
         let stress =
             stressors > 0
             ? Spawned("stress-ng", ["--cpu", "\(stressors)", "--timeout", "\(seconds + 5)s", "--quiet"]) : nil
-        if stress != nil { usleep(500_000) }
+        if let stress {
+            usleep(500_000)
+            var status: Int32 = 0
+            guard stress.pid > 0, waitpid(stress.pid, &status, WNOHANG) == 0 else { return nil }
+        }
         defer {
             stress?.signal(SIGTERM)
             _ = stress?.finish()
         }
         var single = Figures()
         var tightest = Figures()
-        let end = RawClockOffset.nanoseconds(CLOCK_MONOTONIC) + Int64(seconds) * 1_000_000_000
+        let start = HostTime.now().nanoseconds
+        let used = ThreadUsage.now()
+        let end = start + Int64(seconds) * 1_000_000_000
         while true {
-            let early = RawClockOffset.nanoseconds(CLOCK_MONOTONIC)
+            let early = HostTime.now().nanoseconds
             let raw = RawClockOffset.nanoseconds(CLOCK_MONOTONIC_RAW)
-            let late = RawClockOffset.nanoseconds(CLOCK_MONOTONIC)
+            let late = HostTime.now().nanoseconds
             let singleOffset = raw - (early + (late - early) / 2)
-            var narrowest = Int64.max
             let reference = RawClockOffset.tightest {
-                let bracket = (
-                    early: RawClockOffset.nanoseconds(CLOCK_MONOTONIC),
-                    raw: RawClockOffset.nanoseconds(CLOCK_MONOTONIC_RAW),
-                    late: RawClockOffset.nanoseconds(CLOCK_MONOTONIC)
+                (
+                    HostTime.now().nanoseconds, RawClockOffset.nanoseconds(CLOCK_MONOTONIC_RAW),
+                    HostTime.now().nanoseconds
                 )
-                narrowest = min(narrowest, bracket.late - bracket.early)
-                return bracket
             }
-            tightest.add(narrowest / 2)
-            if narrowest <= RawClockOffset.enough { single.add(singleOffset - reference.rawOffset) }
+            tightest.add(reference.width / 2)
+            if reference.width <= RawClockOffset.enough { single.add(singleOffset - reference.rawOffset) }
             if reference.monotonic >= end { break }
         }
-        return (single, tightest)
+        let share = Double((ThreadUsage.now() - used).cpuNanoseconds) / Double(HostTime.now().nanoseconds - start)
+        return (single, tightest, share)
     }
 
     static func printReport(seconds: Int) {
@@ -68,13 +72,18 @@ enum RawClockBenchmark {
         print(
             "Readings back to back for \(seconds) s on one thread; a single bracket judged against the tightest reading"
                 + " right after it, the tightest by half its kept bracket's width.\n")
-        print("| load | reading | readings | off ≥ 10 µs | ≥ 100 µs | ≥ 1 ms | worst µs |")
-        print("|---|---|---|---|---|---|---|")
+        print(
+            "| load | the thread's share of a core | reading | readings | off ≥ 10 µs | ≥ 100 µs | ≥ 1 ms | worst µs |")
+        print("|---|---|---|---|---|---|---|---|")
         for (name, stressors) in [("idle", 0), ("stress-ng --cpu 4 on 2 cores", 4)] {
-            let (single, tightest) = run(seconds: seconds, stressors: stressors)
+            guard let (single, tightest, share) = run(seconds: seconds, stressors: stressors) else {
+                print("| \(name) | not measured: stress-ng could not be started (`apt-get install stress-ng`) |")
+                continue
+            }
             for (reading, figures) in [("one bracket", single), ("`RawClockOffset.now()`", tightest)] {
                 print(
-                    "| \(name) | \(reading) | \(figures.readings) | \(figures.overTenMicroseconds) | \(figures.overHundredMicroseconds) | "
+                    "| \(name) | \(Measure.format(share * 100, 0)) % | \(reading) | \(figures.readings) | "
+                        + "\(figures.overTenMicroseconds) | \(figures.overHundredMicroseconds) | "
                         + "\(figures.overMillisecond) | \(Measure.format(Double(figures.worstNanoseconds) / 1000, 1)) |"
                 )
             }

@@ -205,13 +205,13 @@ extension JackOutput {
     /// probe). Real-time path.
     func countingAllocations<Result>(_ body: () -> Result) -> Result {
         guard firstWrite.load(ordering: .relaxed) != 0 else { return body() }
-        let started = RawClockOffset.nanoseconds(CLOCK_MONOTONIC)
+        let started = HostTime.now().nanoseconds
         let usageBefore = ThreadUsage.now()
         let probe = Self.allocationProbe
         let allocationsBefore = probe?() ?? 0
         let result = body()
         if let probe { allocations.add(probe() &- allocationsBefore, ordering: .relaxed) }
-        let took = RawClockOffset.nanoseconds(CLOCK_MONOTONIC) - started
+        let took = HostTime.now().nanoseconds - started
         let used = ThreadUsage.now() - usageBefore
         if let lastCycle {
             let half = Int64(lastCycle.count) * 500_000_000 / Int64(mixer.configuration.sampleRate.framesPerSecond)

@@ -3,8 +3,8 @@ import MetronomeTestSupport
 import Testing
 
 /// Every fuzzing harness replays its whole seed corpus (`Fuzz/corpus/NAME`: small real inputs and every reproducer
-/// a fuzzing run has found) in the build under test: the normal suite, and ThreadSanitizer's and AddressSanitizer's
-/// (with LeakSanitizer, so a `leak-…` reproducer leaking again fails), without libFuzzer's own build. The long
+/// a fuzzing run has found) in the build under test (in CI, AddressSanitizer's, with LeakSanitizer, so a `leak-…`
+/// reproducer leaking again fails; by hand, any build of every target), without libFuzzer's own build. The long
 /// coverage-guided pass is `.ci/fuzz` (docs/fuzzing.md).
 @Suite struct FuzzCorpusTests {
     static let fuzzFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import MetronomeFiles
+import MetronomeLive
 import MetronomeTestSupport
 import Testing
 
@@ -37,18 +38,8 @@ struct LinkLiveTests {
     }
 
     /// `CLOCK_MONOTONIC_RAW` (Link's clock on Linux) minus `CLOCK_MONOTONIC` (the PulseAudio server's, so the
-    /// recording's), in nanoseconds, the raw clock read between two monotonic readings: NTP slews the second.
-    static func rawMinusMonotonic() -> Int64 {
-        func read(_ clock: clockid_t) -> Int64 {
-            var time = timespec()
-            clock_gettime(clock, &time)
-            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-        }
-        let before = read(CLOCK_MONOTONIC)
-        let raw = read(CLOCK_MONOTONIC_RAW)
-        let after = read(CLOCK_MONOTONIC)
-        return raw - (before + (after - before) / 2)
-    }
+    /// recording's), in nanoseconds (`RawClockOffset`: NTP slews the second).
+    static func rawMinusMonotonic() -> Int64 { RawClockOffset.now().rawOffset }
 
     /// A plays beat 1 of each bar at 120 BPM in the first namespace, B beat 2 from 97 BPM in the other; one recording.
     static func twoOfOurs(in makeLab: () throws -> LinkLab) throws {

@@ -1,3 +1,4 @@
+import Glibc
 import MetronomeLive
 import Testing
 
@@ -27,6 +28,7 @@ struct RawClockOffsetTests {
             return brackets.removeFirst()
         }
         #expect(reading.rawOffset == offset)
+        #expect(reading.width == 80)
         #expect(reading.monotonic == 3_000_180)
         #expect(reads == 2)
     }
@@ -39,6 +41,7 @@ struct RawClockOffsetTests {
             return Self.bracket(early: 7_000, width: RawClockOffset.enough, rawAt: 300, offset: 42)
         }
         #expect(reads == 1)
+        #expect(reading.width == RawClockOffset.enough)
         #expect(reading.rawOffset == 42 + 300 - RawClockOffset.enough / 2)
         #expect(reading.monotonic == 7_000 + RawClockOffset.enough)
     }
@@ -56,14 +59,26 @@ struct RawClockOffsetTests {
         }
         #expect(index == RawClockOffset.attempts)
         #expect(reading.rawOffset == offset + 100 - 800)
+        #expect(reading.width == 1_600)
         #expect(reading.monotonic == 4 * 100_000 + 9_000)
     }
 
-    @Test("The clocks themselves: two readings in a row agree to 10 µs")
+    @Test(
+        "The clocks themselves: a reading's monotonic time lies between two read around it, and its offset is the raw clock minus ours to 10 µs, as two readings in a row agree"
+    )
     func realClocks() {
+        let before = HostTime.now().nanoseconds
         let first = RawClockOffset.now()
+        let after = HostTime.now().nanoseconds
         let second = RawClockOffset.now()
+        #expect(first.monotonic >= before && first.monotonic <= after)
         #expect(second.monotonic >= first.monotonic)
         #expect(abs(second.rawOffset - first.rawOffset) <= 10_000)
+        // The raw clock read right after ours, three times; the closest pair is the least preempted.
+        let direct = (0..<3).map { _ in
+            let ours = HostTime.now().nanoseconds
+            return RawClockOffset.nanoseconds(CLOCK_MONOTONIC_RAW) - ours
+        }
+        #expect(direct.map { abs($0 - first.rawOffset) }.min()! <= 10_000)
     }
 }
