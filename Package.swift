@@ -279,12 +279,14 @@ let package = Package(
                 "MetronomeFiles", "MetronomeTestSupport",
             ],
             exclude: ["Peers"]),
-        // Live: playback through a private JACK server (jackd's dummy backend), recorded with jack_capture.
+        // Live: playback through a private JACK server (jackd's dummy backend), recorded with jack_capture and, where
+        // a recorder's missed cycle must not read as a click of ours out of place, a client of the test's own on the
+        // server's frame clock (CJack: FrameCapture).
         .testTarget(
             name: "MetronomeJackLiveTests",
             dependencies: [
                 "MetronomeModel", "MetronomeEngine", "MetronomeLive", "MetronomeJack", "MetronomeFiles",
-                "MetronomeTestSupport", "CAllocationCounter",
+                "MetronomeTestSupport", "CAllocationCounter", "CJack",
             ],
             exclude: ["Peers"]),
         // Live: `metronome serve` through PulseAudio, driven over OSC and from a terminal.

@@ -51,7 +51,12 @@ final class PracticeLogCompanion: LiveCompanion {
             // A beat of the meter: a quarter note is 60 / tempo seconds, an eighth half that.
             let length = 240 / (beat.tempo * Double(beat.meter.unit))
             let song = titles.map { $0[min(beat.loadTag ?? 0, $0.count - 1)] }
-            recorder.heard(tempo: beat.tempo, meter: beat.meter, beatLength: length, song: song)
+            // The instant the beat is heard, from its frame through the output's clock mapping: the time played is
+            // the music's, not when this observer was handed the beat (a thread late by 50 ms under load would add
+            // it to a song's time). Before the output has a mapping, the moment it is handed over.
+            let heardAt = beat.hostNanoseconds ?? HostTime.now().nanoseconds
+            recorder.heard(
+                tempo: beat.tempo, meter: beat.meter, beatLength: length, at: UInt64(max(0, heardAt)), song: song)
         }
         return (PracticeLogCompanion(recorder: recorder), observation)
     }

@@ -124,11 +124,10 @@ public final class PracticeRecorder: Sendable {
     /// The first beat of a song other than the one playing (a set's switch) moves the summary to that song and asks
     /// the queue to close the row of the song before and start the new one's: the one time this allocates.
     /// - Parameters:
-    ///   - time: when it was heard, on the monotonic clock (`DispatchTime.uptimeNanoseconds`).
+    ///   - time: when it was heard, in nanoseconds on `CLOCK_MONOTONIC` (a beat's host time); now by default.
     ///   - song: playing a set, the song the beat is of.
     public func heard(
-        tempo: Double, meter: Meter, beatLength: Double,
-        at time: UInt64 = DispatchTime.now().uptimeNanoseconds, song: Song? = nil
+        tempo: Double, meter: Meter, beatLength: Double, at time: UInt64 = PracticeRecorder.monotonicNow(), song: Song? = nil
     ) {
         let switched = summary.withLock { summary in
             var switched = false
@@ -144,6 +143,13 @@ public final class PracticeRecorder: Sendable {
             return switched
         }
         if switched { queue.async { [self] in closeFinishedSongs() } }
+    }
+
+    /// `CLOCK_MONOTONIC` now, in nanoseconds: the clock a beat's host time is on.
+    public static func monotonicNow() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// Counts a beat heard into `heard`.

@@ -8,8 +8,9 @@ import MetronomeModel
 import MetronomeTestSupport
 import Testing
 
-/// A session played through `JackOutput` into a private jackd (dummy backend), its port recorded by jack_capture.
-@Suite("JACK: a session through a private jackd, recorded by jack_capture", .serialized)
+/// A session played through `JackOutput` into a private jackd (dummy backend), its ports recorded on the server's
+/// frame clock (`FrameCapture`).
+@Suite("JACK: a session through a private jackd, recorded on the server's frame clock", .serialized)
 struct JackOutputTests {
     /// A session at `tempo` with impulse clicks at `rate`, started (scheduling) but not yet attached to an output.
     static func session(rate: Int, tempo: Double = 240, midi: Bool = false) throws -> Session {
@@ -39,15 +40,20 @@ struct JackOutputTests {
         let subdivision = rate == 48_000 ? 16 : 14
         let step = rate * 60 / 1000 / subdivision
         let names = ["metronome", "metronome-2"]
-        // A run is repeated only when late cycles not ours in the recorded window explain how far its intervals are
-        // off (`JackServer.outsideCause`); one with an overrun of ours, or off by more, fails. At a 64-frame period
-        // (1.3 ms) the dummy driver's cycles on these 2-core machines are late in most 3.2 s recordings (2, 21 and
-        // 48 xruns in three runs in a row, docs/benchmarks.md): up to five runs there.
+        // The recorder's own missed cycles are holes at known frames (`FrameCapture`): the clicks due in them are
+        // unheard, every click heard still on its frame, and no run is repeated for them. A run is repeated only when
+        // late cycles not ours in the recorded window explain how far its intervals are off (a cycle the server ran
+        // without calling our client moves our clicks a period on: `JackServer.outsideCause`); one with an overrun
+        // of ours, or off by more, fails. At a 64-frame period (1.3 ms) the dummy driver's cycles on these 2-core
+        // machines are late in most 3.2 s recordings (2, 21 and 48 xruns in three runs in a row,
+        // docs/benchmarks.md): up to five runs there.
         let run = try repeatedOnlyForOutsideCauses(attempts: period == 64 ? 5 : 3) {
             let run = try Self.recordClicks(rate: rate, period: period, subdivision: subdivision, clients: names)
-            let checks = run.channels.map { Self.check($0, rate: rate, step: step, subdivision: subdivision) }
+            let checks = run.channels.map {
+                Self.check($0, rate: rate, step: step, subdivision: subdivision, period: period, unheard: run.missed)
+            }
             let problems = checks.compactMap(\.problem)
-            let value = (channels: run.channels, outputs: run.outputs, sessions: run.sessions)
+            let value = (channels: run.channels, missed: run.missed, outputs: run.outputs, sessions: run.sessions)
             // Late events (a click played at the start of the period it was found in, less than a period late) are
             // the machine's only when each came after a stalled tick of the scheduler, every tick's work and every
             // callback of ours short, and each moved one click of its own session's channel (`lateEventsOutsideUs`).
@@ -74,7 +80,8 @@ struct JackOutputTests {
                     ours: JackRunFigures.timing(of: run.outputs, rate: rate), ourClients: Set(names)))
         }
         for samples in run.channels {
-            let check = Self.check(samples, rate: rate, step: step, subdivision: subdivision)
+            let check = Self.check(
+                samples, rate: rate, step: step, subdivision: subdivision, period: period, unheard: run.missed)
             #expect(check.problem == nil, "at \(rate) Hz, period \(period)")
         }
         // The server's xruns are the machine's, not a measure of ours: on these 2-core VMs the dummy driver's own
@@ -92,18 +99,58 @@ struct JackOutputTests {
     }
 
     /// A recorded channel of a session at 1000 BPM subdivided `subdivision` times (`step` frames apart): what is
-    /// wrong with it (nil when nothing is: at least 300 clicks from 0.7 s in, every one `step` frames after the one
-    /// before, at its impulse height: an accent where a bar of four beats starts, a normal click on the other beats,
-    /// a subdivision between), and its intervals.
-    static func check(_ samples: [Float], rate: Int, step: Int, subdivision: Int) -> (problem: String?, gaps: [Int]) {
-        let (found, gaps) = Self.gaps(in: samples, from: rate * 7 / 10)
+    /// wrong with it (nil when nothing is: at least 300 clicks heard from 0.7 s in, every one `step` frames after the
+    /// one before, at its impulse height: an accent where a bar of four beats starts, a normal click on the other
+    /// beats, a subdivision between), and its intervals.
+    ///
+    /// `unheard`: the frames the recorder was not called for (`FrameCapture`). Two clicks heard a whole number of
+    /// steps apart are in place when every click due between them fell in those frames: unheard, not lost (the
+    /// interval counts as that many steps, and the levels go on from the place, not the count). A click heard is
+    /// always held to its frame: one a whole number of periods (`period`) further, with the clicks due before it
+    /// unheard, is given as an interval that many periods long, for the verdicts on cycles the server ran without
+    /// our client.
+    static func check(
+        _ samples: [Float], rate: Int, step: Int, subdivision: Int, period: Int = 0, unheard: [Range<Int>] = []
+    ) -> (problem: String?, gaps: [Int]) {
+        let (found, intervals) = Self.gaps(in: samples, from: rate * 7 / 10)
+        // Each click's place in the grid from the first one heard, and the intervals no unheard frames explain (an
+        // explained one is given as a step, for the verdicts on the rest).
+        var places = found.isEmpty ? [] : [0]
+        var gaps: [Int] = []
+        for (index, gap) in intervals.enumerated() {
+            // Clicks due between two heard `gap` apart, unheard, with the later click `shift` frames on (periods the
+            // player was moved by cycles the server ran without it, which the verdicts weigh): the steps, if all the
+            // clicks due fell in unheard frames, before or after the shift.
+            func unheardSteps(shift: Int) -> Int? {
+                let steps = (gap - shift) / step
+                guard steps >= 2, (gap - shift) % step == 0 else { return nil }
+                let allUnheard = (1..<steps).allSatisfy { due in
+                    [0, shift].contains { moved in
+                        let frame = found[index].frame + due * step + moved
+                        return unheard.contains { $0.contains(frame) }
+                    }
+                }
+                return allUnheard ? steps : nil
+            }
+            if let steps = unheardSteps(shift: 0) {
+                places.append(places[index] + steps)
+                gaps.append(step)
+            } else if let periods = (1...4).first(where: { unheardSteps(shift: $0 * period) != nil }) {
+                places.append(places[index] + unheardSteps(shift: periods * period)!)
+                gaps.append(step + periods * period)
+            } else {
+                places.append(places[index] + 1)
+                gaps.append(gap)
+            }
+        }
         let off = gaps.enumerated().filter { $0.element != step }.map { "\($0.element) at interval \($0.offset)" }
         let levels = found.map { Impulses.level(of: $0.value) }
         let bar = 4 * subdivision
         let first = levels.firstIndex(of: "X") ?? levels.count
-        let misplaced = levels[first...].enumerated().filter { offset, level in
-            level != (offset % bar == 0 ? "X" : offset % subdivision == 0 ? "x" : "s")
-        }.map { "\($0.element) at click \(first + $0.offset)" }
+        let misplaced = levels.indices.dropFirst(first).filter { index in
+            let offset = places[index] - places[first]
+            return levels[index] != (offset % bar == 0 ? "X" : offset % subdivision == 0 ? "x" : "s")
+        }.map { "\(levels[$0]) at click \($0)" }
         var problems: [String] = []
         if found.count < 300 || first > bar { problems.append("\(found.count) clicks, the first accent at \(first)") }
         if !off.isEmpty { problems.append("intervals not \(step): \(off.prefix(20))") }
@@ -122,6 +169,8 @@ struct JackOutputTests {
     /// where its log was when the checked part of the recording began.
     struct RecordedClicks {
         var channels: [[Float]]
+        /// The frames of the channels the recorder was not called for.
+        var missed: [Range<Int>]
         var outputs: [JackOutput]
         var sessions: [Session]
         var server: JackServer
@@ -129,8 +178,8 @@ struct JackOutputTests {
     }
 
     /// Plays a session at 1000 BPM subdivided `subdivision` times on each of `clients` (a `JackOutput` each) into a
-    /// private jackd at `rate` and `period`, and records the first's out_1 and the second's out_2 with jack_capture
-    /// for 3.2 s.
+    /// private jackd at `rate` and `period`, and records the first's out_1 and the second's out_2 for 3.2 s on the
+    /// server's frame clock (`FrameCapture`: a cycle the recorder missed is a hole where it was, not a period left out).
     static func recordClicks(rate: Int, period: Int, subdivision: Int, clients: [String]) throws -> RecordedClicks {
         let server = try JackServer(rate: rate, period: period)
         let sampleRate = try SampleRate(rate)
@@ -154,17 +203,14 @@ struct JackOutputTests {
             #expect(output.portNames == ["\(name):out_1", "\(name):out_2"])
             #expect(output.periodFrames == period)
         }
-        // jack_capture joining the graph (a new client, two connections) can cost the dummy backend a cycle or two
+        // The recorder joining the graph (a new client, two connections) can cost the dummy backend a cycle or two
         // at small periods: the recording is checked from 0.7 s in, and the server's log read from then on.
-        let path = NSTemporaryDirectory() + "metronome-jack-\(UUID().uuidString.prefix(8)).wav"
-        defer { unlink(path) }
-        // The first client's out_1 and the second's out_2 (the file reader takes two channels at most).
+        // The first client's out_1 and the second's out_2.
         let ports = outputs.enumerated().map { $0.element.portNames[$0.offset % 2] }
-        let recorder = try server.startRecording(ports, seconds: 3.2, to: path)
+        let capture = try FrameCapture(server: server.name, ports: ports, seconds: 3.2, rate: rate)
         usleep(700_000)
         let window = server.logMark
-        let recorded = recorder.wait()
-        try #require(recorded.status == 0, "\(recorded.standardError)")
+        let recording = try capture.finish()
         for output in outputs {
             print(
                 "period \(period) at \(rate) Hz, \(output.portNames[0]): longest callback "
@@ -173,9 +219,11 @@ struct JackOutputTests {
                     + "\(output.slowOfOurOwnCount) over half a period of its own); xruns reported by the server "
                     + "\(output.underrunCount); cycles it ran without calling us \(output.missedCycleCount)")
         }
-        print("the server's log: \(server.xrunLog()); in the checked window: \(server.xrunLog(since: window))")
+        print(
+            "the server's log: \(server.xrunLog()); in the checked window: \(server.xrunLog(since: window)); "
+                + recording.missedLine)
         return RecordedClicks(
-            channels: try AudioFileReader.read(path: path).channels, outputs: outputs, sessions: sessions,
+            channels: recording.channels, missed: recording.missed, outputs: outputs, sessions: sessions,
             server: server, window: window)
     }
 

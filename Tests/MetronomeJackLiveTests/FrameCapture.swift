@@ -1,0 +1,159 @@
+import CJack
+import Foundation
+
+/// A recorder of a JACK server's audio ports that puts each cycle's frames where the cycle's `jack_last_frame_time`
+/// says they belong, and so knows the frames it did not hear.
+///
+/// jack_capture writes the cycles it is called for one after another: a cycle the server runs without calling it
+/// (on these 2-core machines, several in a 3 s recording at a 64-frame period) leaves a period out of its file, and
+/// every click after it reads a period early, as if ours were off. Told apart from a click of ours out of place only
+/// by counting the server's late cycles, such a run had to be repeated, and two recorder cycles lost together fitted
+/// no count (docs/benchmarks.md, "JACK"). Here a missed cycle is a hole at a known place: the clicks that fell in it
+/// are unheard, not moved, and every click heard is still held to its frame.
+///
+/// A client of this test process (beside the players' clients, as the tests' own `JackOutput`s are), written in Swift
+/// through libjack: Python's JACK-Client was tried and ran its process callback past the 1.3 ms period 202 times in
+/// 3 s at a 64-frame period on an idle server (2026-12-02).
+///
+/// Threads: `init` and `finish` from one thread; the process callback on JACK's, only copying into memory allocated
+/// before it starts.
+final class FrameCapture {
+    /// What was recorded.
+    struct Recording {
+        /// One channel per port, from the first cycle the recorder was called for to the end of the last; zeros where
+        /// it was not called.
+        var channels: [[Float]]
+        /// The server's frame the channels start on.
+        var firstFrame: Int
+        /// The frames (from the channels' start) of the cycles the recorder was not called for, in runs.
+        var missed: [Range<Int>]
+
+        /// How many cycles' worth of frames were missed, and in how many runs: for a run's printed figures.
+        var missedLine: String {
+            "the recorder missed \(missed.map(\.count).reduce(0, +)) frames in \(missed.count) run(s)"
+        }
+    }
+
+    enum CaptureError: Error, CustomStringConvertible {
+        case open(String)
+        case connect(String, Int32)
+        case overflow
+
+        var description: String {
+            switch self {
+            case .open(let server): "frame capture: cannot open a client of the JACK server \(server)"
+            case .connect(let port, let status): "frame capture: cannot connect \(port) (\(status))"
+            case .overflow: "frame capture: the recording outgrew its room"
+            }
+        }
+    }
+
+    /// What the process callback writes: plain memory, no reference counted.
+    private struct State {
+        var client: OpaquePointer
+        var ports: UnsafeMutablePointer<OpaquePointer?>
+        var portCount: Int
+        var room: Int
+        /// `portCount` channels of `room` frames, one after the other.
+        var samples: UnsafeMutablePointer<Float>
+        var heard: UnsafeMutablePointer<Bool>
+        var first: Int64 = -1
+        var end = 0
+        var overflowed = false
+    }
+
+    private let state: UnsafeMutablePointer<State>
+    private let seconds: Double
+    private let started = Date()
+
+    /// Opens client `frame-capture` on `server`, registers an input per port, connects `ports` to them and starts
+    /// recording, with room for `seconds` and one more.
+    init(server: String, ports: [String], seconds: Double, rate: Int) throws {
+        var status = jack_status_t(rawValue: 0)
+        guard let client = metronome_jack_open("frame-capture", server, &status) else {
+            throw CaptureError.open(server)
+        }
+        let room = Int((seconds + 1) * Double(rate))
+        let portList = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: ports.count)
+        for index in ports.indices {
+            portList[index] = jack_port_register(
+                client, "in_\(index + 1)", metronome_jack_audio_type(), UInt(JackPortIsInput.rawValue), 0)
+        }
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: ports.count * room)
+        samples.initialize(repeating: 0, count: ports.count * room)
+        let heard = UnsafeMutablePointer<Bool>.allocate(capacity: room)
+        heard.initialize(repeating: false, count: room)
+        state = .allocate(capacity: 1)
+        state.initialize(
+            to: State(
+                client: client, ports: portList, portCount: ports.count, room: room, samples: samples, heard: heard))
+        self.seconds = seconds
+        jack_set_process_callback(client, Self.process, UnsafeMutableRawPointer(state))
+        jack_activate(client)
+        let ownName = String(cString: jack_get_client_name(client))
+        for (index, port) in ports.enumerated() {
+            let result = jack_connect(client, port, "\(ownName):in_\(index + 1)")
+            // Thrown from a whole object: `deinit` closes the client and frees its memory.
+            guard result == 0 else { throw CaptureError.connect(port, result) }
+        }
+    }
+
+    /// One cycle: each port's period copied to where the cycle's first frame puts it. Real-time path: no allocation,
+    /// no lock.
+    private static let process: JackProcessCallback = { frames, argument in
+        guard let argument else { return 0 }
+        let state = argument.assumingMemoryBound(to: State.self)
+        let start = Int64(jack_last_frame_time(state.pointee.client))
+        if state.pointee.first < 0 { state.pointee.first = start }
+        // Frame times are 32-bit and wrap (after a day at 48 kHz; these servers live seconds).
+        let at = Int(UInt32(truncatingIfNeeded: start &- state.pointee.first))
+        let count = Int(frames)
+        guard at + count <= state.pointee.room else {
+            state.pointee.overflowed = true
+            return 0
+        }
+        for index in 0..<state.pointee.portCount {
+            guard let port = state.pointee.ports[index],
+                let buffer = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
+            else { continue }
+            (state.pointee.samples + index * state.pointee.room + at).update(from: buffer, count: count)
+        }
+        (state.pointee.heard + at).update(repeating: true, count: count)
+        state.pointee.end = max(state.pointee.end, at + count)
+        return 0
+    }
+
+    /// Waits until `seconds` have passed since the start, stops the client and returns the recording.
+    func finish() throws -> Recording {
+        let left = seconds - Date().timeIntervalSince(started)
+        if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+        // After this returns the process callback is not called again.
+        jack_deactivate(state.pointee.client)
+        let taken = state.pointee
+        guard !taken.overflowed, taken.first >= 0 else { throw CaptureError.overflow }
+        let channels = (0..<taken.portCount).map { index in
+            Array(UnsafeBufferPointer(start: taken.samples + index * taken.room, count: taken.end))
+        }
+        var missed: [Range<Int>] = []
+        var frame = 0
+        while frame < taken.end {
+            guard !taken.heard[frame] else {
+                frame += 1
+                continue
+            }
+            let start = frame
+            while frame < taken.end, !taken.heard[frame] { frame += 1 }
+            missed.append(start..<frame)
+        }
+        return Recording(channels: channels, firstFrame: Int(taken.first), missed: missed)
+    }
+
+    deinit {
+        jack_deactivate(state.pointee.client)
+        jack_client_close(state.pointee.client)
+        state.pointee.samples.deallocate()
+        state.pointee.heard.deallocate()
+        state.pointee.ports.deallocate()
+        state.deallocate()
+    }
+}
