@@ -28,6 +28,21 @@ final class FrameCapture {
         /// The frames (from the channels' start) of the cycles the recorder was not called for, in runs.
         var missed: [Range<Int>]
 
+        /// The MIDI messages read, in the order they came: the MIDI port's index, the server's frame, the bytes (at
+        /// most 3 kept).
+        var midi: [(port: Int, frame: Int, bytes: [UInt8])]
+
+        /// Whether the server's frame `frame` fell in a cycle the recorder was not called for (or outside the
+        /// recording).
+        func unheard(frame: Int) -> Bool {
+            let at = frame - firstFrame
+            guard at >= 0, at < channelLength else { return true }
+            return missed.contains { $0.contains(at) }
+        }
+
+        /// The frames recorded per channel (from `firstFrame`).
+        var channelLength: Int
+
         /// How many cycles' worth of frames were missed, and in how many runs: for a run's printed figures.
         var missedLine: String {
             "the recorder missed \(missed.map(\.count).reduce(0, +)) frames in \(missed.count) run(s)"
@@ -57,6 +72,15 @@ final class FrameCapture {
         /// `portCount` channels of `room` frames, one after the other.
         var samples: UnsafeMutablePointer<Float>
         var heard: UnsafeMutablePointer<Bool>
+        var midiPorts: UnsafeMutablePointer<OpaquePointer?>
+        var midiPortCount: Int
+        /// MIDI messages: `midiRoom` of them at most, each its port, its frame from the first cycle and 3 bytes.
+        var midiRoom: Int
+        var midiCount = 0
+        var midiPort: UnsafeMutablePointer<Int>
+        var midiFrame: UnsafeMutablePointer<Int>
+        var midiBytes: UnsafeMutablePointer<UInt8>
+        var midiSize: UnsafeMutablePointer<Int>
         var first: Int64 = -1
         var end = 0
         var overflowed = false
@@ -66,9 +90,10 @@ final class FrameCapture {
     private let seconds: Double
     private let started = Date()
 
-    /// Opens client `frame-capture` on `server`, registers an input per port, connects `ports` to them and starts
-    /// recording, with room for `seconds` and one more.
-    init(server: String, ports: [String], seconds: Double, rate: Int) throws {
+    /// Opens client `frame-capture` on `server`, registers an audio input per port of `ports` (`in_1`, …) and a MIDI
+    /// input per entry of `midiPorts` (`midi_in_1`, …), connects those ports to them (a nil entry: a source that
+    /// connects itself, started after) and starts recording, with room for `seconds` and one more.
+    init(server: String, ports: [String], midiPorts: [String?] = [], seconds: Double, rate: Int) throws {
         var status = jack_status_t(rawValue: 0)
         guard let client = metronome_jack_open("frame-capture", server, &status) else {
             throw CaptureError.open(server)
@@ -83,18 +108,30 @@ final class FrameCapture {
         samples.initialize(repeating: 0, count: ports.count * room)
         let heard = UnsafeMutablePointer<Bool>.allocate(capacity: room)
         heard.initialize(repeating: false, count: room)
+        let midiList = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: max(1, midiPorts.count))
+        for index in midiPorts.indices {
+            midiList[index] = jack_port_register(
+                client, "midi_in_\(index + 1)", metronome_jack_midi_type(), UInt(JackPortIsInput.rawValue), 0)
+        }
+        let midiRoom = 1 << 16
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
-                client: client, ports: portList, portCount: ports.count, room: room, samples: samples, heard: heard))
+                client: client, ports: portList, portCount: ports.count, room: room, samples: samples, heard: heard,
+                midiPorts: midiList, midiPortCount: midiPorts.count, midiRoom: midiRoom,
+                midiPort: .allocate(capacity: midiRoom), midiFrame: .allocate(capacity: midiRoom),
+                midiBytes: .allocate(capacity: 3 * midiRoom), midiSize: .allocate(capacity: midiRoom)))
         self.seconds = seconds
         jack_set_process_callback(client, Self.process, UnsafeMutableRawPointer(state))
         jack_activate(client)
         let ownName = String(cString: jack_get_client_name(client))
-        for (index, port) in ports.enumerated() {
-            let result = jack_connect(client, port, "\(ownName):in_\(index + 1)")
+        let connections =
+            ports.enumerated().map { ($0.element, "\(ownName):in_\($0.offset + 1)") }
+            + midiPorts.enumerated().compactMap { index, port in port.map { ($0, "\(ownName):midi_in_\(index + 1)") } }
+        for (source, destination) in connections {
+            let result = jack_connect(client, source, destination)
             // Thrown from a whole object: `deinit` closes the client and frees its memory.
-            guard result == 0 else { throw CaptureError.connect(port, result) }
+            guard result == 0 else { throw CaptureError.connect(source, result) }
         }
     }
 
@@ -118,15 +155,35 @@ final class FrameCapture {
             else { continue }
             (state.pointee.samples + index * state.pointee.room + at).update(from: buffer, count: count)
         }
+        var event = jack_midi_event_t()
+        for index in 0..<state.pointee.midiPortCount {
+            guard let port = state.pointee.midiPorts[index], let buffer = jack_port_get_buffer(port, frames) else {
+                continue
+            }
+            for number in 0..<jack_midi_get_event_count(buffer) {
+                guard jack_midi_event_get(&event, buffer, number) == 0, let bytes = event.buffer else { continue }
+                let slot = state.pointee.midiCount
+                guard slot < state.pointee.midiRoom else {
+                    state.pointee.overflowed = true
+                    return 0
+                }
+                state.pointee.midiPort[slot] = index
+                state.pointee.midiFrame[slot] = at + Int(event.time)
+                state.pointee.midiSize[slot] = min(3, Int(event.size))
+                for byte in 0..<min(3, Int(event.size)) { state.pointee.midiBytes[3 * slot + byte] = bytes[byte] }
+                state.pointee.midiCount = slot + 1
+            }
+        }
         (state.pointee.heard + at).update(repeating: true, count: count)
         state.pointee.end = max(state.pointee.end, at + count)
         return 0
     }
 
-    /// Waits until `seconds` have passed since the start, stops the client and returns the recording.
-    func finish() throws -> Recording {
+    /// Waits until `seconds` have passed since the start (or not at all: `waiting` false), stops the client and
+    /// returns the recording.
+    func finish(waiting: Bool = true) throws -> Recording {
         let left = seconds - Date().timeIntervalSince(started)
-        if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+        if waiting, left > 0 { usleep(useconds_t(left * 1_000_000)) }
         // After this returns the process callback is not called again.
         jack_deactivate(state.pointee.client)
         let taken = state.pointee
@@ -145,7 +202,14 @@ final class FrameCapture {
             while frame < taken.end, !taken.heard[frame] { frame += 1 }
             missed.append(start..<frame)
         }
-        return Recording(channels: channels, firstFrame: Int(taken.first), missed: missed)
+        let midi = (0..<taken.midiCount).map { slot in
+            (
+                port: taken.midiPort[slot], frame: Int(taken.first) + taken.midiFrame[slot],
+                bytes: Array(UnsafeBufferPointer(start: taken.midiBytes + 3 * slot, count: taken.midiSize[slot]))
+            )
+        }
+        return Recording(
+            channels: channels, firstFrame: Int(taken.first), missed: missed, midi: midi, channelLength: taken.end)
     }
 
     deinit {
@@ -154,6 +218,11 @@ final class FrameCapture {
         state.pointee.samples.deallocate()
         state.pointee.heard.deallocate()
         state.pointee.ports.deallocate()
+        state.pointee.midiPorts.deallocate()
+        state.pointee.midiPort.deallocate()
+        state.pointee.midiFrame.deallocate()
+        state.pointee.midiBytes.deallocate()
+        state.pointee.midiSize.deallocate()
         state.deallocate()
     }
 }

@@ -22,8 +22,9 @@ struct DumpedMIDI: Equatable, CustomStringConvertible {
     var description: String { "\(frame): \(bytes)" }
 }
 
-/// MIDI out (`midi_out`), read by Debian's jack_midi_dump (a reader no one here wrote) on a private jackd.
-@Suite("JACK: MIDI clock and transport out, read by jack_midi_dump", .serialized)
+/// MIDI out (`midi_out`) on a private jackd, read by Debian's jack_midi_dump (a reader no one here wrote) and, where a
+/// reader's missed cycle must not read as our clock off its frames, on the server's frame clock (`FrameCapture`).
+@Suite("JACK: MIDI clock and transport out, read by jack_midi_dump and on the server's frame clock", .serialized)
 struct JackMIDITests {
     /// Starts `jack_midi_dump -a` (client midi-monitor) and waits for its input port.
     static func startDump(on server: JackServer) throws -> ChildProcess {
@@ -59,51 +60,83 @@ struct JackMIDITests {
         "metronome 127 --driver jack --duration 2: Start and the first clock on the first frame, clock n on round(n × 944.88…) frames from it (the interval is fractional), none at or past 2 s, Stop on 2 s exactly",
         arguments: [64, 256, 1024])
     func clockInClosedForm(period: Int) throws {
-        // jack_midi_dump -a stamps a message with the frames *it* was called for (a count of its cycles, not the
-        // server's clock): a cycle the server ran without calling it moves all it reads after a period earlier (and
-        // loses what came in it), as one of ours moves what we send a period later. A run whose frames are off is
-        // repeated only when late cycles not ours, from the dump's start, explain how far (a period each:
-        // `JackServer.outsideCause`); otherwise it fails. `--verbose` gives our own figures for that. At a 64-frame
-        // period the dump misses a cycle in most runs on these machines (three in a row in one JACK lane): five runs.
-        let (result, dumped) = try repeatedOnlyForOutsideCauses(attempts: period == 64 ? 5 : 3) {
+        // Read on the server's frame clock by a client of the test process (`FrameCapture`): a cycle the server ran
+        // without calling the reader is a hole at a known place, so a message due in it is unheard, not moved, and
+        // every message read is held to its frame. (jack_midi_dump -a, read before, stamps a message with a count of
+        // its own cycles: one it missed moved all it read after a period earlier, and at a 64-frame period it missed
+        // one in most runs, five runs in a row in one JACK lane.) A cycle the server ran without calling our client
+        // moves what we send a period later: a run whose frames are off is repeated only when late cycles not ours,
+        // from the reader's start, explain how far (a period each: `JackServer.outsideCause`); otherwise it fails.
+        // `--verbose` gives our own figures for that.
+        let (result, read) = try repeatedOnlyForOutsideCauses(attempts: period == 64 ? 5 : 3) {
             let server = try JackServer(period: period)
             let window = server.logMark
-            let run = try Self.played(["127", "--duration", "2", "--verbose"], on: server)
-            let (problem, framesOff) = Self.clockProblem(run.1, period: period)
+            // Its MIDI input, to which the command connects midi_out.
+            let capture = try FrameCapture(server: server.name, ports: [], midiPorts: [nil], seconds: 20, rate: 48_000)
+            let result = try ChildProcess(
+                CommandRunner.executable,
+                [
+                    "127", "--duration", "2", "--verbose", "--driver", "jack", "--no-connect", "--midi-connect",
+                    "frame-capture:midi_in_1", "--quiet",
+                ], environment: server.clientEnvironment
+            ).wait()
+            usleep(200_000)
+            let recording = try capture.finish(waiting: false)
+            let (problem, framesOff) = Self.clockProblem(recording, period: period)
+            print("period \(period): \(recording.missedLine)")
             return LiveAttempt(
-                run,
+                (result, recording),
                 outsideCause: server.outsideCause(
                     failing: problem, framesOff: framesOff, since: window,
-                    ours: JackServer.ClientTiming(verbose: run.0.standardError)))
+                    ours: JackServer.ClientTiming(verbose: result.standardError)))
         }
         #expect(result.status == 0, "\(result.standardError)")
         #expect(JackRunFigures.messages(result.standardError).isEmpty, "\(result.standardError)")
-        try #require(dumped.count > 2, "\(dumped)")
-        let start = dumped[0].frame
-        #expect(dumped[0].bytes == "fa")
-        #expect(dumped[1] == DumpedMIDI(frame: start, bytes: "f8"))
-        let clocks = dumped.filter { $0.bytes == "f8" }.map { $0.frame - start }
-        // Clocks before 96 000 frames: n × 944.88… < 96 000, n ≤ 101.
-        #expect(clocks == (0...101).map(Self.clockFrame))
-        #expect(dumped.last == DumpedMIDI(frame: start + 96_000, bytes: "fc"))
-        #expect(dumped.filter { $0.bytes != "f8" }.map(\.bytes) == ["fa", "fc"])
+        let messages = Self.messages(read)
+        try #require(messages.count > 2, "\(messages)")
+        #expect(messages[0].bytes == "fa")
+        #expect(Self.clockProblem(read, period: period).problem == nil)
+        #expect(messages.filter { $0.bytes != "f8" }.map(\.bytes) == ["fa", "fc"], "\(messages)")
+    }
+
+    /// The MIDI messages a frame capture read, as jack_midi_dump would print them.
+    static func messages(_ recording: FrameCapture.Recording) -> [DumpedMIDI] {
+        recording.midi.map { message in
+            DumpedMIDI(
+                frame: message.frame,
+                bytes: message.bytes.map { String(format: "%02x", $0) }.joined(separator: " "))
+        }
     }
 
     /// What is wrong with the Start, clocks and Stop of `metronome 127 --duration 2` that `clockInClosedForm` checks
-    /// (nil when nothing is), and how far their frames are off the closed form from the first (for
-    /// `JackServer.outsideCause`).
-    static func clockProblem(_ dumped: [DumpedMIDI], period: Int) -> (problem: String?, framesOff: Int) {
-        guard let start = dumped.first?.frame else { return ("nothing read", 0) }
-        let frames = dumped.map { $0.frame - start }
-        let clocks = dumped.filter { $0.bytes == "f8" }.map { $0.frame - start }
+    /// (nil when nothing is), and how far their frames are off the closed form from the Start (for
+    /// `JackServer.outsideCause`): the Start read first, every clock read on round(n × 944.88…) frames from it and
+    /// every one due there read but those due in frames the reader did not hear, the Stop on 96 000 (or due
+    /// unheard), nothing else.
+    static func clockProblem(_ recording: FrameCapture.Recording, period: Int) -> (problem: String?, framesOff: Int) {
+        let read = messages(recording)
+        guard let first = read.first else { return ("nothing read", 0) }
+        let start = first.frame
+        let frames = read.map { $0.frame - start }
+        let clocks = read.filter { $0.bytes == "f8" }.map { $0.frame - start }
         let expected = (0...101).map(clockFrame)
         let framesOff = JackRunFigures.framesOff(
             frames, period: period, nearest: JackRunFigures.nearest(in: expected + [96_000]))
-        guard clocks == expected, dumped.last?.frame == start + 96_000 else {
-            return ("clocks and Stop not in closed form from the Start: \(dumped)", framesOff)
+        let offGrid = clocks.filter { !expected.contains($0) }
+        let unread = expected.filter { !clocks.contains($0) }
+        let lost = unread.filter { !recording.unheard(frame: start + $0) }
+        let stop = read.last { $0.bytes == "fc" }
+        let stopPlaced = stop.map { $0.frame == start + 96_000 } ?? recording.unheard(frame: start + 96_000)
+        guard first.bytes == "fa", offGrid.isEmpty, lost.isEmpty, stopPlaced else {
+            return (
+                "Start, clocks and Stop not in closed form from the first message read (clocks off the form "
+                    + "\(offGrid), due and not read where the reader heard \(lost), \(unread.count - lost.count) due "
+                    + "unheard): \(read)", framesOff
+            )
         }
         return (nil, 0)
     }
+
     @Test(
         "serve --driver jack steered over OSC: pause sends Stop on a beat, continue sends the song position of that beat and Continue with the next clock on the same frame, a locate to bar 3 sends Stop, F2 20 00 and Continue on a downbeat, quit sends Stop; every clock 1000 frames (120 BPM) after the one before while rolling"
     )
