@@ -127,7 +127,8 @@ public final class PracticeRecorder: Sendable {
     ///   - time: when it was heard, in nanoseconds on `CLOCK_MONOTONIC` (a beat's host time); now by default.
     ///   - song: playing a set, the song the beat is of.
     public func heard(
-        tempo: Double, meter: Meter, beatLength: Double, at time: UInt64 = PracticeRecorder.monotonicNow(), song: Song? = nil
+        tempo: Double, meter: Meter, beatLength: Double, at time: UInt64 = PracticeRecorder.monotonicNow(),
+        song: Song? = nil
     ) {
         let switched = summary.withLock { summary in
             var switched = false

@@ -51,14 +51,18 @@ final class FrameCapture {
 
     enum CaptureError: Error, CustomStringConvertible {
         case open(String)
+        case activate(String)
         case connect(String, Int32)
         case overflow
+        case neverCalled
 
         var description: String {
             switch self {
             case .open(let server): "frame capture: cannot open a client of the JACK server \(server)"
             case .connect(let port, let status): "frame capture: cannot connect \(port) (\(status))"
+            case .activate(let server): "frame capture: cannot activate a client of the JACK server \(server)"
             case .overflow: "frame capture: the recording outgrew its room"
+            case .neverCalled: "frame capture: the server never called the recorder"
             }
         }
     }
@@ -123,7 +127,8 @@ final class FrameCapture {
                 midiBytes: .allocate(capacity: 3 * midiRoom), midiSize: .allocate(capacity: midiRoom)))
         self.seconds = seconds
         jack_set_process_callback(client, Self.process, UnsafeMutableRawPointer(state))
-        jack_activate(client)
+        // Thrown from a whole object, as below: `deinit` closes the client and frees its memory.
+        guard jack_activate(client) == 0 else { throw CaptureError.activate(server) }
         let ownName = String(cString: jack_get_client_name(client))
         let connections =
             ports.enumerated().map { ($0.element, "\(ownName):in_\($0.offset + 1)") }
@@ -187,7 +192,8 @@ final class FrameCapture {
         // After this returns the process callback is not called again.
         jack_deactivate(state.pointee.client)
         let taken = state.pointee
-        guard !taken.overflowed, taken.first >= 0 else { throw CaptureError.overflow }
+        guard !taken.overflowed else { throw CaptureError.overflow }
+        guard taken.first >= 0 else { throw CaptureError.neverCalled }
         let channels = (0..<taken.portCount).map { index in
             Array(UnsafeBufferPointer(start: taken.samples + index * taken.room, count: taken.end))
         }

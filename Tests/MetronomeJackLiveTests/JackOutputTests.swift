@@ -107,8 +107,8 @@ struct JackOutputTests {
     /// steps apart are in place when every click due between them fell in those frames: unheard, not lost (the
     /// interval counts as that many steps, and the levels go on from the place, not the count). A click heard is
     /// always held to its frame: one a whole number of periods (`period`) further, with the clicks due before it
-    /// unheard, is given as an interval that many periods long, for the verdicts on cycles the server ran without
-    /// our client.
+    /// unheard, is given as an interval a step and that many periods long, for the verdicts on cycles the server ran
+    /// without our client.
     static func check(
         _ samples: [Float], rate: Int, step: Int, subdivision: Int, period: Int = 0, unheard: [Range<Int>] = []
     ) -> (problem: String?, gaps: [Int]) {
@@ -119,14 +119,16 @@ struct JackOutputTests {
         var gaps: [Int] = []
         for (index, gap) in intervals.enumerated() {
             // Clicks due between two heard `gap` apart, unheard, with the later click `shift` frames on (periods the
-            // player was moved by cycles the server ran without it, which the verdicts weigh): the steps, if all the
-            // clicks due fell in unheard frames, before or after the shift.
+            // player was moved by cycles the server ran without it, which the verdicts weigh): the steps, if every
+            // click due fell in unheard frames, those before one place where the shift came on the grid and those
+            // from it on `shift` later.
             func unheardSteps(shift: Int) -> Int? {
                 let steps = (gap - shift) / step
                 guard steps >= 2, (gap - shift) % step == 0 else { return nil }
-                let allUnheard = (1..<steps).allSatisfy { due in
-                    [0, shift].contains { moved in
-                        let frame = found[index].frame + due * step + moved
+                let splits = shift == 0 ? 1...1 : 1...steps
+                let allUnheard = splits.contains { split in
+                    (1..<steps).allSatisfy { due in
+                        let frame = found[index].frame + due * step + (due >= split ? shift : 0)
                         return unheard.contains { $0.contains(frame) }
                     }
                 }
@@ -179,7 +181,8 @@ struct JackOutputTests {
 
     /// Plays a session at 1000 BPM subdivided `subdivision` times on each of `clients` (a `JackOutput` each) into a
     /// private jackd at `rate` and `period`, and records the first's out_1 and the second's out_2 for 3.2 s on the
-    /// server's frame clock (`FrameCapture`: a cycle the recorder missed is a hole where it was, not a period left out).
+    /// server's frame clock (`FrameCapture`: a cycle the recorder missed is a hole where it was, not a period left
+    /// out).
     static func recordClicks(rate: Int, period: Int, subdivision: Int, clients: [String]) throws -> RecordedClicks {
         let server = try JackServer(rate: rate, period: period)
         let sampleRate = try SampleRate(rate)
