@@ -146,7 +146,8 @@ public final class PracticeRecorder: Sendable {
         if switched { queue.async { [self] in closeFinishedSongs() } }
     }
 
-    /// `CLOCK_MONOTONIC` now, in nanoseconds: the clock a beat's host time is on.
+    /// `CLOCK_MONOTONIC` now, in nanoseconds: the clock a beat's host time is on. (`HostTime.now()` reads the same
+    /// clock, but lives in MetronomeLive, which this module does not depend on.)
     public static func monotonicNow() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
