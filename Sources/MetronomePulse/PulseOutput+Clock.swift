@@ -9,6 +9,9 @@ import MetronomeLive
 extension PulseOutput {
     /// The slowest pace of timing requests: one small round trip to the server every 100 ms.
     static let clockUpdateInterval: Duration = .milliseconds(100)
+    /// The slowest pace while a takeover stream waits to be compared with its grid (`awaitsAlignment`): some ten
+    /// reports in the 250 ms before the comparison rather than five.
+    static let alignmentUpdateInterval: Duration = .milliseconds(25)
 
     /// Starts the timer that asks for timing updates (lock held, stream ready).
     func startClock() {
@@ -44,15 +47,16 @@ extension PulseOutput {
                     output.timingArrived(stream!, success: success != 0)
                 }, Unmanaged.passUnretained(self).toOpaque())
         }
-        clockInterval = min(clockInterval * 2, PulseOutput.clockUpdateInterval)
+        clockInterval = min(
+            clockInterval * 2,
+            awaitsAlignment ? PulseOutput.alignmentUpdateInterval : PulseOutput.clockUpdateInterval)
         pa_context_rttime_restart(
             connection.context, clockTimer, pa_rtclock_now() + PulseOutput.microseconds(clockInterval))
     }
 
     /// A timing reply arrived (mainloop thread): turns it into an observation, refits and publishes.
     private func timingArrived(_ stream: OpaquePointer, success: Bool) {
-        let received = HostTime.now()
-        let realtime = PulseOutput.realtimeNow()
+        let (received, realtime) = PulseOutput.clocksNow()
         if let pendingUpdate {
             pa_operation_unref(pendingUpdate)
             self.pendingUpdate = nil
@@ -64,12 +68,15 @@ extension PulseOutput {
             return
         }
         guard let report = observation(info, sent: updateSent, received: received, realtime: realtime) else { return }
-        clock.store(estimator.observe(frame: report.frame, at: report.hostTime))
+        let fitted = estimator.observe(frame: report.frame, at: report.hostTime)
+        clock.store(fitted)
+        earliestClock.store(info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted)
     }
 
     /// What a timing report says: the mixer frame at the speaker (`read_index − sink_usec`) and when. The server
-    /// stamps the report with `gettimeofday` just after taking it; that time is moved to `CLOCK_MONOTONIC` with the
-    /// offset between the two clocks read when the reply arrived, and clamped to the request's round trip. Without
+    /// stamps the report with `gettimeofday` once its I/O thread has answered (late by that answer's return, never
+    /// early); that time is moved to `CLOCK_MONOTONIC` with the offset between the two clocks read when the reply
+    /// arrived (`clocksNow()`), and clamped to the request's round trip. Without
     /// synchronized clocks the round trip's midpoint stands in. Nil if the report cannot say (no first write yet,
     /// read index unknown).
     private func observation(
@@ -129,8 +136,7 @@ extension PulseOutput {
     private func referenceArrived(_ stream: OpaquePointer, success: Bool) {
         var time: pa_usec_t = 0
         guard success, pa_stream_get_time(stream, &time) == 0 else { return }
-        let received = HostTime.now()
-        let realtime = PulseOutput.realtimeNow()
+        let (received, realtime) = PulseOutput.clocksNow()
         let origin = streamOrigin.load(ordering: .relaxed)
         guard let info = pa_stream_get_timing_info(stream)?.pointee, info.playing != 0,
             let report = observation(info, sent: referenceSent, received: received, realtime: realtime)
@@ -143,11 +149,15 @@ extension PulseOutput {
         )
     }
 
-    /// `CLOCK_REALTIME` (the clock of `gettimeofday`) in nanoseconds.
-    private static func realtimeNow() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    /// `CLOCK_MONOTONIC` and `CLOCK_REALTIME` (the clock of `gettimeofday`) at one instant, in nanoseconds: the offset
+    /// between them from the tightest of a few brackets (`RawClockOffset.tightest`), set against the last monotonic
+    /// reading. A thread preempted between two plain readings would move every report converted with them by as long,
+    /// early (the server itself never stamps early).
+    static func clocksNow() -> (monotonic: HostTime, realtime: Int64) {
+        let reading = RawClockOffset.tightest {
+            (HostTime.now().nanoseconds, RawClockOffset.nanoseconds(CLOCK_REALTIME), HostTime.now().nanoseconds)
+        }
+        return (HostTime(nanoseconds: reading.monotonic), reading.monotonic + reading.rawOffset)
     }
 
     private static func microseconds(_ duration: Duration) -> pa_usec_t {

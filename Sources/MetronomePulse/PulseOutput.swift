@@ -55,6 +55,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     // thread, or to a thread holding the mainloop lock.
     /// The published mapping, stored only by the mainloop thread.
     let clock = PublishedClockMapping()
+    /// The mapping moved onto the least-delayed report (`alignmentMapping`), stored only by the mainloop thread.
+    let earliestClock = PublishedClockMapping()
     /// The mixer frame the stream's first byte carries, or `Int64.min` before the first write callback.
     let streamOrigin = Atomic<Int64>(.min)
     /// The fit of the server's timing reports.
@@ -157,6 +159,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         pendingSkip.add(frames, ordering: .relaxed)
         aligned.store(true, ordering: .releasing)
     }
+
+    /// Whether this is a takeover stream whose clock is still to be compared with its grid (`advance(by:)` not yet
+    /// called): its timing requests stay frequent until then, so the comparison has more reports to go on. Any thread.
+    var awaitsAlignment: Bool { skipLimit != nil && !aligned.load(ordering: .acquiring) }
 
     /// Whether the stream sounds: always, but for a takeover until it is on its grid (`advance(by:)`). Any thread.
     public var isSounding: Bool { sounding.load(ordering: .acquiring) }
@@ -278,6 +284,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     ///
     /// Threads: any, the render thread included (a lock-free read). Updated by the mainloop thread.
     public var mapping: ClockMapping? { clock.load() }
+
+    /// `mapping` moved onto the report the server stamped with the least delay (`ClockEstimator.earliest`): the
+    /// server measures the stream's position on its I/O thread and stamps the reply on its main thread once it has
+    /// the answer, so every report is stamped late by zero or more, by more under load. A reconnect compares the lost
+    /// stream's line with the new one's on this (`Reconnector`), so the two agree to within their least delays. With
+    /// a server whose clock is not this machine's (no synchronized clocks: the round trip's midpoint stands in, early
+    /// or late), `mapping`. Any thread.
+    public var alignmentMapping: ClockMapping? { earliestClock.load() }
 
     /// Disconnects the stream. Safe to call more than once.
     public func close() {

@@ -80,6 +80,45 @@ struct ClockEstimatorTests {
         #expect(worst < 10_000)
     }
 
+    @Test(
+        "Reports stamped late by 100–180 µs, two of ten by 0 and 2 µs (a loaded server): earliest on the line within 2 µs, where the median is 120 µs late"
+    )
+    func earliestIsTheLowerEnvelope() throws {
+        let line = Line()
+        var estimator = ClockEstimator(nominalRate: .standard)
+        #expect(estimator.earliest == nil)
+        let delays: [Int64] = [150, 120, 0, 180, 140, 110, 160, 2, 130, 100].map { $0 * 1000 }
+        for (index, delay) in delays.enumerated() {
+            let host = line.host(index)
+            estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: host + delay))
+        }
+        let earliest = try #require(estimator.earliest)
+        let mapping = try #require(estimator.mapping)
+        #expect(earliest.frame == mapping.frame)
+        #expect(earliest.framesPerSecond == mapping.framesPerSecond)
+        #expect(abs(line.error(of: earliest, at: line.host(9))) < 2_000)
+        #expect(abs(line.error(of: mapping, at: line.host(9)) - 125_000) < 1_000)
+    }
+
+    @Test(
+        "A clock 80 ppm fast, every report stamped 0–200 µs late: past 5 s, earliest within 20 µs (a frame) of the line, the least-squares fit 100 µs late"
+    )
+    func earliestWithAMeasuredRate() throws {
+        let line = Line(rate: 48000 * (1 + 80e-6))
+        var random = SeededGenerator(seed: 7)
+        var estimator = ClockEstimator(nominalRate: .standard)
+        for index in 0..<150 {
+            let host = line.host(index)
+            let delay = Int64.random(in: 0...200_000, using: &random)
+            estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: host + delay))
+        }
+        let earliest = try #require(estimator.earliest)
+        let mapping = try #require(estimator.mapping)
+        #expect(mapping.framesPerSecond != 48000)
+        #expect(abs(line.error(of: earliest, at: line.host(149))) < 20_000)
+        #expect(abs(line.error(of: mapping, at: line.host(149)) - 100_000) < 20_000)
+    }
+
     @Test("A first report stamped 800 µs late is outvoted at the third: the mapping within 5 µs from then on")
     func lateFirstReportIsOutvoted() {
         let line = Line()

@@ -18,6 +18,14 @@ import MetronomeModel
 /// in a row mean the output really moved (an underrun inserted silence, the stream changed sink), and the fit starts
 /// again from the latest.
 ///
+/// Beside the fit, `earliest` is the same line moved onto the observation heard earliest against it: the lower envelope
+/// of the observations. A server that measures its position and only then stamps the report (PulseAudio: the I/O
+/// thread measures, the main thread stamps with `gettimeofday` once it has the answer) stamps every report late by a
+/// delay of zero or more, never early; the median carries the typical delay, which grows with the machine's load,
+/// while the least-delayed report carries the least. Two fits compared with each other (a lost stream's line and a
+/// new stream's, `Reconnector`) agree to within their least delays on `earliest`, and to within their typical delays'
+/// difference on `mapping`.
+///
 /// Memory is allocated in `init`; `observe` and `reset` allocate nothing.
 ///
 /// Threads: a value type; confine each instance to one thread (a live output's mainloop thread).
@@ -37,6 +45,9 @@ package struct ClockEstimator {
     private var tolerance: Double
     /// The current fit, or nil before the first observation. `reset` keeps it until the next observation.
     package private(set) var mapping: ClockMapping?
+    /// `mapping` moved to the observation in the fit heard earliest against it (the lower envelope: each report's
+    /// delay taken at its least); nil before the first observation. `reset` keeps it until the next observation.
+    package private(set) var earliest: ClockMapping?
 
     /// An estimator with nothing observed yet.
     /// - Parameters:
@@ -96,11 +107,17 @@ package struct ClockEstimator {
         let fitted = fit(newestFrame: frame, newestHost: hostTime.nanoseconds)
         mapping = fitted
         var squares = 0.0
+        var least = Double.infinity
         for index in 0..<count {
             let residual = ClockEstimator.residual(frames[index], hosts[index], fitted)
             squares += residual * residual
+            least = min(least, residual)
         }
         tolerance = max(minimumTolerance, 4 * (squares / Double(count)).squareRoot())
+        earliest = ClockMapping(
+            frame: fitted.frame,
+            hostTime: HostTime(nanoseconds: fitted.hostTime.nanoseconds + Int64((least * 1e9).rounded())),
+            framesPerSecond: fitted.framesPerSecond)
         return fitted
     }
 

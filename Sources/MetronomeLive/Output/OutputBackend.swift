@@ -25,6 +25,13 @@ public protocol OutputBackend: AudioOutput, OutputClock {
     /// When the first frames were handed to the server, in `CLOCK_MONOTONIC` nanoseconds; nil before.
     var firstWriteNanoseconds: Int64? { get }
 
+    /// The clock line to compare with another backend's when a new one takes over a beat grid (`Reconnector`): for a
+    /// backend whose clock is fitted to reports the server stamps late by a varying delay, the fit moved onto the
+    /// least-delayed report (`ClockEstimator.earliest`), so the two lines agree to within their least delays rather
+    /// than their typical ones, which grow with the machine's load; `mapping` for a backend whose clock is exact (the
+    /// default). Any thread.
+    var alignmentMapping: ClockMapping? { get }
+
     /// Frames `advance(by:)` asked for that the render callback has not yet skipped.
     var pendingAdvance: SampleTime { get }
 
@@ -57,6 +64,9 @@ public protocol OutputBackend: AudioOutput, OutputClock {
 }
 
 extension OutputBackend {
+    /// `mapping`: a backend whose clock is exact (JACK's frame times) or has no better line to offer.
+    public var alignmentMapping: ClockMapping? { mapping }
+
     /// Nothing is ever pending: a backend whose connections are made with it (PulseAudio's stream to its sink).
     public func connectPending() -> [(from: String, to: String)] { [] }
 }

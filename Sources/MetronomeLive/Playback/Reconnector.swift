@@ -15,15 +15,16 @@ import MetronomeModel
 /// reached. That stream starts silent: it pulls the mixer at its own pace but renders into nothing, because it would be
 /// heard later than the lost stream would have played the same frames by its start latency: the time the server takes
 /// to play its first frame, which depends on where the sink is in its own cycle (4–46 ms measured on a null sink). Once
-/// it has played `alignAfter` (250 ms) and its own clock fit (`FrameClock.mapping`) is known, the next `poll` compares
-/// it with the line and advances the mixer by the frames it plays late (`OutputBackend.advance(by:)`): the render
-/// thread renders them into nothing in pieces, only while nothing sounds and never past what the scheduler has reached
-/// (`SkipAllowance`). The stream sounds from the first callback after that with no voice sounding, so the first click
-/// heard after the return is on the lost stream's line, as every later one, to within the clock fit's accuracy (within
-/// 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own `pa_stream_get_time`, measured on a null sink); clicks
-/// due in the silent start are skipped, as in the gap. A stream that plays early is left as it is (never seen: it
-/// cannot play a frame before its first write); one with no clock fit after a second sounds where it is. After
-/// `timeout` without a stream it gives up with the last reason.
+/// it has played `alignAfter` (250 ms) and its own clock fit is known, the next `poll` compares it with the line (both
+/// backends' `OutputBackend.alignmentMapping`: for PulseAudio each fit moved onto its least-delayed report, as the
+/// server stamps its reports late by a delay that grows with load) and advances the mixer by the frames it plays late
+/// (`OutputBackend.advance(by:)`): the render thread renders them into nothing in pieces, only while nothing sounds
+/// and never past what the scheduler has reached (`SkipAllowance`). The stream sounds from the first callback after
+/// that with no voice sounding, so the first click heard after the return is on the lost stream's line, as every later
+/// one, to within the clock fit's accuracy (within 0.021 ms by the fit, 0.06–0.36 ms early by PulseAudio's own
+/// `pa_stream_get_time`, measured on a null sink); clicks due in the silent start are skipped, as in the gap. A stream
+/// that plays early is left as it is (never seen: it cannot play a frame before its first write); one with no clock
+/// fit after a second sounds where it is. After `timeout` without a stream it gives up with the last reason.
 ///
 /// MIDI receivers miss the clocks of the gap and of the silent start, so once the new stream sounds the session tells
 /// them where the music is (`Session.resyncMIDI()`: Stop, Song Position, Continue; nothing without MIDI clock, or while
@@ -182,7 +183,7 @@ public struct Reconnector<Driver: OutputDriver> {
         guard let line = pendingAlignment, let first = output.firstWriteNanoseconds,
             HostTime.now().nanoseconds - first >= Self.alignAfter
         else { return }
-        guard let mapping = output.mapping else {
+        guard let mapping = output.alignmentMapping else {
             // No clock after a second: the stream sounds where it is rather than stay silent.
             if HostTime.now().nanoseconds - first >= 4 * Self.alignAfter {
                 pendingAlignment = nil
@@ -211,7 +212,8 @@ public struct Reconnector<Driver: OutputDriver> {
         // later, some 4 ms on a null sink), while a lead as long as the lost stream's buffer put the return 16 ms
         // early.
         let mapping =
-            output.mapping ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
+            output.alignmentMapping
+            ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
         let lead: SampleTime = 0
         // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
         output.close()
