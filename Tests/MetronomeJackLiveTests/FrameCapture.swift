@@ -43,9 +43,14 @@ final class FrameCapture {
         /// The frames recorded per channel (from `firstFrame`).
         var channelLength: Int
 
+        /// Calls whose frame time was the next call's, filed a period back; second calls for a cycle heard, left out.
+        var refiled = 0
+        var leftOut = 0
+
         /// How many cycles' worth of frames were missed, and in how many runs: for a run's printed figures.
         var missedLine: String {
             "the recorder missed \(missed.map(\.count).reduce(0, +)) frames in \(missed.count) run(s)"
+                + (refiled + leftOut > 0 ? " (calls filed a period back: \(refiled), left out: \(leftOut))" : "")
         }
     }
 
@@ -68,7 +73,7 @@ final class FrameCapture {
     }
 
     /// What the process callback writes: plain memory, no reference counted.
-    private struct State {
+    struct State {
         var client: OpaquePointer
         var ports: UnsafeMutablePointer<OpaquePointer?>
         var portCount: Int
@@ -88,6 +93,15 @@ final class FrameCapture {
         var first: Int64 = -1
         var end = 0
         var overflowed = false
+        /// The call before: where it wrote (frames from the first cycle, -1 before any), how many frames, and the
+        /// first of its MIDI messages.
+        var lastAt = -1
+        var lastCount = 0
+        var lastMidiStart = 0
+        /// Calls refiled a period back (their frame time the next call's), and calls left out (a second call for a
+        /// cycle already heard).
+        var refiled = 0
+        var leftOut = 0
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -145,15 +159,9 @@ final class FrameCapture {
     private static let process: JackProcessCallback = { frames, argument in
         guard let argument else { return 0 }
         let state = argument.assumingMemoryBound(to: State.self)
-        let start = Int64(jack_last_frame_time(state.pointee.client))
-        if state.pointee.first < 0 { state.pointee.first = start }
-        // Frame times are 32-bit and wrap (after a day at 48 kHz; these servers live seconds).
-        let at = Int(UInt32(truncatingIfNeeded: start &- state.pointee.first))
         let count = Int(frames)
-        guard at + count <= state.pointee.room else {
-            state.pointee.overflowed = true
-            return 0
-        }
+        let start = Int64(jack_last_frame_time(state.pointee.client))
+        guard let at = FrameCapture.place(state, start: start, count: count) else { return 0 }
         for index in 0..<state.pointee.portCount {
             guard let port = state.pointee.ports[index],
                 let buffer = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
@@ -179,9 +187,50 @@ final class FrameCapture {
                 state.pointee.midiCount = slot + 1
             }
         }
+        FrameCapture.filed(state, at: at, count: count)
+        return 0
+    }
+
+    /// Where a call's `count` frames go, from the cycle's first frame `start`: frames from the first call; nil when
+    /// they are left out or the recording has no room (`overflowed`). Two calls with one frame time: the first was
+    /// woken after the next cycle had begun and read that cycle's frame time, a period late (JACK2 then calls the
+    /// cycle's own right after; JackOutput's process callback documents the pair), so its frames and messages are
+    /// moved back a period, where the cycle it served left a hole. If that period was heard already, the second call
+    /// repeats a cycle and is left out, as JackOutput leaves it. Real-time path.
+    static func place(_ state: UnsafeMutablePointer<State>, start: Int64, count: Int) -> Int? {
+        if state.pointee.first < 0 { state.pointee.first = start }
+        // Frame times are 32-bit and wrap (after a day at 48 kHz; these servers live seconds).
+        let at = Int(UInt32(truncatingIfNeeded: start &- state.pointee.first))
+        guard at + count <= state.pointee.room else {
+            state.pointee.overflowed = true
+            return nil
+        }
+        if at == state.pointee.lastAt, count == state.pointee.lastCount {
+            let back = at - count
+            guard back >= 0, !state.pointee.heard[back], !state.pointee.heard[at - 1] else {
+                state.pointee.leftOut += 1
+                return nil
+            }
+            for index in 0..<state.pointee.portCount {
+                let channel = state.pointee.samples + index * state.pointee.room
+                (channel + back).update(from: channel + at, count: count)
+            }
+            for slot in state.pointee.lastMidiStart..<state.pointee.midiCount {
+                state.pointee.midiFrame[slot] -= count
+            }
+            (state.pointee.heard + back).update(repeating: true, count: count)
+            state.pointee.refiled += 1
+        }
+        state.pointee.lastAt = at
+        state.pointee.lastCount = count
+        state.pointee.lastMidiStart = state.pointee.midiCount
+        return at
+    }
+
+    /// A call's frames, written at `at`, are heard. Real-time path.
+    static func filed(_ state: UnsafeMutablePointer<State>, at: Int, count: Int) {
         (state.pointee.heard + at).update(repeating: true, count: count)
         state.pointee.end = max(state.pointee.end, at + count)
-        return 0
     }
 
     /// Waits until `seconds` have passed since the start (or not at all: `waiting` false), stops the client and
@@ -215,7 +264,8 @@ final class FrameCapture {
             )
         }
         return Recording(
-            channels: channels, firstFrame: Int(taken.first), missed: missed, midi: midi, channelLength: taken.end)
+            channels: channels, firstFrame: Int(taken.first), missed: missed, midi: midi, channelLength: taken.end,
+            refiled: taken.refiled, leftOut: taken.leftOut)
     }
 
     deinit {
