@@ -53,6 +53,13 @@ extension JackOutput {
     func process(_ frameCount: Int) {
         guard let client else { return }
         let frameTime = jack_last_frame_time(client)
+        // A run of missed cycles found by the last call is known for what it was now: this call with the same frame
+        // time means that one was woken late (not moved), any other that the server ran them without us (moved).
+        if var pending = pendingMissed {
+            pending.moved = frameTime != pending.frameTime
+            missedLog.record(pending)
+            pendingMissed = nil
+        }
         // Called again for the cycle just processed (seen right after our process was stopped and went on: the call
         // it was stopped in, then the cycle's own, both with the cycle's frame time): following a clock, the second
         // call is left out, the ports keeping what the first wrote, so that the mixer stays on the server's frames
@@ -68,6 +75,7 @@ extension JackOutput {
             let skipped = Int((frameTime &- lastCycle.frame) / lastCycle.count) - 1
             missed.add(skipped, ordering: .relaxed)
             runCounts.addMissedCycles(skipped)
+            if skipped > 0 { pendingMissed = MissedCycles(frameTime: frameTime, cycles: skipped, moved: true) }
             missedFrames = Int64(skipped) * Int64(lastCycle.count)
         }
         lastCycle = (frameTime, jack_nframes_t(frameCount))

@@ -26,6 +26,29 @@ extension JackOutput {
     /// underrun does on PulseAudio. Any thread.
     public var missedCycleCount: Int { missed.load(ordering: .relaxed) }
 
+    /// A run of cycles the server played without frames of ours: `cycles` periods before the one at `frameTime`.
+    /// Either the server ran them without calling us (`moved`: we render on from where we were, so every frame after
+    /// is heard `cycles` periods later against the server's frames, but for an output that follows a clock on
+    /// `midi_in` or locks to the JACK transport, which render the missed frames into nothing), or a call of ours was
+    /// woken after the next cycle had begun (it read that cycle's frame time, and the cycle's own call came right
+    /// after with the same one): the frames that call rendered are not heard and nothing after moves. Either way the
+    /// server's frames `frameTime − cycles × period ..< frameTime` hold nothing fresh of ours (silence, or the
+    /// period before played again).
+    public struct MissedCycles: Sendable, Equatable {
+        /// `jack_last_frame_time` of the first cycle after the run.
+        public var frameTime: UInt32
+        /// How many cycles the run was.
+        public var cycles: Int
+        /// Whether the frames after the run are heard `cycles` periods later (the server ran the cycles without
+        /// calling us), or stay where they were (a call of ours woken late).
+        public var moved: Bool
+    }
+
+    /// Where the server played cycles without frames of ours (`missedCycleCount` counts them), the first 64 runs of
+    /// them. A run is known at the call after the one that found it (it may turn out a late call); one found in the
+    /// last cycle is added when the client closes. Any thread.
+    public var missedCycles: [MissedCycles] { missedLog.entries }
+
     /// Process callbacks (the first left out) that ran longer than half the period they rendered. Any thread.
     public var slowCallbackCount: Int { slow.load(ordering: .relaxed) }
 
@@ -83,8 +106,14 @@ extension JackOutput {
             session.tickTimings.line,
             "xruns reported by the server: \(underrunCount)",
             "process callbacks: \(cycleCount)",
-            // The run's: a client before a reconnect counted too (the live tests repeat a run with any).
-            "cycles the server ran without calling us: \(runCounts.missedCycles)",
+            // The run's: a client before a reconnect counted too. Then this client's runs of them, where (the frame
+            // time of the cycle after each) and how many: the live tests hold what we sent to the frames they moved.
+            "cycles the server ran without calling us: \(runCounts.missedCycles)"
+                + (missedCycles.isEmpty
+                    ? ""
+                    : " (this client's, at frame times: "
+                        + missedCycles.map { "\($0.frameTime)×\($0.cycles)\($0.moved ? "" : " late")" }
+                        .joined(separator: ", ") + ")"),
             "transport starts joined late: \(runCounts.lateTransportJoins)",
             "longest process callback: \(longestCallback.nanoseconds / 1000) µs (cycle \(longestCallback.cycle))",
             "longest callback on the CPU: \(longestCallbackOnCPUNanoseconds / 1000) µs",

@@ -99,6 +99,10 @@ public final class JackOutput: @unchecked Sendable {
     /// thread's).
     let missed = Atomic<Int>(0)
     var lastCycle: (frame: jack_nframes_t, count: jack_nframes_t)?
+    /// Where those cycles were (`missedCycles`), and the run the last call found, known for what it was only at the
+    /// next call (the process thread's).
+    let missedLog = MissedCycleLog()
+    var pendingMissed: MissedCycles?
     /// Frames of the cycles the server ran without calling us just before this one (0 when it called us for the
     /// last): a transport locked to rolls on through them. The process thread's.
     var missedFrames: Int64 = 0
@@ -328,6 +332,11 @@ public final class JackOutput: @unchecked Sendable {
         transportLock?.setController(nil)
         if !isLost { jack_deactivate(client) }
         jack_client_close(client)
+        // No call comes any more: a run the last one found is taken as the server's (moved), as most are.
+        if let pending = pendingMissed {
+            missedLog.record(pending)
+            pendingMissed = nil
+        }
     }
 
     /// Connects our ports as asked; with `later`, a named port the server does not have is left pending.

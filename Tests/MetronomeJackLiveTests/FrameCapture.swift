@@ -196,7 +196,7 @@ final class FrameCapture {
     /// woken after the next cycle had begun and read that cycle's frame time, a period late (JACK2 then calls the
     /// cycle's own right after; JackOutput's process callback documents the pair), so its frames and messages are
     /// moved back a period, where the cycle it served left a hole. If that period was heard already, the second call
-    /// repeats a cycle and is left out, as JackOutput leaves it. Real-time path.
+    /// repeats a cycle and is left out, as JackOutput leaves it when following a clock. Real-time path.
     static func place(_ state: UnsafeMutablePointer<State>, start: Int64, count: Int) -> Int? {
         if state.pointee.first < 0 { state.pointee.first = start }
         // Frame times are 32-bit and wrap (after a day at 48 kHz; these servers live seconds).

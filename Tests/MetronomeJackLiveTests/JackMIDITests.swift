@@ -65,9 +65,10 @@ struct JackMIDITests {
         // every message read is held to its frame. (jack_midi_dump -a, read before, stamps a message with a count of
         // its own cycles: one it missed moved all it read after a period earlier, and at a 64-frame period it missed
         // one in most runs, five runs in a row in one JACK lane.) A cycle the server ran without calling our client
-        // moves what we send a period later: a run whose frames are off is repeated only when late cycles not ours,
-        // from the reader's start, explain how far (a period each: `JackServer.outsideCause`); otherwise it fails.
-        // `--verbose` gives our own figures for that.
+        // moves what we send a period later: `--verbose` lists where (`JackOutput.missedCycles`), and what came
+        // after is held to the frames that rule puts it on, no callback of ours over half a period. A run whose
+        // frames are off otherwise is repeated only when late cycles not ours, from the reader's start, explain how
+        // far (a period each: `JackServer.outsideCause`); otherwise it fails.
         let (result, read) = try repeatedOnlyForOutsideCauses(attempts: period == 64 ? 5 : 3) {
             let server = try JackServer(period: period)
             let window = server.logMark
@@ -82,8 +83,9 @@ struct JackMIDITests {
             ).wait()
             usleep(200_000)
             let recording = try capture.finish(waiting: false)
-            let (problem, framesOff) = Self.clockProblem(recording, period: period)
-            print("period \(period): \(recording.missedLine)")
+            let runs = JackRunFigures.missedCycles(result.standardError, period: period)
+            let (problem, framesOff) = Self.clockProblem(recording, period: period, runs: runs)
+            print("period \(period): \(recording.missedLine); cycles played without our frames: \(runs)")
             return LiveAttempt(
                 (result, recording),
                 outsideCause: server.outsideCause(
@@ -95,7 +97,45 @@ struct JackMIDITests {
         let messages = Self.messages(read)
         try #require(messages.count > 2, "\(messages)")
         #expect(messages[0].bytes == "fa")
-        #expect(Self.clockProblem(read, period: period).problem == nil)
+        let runs = JackRunFigures.missedCycles(result.standardError, period: period)
+        #expect(Self.clockProblem(read, period: period, runs: runs).problem == nil)
+        // A cycle the server ran without us is held to its frames above, not excused: no callback of ours overran.
+        let ours = try #require(JackServer.ClientTiming(verbose: result.standardError), "\(result.standardError)")
+        #expect(ours.slowOfOurOwn == 0, "\(ours)")
+    }
+
+    @Test(
+        "The closed form weighs the player's own missed cycles from its --verbose line: clocks after one moved exactly 64 frames pass; unlisted, or listed a clock later, they fail"
+    )
+    func closedFormWeighsListedShifts() {
+        // Start at frame 1100 of the server, clocks 0…101 on the form, from clock 40 on (and the Stop) 64 frames later.
+        let start = 1100
+        func recording(shiftFrom first: Int) -> FrameCapture.Recording {
+            let clocks = (0...101).map { clock in
+                (port: 0, frame: start + Self.clockFrame(clock) + (clock >= first ? 64 : 0), bytes: [UInt8(0xf8)])
+            }
+            return FrameCapture.Recording(
+                channels: [], firstFrame: 1000, missed: [],
+                midi: [(port: 0, frame: start, bytes: [0xfa])] + clocks
+                    + [(port: 0, frame: start + 96_064, bytes: [0xfc])],
+                channelLength: 200_000)
+        }
+        let verbose =
+            "metronome: process callbacks: 1500\n"
+            + "metronome: cycles the server ran without calling us: 1 (this client's, at frame times: "
+            + "\(start + Self.clockFrame(40) + 64)×1)\nmetronome: transport starts joined late: 0\n"
+        let runs = JackRunFigures.missedCycles(verbose, period: 64)
+        #expect(runs.map(\.frame) == [start + Self.clockFrame(40) + 64] && runs.map(\.by) == [64])
+        #expect(runs.map(\.moved) == [true])
+        #expect(Self.clockProblem(recording(shiftFrom: 40), period: 64, runs: runs).problem == nil)
+        #expect(Self.clockProblem(recording(shiftFrom: 40), period: 64).problem != nil)
+        #expect(Self.clockProblem(recording(shiftFrom: 41), period: 64, runs: runs).problem != nil)
+        let late = JackRunFigures.missedCycles(
+            "metronome: cycles the server ran without calling us: 2 (this client's, at frame times: 5000×1 late, "
+                + "9000×1)\n", period: 64)
+        #expect(late.map(\.frame) == [5000, 9000] && late.map(\.moved) == [false, true])
+        let none = "metronome: cycles the server ran without calling us: 0\n"
+        #expect(JackRunFigures.missedCycles(none, period: 64).isEmpty)
     }
 
     /// The MIDI messages a frame capture read, as jack_midi_dump would print them.
@@ -113,24 +153,48 @@ struct JackMIDITests {
     /// frames from it, in order, each once, but the ones due in frames the reader did not hear; the Stop last, on
     /// 96 000 (or due there unheard); nothing else. A Start the reader missed is not told apart: everything is then
     /// measured from a clock, and the run fails or is repeated by the verdict on its frames.
-    static func clockProblem(_ recording: FrameCapture.Recording, period: Int) -> (problem: String?, framesOff: Int) {
-        let read = messages(recording)
+    ///
+    /// `runs`: where the server played cycles without the player's frames (`JackOutput.missedCycles`, as `--verbose`
+    /// lists them: the frame time of the cycle after each run, its length in frames, whether it moved what came
+    /// after). What is read in a run's frames is not the player's fresh output and is left out, and a message due in
+    /// them is unheard; a run after the Start that moved what came after moves every later message by its length,
+    /// the product's rule followed to the frame.
+    static func clockProblem(
+        _ recording: FrameCapture.Recording, period: Int, runs: [(frame: Int, by: Int, moved: Bool)] = []
+    ) -> (problem: String?, framesOff: Int) {
+        let holes = runs.map { $0.frame - $0.by..<$0.frame }
+        let read = messages(recording).filter { message in !holes.contains { $0.contains(message.frame) } }
         guard let first = read.first else { return ("nothing read", 0) }
         let start = first.frame
+        let shifts = runs.filter(\.moved)
+        func unheard(_ frame: Int) -> Bool {
+            recording.unheard(frame: frame) || holes.contains { $0.contains(frame) }
+        }
+        // A frame from the Start, moved by the runs of missed cycles it came after: a run at frame time T that moved
+        // by d frames moves what was due from T − d on (the frames the missed cycles would have heard).
+        func moved(_ frame: Int) -> Int {
+            var by = 0
+            for shift in shifts.sorted(by: { $0.frame < $1.frame })
+            where shift.frame - shift.by > start && start + frame + by >= shift.frame - shift.by {
+                by += shift.by
+            }
+            return frame + by
+        }
+        let stop = moved(96_000)
         let frames = read.map { $0.frame - start }
         let clocks = read.filter { $0.bytes == "f8" }.map { $0.frame - start }
-        let expected = (0...101).map(clockFrame)
+        let expected = (0...101).map { moved(clockFrame($0)) }
         let framesOff = JackRunFigures.framesOff(
-            frames, period: period, nearest: JackRunFigures.nearest(in: expected + [96_000]))
+            frames, period: period, nearest: JackRunFigures.nearest(in: expected + [stop]))
         let offGrid = clocks.filter { !expected.contains($0) }
         let unread = expected.filter { !clocks.contains($0) }
-        let lost = unread.filter { !recording.unheard(frame: start + $0) }
+        let lost = unread.filter { !unheard(start + $0) }
         // Every clock due and heard, once each and in order: a clock sent twice, or out of order, is not the form.
         let heardDue = expected.filter { !unread.contains($0) }
         let others = read.filter { $0.bytes != "f8" }
-        let stopUnheard = recording.unheard(frame: start + 96_000)
+        let stopUnheard = unheard(start + stop)
         let othersPlaced =
-            others.map(\.bytes) == ["fa", "fc"] && others[1].frame == start + 96_000 && read.last?.bytes == "fc"
+            others.map(\.bytes) == ["fa", "fc"] && others[1].frame == start + stop && read.last?.bytes == "fc"
             || (stopUnheard && others.map(\.bytes) == ["fa"])
         guard first.bytes == "fa", offGrid.isEmpty, lost.isEmpty, clocks == heardDue, othersPlaced else {
             return (

@@ -41,19 +41,26 @@ struct JackOutputTests {
         let step = rate * 60 / 1000 / subdivision
         let names = ["metronome", "metronome-2"]
         // The recorder's own missed cycles are holes at known frames (`FrameCapture`): the clicks due in them are
-        // unheard, every click heard still on its frame, and no run is repeated for them. A run is repeated only when
-        // late cycles not ours in the recorded window explain how far its intervals are off (a cycle the server ran
-        // without calling our client moves our clicks a period on: `JackServer.outsideCause`); one with an overrun
-        // of ours, or off by more, fails. At a 64-frame period (1.3 ms) the dummy driver's cycles on these 2-core
-        // machines are late in most 3.2 s recordings (2, 21 and 48 xruns in three runs in a row,
-        // docs/benchmarks.md): up to five runs there.
+        // unheard, every click heard still on its frame, and no run is repeated for them. A cycle the server ran
+        // without calling a player moves that player's later clicks a period on; the player logs where
+        // (`JackOutput.missedCycles`, with the late calls whose period was not heard), and an interval across that
+        // place longer by exactly that is the rule followed to the frame, not repeated (the callbacks of ours are
+        // still held to half a period below: a slow one of ours fails the test). A run is repeated only when late cycles not ours in the recorded window explain how
+        // far its intervals are off (`JackServer.outsideCause`); one with an overrun of ours, or off by more, fails.
+        // At a 64-frame period (1.3 ms) the dummy driver's cycles on these 2-core machines are late in most 3.2 s
+        // recordings (2, 21 and 48 xruns in three runs in a row, docs/benchmarks.md): up to five runs there.
         let run = try repeatedOnlyForOutsideCauses(attempts: period == 64 ? 5 : 3) {
             let run = try Self.recordClicks(rate: rate, period: period, subdivision: subdivision, clients: names)
-            let checks = run.channels.map {
-                Self.check($0, rate: rate, step: step, subdivision: subdivision, period: period, unheard: run.missed)
+            let checks = zip(run.channels, run.shifts).map {
+                Self.check(
+                    $0, rate: rate, step: step, subdivision: subdivision, period: period, unheard: run.missed,
+                    runs: $1)
             }
             let problems = checks.compactMap(\.problem)
-            let value = (channels: run.channels, missed: run.missed, outputs: run.outputs, sessions: run.sessions)
+            let value = (
+                channels: run.channels, missed: run.missed, shifts: run.shifts, outputs: run.outputs,
+                sessions: run.sessions
+            )
             // Late events (a click played at the start of the period it was found in, less than a period late) are
             // the machine's only when each came after a stalled tick of the scheduler, every tick's work and every
             // callback of ours short, and each moved one click of its own session's channel (`lateEventsOutsideUs`).
@@ -79,9 +86,10 @@ struct JackOutputTests {
                     framesOff: JackServer.framesOff(checks.map(\.gaps), every: step, period: period), since: run.window,
                     ours: JackRunFigures.timing(of: run.outputs, rate: rate), ourClients: Set(names)))
         }
-        for samples in run.channels {
+        for (samples, runs) in zip(run.channels, run.shifts) {
             let check = Self.check(
-                samples, rate: rate, step: step, subdivision: subdivision, period: period, unheard: run.missed)
+                samples, rate: rate, step: step, subdivision: subdivision, period: period, unheard: run.missed,
+                runs: runs)
             #expect(check.problem == nil, "at \(rate) Hz, period \(period)")
         }
         // The server's xruns are the machine's, not a measure of ours: on these 2-core VMs the dummy driver's own
@@ -109,10 +117,26 @@ struct JackOutputTests {
     /// always held to its frame: one a whole number of periods (`period`) further, with the clicks due before it
     /// unheard, is given as an interval a step and that many periods long, for the verdicts on cycles the server ran
     /// without our client.
+    ///
+    /// `runs`: where the server played cycles without the player's frames (`JackOutput.missedCycles`: the frame of
+    /// the cycle after each run, from the channel's start; its length in frames; whether it moved the frames after).
+    /// The frames of a run hold nothing fresh of the player's (silence, or its period before played again): what is
+    /// found in them is left out, and the clicks due in them are unheard. An interval across a run that moved the
+    /// frames after it, longer by exactly what the moving runs inside it add up to, is the product's rule followed
+    /// to the frame (a cycle the server runs without us moves the frames after it a period on), not a click out of
+    /// place: it counts as a step. A moving run with no interval that long is a failure like any other.
     static func check(
-        _ samples: [Float], rate: Int, step: Int, subdivision: Int, period: Int = 0, unheard: [Range<Int>] = []
+        _ samples: [Float], rate: Int, step: Int, subdivision: Int, period: Int = 0,
+        unheard recorderUnheard: [Range<Int>] = [], runs: [(frame: Int, by: Int, moved: Bool)] = []
     ) -> (problem: String?, gaps: [Int]) {
-        let (found, intervals) = Self.gaps(in: samples, from: rate * 7 / 10)
+        let holes = runs.map { $0.frame - $0.by..<$0.frame }
+        let unheard = recorderUnheard + holes
+        let heard = Self.gaps(in: samples, from: rate * 7 / 10).found.filter { click in
+            !holes.contains { $0.contains(click.frame) }
+        }
+        let (found, intervals) = (heard, zip(heard, heard.dropFirst()).map { $1.frame - $0.frame })
+        let shifts = runs.filter(\.moved).map { (frame: $0.frame, by: $0.by) }
+        var shiftsSeen = 0
         // Each click's place in the grid from the first one heard, and the intervals no unheard frames explain (an
         // explained one is given as a step, for the verdicts on the rest).
         var places = found.isEmpty ? [] : [0]
@@ -134,7 +158,18 @@ struct JackOutputTests {
                 }
                 return allUnheard ? steps : nil
             }
-            if let steps = unheardSteps(shift: 0) {
+            // The player's own missed cycles between the two clicks: the frames they moved the later one by.
+            let logged = shifts.filter { found[index].frame < $0.frame && $0.frame <= found[index + 1].frame }
+                .map(\.by).reduce(0, +)
+            if logged > 0, gap - logged == step {
+                places.append(places[index] + 1)
+                gaps.append(step)
+                shiftsSeen += 1
+            } else if logged > 0, let steps = unheardSteps(shift: logged) {
+                places.append(places[index] + steps)
+                gaps.append(step)
+                shiftsSeen += 1
+            } else if let steps = unheardSteps(shift: 0) {
                 places.append(places[index] + steps)
                 gaps.append(step)
             } else if let periods = (1...4).first(where: { unheardSteps(shift: $0 * period) != nil }) {
@@ -157,6 +192,13 @@ struct JackOutputTests {
         if found.count < 300 || first > bar { problems.append("\(found.count) clicks, the first accent at \(first)") }
         if !off.isEmpty { problems.append("intervals not \(step): \(off.prefix(20))") }
         if !misplaced.isEmpty { problems.append("levels off the bar: \(misplaced.prefix(20))") }
+        // Every moving run inside the clicks heard must have moved them (one interval each, at its place).
+        let inside = shifts.filter { shift in
+            found.first.map { $0.frame < shift.frame } == true && found.last.map { shift.frame <= $0.frame } == true
+        }
+        if shiftsSeen != inside.count {
+            problems.append("runs of missed cycles that moved nothing: \(inside.count - shiftsSeen) of \(inside.count)")
+        }
         return (problems.isEmpty ? nil : problems.joined(separator: ", "), gaps)
     }
 
@@ -173,6 +215,8 @@ struct JackOutputTests {
         var channels: [[Float]]
         /// The frames of the channels the recorder was not called for.
         var missed: [Range<Int>]
+        /// Per channel, where the server played cycles without its player's frames (`check`'s `runs`).
+        var shifts: [[(frame: Int, by: Int, moved: Bool)]]
         var outputs: [JackOutput]
         var sessions: [Session]
         var server: JackServer
@@ -225,9 +269,19 @@ struct JackOutputTests {
         print(
             "the server's log: \(server.xrunLog()); in the checked window: \(server.xrunLog(since: window)); "
                 + recording.missedLine)
+        // Channel n is the nth output's.
+        let shifts = outputs.map { output in
+            output.missedCycles.map { run in
+                (
+                    frame: Int(run.frameTime &- UInt32(truncatingIfNeeded: recording.firstFrame)),
+                    by: run.cycles * period, moved: run.moved
+                )
+            }
+        }
+        print("cycles the server played without each player's frames (frame after, frames, moved): \(shifts)")
         return RecordedClicks(
-            channels: recording.channels, missed: recording.missed, outputs: outputs, sessions: sessions,
-            server: server, window: window)
+            channels: recording.channels, missed: recording.missed, shifts: shifts, outputs: outputs,
+            sessions: sessions, server: server, window: window)
     }
 
     @Test(
@@ -405,6 +459,33 @@ struct JackOutputTests {
         #expect(session.onFollowerQueue { _ in follower.lastTimebaseMaster }?.beatsPerMinute == 150)
         #expect(output.cycleCount > 300)
         #expect(output.callbackAllocations == 0)
+    }
+
+    @Test(
+        "The check holds an interval across the player's own missed cycles to exactly what they moved it: 64 frames logged where it is 64 longer passes; unlogged, logged elsewhere or logged as 128, it fails"
+    )
+    func checkWeighsLoggedShifts() {
+        // 1000 BPM subdivided 16 times at 48 kHz: impulses 180 frames apart from 0.75 s, an accent on each bar of 4
+        // beats, every click from the 100th on 64 frames later (the server ran a cycle without the player there).
+        let step = 180
+        var samples = [Float](repeating: 0, count: 48_000 * 3)
+        for index in 0..<600 {
+            let frame = 36_000 + index * step + (index >= 100 ? 64 : 0)
+            samples[frame] = index % 64 == 0 ? 0.8 : index % 16 == 0 ? 0.6 : 0.4
+        }
+        let missedAt = 36_000 + 99 * step + 100
+        func problem(_ runs: [(frame: Int, by: Int, moved: Bool)]) -> String? {
+            Self.check(samples, rate: 48_000, step: step, subdivision: 16, period: 64, runs: runs).problem
+        }
+        #expect(problem([(frame: missedAt, by: 64, moved: true)]) == nil)
+        #expect(problem([]) == "intervals not 180: [\"244 at interval 99\"]")
+        #expect(problem([(frame: missedAt + 2 * step, by: 64, moved: true)]) != nil)
+        #expect(problem([(frame: missedAt, by: 128, moved: true)]) != nil)
+        #expect(problem([(frame: missedAt, by: 64, moved: false)]) != nil)
+        // A moving run where nothing moved: the intervals are whole, the run is not.
+        #expect(
+            problem([(frame: missedAt, by: 64, moved: true), (frame: missedAt + 10 * step + 90, by: 64, moved: true)])
+                == "runs of missed cycles that moved nothing: 1 of 2")
     }
 
     @Test("The output's clock: a frame's host time from JACK's cycle times, its rate within 0.1 % of the nominal")

@@ -62,6 +62,24 @@ enum JackRunFigures {
         }
     }
 
+    /// Where the server played cycles without the player's frames, from its `--verbose` line ("cycles the server ran
+    /// without calling us: 3 (this client's, at frame times: 40960×1, 81920×2 late)"): each run's frame time (the
+    /// cycle after it), its length in frames (`cycles × period`), and whether it moved what came after (not for a
+    /// call of ours woken late, marked "late"); empty when none (`JackOutput.missedCycles`).
+    static func missedCycles(_ verbose: String, period: Int) -> [(frame: Int, by: Int, moved: Bool)] {
+        let prefix = "metronome: cycles the server ran without calling us: "
+        guard let line = verbose.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+            let list = line.split(separator: "at frame times: ").dropFirst().first
+        else { return [] }
+        return list.dropLast().split(separator: ", ").compactMap { entry in
+            let parts = entry.split(separator: "×")
+            let late = parts.count == 2 && parts[1].hasSuffix(" late")
+            guard parts.count == 2, let frame = Int(parts[0]), let cycles = Int(parts[1].prefix { $0.isNumber })
+            else { return nil }
+            return (frame: frame, by: cycles * period, moved: !late)
+        }
+    }
+
     /// What is wrong with the cycles the server ran without calling us (`ours.missedCycles`, the whole run's), or nil:
     /// each must come with a late cycle in the server's log (all of it, restarts included) that is not an overrun of
     /// ours (the server's own, another client's, ours woken late); missed with nothing else late, they are ours. The
