@@ -271,6 +271,11 @@ final class FrameCapture {
     deinit {
         jack_deactivate(state.pointee.client)
         jack_client_close(state.pointee.client)
+        Self.free(state)
+    }
+
+    /// Frees a state's buffers and the state itself (its client is closed before, if it has one).
+    static func free(_ state: UnsafeMutablePointer<State>) {
         state.pointee.samples.deallocate()
         state.pointee.heard.deallocate()
         state.pointee.ports.deallocate()

@@ -39,17 +39,7 @@ struct FrameCaptureTests {
         func heard(_ range: Range<Int>) -> [Bool] { range.map { state.pointee.heard[$0] } }
         var midiFrames: [Int] { (0..<state.pointee.midiCount).map { state.pointee.midiFrame[$0] } }
 
-        deinit {
-            state.pointee.samples.deallocate()
-            state.pointee.heard.deallocate()
-            state.pointee.ports.deallocate()
-            state.pointee.midiPorts.deallocate()
-            state.pointee.midiPort.deallocate()
-            state.pointee.midiFrame.deallocate()
-            state.pointee.midiBytes.deallocate()
-            state.pointee.midiSize.deallocate()
-            state.deallocate()
-        }
+        deinit { FrameCapture.free(state) }
     }
 
     @Test("Calls on consecutive frame times are filed one after the other; a skipped cycle is a hole")
