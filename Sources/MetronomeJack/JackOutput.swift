@@ -32,10 +32,11 @@ public enum JackPorts: Sendable, Equatable {
 /// `+Report` what it counted; `JackDriver` opens clients for a run and its reconnects.
 public final class JackOutput: @unchecked Sendable {
     // @unchecked: `client`, `ports`, `midiPort` and `midiInPort` are set in init, before jack_activate starts the
-    // callbacks, and `client` is cleared only by `close` (under `closing`), after jack_deactivate has stopped them;
-    // `alignedSeen` and the `lock…` and `midi…` state of the transport lock are the process thread's alone (the
-    // process, sync and timebase callbacks all run on it); `pendingConnections` is set in init and then touched only
-    // under `closing`; the rest is atomic.
+    // callbacks, and never changed (`close`, once under `closing`, deactivates and closes the client);
+    // `alignedSeen`, `lastCycle`, `pendingMissed` and the `lock…` and `midi…` state of the transport lock are the
+    // process thread's alone (the process, sync and timebase callbacks all run on it), but that `close` records a
+    // pending missed run once jack_client_close has returned and no callback comes; `pendingConnections` is set in
+    // init and then touched only under `closing`; the rest is atomic.
 
     /// The mixer the process callback pulls.
     public let mixer: Mixer

@@ -4,9 +4,9 @@ import Synchronization
 /// (`JackOutput.MissedCycles`): so a recording on the server's frame clock can hold every click to the frame the
 /// output's rule puts it on, rather than repeat the run (the JACK live tests).
 ///
-/// Threads: `record` from the process thread only while the client is active, then from the thread that
-/// deactivated it (one writer at a time; real-time safe: memory allocated in `init`, no lock); `entries` from any
-/// thread.
+/// Threads: `record` from the process thread while the client runs, then once from the thread that closed it, after
+/// `jack_client_close` (one writer at a time; real-time safe: memory allocated in `init`, no lock); `entries` from
+/// any thread.
 final class MissedCycleLog: @unchecked Sendable {
     // @unchecked: the slots are written only by the one writer, each before `count` is released past it, and read
     // only below the count acquired: a slot is never written after it is published.

@@ -45,8 +45,9 @@ struct JackOutputTests {
         // without calling a player moves that player's later clicks a period on; the player logs where
         // (`JackOutput.missedCycles`, with the late calls whose period was not heard), and an interval across that
         // place longer by exactly that is the rule followed to the frame, not repeated (the callbacks of ours are
-        // still held to half a period below: a slow one of ours fails the test). A run is repeated only when late cycles not ours in the recorded window explain how
-        // far its intervals are off (`JackServer.outsideCause`); one with an overrun of ours, or off by more, fails.
+        // still held to half a period below: a slow one of ours fails the test). A run is repeated only when late
+        // cycles not ours in the recorded window explain how far its intervals are off (`JackServer.outsideCause`);
+        // one with an overrun of ours, or off by more, fails.
         // At a 64-frame period (1.3 ms) the dummy driver's cycles on these 2-core machines are late in most 3.2 s
         // recordings (2, 21 and 48 xruns in three runs in a row, docs/benchmarks.md): up to five runs there.
         let run = try repeatedOnlyForOutsideCauses(attempts: period == 64 ? 5 : 3) {
@@ -129,8 +130,10 @@ struct JackOutputTests {
         _ samples: [Float], rate: Int, step: Int, subdivision: Int, period: Int = 0,
         unheard recorderUnheard: [Range<Int>] = [], runs: [(frame: Int, by: Int, moved: Bool)] = []
     ) -> (problem: String?, gaps: [Int]) {
+        // What a run's frames hold is left out; the clicks due there are unheard only for a run that moved nothing (a
+        // moving run's clicks are due from its end on, where the shift puts them).
         let holes = runs.map { $0.frame - $0.by..<$0.frame }
-        let unheard = recorderUnheard + holes
+        let unheard = recorderUnheard + runs.filter { !$0.moved }.map { $0.frame - $0.by..<$0.frame }
         let heard = Self.gaps(in: samples, from: rate * 7 / 10).found.filter { click in
             !holes.contains { $0.contains(click.frame) }
         }
@@ -159,16 +162,16 @@ struct JackOutputTests {
                 return allUnheard ? steps : nil
             }
             // The player's own missed cycles between the two clicks: the frames they moved the later one by.
-            let logged = shifts.filter { found[index].frame < $0.frame && $0.frame <= found[index + 1].frame }
-                .map(\.by).reduce(0, +)
+            let across = shifts.filter { found[index].frame < $0.frame && $0.frame <= found[index + 1].frame }
+            let logged = across.map(\.by).reduce(0, +)
             if logged > 0, gap - logged == step {
                 places.append(places[index] + 1)
                 gaps.append(step)
-                shiftsSeen += 1
+                shiftsSeen += across.count
             } else if logged > 0, let steps = unheardSteps(shift: logged) {
                 places.append(places[index] + steps)
                 gaps.append(step)
-                shiftsSeen += 1
+                shiftsSeen += across.count
             } else if let steps = unheardSteps(shift: 0) {
                 places.append(places[index] + steps)
                 gaps.append(step)
@@ -273,7 +276,7 @@ struct JackOutputTests {
         let shifts = outputs.map { output in
             output.missedCycles.map { run in
                 (
-                    frame: Int(run.frameTime &- UInt32(truncatingIfNeeded: recording.firstFrame)),
+                    frame: Int(Int32(bitPattern: run.frameTime &- UInt32(truncatingIfNeeded: recording.firstFrame))),
                     by: run.cycles * period, moved: run.moved
                 )
             }
@@ -482,6 +485,14 @@ struct JackOutputTests {
         #expect(problem([(frame: missedAt + 2 * step, by: 64, moved: true)]) != nil)
         #expect(problem([(frame: missedAt, by: 128, moved: true)]) != nil)
         #expect(problem([(frame: missedAt, by: 64, moved: false)]) != nil)
+        // Two runs of one cycle each inside one interval: 128 frames, once.
+        var twice = [Float](repeating: 0, count: 48_000 * 3)
+        for index in 0..<600 {
+            let frame = 36_000 + index * step
+            twice[frame + (index >= 100 ? 128 : 0)] = samples[frame + (index >= 100 ? 64 : 0)]
+        }
+        let bothRuns = [(frame: missedAt - 20, by: 64, moved: true), (frame: missedAt + 80, by: 64, moved: true)]
+        #expect(Self.check(twice, rate: 48_000, step: step, subdivision: 16, period: 64, runs: bothRuns).problem == nil)
         // A moving run where nothing moved: the intervals are whole, the run is not.
         #expect(
             problem([(frame: missedAt, by: 64, moved: true), (frame: missedAt + 10 * step + 90, by: 64, moved: true)])
