@@ -76,9 +76,8 @@ extension PulseOutput {
     /// What a timing report says: the mixer frame at the speaker (`read_index − sink_usec`) and when. The server
     /// stamps the report with `gettimeofday` once its I/O thread has answered (late by that answer's return, never
     /// early); that time is moved to `CLOCK_MONOTONIC` with the offset between the two clocks read when the reply
-    /// arrived (`clocksNow()`), and clamped to the request's round trip. Without
-    /// synchronized clocks the round trip's midpoint stands in. Nil if the report cannot say (no first write yet,
-    /// read index unknown).
+    /// arrived (`clocksNow()`), and clamped to the request's round trip. Without synchronized clocks the round trip's
+    /// midpoint stands in. Nil if the report cannot say (no first write yet, read index unknown).
     private func observation(
         _ info: pa_timing_info, sent: HostTime, received: HostTime, realtime: Int64
     ) -> (hostTime: HostTime, frame: Double)? {
