@@ -93,6 +93,12 @@ extension JackOutput {
             InjectedFault.processCallback(cycle: cycles.load(ordering: .relaxed))
         #endif
         defer {
+            // The server began the next cycle before this call ended (it reads the newest cycle's frame time).
+            let ended = jack_last_frame_time(client)
+            if ended != frameTime {
+                endedLateLog.record(MissedCycles(frameTime: ended, cycles: 0, moved: false))
+                endedLateCount.add(1, ordering: .relaxed)
+            }
             if let probe {
                 let made = probe() &- allocationsBefore
                 if isFirst {

@@ -49,6 +49,12 @@ extension JackOutput {
     /// last cycle is added when the client closes. Any thread.
     public var missedCycles: [MissedCycles] { missedLog.entries }
 
+    /// The frame times of cycles the server began while a process call of ours was still running (the first 64): in
+    /// such a cycle a client after ours in the graph (a recorder) is run without waiting for our call, and may read
+    /// our ports before it wrote them, the period before again; the server's playback takes them a cycle later.
+    /// `--verbose` counts them all beside the callbacks' times. Any thread.
+    public var callsEndedLate: [UInt32] { endedLateLog.entries.map(\.frameTime) }
+
     /// Process callbacks (the first left out) that ran longer than half the period they rendered. Any thread.
     public var slowCallbackCount: Int { slow.load(ordering: .relaxed) }
 
@@ -123,6 +129,7 @@ extension JackOutput {
                 + (faultingCycles.load(ordering: .relaxed) > 0
                     ? " (the first: cycle \(firstFaultingCycle.load(ordering: .relaxed)))" : ""),
             "process callbacks over half a period: \(slowCallbackCount)",
+            "process callbacks that ended after the next cycle began: \(endedLateCount.load(ordering: .relaxed))",
             // Ours running too long, not the machine's: the live tests never repeat a run with one.
             "callbacks over half a period of our own (on the CPU or waiting that long): \(slowOfOurOwnCount)",
             "MIDI messages dropped: \(droppedMIDICount)",

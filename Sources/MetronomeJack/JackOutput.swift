@@ -104,6 +104,9 @@ public final class JackOutput: @unchecked Sendable {
     /// next call (the process thread's).
     let missedLog = MissedCycleLog()
     var pendingMissed: MissedCycles?
+    /// The cycles that began while a call of ours was still running (`callsEndedLate`; the process thread's writes).
+    let endedLateLog = MissedCycleLog()
+    let endedLateCount = Atomic<Int>(0)
     /// Frames of the cycles the server ran without calling us just before this one (0 when it called us for the
     /// last): a transport locked to rolls on through them. The process thread's.
     var missedFrames: Int64 = 0

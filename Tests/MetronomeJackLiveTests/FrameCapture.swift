@@ -43,14 +43,19 @@ final class FrameCapture {
         /// The frames recorded per channel (from `firstFrame`).
         var channelLength: Int
 
-        /// Calls whose frame time was the next call's, filed a period back; second calls for a cycle heard, left out.
+        /// Calls whose frame time was the next call's, filed a period back; second calls that repeated the first,
+        /// left out; periods whose holding cannot be told, made holes (`place`).
         var refiled = 0
         var leftOut = 0
+        var distrusted = 0
 
         /// How many cycles' worth of frames were missed, and in how many runs: for a run's printed figures.
         var missedLine: String {
             "the recorder missed \(missed.map(\.count).reduce(0, +)) frames in \(missed.count) run(s)"
-                + (refiled + leftOut > 0 ? " (calls filed a period back: \(refiled), left out: \(leftOut))" : "")
+                + (missed.isEmpty ? "" : " \(missed.prefix(8))")
+                + (refiled + leftOut + distrusted > 0
+                    ? " (calls filed a period back: \(refiled), repeats left out: \(leftOut), periods made holes: "
+                        + "\(distrusted))" : "")
         }
     }
 
@@ -102,6 +107,10 @@ final class FrameCapture {
         /// cycle already heard).
         var refiled = 0
         var leftOut = 0
+        /// Periods made holes (`place`): what the recorder held there cannot be told.
+        var distrusted = 0
+        /// Whether the last call came after a hole in the frame times.
+        var afterHole = false
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -161,7 +170,8 @@ final class FrameCapture {
         let state = argument.assumingMemoryBound(to: State.self)
         let count = Int(frames)
         let start = Int64(jack_last_frame_time(state.pointee.client))
-        guard let at = FrameCapture.place(state, start: start, count: count) else { return 0 }
+        let placed = FrameCapture.place(state, start: start, count: count) { at in repeats(state, at, frames) }
+        guard let at = placed else { return 0 }
         for index in 0..<state.pointee.portCount {
             guard let port = state.pointee.ports[index],
                 let buffer = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
@@ -191,13 +201,61 @@ final class FrameCapture {
         return 0
     }
 
+    /// Whether this call's ports hold what the call before filed at `at`: every sample of every port, and the same
+    /// MIDI messages at the same frames. Real-time path.
+    private static func repeats(_ state: UnsafeMutablePointer<State>, _ at: Int, _ frames: jack_nframes_t) -> Bool {
+        let count = Int(frames)
+        for index in 0..<state.pointee.portCount {
+            guard let port = state.pointee.ports[index],
+                let buffer = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
+            else { continue }
+            let filed = state.pointee.samples + index * state.pointee.room + at
+            for frame in 0..<count where filed[frame] != buffer[frame] { return false }
+        }
+        var slot = state.pointee.lastMidiStart
+        var event = jack_midi_event_t()
+        for index in 0..<state.pointee.midiPortCount {
+            guard let port = state.pointee.midiPorts[index], let buffer = jack_port_get_buffer(port, frames) else {
+                continue
+            }
+            for number in 0..<jack_midi_get_event_count(buffer) {
+                guard jack_midi_event_get(&event, buffer, number) == 0, let bytes = event.buffer else { continue }
+                let size = min(3, Int(event.size))
+                guard slot < state.pointee.midiCount, state.pointee.midiPort[slot] == index,
+                    state.pointee.midiFrame[slot] == at + Int(event.time), state.pointee.midiSize[slot] == size
+                else { return false }
+                for byte in 0..<size where state.pointee.midiBytes[3 * slot + byte] != bytes[byte] { return false }
+                slot += 1
+            }
+        }
+        return slot == state.pointee.midiCount
+    }
+
     /// Where a call's `count` frames go, from the cycle's first frame `start`: frames from the first call; nil when
-    /// they are left out or the recording has no room (`overflowed`). Two calls with one frame time: the first was
-    /// woken after the next cycle had begun and read that cycle's frame time, a period late (JACK2 then calls the
-    /// cycle's own right after; JackOutput's process callback documents the pair), so its frames and messages are
-    /// moved back a period, where the cycle it served left a hole. If that period was heard already, the second call
-    /// repeats a cycle and is left out, as JackOutput leaves it when following a clock. Real-time path.
-    static func place(_ state: UnsafeMutablePointer<State>, start: Int64, count: Int) -> Int? {
+    /// they are left out or the recording has no room (`overflowed`).
+    ///
+    /// A call is filed by the frame time it reads, which is the cycle running when it reads it, not always the cycle
+    /// it was woken for; so where the recorder was late, what a call held is told from its neighbours, and a period
+    /// that cannot be told is a hole (zeros, unheard, its messages dropped), never a guess: guesses made clicks of ours
+    /// look lost or doubled (docs/benchmarks.md, "JACK: what a late recorder call held").
+    ///
+    /// A call after a hole in the frame times (cycles the recorder was not called for) may be the hole's last cycle,
+    /// woken late, as well as its own: it stands only if the next call has its frame time (the pair below); any
+    /// other next call makes its period a hole.
+    ///
+    /// Two calls with one frame time:
+    /// - the second holds what the first filed (`repeats`, given where the first was filed: every sample and message
+    ///   the same): a repeat, left out; the period before stays as it was (a hole if nothing was filed there);
+    /// - they differ, and the period before is a hole: the first was woken after the next cycle had begun and read
+    ///   that cycle's frame time, a period late (JACK2 then calls the cycle's own right after; JackOutput's process
+    ///   callback documents the pair), so its frames and messages go back a period, into the hole;
+    /// - they differ, and the period before was heard: either could be this cycle's, so neither is kept; the period
+    ///   is a hole (zeros, unheard, its messages dropped).
+    ///
+    /// Real-time path.
+    static func place(
+        _ state: UnsafeMutablePointer<State>, start: Int64, count: Int, repeats: (_ at: Int) -> Bool
+    ) -> Int? {
         if state.pointee.first < 0 { state.pointee.first = start }
         // Frame times are 32-bit and wrap (after a day at 48 kHz; these servers live seconds).
         let at = Int(UInt32(truncatingIfNeeded: start &- state.pointee.first))
@@ -205,10 +263,21 @@ final class FrameCapture {
             state.pointee.overflowed = true
             return nil
         }
-        if at == state.pointee.lastAt, count == state.pointee.lastCount {
+        let pair = at == state.pointee.lastAt && count == state.pointee.lastCount
+        if !pair, state.pointee.afterHole {
+            unhear(state, at: state.pointee.lastAt, count: state.pointee.lastCount)
+        }
+        // Whether this call comes after a cycle the recorder was not called for (not one made a hole above).
+        let afterHole = state.pointee.lastAt >= 0 && at > state.pointee.lastAt + state.pointee.lastCount
+        state.pointee.afterHole = !pair && afterHole
+        if pair {
+            if repeats(at) {
+                state.pointee.leftOut += 1
+                return nil
+            }
             let back = at - count
             guard back >= 0, !state.pointee.heard[back], !state.pointee.heard[at - 1] else {
-                state.pointee.leftOut += 1
+                unhear(state, at: at, count: count)
                 return nil
             }
             for index in 0..<state.pointee.portCount {
@@ -227,6 +296,16 @@ final class FrameCapture {
         return at
     }
 
+    /// The last call's period, filed at `at`, is a hole: zeros, unheard, its messages dropped. Real-time path.
+    static func unhear(_ state: UnsafeMutablePointer<State>, at: Int, count: Int) {
+        for index in 0..<state.pointee.portCount {
+            (state.pointee.samples + index * state.pointee.room + at).update(repeating: 0, count: count)
+        }
+        (state.pointee.heard + at).update(repeating: false, count: count)
+        state.pointee.midiCount = state.pointee.lastMidiStart
+        state.pointee.distrusted += 1
+    }
+
     /// A call's frames, written at `at`, are heard. Real-time path.
     static func filed(_ state: UnsafeMutablePointer<State>, at: Int, count: Int) {
         (state.pointee.heard + at).update(repeating: true, count: count)
@@ -240,6 +319,11 @@ final class FrameCapture {
         if waiting, left > 0 { usleep(useconds_t(left * 1_000_000)) }
         // After this returns the process callback is not called again.
         jack_deactivate(state.pointee.client)
+        // A last call after a hole has no next call to stand on (`place`).
+        if state.pointee.afterHole {
+            Self.unhear(state, at: state.pointee.lastAt, count: state.pointee.lastCount)
+            state.pointee.afterHole = false
+        }
         let taken = state.pointee
         guard !taken.overflowed else { throw CaptureError.overflow }
         guard taken.first >= 0 else { throw CaptureError.neverCalled }
@@ -265,7 +349,7 @@ final class FrameCapture {
         }
         return Recording(
             channels: channels, firstFrame: Int(taken.first), missed: missed, midi: midi, channelLength: taken.end,
-            refiled: taken.refiled, leftOut: taken.leftOut)
+            refiled: taken.refiled, leftOut: taken.leftOut, distrusted: taken.distrusted)
     }
 
     deinit {

@@ -24,7 +24,13 @@ struct FrameCaptureTests {
         /// One call as the process callback makes it: placed, written, filed. Returns where it went (nil: left out).
         @discardableResult
         func call(start: Int64, count: Int, value: Float, midiAt offset: Int? = nil) -> Int? {
-            guard let at = FrameCapture.place(state, start: start, count: count) else { return nil }
+            let state = state
+            let repeats = { (at: Int) in
+                (0..<count).allSatisfy { state.pointee.samples[at + $0] == value }
+                    && (state.pointee.lastMidiStart..<state.pointee.midiCount).map { state.pointee.midiFrame[$0] }
+                        == (offset.map { [at + $0] } ?? [])
+            }
+            guard let at = FrameCapture.place(state, start: start, count: count, repeats: repeats) else { return nil }
             (state.pointee.samples + at).update(repeating: value, count: count)
             if let offset {
                 let slot = state.pointee.midiCount
@@ -42,15 +48,28 @@ struct FrameCaptureTests {
         deinit { FrameCapture.free(state) }
     }
 
-    @Test("Calls on consecutive frame times are filed one after the other; a skipped cycle is a hole")
+    @Test(
+        "Calls on consecutive frame times are filed one after the other; a skipped cycle is a hole, and the call after it stands only with a pair: at the next cycle's call its period is a hole too"
+    )
     func consecutiveAndMissed() {
         let fixture = Fixture(room: 1024)
         #expect(fixture.call(start: 1000, count: 64, value: 1) == 0)
         #expect(fixture.call(start: 1064, count: 64, value: 2) == 64)
-        #expect(fixture.call(start: 1192, count: 64, value: 4) == 192)
+        #expect(fixture.call(start: 1192, count: 64, value: 4, midiAt: 3) == 192)
         let expected = [Bool](repeating: true, count: 128) + [Bool](repeating: false, count: 64)
         #expect(fixture.heard(0..<256) == expected + [Bool](repeating: true, count: 64))
+        #expect(fixture.midiFrames == [195])
+        // The cycle after: the call at 1192 could have been the one for 1128, woken late.
+        #expect(fixture.call(start: 1256, count: 64, value: 5) == 256)
+        let unheardThen = [Bool](repeating: false, count: 64) + [Bool](repeating: true, count: 64)
+        #expect(fixture.heard(0..<320) == expected + unheardThen)
+        #expect(fixture.samples(192..<256) == Array(repeating: 0, count: 64))
+        #expect(fixture.midiFrames == [])
         #expect(fixture.state.pointee.refiled == 0 && fixture.state.pointee.leftOut == 0)
+        #expect(fixture.state.pointee.distrusted == 1)
+        // Consecutive again: nothing more is made a hole.
+        #expect(fixture.call(start: 1320, count: 64, value: 6) == 320)
+        #expect(fixture.heard(256..<384) == Array(repeating: true, count: 128))
     }
 
     @Test(
@@ -68,20 +87,47 @@ struct FrameCaptureTests {
         #expect(fixture.heard(0..<192) == Array(repeating: true, count: 192))
         #expect(fixture.midiFrames == [74])
         #expect(fixture.state.pointee.refiled == 1)
-        // The next cycle goes on where it belongs.
+        // The next cycle goes on where it belongs, and the pair stands.
         #expect(fixture.call(start: 1192, count: 64, value: 4) == 192)
+        #expect(fixture.call(start: 1256, count: 64, value: 5) == 256)
+        #expect(fixture.heard(0..<320) == Array(repeating: true, count: 320))
+        #expect(fixture.state.pointee.distrusted == 0)
     }
 
     @Test(
-        "A second call for a cycle whose period before was heard repeats it and is left out: the first call's frames stay"
+        "A second call that holds what the first filed is a repeat, left out; the period before stays a hole if it was one"
     )
     func repeatedCallLeftOut() {
         let fixture = Fixture(room: 1024)
         fixture.call(start: 1000, count: 64, value: 1)
         fixture.call(start: 1064, count: 64, value: 2, midiAt: 5)
-        #expect(fixture.call(start: 1064, count: 64, value: 9, midiAt: 5) == nil)
+        #expect(fixture.call(start: 1064, count: 64, value: 2, midiAt: 5) == nil)
         #expect(fixture.samples(64..<128) == Array(repeating: 2, count: 64))
         #expect(fixture.midiFrames == [69])
         #expect(fixture.state.pointee.leftOut == 1 && fixture.state.pointee.refiled == 0)
+        // A late call that read the next cycle's frame time after that cycle's frames were written: the same frames
+        // twice, so the cycle it served is unknown and stays a hole (moved back, a click would be heard twice).
+        #expect(fixture.call(start: 1192, count: 64, value: 4) == 192)
+        #expect(fixture.call(start: 1192, count: 64, value: 4) == nil)
+        #expect(fixture.heard(128..<192) == Array(repeating: false, count: 64))
+        #expect(fixture.samples(128..<256) == Array(repeating: 0, count: 64) + Array(repeating: 4, count: 64))
+        #expect(fixture.state.pointee.leftOut == 2 && fixture.state.pointee.refiled == 0)
+    }
+
+    @Test(
+        "Two calls with one frame time that differ, the period before heard: either could be the cycle's, so the period is a hole, its messages dropped"
+    )
+    func differingPairMadeAHole() {
+        let fixture = Fixture(room: 1024)
+        fixture.call(start: 1000, count: 64, value: 1)
+        fixture.call(start: 1064, count: 64, value: 2, midiAt: 5)
+        #expect(fixture.call(start: 1064, count: 64, value: 9, midiAt: 7) == nil)
+        #expect(fixture.samples(64..<128) == Array(repeating: 0, count: 64))
+        #expect(fixture.heard(0..<128) == Array(repeating: true, count: 64) + Array(repeating: false, count: 64))
+        #expect(fixture.midiFrames == [])
+        #expect(fixture.state.pointee.distrusted == 1 && fixture.state.pointee.leftOut == 0)
+        // The next cycle is filed where it belongs.
+        #expect(fixture.call(start: 1128, count: 64, value: 3) == 128)
+        #expect(fixture.heard(128..<192) == Array(repeating: true, count: 64))
     }
 }

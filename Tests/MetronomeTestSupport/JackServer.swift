@@ -176,6 +176,8 @@ public final class JackServer {
                     "our process callback overran (\(ours))"
                 } else if outside == 0 {
                     "no late cycle but ours in the window"
+                } else if framesOff >= Self.unexplained {
+                    "an interval off by no whole number of periods (up to 8), which no late cycle explains"
                 } else if framesOff > outside * period {
                     "off by \(framesOff) frames, more than a period (\(period)) for each of \(outside) late cycle(s)"
                 } else {
