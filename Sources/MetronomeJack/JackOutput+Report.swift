@@ -44,14 +44,15 @@ extension JackOutput {
         public var moved: Bool
     }
 
-    /// Where the server played cycles without frames of ours (`missedCycleCount` counts them), the first 64 runs of
+    /// Where the server played cycles without frames of ours (`missedCycleCount` counts them), the first 1024 runs of
     /// them. A run is known at the call after the one that found it (it may turn out a late call); one found in the
     /// last cycle is added when the client closes. Any thread.
     public var missedCycles: [MissedCycles] { missedLog.entries }
 
-    /// The frame times of cycles the server began while a process call of ours was still running (the first 64): in
-    /// such a cycle a client after ours in the graph (a recorder) is run without waiting for our call, and may read
-    /// our ports before it wrote them, the period before again; the server's playback takes them a cycle later.
+    /// For each process call of ours that ended after the server had begun a later cycle, the frame time of the
+    /// newest cycle begun (the first 1024 such calls). A client after ours in the graph, such as a recorder, may have
+    /// been run in that cycle before our call wrote its ports, and read the period before again: so the live tests
+    /// judged on a recording leave that cycle's frames out (they saw clicks doubled and lost there, docs/jack.md).
     /// `--verbose` counts them all beside the callbacks' times. Any thread.
     public var callsEndedLate: [UInt32] { endedLateLog.entries.map(\.frameTime) }
 

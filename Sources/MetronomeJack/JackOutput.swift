@@ -102,10 +102,10 @@ public final class JackOutput: @unchecked Sendable {
     var lastCycle: (frame: jack_nframes_t, count: jack_nframes_t)?
     /// Where those cycles were (`missedCycles`), and the run the last call found, known for what it was only at the
     /// next call (the process thread's).
-    let missedLog = MissedCycleLog()
+    let missedLog = MissedCycleLog(capacity: 1024)
     var pendingMissed: MissedCycles?
     /// The cycles that began while a call of ours was still running (`callsEndedLate`; the process thread's writes).
-    let endedLateLog = MissedCycleLog()
+    let endedLateLog = MissedCycleLog(capacity: 1024)
     let endedLateCount = Atomic<Int>(0)
     /// Frames of the cycles the server ran without calling us just before this one (0 when it called us for the
     /// last): a transport locked to rolls on through them. The process thread's.

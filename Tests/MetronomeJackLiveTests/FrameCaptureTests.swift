@@ -38,6 +38,8 @@ struct FrameCaptureTests {
                 state.pointee.midiCount = slot + 1
             }
             FrameCapture.filed(state, at: at, count: count)
+            // Every call here ends in its own cycle (a test sets the flag after a call to say otherwise).
+            state.pointee.lastEndedLate = false
             return at
         }
 
@@ -70,6 +72,21 @@ struct FrameCaptureTests {
         // Consecutive again: nothing more is made a hole.
         #expect(fixture.call(start: 1320, count: 64, value: 6) == 320)
         #expect(fixture.heard(256..<384) == Array(repeating: true, count: 128))
+    }
+
+    @Test(
+        "A call after one that ended once the next cycle had begun stands only with a pair: followed by the next cycle's call, its period is a hole"
+    )
+    func afterACallThatEndedLate() {
+        let fixture = Fixture(room: 1024)
+        fixture.call(start: 1000, count: 64, value: 1)
+        fixture.state.pointee.lastEndedLate = true
+        #expect(fixture.call(start: 1064, count: 64, value: 2) == 64)
+        #expect(fixture.call(start: 1128, count: 64, value: 3) == 128)
+        let (heard, unheard) = ([Bool](repeating: true, count: 64), [Bool](repeating: false, count: 64))
+        #expect(fixture.heard(0..<192) == heard + unheard + heard)
+        #expect(fixture.samples(64..<128) == Array(repeating: 0, count: 64))
+        #expect(fixture.state.pointee.distrusted == 1)
     }
 
     @Test(

@@ -79,19 +79,12 @@ struct JackOutputTests {
                 }
                 return LiveAttempt(value, outsideCause: cause)
             }
-            // A click lost where neither the recorder nor the player knows of a hole (an interval of k whole steps,
-            // k ≥ 2): in a late cycle JACK2 runs a client after ours in the graph (the recorder) without waiting for
-            // the clients before it, and the recorder read a period that was not the cycle's. Weighed as a period per
-            // click lost, against the late cycles not ours in the window, as a click a period off is.
-            let lostAsPeriods = checks.map { check in
-                check.gaps.map { $0 >= 2 * step && $0 % step == 0 ? step + ($0 / step - 1) * period : $0 }
-            }
             // The server stays in here: the next run's has the same name.
             return LiveAttempt(
                 value,
                 outsideCause: run.server.outsideCause(
                     failing: problems.isEmpty ? nil : problems.joined(separator: "; "),
-                    framesOff: JackServer.framesOff(lostAsPeriods, every: step, period: period), since: run.window,
+                    framesOff: JackServer.framesOff(checks.map(\.gaps), every: step, period: period), since: run.window,
                     ours: JackRunFigures.timing(of: run.outputs, rate: rate), ourClients: Set(names)))
         }
         for (samples, runs) in zip(run.channels, run.shifts) {
