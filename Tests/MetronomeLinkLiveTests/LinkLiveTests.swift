@@ -293,14 +293,16 @@ struct LinkLiveTests {
     func tempoPlanCases() throws {
         let lab = try LinkLab()
         // The peer founds the session at 100; at 7 s it sets 20, at 14 s 999 (each from its next beat: at 20 BPM
-        // up to 3 s on), and ends when ours has quit (about 15.5 s).
-        let peer = try lab.peer("tempo_peer", ["100", "7", "20,999", "6"])
+        // up to 3 s on, so 999 holds from 17 s at the latest, after the peer's own start-up), and ends when ours has
+        // quit (about 18 s). The last state is read from 2.5 + 1 + 2.5 + 3 + 9 = 18 s on: read at 15.5 s, a peer
+        // whose start-up was slow had not reached 999 yet (a clean-clone run, the host's steal at 20 %).
+        let peer = try lab.peer("tempo_peer", ["100", "7", "20,999", "8"])
         usleep(1_500_000)
         let ours = try lab.serve()
         usleep(1_000_000)
         let client = try lab.osc([
             "state", "/metronome/tempo:f:150", "wait:1", "state", "/metronome/pattern:s:song", "wait:2.5", "state",
-            "wait:3", "state", "wait:6.5", "state", "/metronome/quit",
+            "wait:3", "state", "wait:9", "state", "/metronome/quit",
         ])
         let result = ours.wait()
         let peerResult = peer.interruptAndWait()
