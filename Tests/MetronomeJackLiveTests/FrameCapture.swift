@@ -184,25 +184,20 @@ final class FrameCapture {
             else { continue }
             (state.pointee.samples + index * state.pointee.room + at).update(from: buffer, count: count)
         }
-        var event = jack_midi_event_t()
-        for index in 0..<state.pointee.midiPortCount {
-            guard let port = state.pointee.midiPorts[index], let buffer = jack_port_get_buffer(port, frames) else {
-                continue
+        let kept = FrameCapture.eachMessage(state, frames) { index, time, size, bytes in
+            let slot = state.pointee.midiCount
+            guard slot < state.pointee.midiRoom else {
+                state.pointee.overflowed = true
+                return false
             }
-            for number in 0..<jack_midi_get_event_count(buffer) {
-                guard jack_midi_event_get(&event, buffer, number) == 0, let bytes = event.buffer else { continue }
-                let slot = state.pointee.midiCount
-                guard slot < state.pointee.midiRoom else {
-                    state.pointee.overflowed = true
-                    return 0
-                }
-                state.pointee.midiPort[slot] = index
-                state.pointee.midiFrame[slot] = at + Int(event.time)
-                state.pointee.midiSize[slot] = min(3, Int(event.size))
-                for byte in 0..<min(3, Int(event.size)) { state.pointee.midiBytes[3 * slot + byte] = bytes[byte] }
-                state.pointee.midiCount = slot + 1
-            }
+            state.pointee.midiPort[slot] = index
+            state.pointee.midiFrame[slot] = at + time
+            state.pointee.midiSize[slot] = size
+            for byte in 0..<size { state.pointee.midiBytes[3 * slot + byte] = bytes[byte] }
+            state.pointee.midiCount = slot + 1
+            return true
         }
+        guard kept else { return 0 }
         FrameCapture.filed(state, at: at, count: count)
         return 0
     }
@@ -219,6 +214,24 @@ final class FrameCapture {
             for frame in 0..<count where filed[frame] != buffer[frame] { return false }
         }
         var slot = state.pointee.lastMidiStart
+        let same = eachMessage(state, frames) { index, time, size, bytes in
+            guard slot < state.pointee.midiCount, state.pointee.midiPort[slot] == index,
+                state.pointee.midiFrame[slot] == at + time, state.pointee.midiSize[slot] == size
+            else { return false }
+            for byte in 0..<size where state.pointee.midiBytes[3 * slot + byte] != bytes[byte] { return false }
+            slot += 1
+            return true
+        }
+        return same && slot == state.pointee.midiCount
+    }
+
+    /// Hands `body` each MIDI message of this call's MIDI ports in order (the port's index, the message's frame in
+    /// the period, its size up to the 3 bytes kept, its bytes) until `body` returns false; returns whether it went to
+    /// the end. Real-time path.
+    private static func eachMessage(
+        _ state: UnsafeMutablePointer<State>, _ frames: jack_nframes_t,
+        _ body: (_ port: Int, _ time: Int, _ size: Int, _ bytes: UnsafeMutablePointer<jack_midi_data_t>) -> Bool
+    ) -> Bool {
         var event = jack_midi_event_t()
         for index in 0..<state.pointee.midiPortCount {
             guard let port = state.pointee.midiPorts[index], let buffer = jack_port_get_buffer(port, frames) else {
@@ -226,15 +239,10 @@ final class FrameCapture {
             }
             for number in 0..<jack_midi_get_event_count(buffer) {
                 guard jack_midi_event_get(&event, buffer, number) == 0, let bytes = event.buffer else { continue }
-                let size = min(3, Int(event.size))
-                guard slot < state.pointee.midiCount, state.pointee.midiPort[slot] == index,
-                    state.pointee.midiFrame[slot] == at + Int(event.time), state.pointee.midiSize[slot] == size
-                else { return false }
-                for byte in 0..<size where state.pointee.midiBytes[3 * slot + byte] != bytes[byte] { return false }
-                slot += 1
+                guard body(index, Int(event.time), min(3, Int(event.size)), bytes) else { return false }
             }
         }
-        return slot == state.pointee.midiCount
+        return true
     }
 
     /// Where a call's `count` frames go, from the cycle's first frame `start`: frames from the first call; nil when

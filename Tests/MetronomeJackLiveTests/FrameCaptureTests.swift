@@ -43,6 +43,14 @@ struct FrameCaptureTests {
             return at
         }
 
+        /// A fixture after two calls: 64 frames of 1 at 1000, then of 2 at 1064 with a message at offset 5.
+        static func afterTwoCalls() -> Fixture {
+            let fixture = Fixture(room: 1024)
+            fixture.call(start: 1000, count: 64, value: 1)
+            fixture.call(start: 1064, count: 64, value: 2, midiAt: 5)
+            return fixture
+        }
+
         func samples(_ range: Range<Int>) -> [Float] { range.map { state.pointee.samples[$0] } }
         func heard(_ range: Range<Int>) -> [Bool] { range.map { state.pointee.heard[$0] } }
         var midiFrames: [Int] { (0..<state.pointee.midiCount).map { state.pointee.midiFrame[$0] } }
@@ -115,9 +123,7 @@ struct FrameCaptureTests {
         "A second call that holds what the first filed is a repeat, left out; the period before stays a hole if it was one"
     )
     func repeatedCallLeftOut() {
-        let fixture = Fixture(room: 1024)
-        fixture.call(start: 1000, count: 64, value: 1)
-        fixture.call(start: 1064, count: 64, value: 2, midiAt: 5)
+        let fixture = Fixture.afterTwoCalls()
         #expect(fixture.call(start: 1064, count: 64, value: 2, midiAt: 5) == nil)
         #expect(fixture.samples(64..<128) == Array(repeating: 2, count: 64))
         #expect(fixture.midiFrames == [69])
@@ -135,9 +141,7 @@ struct FrameCaptureTests {
         "Two calls with one frame time that differ, the period before heard: either could be the cycle's, so the period is a hole, its messages dropped"
     )
     func differingPairMadeAHole() {
-        let fixture = Fixture(room: 1024)
-        fixture.call(start: 1000, count: 64, value: 1)
-        fixture.call(start: 1064, count: 64, value: 2, midiAt: 5)
+        let fixture = Fixture.afterTwoCalls()
         #expect(fixture.call(start: 1064, count: 64, value: 9, midiAt: 7) == nil)
         #expect(fixture.samples(64..<128) == Array(repeating: 0, count: 64))
         #expect(fixture.heard(0..<128) == Array(repeating: true, count: 64) + Array(repeating: false, count: 64))
