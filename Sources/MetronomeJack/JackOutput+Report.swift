@@ -52,7 +52,7 @@ extension JackOutput {
     /// For each process call of ours that ended after the server had begun a later cycle, the frame time of the
     /// newest cycle begun (the first 1024 such calls). A client after ours in the graph, such as a recorder, may have
     /// been run in that cycle before our call wrote its ports, and read the period before again: so the live tests
-    /// judged on a recording leave that cycle's frames out (they saw clicks doubled and lost there, docs/jack.md).
+    /// judged on a recording leave that cycle's frames out, as a late call's (docs/jack.md, "How it is tested").
     /// `--verbose` counts them all beside the callbacks' times. Any thread.
     public var callsEndedLate: [UInt32] { endedLateLog.entries.map(\.frameTime) }
 

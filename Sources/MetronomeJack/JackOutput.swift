@@ -104,7 +104,8 @@ public final class JackOutput: @unchecked Sendable {
     /// next call (the process thread's).
     let missedLog = MissedCycleLog(capacity: 1024)
     var pendingMissed: MissedCycles?
-    /// The cycles that began while a call of ours was still running (`callsEndedLate`; the process thread's writes).
+    /// The cycles that began while a call of ours was still running (`callsEndedLate`; the process thread's writes),
+    /// kept in a log of the missed runs' kind with only the frame time read (`cycles` 0, `moved` false).
     let endedLateLog = MissedCycleLog(capacity: 1024)
     let endedLateCount = Atomic<Int>(0)
     /// Frames of the cycles the server ran without calling us just before this one (0 when it called us for the
