@@ -318,7 +318,9 @@ struct ReconnectorTests {
         // The sixteenth at or after the resync's frame (6000 frames each), its clock (6 a sixteenth) the first after.
         #expect(resync > SampleTime(sixteenth - 1) * 6000 && resync <= SampleTime(sixteenth) * 6000, "\(transport)")
         let after = sent.drop { $0.frame < resync || $0.message != .continue }.dropFirst().map(\.frame)
-        #expect(!after.isEmpty && after == after.indices.map { SampleTime(6 * sixteenth + $0 - after.startIndex) * 1000 })
+        #expect(
+            !after.isEmpty && after == after.indices.map { SampleTime(6 * sixteenth + $0 - after.startIndex) * 1000 },
+            "clocks after Continue (sixteenth \(sixteenth)): \(Array(after.prefix(24)))")
         // The clocks the new backend played before it: each on its own frame, one after the other.
         let before = sent.prefix { $0.message == .clock }.map(\.frame)
         #expect(before.allSatisfy { $0 % 1000 == 0 } && zip(before, before.dropFirst()).allSatisfy { $1 - $0 == 1000 })

@@ -6,7 +6,10 @@ import Glibc
 /// Read with `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` (to the nanosecond; `getrusage`'s user and system times are
 /// split by sampling, and were seen to add up to more than the wall time between two reads) and
 /// `getrusage(RUSAGE_THREAD)`: system calls, no allocation, no lock. Real-time safe. With paravirtual steal time
-/// accounting (these machines' kernels), the time a hypervisor took the CPU is not on the thread's clock.
+/// accounting (these machines' kernels), the time a hypervisor took the CPU is not on the thread's clock; the time
+/// the CPU spent in interrupts and softirqs while the thread ran is, on a kernel without
+/// `CONFIG_IRQ_TIME_ACCOUNTING` (the CI machine's: docs/benchmarks.md, "The clean-clone runs of 2026-12-02, fifth
+/// session").
 ///
 /// `pageFaults` counts the pages the thread faulted in (minor and major faults): a render thread that touches memory
 /// for the first time pays for it inside its deadline, on the thread's own CPU time (on a virtual machine, the
