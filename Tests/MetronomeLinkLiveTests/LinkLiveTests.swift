@@ -139,7 +139,7 @@ struct LinkLiveTests {
         // Both runs start on the session's quantum boundaries (4 beats, 96 000 frames): whole bars apart.
         let apart = second[0] - first[0]
         let offGrid = min(apart % 96_000, 96_000 - apart % 96_000)
-        #expect(offGrid <= 1, "the second run starts \(apart) frames after the first")
+        #expect(offGrid <= 1, "the second run starts \(apart) frames after the first; ours: \(result.standardError)")
     }
 
     @Test(

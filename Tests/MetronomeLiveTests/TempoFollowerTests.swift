@@ -496,6 +496,34 @@ struct SharedPlayStopTests {
         #expect(Array(frames.dropFirst(5)) == (0..<4).map { start + $0 * 24_000 })
     }
 
+    @Test(
+        "On an output clock fitted 30 ppm fast (a loaded machine's fit), a peer's restart keeps our bars' frames: whole beats of 24 000 frames after the first run's, not of the fit's 24 000.72"
+    )
+    func restartKeepsTheGridOnAFitOffNominal() throws {
+        let source = SharedTempoSource(
+            Self.timeline, play: SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 0)))
+        let session = try Session(
+            map: try TempoMap.steady(tempo: .of(120)), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(channels: 1), playing: false)
+        session.follow(source)
+        let sink = OnsetSink(channels: 1)
+        let clock = VirtualClock(start: HostTime(nanoseconds: 0), framesPerSecond: 48_000 * (1 + 30e-6))
+        try session.render(frameCount: 48_000, to: sink, clock: clock)
+        source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 1_500_000_000)))
+        try session.render(frameCount: 48_000 * 3, to: sink, clock: clock)
+        source.set(SourcePlayState(isPlaying: false, hostTime: HostTime(nanoseconds: 4_100_000_000)))
+        try session.render(frameCount: 48_000, to: sink, clock: clock)
+        source.rejoin(shiftedBy: 0)
+        source.set(SourcePlayState(isPlaying: true, hostTime: HostTime(nanoseconds: 5_500_000_000)))
+        try session.render(frameCount: 48_000 * 3, to: sink, clock: clock)
+        // The first run from the source's 2 s (frame 96 002.88 on this clock) to 4.0 s; the second from its 6 s
+        // (288 008.64), within 12 frames of our bars: on them, 8 beats of 24 000 frames after the first run's start.
+        let frames = sink.onsets.map(\.frame)
+        let first = try #require(frames.first)
+        #expect(abs(Double(first) - 96_002.88) <= 1, "\(frames)")
+        #expect(frames == (0..<5).map { first + $0 * 24_000 } + (0..<4).map { first + 192_000 + $0 * 24_000 })
+    }
+
     @Test("Our start goes to the source (alone, it takes it at once) and our stop is proposed at its frame")
     func proposesOurStartAndStop() throws {
         let (source, session, sink) = try Self.stoppedTogether()

@@ -17,4 +17,10 @@ public final class VirtualClock: FrameClock {
     public init(start: HostTime = HostTime(nanoseconds: 0), sampleRate: SampleRate) {
         mapping = ClockMapping(frame: 0, hostTime: start, framesPerSecond: Double(sampleRate.framesPerSecond))
     }
+
+    /// A clock on which frame 0 is heard at `start` and frames follow at `framesPerSecond` of host time: off the
+    /// nominal rate, it stands for a live output's fitted clock (tests).
+    package init(start: HostTime, framesPerSecond: Double) {
+        mapping = ClockMapping(frame: 0, hostTime: start, framesPerSecond: framesPerSecond)
+    }
 }

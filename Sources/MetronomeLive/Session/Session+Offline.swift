@@ -21,11 +21,24 @@ extension Session {
         frameCount: SampleTime, to sink: AudioSink, blockFrames: Int = 4096, hostNanosecondsAtFrameZero: Int64 = 0,
         fadeOutFrames: Int = 0, shouldContinue: (SampleTime) -> Bool = { _ in true }
     ) throws -> SampleTime {
+        let clock = VirtualClock(
+            start: HostTime(nanoseconds: hostNanosecondsAtFrameZero), sampleRate: mixer.configuration.sampleRate)
+        return try render(
+            frameCount: frameCount, to: sink, blockFrames: blockFrames, clock: clock, fadeOutFrames: fadeOutFrames,
+            shouldContinue: shouldContinue)
+    }
+
+    /// `render(frameCount:to:blockFrames:hostNanosecondsAtFrameZero:fadeOutFrames:shouldContinue:)` on a virtual
+    /// clock of the caller's: one whose rate is off nominal stands for a live output whose fitted clock is (a few ppm
+    /// to tens of ppm on a loaded machine), for the followers' tests.
+    @discardableResult
+    package func render(
+        frameCount: SampleTime, to sink: AudioSink, blockFrames: Int = 4096, clock: VirtualClock,
+        fadeOutFrames: Int = 0, shouldContinue: (SampleTime) -> Bool = { _ in true }
+    ) throws -> SampleTime {
         let channels = mixer.configuration.channels
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels)
         defer { buffer.deallocate() }
-        let clock = VirtualClock(
-            start: HostTime(nanoseconds: hostNanosecondsAtFrameZero), sampleRate: mixer.configuration.sampleRate)
         var done: SampleTime = 0
         while done < frameCount {
             let count = Int(min(SampleTime(blockFrames), frameCount - done))

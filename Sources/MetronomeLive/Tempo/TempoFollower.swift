@@ -294,12 +294,16 @@ public struct TempoFollower {
         // within `moveBeyond` of it at an unchanged tempo: between one run and the next the clock fit moves by its
         // jitter (a peer's start 2 frames off the first run's bars, STARTSTOPSTATE-1 in CI), which following steadily
         // never moves a click for. Further off (the output's clock drifted over a long stop), the source's time wins.
+        // The grid goes on in beats of the map's frames (24 000 at 120 BPM and 48 kHz), as our clicks were placed,
+        // not at the fitted clock's rate: a fit 15 ppm off (a loaded machine) adds a third of a frame a beat, and six
+        // beats from the last one looked at, the second run started 2 frames off the first's bars (CI at 7eafc93:
+        // 288 002; SharedPlayStopTests at 30 ppm).
         func onGrid(_ time: HostTime) -> Quantization {
             let exact = mapping.exactFrame(at: time)
             guard let grid = lastGrid, let timeline = source.timeline(at: now),
                 !Self.differs(grid.tempo, timeline.tempo.quarterNotesPerMinute)
             else { return frame(time) }
-            let beatFrames = 60 / grid.tempo * mapping.framesPerSecond
+            let beatFrames = 60 / grid.tempo * Double(transport.map.sampleRate.framesPerSecond)
             let kept = grid.frame + ((exact - grid.frame) / beatFrames).rounded() * beatFrames
             guard abs(kept - exact) <= Self.keptFrames(on: mapping), kept.rounded() >= Double(scheduledUntil) else {
                 return frame(time)
