@@ -78,14 +78,16 @@ extension ServiceState {
     /// value.
     init(_ service: OSCService, shared: SharedState) {
         let session = service.session
-        let (tempo, meter) = session.tempoAndMeter
-        let position = session.barAndBeat
+        // The state and the position in one read: apart, a pause between them paired "paused" with the beat before
+        // the one that comes back.
+        let place = session.place
+        let (tempo, meter) = (place.tempo, place.meter)
         let map = session.map
         var labels: [String] = []
         for label in map.sections.compactMap(\.label) where !labels.contains(label) { labels.append(label) }
         let link = service.settings.link
-        let transport = session.state
-        var (bar, beat) = (position?.bar, position?.beat)
+        let transport = place.state
+        var (bar, beat) = (place.bar, place.beat)
         // `barAndBeat` shows the map's bar plus one; the map's first bar of music is `firstBar`.
         var mapBar = bar.map { $0 - 1 }
         if transport == .stopped, let held = mapBar, held < map.firstBar {
@@ -93,7 +95,7 @@ extension ServiceState {
         }
         self.init(
             transport: transport, tempo: tempo, meter: meter, bar: bar, beat: beat,
-            section: session.sectionLabel, sections: labels, lateEvents: session.mixer.lateEventCount,
+            section: place.sectionLabel, sections: labels, lateEvents: session.mixer.lateEventCount,
             lateBundles: service.lateBundleCount, underruns: service.attachedOutput?.underrunCount ?? 0,
             dropped: service.droppedCount, received: service.receivedCount, subscribers: service.subscriberCount,
             volume: shared.volume, sound: shared.sound, pattern: shared.patternName, error: service.lastErrorMessage,

@@ -345,6 +345,41 @@ struct TransportTests {
     }
 }
 
+@Suite("Where a paused transport says it is")
+struct PausedPositionTests {
+    @Test(
+        "Paused inside a beat, its click heard, the session names the next beat, the one that comes back on continue; paused on a beat, that beat",
+        arguments: [(36_000, 3), (48_000, 3), (47_999, 3), (48_001, 4)] as [(SampleTime, Int)])
+    func pausedNamesTheBeatThatComesBack(pauseFrame: SampleTime, beat: Int) throws {
+        let map = try TempoMap.steady(tempo: .of(120), bars: 4)
+        func session() throws -> Session {
+            let session = try Session(
+                map: map, clicks: Impulses.clickSet(), configuration: try MixerConfiguration(channels: 1),
+                endFrame: map.endFrame)
+            session.send(.pause, at: .frame(pauseFrame))
+            session.send(.resume, at: .frame(120_000))
+            return session
+        }
+        // Rendered into the pause: where it says it is.
+        let paused = try session()
+        try paused.render(frameCount: 60_000, to: OnsetSink(channels: 1))
+        #expect(paused.state == .paused)
+        let named = try #require(paused.barAndBeat)
+        #expect(named.bar == 1 && named.beat == beat, "\(named)")
+        // The state and the place read together say the same.
+        let place = paused.place
+        #expect(place.state == .paused && place.bar == 1 && place.beat == beat, "\(place)")
+        #expect(place.tempo == 120 && place.meter == paused.tempoAndMeter.meter && place.sectionLabel == nil)
+        // Rendered through the continue: the beat named is the first click after the gap.
+        let sink = OnsetSink(channels: 1)
+        try session().render(frameCount: 144_000, to: sink)
+        let frames = sink.onsets.map(\.frame)
+        #expect(frames.filter { $0 < pauseFrame }.count == beat - 1, "\(frames)")
+        let after = try #require(frames.first { $0 >= 120_000 })
+        #expect(after - 120_000 == (SampleTime(beat - 1) * 24_000 - pauseFrame + 24_000) % 24_000, "\(frames)")
+    }
+}
+
 @Suite("Volume through the transport")
 struct TransportVolumeTests {
     @Test("setVolume at bar 2 reaches the mixer: every later click at volume³ of its level, earlier ones untouched")

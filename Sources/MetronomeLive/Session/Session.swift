@@ -228,17 +228,37 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    /// The tempo (quarter notes per minute) and meter where the transport plays next, or where it is held. Any
-    /// thread.
-    public var tempoAndMeter: (tempo: Double, meter: Meter) {
+    /// The tempo (quarter notes per minute) and meter where the transport plays next, or where it is held
+    /// (`Session.next(of:)`). Any thread.
+    public var tempoAndMeter: (tempo: Double, meter: Meter) { onQueue { Self.tempoAndMeter(of: $0) } }
+
+    private static func tempoAndMeter(of scheduler: Scheduler) -> (tempo: Double, meter: Meter) {
+        let map = scheduler.transport.map
+        let position = next(of: scheduler) ?? .zero
+        let index = map.sectionIndex(at: position) ?? map.sections.count - 1
+        return (map.tempo(at: position), map.sections[index].meter)
+    }
+
+    /// Where the transport plays next: the first position at or after the first frame not yet scheduled; held
+    /// (paused, stopped), the first beat at or after where it is held, the beat that comes back on continue (a pause
+    /// timed to a frame inside a beat, its click already heard, holds the next one). Scheduling queue.
+    private static func next(of scheduler: Scheduler) -> Position? {
+        let transport = scheduler.transport
+        return transport.run == nil
+            ? transport.map.nextBeat(atOrAfter: transport.heldPosition) ?? transport.heldPosition
+            : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)
+    }
+
+    /// The transport's state and where it plays next (as `barAndBeat`, `sectionLabel` and `tempoAndMeter` say), read
+    /// together in one pass of the scheduling queue: read apart, a pause applied between the reads paired "paused"
+    /// with the running transport's next beat, the one before the beat that came back. Any thread.
+    public var place: SessionPlace {
         onQueue { scheduler in
-            let transport = scheduler.transport
-            let position =
-                (transport.run == nil
-                    ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil))
-                ?? .zero
-            let index = transport.map.sectionIndex(at: position) ?? transport.map.sections.count - 1
-            return (transport.map.tempo(at: position), transport.map.sections[index].meter)
+            let (tempo, meter) = Self.tempoAndMeter(of: scheduler)
+            let at = Self.barAndBeat(of: scheduler)
+            return SessionPlace(
+                state: scheduler.transport.state, bar: at?.bar, beat: at?.beat,
+                sectionLabel: Self.sectionLabel(of: scheduler), tempo: tempo, meter: meter)
         }
     }
 
@@ -296,28 +316,24 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    /// Where the transport is now: the bar and beat (numbered as `BeatEvent` numbers them) at the first frame not yet
-    /// scheduled, or where it is held while paused; nil before the map's first bar or past its end. Any thread.
-    public var barAndBeat: (bar: Int, beat: Int)? {
-        onQueue { scheduler in
-            let transport = scheduler.transport
-            let position =
-                transport.run == nil
-                ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)
-            guard let position, let at = transport.map.barPosition(at: position) else { return nil }
-            return (at.bar + 1, at.beat + 1)
+    /// Where the transport is now: the bar and beat (numbered as `BeatEvent` numbers them) where it plays next
+    /// (`Session.next(of:)`: held, the beat that comes back on continue); nil before the map's first bar or past its
+    /// end. Any thread.
+    public var barAndBeat: (bar: Int, beat: Int)? { onQueue { Self.barAndBeat(of: $0) } }
+
+    private static func barAndBeat(of scheduler: Scheduler) -> (bar: Int, beat: Int)? {
+        guard let position = next(of: scheduler), let at = scheduler.transport.map.barPosition(at: position) else {
+            return nil
         }
+        return (at.bar + 1, at.beat + 1)
     }
 
-    /// The label of the section playing next, or held, if it has one. Any thread.
-    public var sectionLabel: String? {
-        onQueue { scheduler in
-            let transport = scheduler.transport
-            let position =
-                (transport.run == nil
-                    ? transport.heldPosition : transport.firstPosition(atOrAfter: scheduler.scheduledUntil)) ?? .zero
-            return transport.map.sectionIndex(at: position).flatMap { transport.map.sections[$0].label }
-        }
+    /// The label of the section playing next, or held (`Session.next(of:)`), if it has one. Any thread.
+    public var sectionLabel: String? { onQueue { Self.sectionLabel(of: $0) } }
+
+    private static func sectionLabel(of scheduler: Scheduler) -> String? {
+        let map = scheduler.transport.map
+        return map.sectionIndex(at: next(of: scheduler) ?? .zero).flatMap { map.sections[$0].label }
     }
 
     /// Commands dropped when they fell due (a `.load` of a map for another sample rate). Any thread.
