@@ -48,6 +48,11 @@ final class CallbackLog: @unchecked Sendable {
     private let callbacks = Atomic<Int>(0)
     private let longest = Atomic<Int64>(0)
     private let longestOwn = Atomic<Int64>(0)
+    /// Of the callback with the longest own doing: its time on the CPU, the times it gave the CPU up, and the pages
+    /// it faulted in (`ThreadUsage`), which tell a callback that computed that long from one that waited.
+    private let longestOwnOnCPU = Atomic<Int64>(0)
+    private let longestOwnWaits = Atomic<Int>(0)
+    private let longestOwnFaults = Atomic<Int>(0)
     private let widestGap = Atomic<Int64>(0)
 
     init() {
@@ -79,8 +84,8 @@ final class CallbackLog: @unchecked Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// Keeps one callback. Mainloop thread; real-time safe.
-    func record(_ callback: Callback) {
+    /// Keeps one callback, and what it used (`usage`). Mainloop thread; real-time safe.
+    func record(_ callback: Callback, usage: ThreadUsage) {
         if written > 0 {
             let previous = ring[(written - 1) % Self.ringCapacity]
             let gap = callback.start - previous.start
@@ -90,7 +95,12 @@ final class CallbackLog: @unchecked Sendable {
         written += 1
         callbacks.store(written, ordering: .relaxed)
         if callback.duration > longest.load(ordering: .relaxed) { longest.store(callback.duration, ordering: .relaxed) }
-        if callback.own > longestOwn.load(ordering: .relaxed) { longestOwn.store(callback.own, ordering: .relaxed) }
+        if callback.own > longestOwn.load(ordering: .relaxed) {
+            longestOwn.store(callback.own, ordering: .relaxed)
+            longestOwnOnCPU.store(usage.cpuNanoseconds, ordering: .relaxed)
+            longestOwnWaits.store(usage.waits, ordering: .relaxed)
+            longestOwnFaults.store(usage.pageFaults, ordering: .relaxed)
+        }
     }
 
     /// Keeps a report of an underrun: the last callbacks and the stream frame the silence went in at. Mainloop
@@ -117,6 +127,15 @@ final class CallbackLog: @unchecked Sendable {
 
     /// The longest a write callback's own doing took (`Callback.own`), in nanoseconds. Any thread.
     var longestOwnCallback: Int64 { longestOwn.load(ordering: .relaxed) }
+
+    /// Of the callback with the longest own doing: nanoseconds on the CPU, times it gave the CPU up, pages faulted in.
+    /// Any thread (the three are read apart: a report after the run, when no callback writes them).
+    var longestOwnUsage: (onCPU: Int64, waits: Int, pageFaults: Int) {
+        (
+            longestOwnOnCPU.load(ordering: .relaxed), longestOwnWaits.load(ordering: .relaxed),
+            longestOwnFaults.load(ordering: .relaxed)
+        )
+    }
 
     /// The longest time between the starts of two write callbacks, in nanoseconds. Any thread.
     var widestGapBetweenCallbacks: Int64 { widestGap.load(ordering: .relaxed) }

@@ -69,6 +69,9 @@ extension PulseOutput {
         }
         guard let report = observation(info, sent: updateSent, received: received, realtime: realtime) else { return }
         let fitted = estimator.observe(frame: report.frame, at: report.hostTime)
+        clockLeftOut.store(estimator.leftOut, ordering: .relaxed)
+        clockRestarts.store(estimator.restarts, ordering: .relaxed)
+        clockLargestRestartShift.store(Int((estimator.largestRestartShift * 1e6).rounded()), ordering: .relaxed)
         clock.store(fitted)
         earliestClock.store(info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted)
     }

@@ -37,11 +37,25 @@ extension PulseOutput {
         let longest = timings.map(\.longest).max() ?? .zero
         let longestOwn = timings.map(\.longestOwn).max() ?? .zero
         let widest = timings.map(\.widestGap).max() ?? .zero
+        // The callback behind "own at most": its CPU time, its waits and its page faults say which it was.
+        let slowest = streams.max { $0.callbackTimings.longestOwn < $1.callbackTimings.longestOwn }?
+            .longestOwnCallbackUsage
+        let usage = slowest.map {
+            "; that one \(Self.milliseconds($0.onCPU)) ms on the CPU, \($0.waits) waits, \($0.pageFaults) page faults"
+        }
         lines.append(
             "write callbacks: \(timings.reduce(0) { $0 + $1.count }), the longest \(Self.milliseconds(longest)) ms "
-                + "(own at most \(Self.milliseconds(longestOwn)) ms: on the CPU, or waiting), the widest gap between "
-                + "two \(Self.milliseconds(widest)) ms")
+                + "(own at most \(Self.milliseconds(longestOwn)) ms: on the CPU, or waiting\(usage ?? "")), the widest "
+                + "gap between two \(Self.milliseconds(widest)) ms")
         lines += extra
+        // The clock fit's account: reports it left out as stamped late, and restarts (each moves what the mapping
+        // places by its shift; the largest is given, in ms, positive when the new fit hears a frame later).
+        let restarts = streams.reduce(0) { $0 + $1.clockRestarts.load(ordering: .relaxed) }
+        let shift = streams.map { $0.clockLargestRestartShift.load(ordering: .relaxed) }.max { abs($0) < abs($1) } ?? 0
+        lines.append(
+            "clock fit: \(streams.reduce(0) { $0 + $1.clockLeftOut.load(ordering: .relaxed) }) reports left out, "
+                + "\(restarts) restarts after reports left out in a row"
+                + (restarts > 0 ? " (the largest moved the clock \(Double(shift) / 1000) ms)" : ""))
         if let latency {
             lines.append("measured latency: \((latency.inSeconds * 10_000).rounded() / 10) ms")
         }

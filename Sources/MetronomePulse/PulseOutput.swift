@@ -61,6 +61,11 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     let streamOrigin = Atomic<Int64>(.min)
     /// The fit of the server's timing reports.
     var estimator: ClockEstimator
+    /// The fit's reports left out and restarts, and its restart that moved the mapping farthest, in microseconds
+    /// (`ClockEstimator.leftOut`, `restarts`, `largestRestartShift`): copied after each report for the report's line.
+    let clockLeftOut = Atomic<Int>(0)
+    let clockRestarts = Atomic<Int>(0)
+    let clockLargestRestartShift = Atomic<Int>(0)
     /// The timer that asks for timing updates, and the delay before its next firing (doubling up to 100 ms).
     var clockTimer: OpaquePointer?
     var clockInterval: Duration = .milliseconds(10)
@@ -185,6 +190,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             callbackLog.callbackCount, .nanoseconds(callbackLog.longestCallback),
             .nanoseconds(callbackLog.longestOwnCallback), .nanoseconds(callbackLog.widestGapBetweenCallbacks)
         )
+    }
+
+    /// Of the write callback with the longest own doing: its time on the CPU, the times it gave the CPU up to wait,
+    /// and the pages it faulted in. Any thread.
+    public var longestOwnCallbackUsage: (onCPU: Duration, waits: Int, pageFaults: Int) {
+        let usage = callbackLog.longestOwnUsage
+        return (.nanoseconds(usage.onCPU), usage.waits, usage.pageFaults)
     }
 
     /// Allocations our code made in the write callbacks after the first while `allocationProbe` was set (0: the render
@@ -439,7 +451,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             callbackLog.record(
                 .init(
                     start: start, duration: duration, own: used.ownNanoseconds(of: duration),
-                    frames: requested / (4 * channels)))
+                    frames: requested / (4 * channels)), usage: used)
             if let probe {
                 // libpulse's own buffer calls are counted apart: ours must be 0; its are what its memory pool does.
                 let made = probe() &- allocationsBefore &- libraryAllocationsNow

@@ -98,9 +98,10 @@ struct LinkLiveTests {
         // 120 BPM: 24 000 frames; 140 BPM: 20 571.43, so 20 571 or 20 572.
         let slow = gaps.prefix { abs($0 - 24_000) <= 1 }
         let fast = gaps.dropFirst(slow.count)
-        #expect(slow.count >= 3, "intervals: \(gaps)")
-        #expect(fast.count >= 3, "intervals: \(gaps)")
-        #expect(fast.allSatisfy { $0 == 20_571 || $0 == 20_572 }, "intervals: \(gaps)")
+        #expect(slow.count >= 3, Self.intervals(gaps, of: run))
+        #expect(fast.count >= 3, Self.intervals(gaps, of: run))
+        #expect(
+            fast.allSatisfy { $0 == 20_571 || $0 == 20_572 }, Self.intervals(gaps, of: run))
     }
 
     @Test(
@@ -132,9 +133,9 @@ struct LinkLiveTests {
         let second = Array(found[(split + 1)...])
         #expect(first.count >= 3, "clicks: \(found)")
         #expect(second.count >= 1, "clicks: \(found)")
-        for run in [first, second] {
-            let gaps = zip(run, run.dropFirst()).map { $1 - $0 }
-            #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
+        for part in [first, second] {
+            let gaps = zip(part, part.dropFirst()).map { $1 - $0 }
+            #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, Self.intervals(gaps, of: run))
         }
         // Both runs start on the session's quantum boundaries (4 beats, 96 000 frames): whole bars apart.
         let apart = second[0] - first[0]
@@ -348,15 +349,17 @@ struct LinkLiveTests {
         // Link keeps the beat at a change's time and puts the new tempo on the whole timeline, so every peer's next
         // beat after a big rise comes on the new grid at once: one interval between the 20 and the 999 runs, shorter
         // than a beat at 20 (a change from 100 to 20 keeps the next beat where it was).
-        let transition = try #require(kinds.firstIndex(of: nil), "intervals: \(gaps)")
+        let transition = try #require(
+            kinds.firstIndex(of: nil), Self.intervals(gaps, of: run))
         #expect(
-            transition > 0 && gaps[transition] < 144_000 && kinds[max(0, transition - 1)] == 20, "intervals: \(gaps)")
+            transition > 0 && gaps[transition] < 144_000 && kinds[max(0, transition - 1)] == 20,
+            Self.intervals(gaps, of: run))
         var rest = kinds
         rest.remove(at: transition)
-        #expect(!rest.contains(nil), "intervals: \(gaps)")
+        #expect(!rest.contains(nil), Self.intervals(gaps, of: run))
         let runs = rest.compactMap { $0 }.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
-        #expect(runs == [100, 20, 999], "intervals: \(gaps)")
-        #expect(kinds.filter { $0 == 999 }.count >= 50, "intervals: \(gaps)")
+        #expect(runs == [100, 20, 999], Self.intervals(gaps, of: run))
+        #expect(kinds.filter { $0 == 999 }.count >= 50, Self.intervals(gaps, of: run))
     }
 
     @Test(
@@ -386,9 +389,9 @@ struct LinkLiveTests {
             if gap == 20_425 || gap == 20_426 { return 141 }
             return nil
         }
-        #expect(!kinds.contains(nil), "intervals: \(gaps)")
+        #expect(!kinds.contains(nil), Self.intervals(gaps, of: run))
         let runs = kinds.compactMap { $0 }.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
-        #expect(runs == [120, 133, 141], "intervals: \(gaps)")
+        #expect(runs == [120, 133, 141], Self.intervals(gaps, of: run))
     }
 
     @Test(
@@ -407,7 +410,7 @@ struct LinkLiveTests {
         #expect(peerResult.standardOutput.hasSuffix("tempo 120.0\n"), "\(peerResult.standardOutput)")
         let gaps = Self.intervals(run.samples)
         #expect(gaps.count >= 12)
-        #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
+        #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, Self.intervals(gaps, of: run))
     }
 
     @Test(
@@ -455,8 +458,8 @@ struct LinkLiveTests {
         #expect(run.results[3...].map(\.standardOutput).joined().split(separator: "\n") == states)
         // Some 22 s at 120 BPM, each interval a beat: nothing lost, nothing moved.
         let gaps = Self.intervals(run.samples)
-        #expect(gaps.count >= 40, "intervals: \(gaps)")
-        #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, "intervals: \(gaps)")
+        #expect(gaps.count >= 40, Self.intervals(gaps, of: run))
+        #expect(gaps.allSatisfy { abs($0 - 24_000) <= 1 }, Self.intervals(gaps, of: run))
     }
 
     @Test(
@@ -505,8 +508,8 @@ struct LinkLiveTests {
         #expect(peerResult.standardOutput.hasSuffix("tempo 100.0\n"), "\(peerResult.standardOutput)")
         // 5 s, the first click on the session's next bar (up to 2.4 s at 100 BPM) after the second's wait for a peer.
         let gaps = Self.intervals(run.samples)
-        #expect(gaps.count >= 4, "intervals: \(gaps)")
-        #expect(gaps.allSatisfy { abs($0 - 28_800) <= 1 }, "intervals: \(gaps)")
+        #expect(gaps.count >= 4, Self.intervals(gaps, of: run))
+        #expect(gaps.allSatisfy { abs($0 - 28_800) <= 1 }, Self.intervals(gaps, of: run))
 
         let lab = try LinkLab()
         let peer = try lab.peer("tempo_peer", ["100", "1", "0", "16"])
@@ -595,6 +598,16 @@ struct LinkLiveTests {
         let state = try lab.osc(["ready", "state", "/metronome/quit"])
         #expect(serve.wait().status == 0)
         #expect(state.standardOutput.hasPrefix("link=1 peers=0 quantum=64.0 "), "\(state.standardOutput)")
+    }
+
+    /// A failure's message for a recording's intervals: them, and the lines of our runs' `--verbose` accounts that
+    /// say what could move a click placed on the host clock (the server's underruns, the clock fit's restarts).
+    static func intervals(_ gaps: [Int], of run: LinkLab.Run) -> Comment {
+        let lines = run.results.flatMap { $0.standardError.split(separator: "\n") }.filter {
+            $0.hasPrefix("metronome: clock fit: ") || $0.hasPrefix("metronome: underruns reported by the server: ")
+        }
+        let account = lines.isEmpty ? "no account of the clock (no --verbose)" : lines.joined(separator: "; ")
+        return Comment(rawValue: "intervals: \(gaps); \(account)")
     }
 
     /// The frames between the recording's successive onsets.

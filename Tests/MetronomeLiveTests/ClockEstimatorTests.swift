@@ -78,6 +78,8 @@ struct ClockEstimatorTests {
             worst = max(worst, abs(line.error(of: mapping, at: host)))
         }
         #expect(worst < 10_000)
+        // Every late one counted as left out (none two in a row: no restart).
+        #expect(estimator.leftOut == 20 && estimator.restarts == 0 && estimator.largestRestartShift == 0)
     }
 
     @Test(
@@ -133,8 +135,10 @@ struct ClockEstimatorTests {
         }
     }
 
-    @Test("A 20 ms jump (an underrun) is believed at the third report in a row and the fit restarts from it")
-    func jumpRestartsTheFit() {
+    @Test(
+        "A 20 ms move later (silence the server did not report) is believed at the tenth report in a row, the fit restarting from the ten"
+    )
+    func lateJumpRestartsTheFit() {
         var line = Line()
         var estimator = ClockEstimator(nominalRate: .standard)
         for index in 0..<30 {
@@ -142,15 +146,78 @@ struct ClockEstimatorTests {
         }
         let before = estimator.mapping
         line.offset -= 960
+        for index in 30..<39 {
+            let mapping = estimator.observe(
+                frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+            #expect(mapping == before)
+        }
+        let after = estimator.observe(frame: line.frame(at: line.host(39)), at: HostTime(nanoseconds: line.host(39)))
+        #expect(after.frame == Int64(line.frame(at: line.host(39)).rounded()))
+        #expect(abs(line.error(of: after, at: line.host(39))) < 1)
+        #expect(after.framesPerSecond == 48000)
+        // Counted: nine reports left out, one restart, which moved the clock 20 ms later (960 frames at 48 kHz).
+        #expect(estimator.leftOut == 9 && estimator.restarts == 1, "\(estimator.leftOut), \(estimator.restarts)")
+        #expect(abs(estimator.largestRestartShift - 0.02) < 1e-6, "\(estimator.largestRestartShift)")
+    }
+
+    @Test("A 20 ms move earlier (no late stamp does that) is believed at the third report in a row")
+    func earlyJumpRestartsTheFit() {
+        var line = Line()
+        var estimator = ClockEstimator(nominalRate: .standard)
+        for index in 0..<30 {
+            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+        }
+        let before = estimator.mapping
+        line.offset += 960
         for index in 30..<32 {
             let mapping = estimator.observe(
                 frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
             #expect(mapping == before)
         }
         let after = estimator.observe(frame: line.frame(at: line.host(32)), at: HostTime(nanoseconds: line.host(32)))
-        #expect(after.frame == Int64(line.frame(at: line.host(32)).rounded()))
         #expect(abs(line.error(of: after, at: line.host(32))) < 1)
-        #expect(after.framesPerSecond == 48000)
+        #expect(estimator.leftOut == 2 && estimator.restarts == 1, "\(estimator.leftOut), \(estimator.restarts)")
+        #expect(abs(estimator.largestRestartShift + 0.02) < 1e-6, "\(estimator.largestRestartShift)")
+    }
+
+    @Test(
+        "A run of 30 reports stamped 0.4–3 ms late, each by its own delay (a loaded machine): all left out, no restart, the mapping where it was"
+    )
+    func scatteredLateRunDoesNotRestart() {
+        let line = Line()
+        var random = SeededGenerator(seed: 9)
+        var estimator = ClockEstimator(nominalRate: .standard)
+        for index in 0..<30 {
+            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+        }
+        for index in 30..<60 {
+            let host = line.host(index)
+            let stamp = host + Int64.random(in: 400_000...3_000_000, using: &random)
+            let mapping = estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: stamp))
+            #expect(abs(line.error(of: mapping, at: host)) < 1_000, "report \(index)")
+        }
+        #expect(estimator.leftOut == 30 && estimator.restarts == 0, "\(estimator.leftOut), \(estimator.restarts)")
+    }
+
+    @Test("Forty reports left out in a row that never agree restart the fit from the latest three: a fit is never lost")
+    func disagreeingRunRestartsAtLast() {
+        let line = Line()
+        var estimator = ClockEstimator(nominalRate: .standard)
+        for index in 0..<30 {
+            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
+        }
+        // Alternately 5 and 15 ms late: never within the tolerance of one another.
+        for index in 30..<69 {
+            let host = line.host(index)
+            let late: Int64 = index % 2 == 0 ? 5_000_000 : 15_000_000
+            estimator.observe(frame: line.frame(at: host), at: HostTime(nanoseconds: host + late))
+        }
+        #expect(estimator.restarts == 0)
+        let last = line.host(69)
+        let after = estimator.observe(frame: line.frame(at: last), at: HostTime(nanoseconds: last + 15_000_000))
+        // The median of 15, 5 and 15 ms late.
+        #expect(estimator.restarts == 1)
+        #expect(abs(line.error(of: after, at: line.host(69)) - 15_000_000) < 1)
     }
 
     @Test("reset keeps the mapping until the next report, which alone defines the new one")

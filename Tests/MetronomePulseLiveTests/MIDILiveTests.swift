@@ -97,5 +97,17 @@ struct MIDILiveTests {
         #expect(ended)
         #expect(result.status == 0)
         #expect(result.standardError.contains("metronome: late events: 0\n"))
+        // The clock fit's account (`--verbose`, CHANGELOG), in its form; its counts are ClockEstimatorTests'.
+        let fit = result.standardError.split(separator: "\n").first { $0.hasPrefix("metronome: clock fit: ") }
+        let form =
+            /metronome: clock fit: \d+ reports left out, \d+ restarts after reports left out in a row( \(the largest moved the clock -?\d+(\.\d+)? ms\))?/
+        #expect(fit?.wholeMatch(of: form) != nil, "\(result.standardError)")
+        // The write callbacks' line, with what the callback of the longest own doing used (`--verbose`, CHANGELOG).
+        let callbacks = result.standardError.split(separator: "\n").first {
+            $0.hasPrefix("metronome: write callbacks: ")
+        }
+        let callbackForm =
+            /metronome: write callbacks: \d+, the longest \d+(\.\d+)? ms \(own at most \d+(\.\d+)? ms: on the CPU, or waiting; that one \d+(\.\d+)? ms on the CPU, \d+ waits, \d+ page faults\), the widest gap between two \d+(\.\d+)? ms/
+        #expect(callbacks?.wholeMatch(of: callbackForm) != nil, "\(result.standardError)")
     }
 }

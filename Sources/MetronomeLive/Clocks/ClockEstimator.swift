@@ -14,9 +14,16 @@ import MetronomeModel
 /// off while the next ones are rejected against it.
 ///
 /// An observation farther from the current mapping than the tolerance — `minimumTolerance`, or four times the fit's
-/// RMS residual if that is larger — is left out of the fit (a report the server stamped late). `jumpAfter` of them
-/// in a row mean the output really moved (an underrun inserted silence, the stream changed sink), and the fit starts
-/// again from the latest.
+/// RMS residual if that is larger — is left out of the fit (a report the server stamped late). Observations left out
+/// in a row mean the output really moved only when they agree with one another (their distances from the mapping
+/// within the tolerance of each other: a move shifts every report alike, a loaded machine delays each by its own
+/// amount), and how many it takes depends on the side. Earlier than the mapping: `jumpAfter` (a report is stamped
+/// late, never early, so only a mapping that is itself late, or an output that moved earlier, puts one there). Later:
+/// `lateJumpAfter`, as late stamps come in runs under load (seen: 19 left out in a 20 s Link run, and a restart on
+/// three of them moved the clock 2.6 ms: CI at 709da25), and the one move later an output makes, an underrun's
+/// silence, is reported and `reset` apart. The fit then starts again from the observations in that agreeing run,
+/// their median as below. Observations left out in a row that never agree restart it from their latest
+/// `jumpAfter` after `lateJumpAfter` × 4 (a fit that lost its output must not stay lost).
 ///
 /// Beside the fit, `earliest` is the same line moved onto the observation heard earliest against it: the lower envelope
 /// of the observations. A server that measures its position and only then stamps the report (PulseAudio: the I/O
@@ -34,6 +41,7 @@ package struct ClockEstimator {
     private let minimumSpan: Int64
     private let minimumTolerance: Double
     private let jumpAfter: Int
+    private let lateJumpAfter: Int
     private var hosts: [Int64]
     private var frames: [Double]
     /// Scratch for the median: each observation's host time for the anchor frame.
@@ -41,6 +49,11 @@ package struct ClockEstimator {
     private var count = 0
     private var next = 0
     private var rejectedInARow = 0
+    /// The observations left out in a row, the latest `lateJumpAfter` of them (a ring indexed by `rejectedInARow`):
+    /// host time, frame, and distance from the mapping in seconds (positive: later).
+    private var rejectedHosts: [Int64]
+    private var rejectedFrames: [Double]
+    private var rejectedResiduals: [Double]
     /// The tolerance in seconds for the next observation.
     private var tolerance: Double
     /// The current fit, or nil before the first observation. `reset` keeps it until the next observation.
@@ -48,6 +61,14 @@ package struct ClockEstimator {
     /// `mapping` moved to the observation in the fit heard earliest against it (the lower envelope: each report's
     /// delay taken at its least); nil before the first observation. `reset` keeps it until the next observation.
     package private(set) var earliest: ClockMapping?
+    /// Observations left out (farther from the mapping than the tolerance), fits restarted after `jumpAfter` of them in
+    /// a row, and of those restarts the one that moved the mapping farthest: how much later (negative: earlier) the
+    /// new fit hears the old one's anchor frame, in seconds. Over the estimator's life (`reset` keeps them), for a
+    /// run's account (`metronome --verbose`): a restart on reports stamped late by the machine's load, not on a move of
+    /// the output, moves every click placed by the mapping by that much.
+    package private(set) var leftOut = 0
+    package private(set) var restarts = 0
+    package private(set) var largestRestartShift = 0.0
 
     /// An estimator with nothing observed yet.
     /// - Parameters:
@@ -55,20 +76,29 @@ package struct ClockEstimator {
     ///   - window: how many of the latest accepted observations the fit uses (at least 2).
     ///   - minimumSpan: the host-time span from which the slope is measured rather than assumed.
     ///   - minimumTolerance: the least distance from the mapping at which an observation is left out.
-    ///   - jumpAfter: how many observations left out in a row restart the fit (at least 1).
+    ///   - jumpAfter: how many agreeing observations left out in a row, earlier than the mapping, restart the fit (at
+    ///     least 1).
+    ///   - lateJumpAfter: how many agreeing observations left out in a row, later than the mapping, restart the fit
+    ///     (at least `jumpAfter`, at most `window`): 10, a second of reports at the 100 ms pace of a live output.
     package init(
         nominalRate: SampleRate, window: Int = 128, minimumSpan: Duration = .seconds(5),
-        minimumTolerance: Duration = .microseconds(250), jumpAfter: Int = 3
+        minimumTolerance: Duration = .microseconds(250), jumpAfter: Int = 3, lateJumpAfter: Int = 10
     ) {
-        precondition(window >= 2 && jumpAfter >= 1, "a clock fit needs a window of two and a jump count of one")
+        precondition(
+            window >= 2 && jumpAfter >= 1 && lateJumpAfter >= jumpAfter && lateJumpAfter <= window,
+            "a clock fit needs a window of two, a jump count of one, and a late jump count between them")
         self.nominalRate = Double(nominalRate.framesPerSecond)
         self.minimumSpan = ClockEstimator.nanoseconds(minimumSpan)
         self.minimumTolerance = Double(ClockEstimator.nanoseconds(minimumTolerance)) / 1e9
         self.jumpAfter = jumpAfter
+        self.lateJumpAfter = lateJumpAfter
         tolerance = self.minimumTolerance
         hosts = Array(repeating: 0, count: window)
         frames = Array(repeating: 0, count: window)
         implied = Array(repeating: 0, count: window)
+        rejectedHosts = Array(repeating: 0, count: lateJumpAfter)
+        rejectedFrames = Array(repeating: 0, count: lateJumpAfter)
+        rejectedResiduals = Array(repeating: 0, count: lateJumpAfter)
     }
 
     /// Below this many observations in the fit, none is left out: the fit is not yet one to judge them by.
@@ -92,11 +122,31 @@ package struct ClockEstimator {
     ///   values, a few thousand steps, at the reports' pace of at most 100 a second).
     @discardableResult
     package mutating func observe(frame: Double, at hostTime: HostTime) -> ClockMapping {
+        var restartedFrom: ClockMapping?
         if count >= Self.fewestToJudge, let mapping {
-            if abs(ClockEstimator.residual(frame, hostTime.nanoseconds, mapping)) > tolerance {
+            let residual = ClockEstimator.residual(frame, hostTime.nanoseconds, mapping)
+            if abs(residual) > tolerance {
+                let slot = rejectedInARow % lateJumpAfter
+                rejectedHosts[slot] = hostTime.nanoseconds
+                rejectedFrames[slot] = frame
+                rejectedResiduals[slot] = residual
                 rejectedInARow += 1
-                if rejectedInARow < jumpAfter { return mapping }
+                guard let run = movedRun(latest: residual) else {
+                    leftOut += 1
+                    return mapping
+                }
+                // The output moved: the fit starts again from the agreeing run, oldest first.
+                let first = rejectedInARow - run
                 reset()
+                restarts += 1
+                restartedFrom = mapping
+                for index in first..<(first + run - 1) {
+                    let slot = index % lateJumpAfter
+                    hosts[next] = rejectedHosts[slot]
+                    frames[next] = rejectedFrames[slot]
+                    next += 1
+                    count += 1
+                }
             }
         }
         rejectedInARow = 0
@@ -106,6 +156,12 @@ package struct ClockEstimator {
         count = min(count + 1, hosts.count)
         let fitted = fit(newestFrame: frame, newestHost: hostTime.nanoseconds)
         mapping = fitted
+        if let old = restartedFrom {
+            let shift =
+                Double(fitted.hostTime.nanoseconds - old.hostTime.nanoseconds) / 1e9
+                - Double(fitted.frame - old.frame) / fitted.framesPerSecond
+            if abs(shift) > abs(largestRestartShift) { largestRestartShift = shift }
+        }
         var squares = 0.0
         var least = Double.infinity
         for index in 0..<count {
@@ -119,6 +175,25 @@ package struct ClockEstimator {
             hostTime: HostTime(nanoseconds: fitted.hostTime.nanoseconds + Int64((least * 1e9).rounded())),
             framesPerSecond: fitted.framesPerSecond)
         return fitted
+    }
+
+    /// How many of the observations left out in a row, the latest last, show that the output moved (nil: none yet,
+    /// leave the latest out): the latest `jumpAfter` if they lie earlier than the mapping and agree, the latest
+    /// `lateJumpAfter` if later and agreeing, or after `lateJumpAfter` × 4 in a row, the latest `jumpAfter` whatever
+    /// they say. Agreeing: each on the latest's side, all within the tolerance of one another.
+    private func movedRun(latest: Double) -> Int? {
+        if rejectedInARow >= lateJumpAfter * 4 { return jumpAfter }
+        let run = latest < 0 ? jumpAfter : lateJumpAfter
+        guard rejectedInARow >= run else { return nil }
+        var lowest = latest
+        var highest = latest
+        for index in (rejectedInARow - run)..<rejectedInARow {
+            let residual = rejectedResiduals[index % lateJumpAfter]
+            guard (residual < 0) == (latest < 0) else { return nil }
+            lowest = min(lowest, residual)
+            highest = max(highest, residual)
+        }
+        return highest - lowest <= tolerance ? run : nil
     }
 
     /// How far an observation lies from a mapping, in seconds (positive: heard later than the mapping says).

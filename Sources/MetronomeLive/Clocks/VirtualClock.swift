@@ -1,12 +1,12 @@
 import MetronomeModel
 
 /// The clock of an offline render: frame 0 is heard at a chosen host time and every later frame follows at exactly
-/// the nominal rate. A pure function of its two values, so anything stamped with host times (beat events) renders
-/// the same on every run.
+/// the nominal rate (or, for tests, at a rate given). A pure function of its two values, so anything stamped with
+/// host times (beat events) renders the same on every run.
 ///
 /// Threads: immutable; any thread.
 public final class VirtualClock: FrameClock {
-    /// The mapping, fixed at creation: frame 0 at `start`, `sampleRate` frames per second.
+    /// The mapping, fixed at creation: frame 0 at `start`, `sampleRate` frames per second (or those given).
     public let mapping: ClockMapping?
 
     /// A clock on which frame 0 is heard at `start`.
