@@ -49,13 +49,7 @@ struct JackMIDIClockFollowTests {
             try JackCommandTests.waitForPort("metronome:midi_in", on: server, of: ours)
             let window = server.logMark
             let peers = JackMIDIInputTests.peers
-            let recorder = try ChildProcess(
-                "/usr/bin/env",
-                [
-                    "python3", peers.appendingPathComponent("jack_recorder.py").path, server.name, "metronome:out_1",
-                    "metronome:midi_out", String(seconds + 1.5),
-                ] + (transport ? ["transport"] : []),
-                environment: server.clientEnvironment)
+            let recorder = try JackMIDIInputTests.startRecorder(on: server, transport: transport)
             let sending = try ChildProcess(
                 "/usr/bin/env",
                 [
@@ -96,7 +90,9 @@ struct JackMIDIClockFollowTests {
             let sender = sending.wait()
             let otherResult = other?.wait()
             while pausing.isExecuting { usleep(10_000) }
-            let recorded = recorder.wait()
+            // A second more after the sender's end, as the recorder's own time once gave about.
+            usleep(1_000_000)
+            let recorded = JackMIDIInputTests.stopRecorder(recorder)
             kill(ours.pid, SIGINT)
             var run = Run(result: ours.wait())
             try #require(sender.status == 0, "\(sender.standardError)")
@@ -430,10 +426,17 @@ struct JackMIDIClockFollowTests {
                     click(near: before).map { ($0, position.beats.rounded(.down)) }
                     ?? click(near: after).map { ($0, position.beats.rounded(.down) + 1) } ?? (nil, 0)
                 guard let click else {
+                    // The cycles around it, as the recorder saw them: a position the master was late to is JACK's
+                    // copy of the one before, its frame moved on.
+                    let around = run.transport.filter { abs($0.frame - cycle.frame) <= 3 * 256 }.map {
+                        "\($0.frame) \($0.transportFrame) "
+                            + ($0.position.map { "\($0.bar).\($0.beat).\($0.tick) \($0.beatsPerMinute)" } ?? "none")
+                    }
                     check.expect(
                         false,
                         "cycle \(cycle.frame): \(position), no click of ours at its beats (\(before), \(after)); "
-                            + "clicks \(run.sounds.filter { abs($0 - cycle.frame) < 60_000 })")
+                            + "clicks \(run.sounds.filter { abs($0 - cycle.frame) < 60_000 }); cycles around it "
+                            + "(frame, transport frame, bar.beat.tick, tempo): \(around)")
                     break
                 }
                 let clock = beatClocks.min { abs($0.frame - click) < abs($1.frame - click) }

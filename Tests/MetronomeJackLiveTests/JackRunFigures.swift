@@ -90,7 +90,7 @@ enum JackRunFigures {
         let log = server.xrunLog()
         guard ours.missedCycles > 0, log.lateCycles(outside: ["metronome"]) == 0 else { return nil }
         return "cycles the server ran without calling us: \(ours.missedCycles), with nothing but ours late in the "
-            + "server's log: \(log); ours: \(ours)"
+            + "server's log: \(log); ours: \(ours)" + (ours.missedAt.map { "; where: \($0)" } ?? "")
     }
 }
 

@@ -318,9 +318,15 @@ struct ReconnectorTests {
         // The sixteenth at or after the resync's frame (6000 frames each), its clock (6 a sixteenth) the first after.
         #expect(resync > SampleTime(sixteenth - 1) * 6000 && resync <= SampleTime(sixteenth) * 6000, "\(transport)")
         let after = sent.drop { $0.frame < resync || $0.message != .continue }.dropFirst().map(\.frame)
+        let due: [SampleTime] = after.indices.map { SampleTime(6 * sixteenth + $0 - after.startIndex) * 1000 }
+        // Where they part, with the clocks around it (the first 24 once read right where the 40th was off).
+        let parted = zip(after, due).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? after.count
         #expect(
-            !after.isEmpty && after == after.indices.map { SampleTime(6 * sixteenth + $0 - after.startIndex) * 1000 },
-            "clocks after Continue (sixteenth \(sixteenth)): \(Array(after.prefix(24)))")
+            !after.isEmpty && after == due,
+            """
+            clocks after Continue (sixteenth \(sixteenth)), \(after.count) of them, the first \(after.first ?? -1); \
+            parted at \(parted): \(Array(after.dropFirst(max(0, parted - 3)).prefix(8)))
+            """)
         // The clocks the new backend played before it: each on its own frame, one after the other.
         let before = sent.prefix { $0.message == .clock }.map(\.frame)
         #expect(before.allSatisfy { $0 % 1000 == 0 } && zip(before, before.dropFirst()).allSatisfy { $1 - $0 == 1000 })

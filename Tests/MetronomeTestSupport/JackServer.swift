@@ -231,6 +231,12 @@ public final class JackServer {
         /// Of those, the cycles each client was still in its process callback ("state = Running") or finished after
         /// the cycle: its callback ran too long. The others it had not started: woken late.
         public var overruns: [String: Int] = [:]
+        /// Cycles the server ran on a graph that had not finished the cycle before ("JackAudioDriver::
+        /// ProcessGraphAsyncMaster: Process error"), whoever was late: its clients were not called in them. jackd
+        /// names the late clients only for the first of a run of them, and only when that cycle began less than two
+        /// periods after the last that was whole (JackEngine::ProcessCurrent), so a driver woken late that long
+        /// leaves this line alone. Printed for a failure's account; no cause is read from it.
+        public var unfinishedGraphs = 0
 
         public init() {}
 
@@ -239,6 +245,8 @@ public final class JackServer {
             for line in text.split(separator: "\n") {
                 if line.hasPrefix("JackTimedDriver::Process XRun") {
                     driverLate += 1
+                } else if line.hasPrefix("JackAudioDriver::ProcessGraphAsyncMaster: Process error") {
+                    unfinishedGraphs += 1
                 } else if line.hasPrefix("JackEngine::XRun: client") {
                     let words = line.dropFirst("JackEngine::XRun: client".count).split(separator: " ")
                     guard let name = words.first(where: { $0 != "=" }).map(String.init) else { continue }
@@ -254,6 +262,7 @@ public final class JackServer {
         public static func + (left: XrunLog, right: XrunLog) -> XrunLog {
             var sum = left
             sum.driverLate += right.driverLate
+            sum.unfinishedGraphs += right.unfinishedGraphs
             sum.clientsLate.merge(right.clientsLate, uniquingKeysWith: +)
             sum.overruns.merge(right.overruns, uniquingKeysWith: +)
             return sum
@@ -274,6 +283,7 @@ public final class JackServer {
             }
             return "driver late \(driverLate), clients late: "
                 + (clients.isEmpty ? "none" : clients.joined(separator: ", "))
+                + ", cycles run on an unfinished graph \(unfinishedGraphs)"
         }
     }
 
@@ -298,6 +308,9 @@ public final class JackServer {
         public var longestOnCPUIntoNothing: Int?
         /// Process callbacks after the first that faulted a page in, or nil when not reported.
         public var faultingCallbacks: Int?
+        /// Where `--verbose` says the last client's runs of missed cycles were ("FRAME×CYCLES", " late" when the call
+        /// after was woken late rather than moved), or nil when not reported.
+        public var missedAt: String?
 
         public init(
             missedCycles: Int, longestCallback: Int, periodMicroseconds: Int, slowCallbacks: Int, callbacks: Int,
@@ -339,6 +352,9 @@ public final class JackServer {
                 longestOnCPUIntoNothing: figure(
                     "frames the process callback longest on the CPU rendered into nothing (a catch-up or a skip): "),
                 faultingCallbacks: figure("process callbacks that faulted a page in, after the first: "))
+            missedAt = lines.first { $0.hasPrefix("metronome: cycles the server ran without calling us: ") }
+                .flatMap { $0.split(separator: "at frame times: ", maxSplits: 1).dropFirst().first }
+                .map { String($0.dropLast()) }
         }
 
         /// Whether a callback of ours ran over half its period of its own: on the CPU, or waiting, that long. One

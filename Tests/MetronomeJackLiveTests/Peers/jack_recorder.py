@@ -3,14 +3,22 @@ clock (the cycle's last_frame_time plus the offset in the period), so sound and 
 
 Usage: jack_recorder.py SERVER AUDIO_PORT MIDI_PORT SECONDS [transport]
 
+Records for SECONDS from its connection, or until SIGINT if that comes first (a test ends it when its sender ends).
+
 Prints, in frame order: "audio FRAME" for each onset (a non-zero sample after at least 100 silent ones heard while the
 port was connected, so a click already sounding when the connection is made is not taken for one) and
 "midi FRAME HEX…" for each MIDI message. With "transport", also, for each cycle, "transport FRAME STATE TRANSPORT_FRAME"
 and, when the timebase master gave them, "BAR BEAT TICK TICKS_PER_BEAT BEATS_PER_BAR BEAT_TYPE BPM" (the JACK
-transport as a client sees it in that cycle: its first frame's position). Exits 0, or 1 with a line on stderr when a port does not exist.
+transport as a client sees it in that cycle: its first frame's position). Once both ports are connected, writes
+"jack_recorder: recording" on stderr (a sender started after that line is heard from its first frame: the tests wait
+for it). Exits 0, or 1 with a line on stderr when a port does not exist.
 """
+import signal
 import sys
-import time
+
+# SIGINT ends the recording early: blocked before anything makes a thread (numpy's BLAS pool, JACK's threads: they
+# inherit the mask), and waited for below.
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 import jack
 import numpy
@@ -48,7 +56,8 @@ try:
 except jack.JackError as error:
     print(f"jack_recorder: {error}", file=sys.stderr)
     sys.exit(1)
-time.sleep(seconds)
+print("jack_recorder: recording", file=sys.stderr, flush=True)
+signal.sigtimedwait({signal.SIGINT}, seconds)
 client.deactivate()
 client.close()
 
