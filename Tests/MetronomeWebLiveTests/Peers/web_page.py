@@ -44,6 +44,7 @@ from pythonosc.osc_message_builder import OscMessageBuilder
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import WebDriverWait
 
 SCENARIO, URL, OSC_PORT = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -195,8 +196,16 @@ def controls():
         report["afterTaps"] = until_state(lambda s: abs(s["tempo"] - 120) < 0.5)["tempo"]
         click(driver, "pause")
         report["afterPause"] = until_state(lambda s: s["state"] == "paused")["state"]
-        WebDriverWait(driver, 1).until(
-            lambda d: d.find_element("id", "pause").get_attribute("aria-pressed") == "true")
+        try:
+            WebDriverWait(driver, 1).until(
+                lambda d: d.find_element("id", "pause").get_attribute("aria-pressed") == "true")
+        except TimeoutException:
+            # What the page and the service say then: a page closed for not reading ("disconnected: retrying") gets
+            # no state until it reconnects a second later.
+            raise TimeoutException(
+                "the pause button not pressed within 1 s of the service's pause: pause aria-pressed %s, page status "
+                "'%s', service state %s" % (driver.find_element("id", "pause").get_attribute("aria-pressed"),
+                                            text(driver, "status"), json.dumps(query())))
         report["pausePressed"] = driver.find_element("id", "pause").get_attribute("aria-pressed")
         # At 600 BPM a beat scheduled before the stop is still on its way when the page hears of the stop.
         send("/metronome/tempo", 600.0)
