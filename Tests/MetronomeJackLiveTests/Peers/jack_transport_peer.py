@@ -7,6 +7,8 @@ Steps, run in order from the moment the port is connected: wait:SECONDS, start, 
 a connect step, the steps before it run first and the port is connected there, once its client is active (5 s at
 most), so the transport can be moved before the client whose port it is joins. The server may start up to 10 s after
 the peer.
+Once the port is connected, writes "jack_transport_peer: connected" on stderr: a test that moves our transport from
+outside (over OSC) waits for that line, so the peer hears from the first frame it moves.
 With midi=MIDI_PORT, that port's messages are recorded too, but for clocks (F8).
 
 Prints, in order: "audio TRANSPORT_FRAME STATE" for each onset (a non-zero sample after at least 100 silent ones heard
@@ -66,6 +68,7 @@ def connect(within=0):
             client.connect(audio_port, audio_in)
             if midi_port:
                 client.connect(midi_port, midi_in)
+            print("jack_transport_peer: connected", file=sys.stderr, flush=True)
             return
         except jack.JackError as error:
             if time.monotonic() >= deadline:
