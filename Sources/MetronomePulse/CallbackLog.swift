@@ -53,6 +53,9 @@ final class CallbackLog: @unchecked Sendable {
     private let longestOwnOnCPU = Atomic<Int64>(0)
     private let longestOwnWaits = Atomic<Int>(0)
     private let longestOwnFaults = Atomic<Int>(0)
+    /// And the frames it was asked for: a server that fell behind asks for more at once, and the render's time grows
+    /// with them.
+    private let longestOwnFrames = Atomic<Int>(0)
     private let widestGap = Atomic<Int64>(0)
 
     init() {
@@ -100,6 +103,7 @@ final class CallbackLog: @unchecked Sendable {
             longestOwnOnCPU.store(usage.cpuNanoseconds, ordering: .relaxed)
             longestOwnWaits.store(usage.waits, ordering: .relaxed)
             longestOwnFaults.store(usage.pageFaults, ordering: .relaxed)
+            longestOwnFrames.store(callback.frames, ordering: .relaxed)
         }
     }
 
@@ -128,12 +132,12 @@ final class CallbackLog: @unchecked Sendable {
     /// The longest a write callback's own doing took (`Callback.own`), in nanoseconds. Any thread.
     var longestOwnCallback: Int64 { longestOwn.load(ordering: .relaxed) }
 
-    /// Of the callback with the longest own doing: nanoseconds on the CPU, times it gave the CPU up, pages faulted in.
-    /// Any thread (the three are read apart: a report after the run, when no callback writes them).
-    var longestOwnUsage: (onCPU: Int64, waits: Int, pageFaults: Int) {
+    /// Of the callback with the longest own doing: nanoseconds on the CPU, times it gave the CPU up, pages faulted in,
+    /// frames asked. Any thread (the four are read apart: a report after the run, when no callback writes them).
+    var longestOwnUsage: (onCPU: Int64, waits: Int, pageFaults: Int, frames: Int) {
         (
             longestOwnOnCPU.load(ordering: .relaxed), longestOwnWaits.load(ordering: .relaxed),
-            longestOwnFaults.load(ordering: .relaxed)
+            longestOwnFaults.load(ordering: .relaxed), longestOwnFrames.load(ordering: .relaxed)
         )
     }
 

@@ -37,11 +37,13 @@ extension PulseOutput {
         let longest = timings.map(\.longest).max() ?? .zero
         let longestOwn = timings.map(\.longestOwn).max() ?? .zero
         let widest = timings.map(\.widestGap).max() ?? .zero
-        // The callback behind "own at most": its CPU time, its waits and its page faults say which it was.
+        // The callback behind "own at most": its CPU time, its waits and its page faults say which it was, its frames
+        // how much it had to render.
         let slowest = streams.max { $0.callbackTimings.longestOwn < $1.callbackTimings.longestOwn }?
             .longestOwnCallbackUsage
         let usage = slowest.map {
-            "; that one \(Self.milliseconds($0.onCPU)) ms on the CPU, \($0.waits) waits, \($0.pageFaults) page faults"
+            "; that one \(Self.milliseconds($0.onCPU)) ms on the CPU, \($0.waits) waits, \($0.pageFaults) page faults, "
+                + "\($0.frames) frames"
         }
         lines.append(
             "write callbacks: \(timings.reduce(0) { $0 + $1.count }), the longest \(Self.milliseconds(longest)) ms "

@@ -193,10 +193,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// Of the write callback with the longest own doing: its time on the CPU, the times it gave the CPU up to wait,
-    /// and the pages it faulted in. Any thread.
-    public var longestOwnCallbackUsage: (onCPU: Duration, waits: Int, pageFaults: Int) {
+    /// the pages it faulted in and the frames the server asked it for. Any thread.
+    public var longestOwnCallbackUsage: (onCPU: Duration, waits: Int, pageFaults: Int, frames: Int) {
         let usage = callbackLog.longestOwnUsage
-        return (.nanoseconds(usage.onCPU), usage.waits, usage.pageFaults)
+        return (.nanoseconds(usage.onCPU), usage.waits, usage.pageFaults, usage.frames)
     }
 
     /// Allocations our code made in the write callbacks after the first while `allocationProbe` was set (0: the render

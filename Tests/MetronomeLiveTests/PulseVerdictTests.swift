@@ -22,8 +22,8 @@ struct PulseVerdictTests {
             "metronome: underrun at stream frame 88368, noticed 1.3 ms after the last write callback; write callbacks "
                 + "before it: " + items.joined(separator: ", "),
             "metronome: write callbacks: 1200, the longest \(longest) ms (own at most \(longestOwn) ms: on the CPU, or "
-                + "waiting; that one \(longestOwn) ms on the CPU, 0 waits, 3 page faults), the widest gap between two "
-                + "12.4 ms",
+                + "waiting; that one \(longestOwn) ms on the CPU, 0 waits, 3 page faults, 480 frames), the widest gap "
+                + "between two 12.4 ms",
         ].joined(separator: "\n") + "\n"
     }
 
@@ -58,8 +58,8 @@ struct PulseVerdictTests {
         let message = PulseServer.VerboseReport(standardError: slow).slowCallback
         #expect(
             message?.hasPrefix(
-                "a write callback of ours took 40.01 ms of its own (40.01 ms on the CPU, 0 waits, 3 page faults; the "
-                    + "bound is 2.0 ms)") == true, "\(message ?? "nil")")
+                "a write callback of ours took 40.01 ms of its own (40.01 ms on the CPU, 0 waits, 3 page faults, 480 "
+                    + "frames; the bound is 2.0 ms)") == true, "\(message ?? "nil")")
         let preempted = Self.report(callbacks: [], longest: 2.09, longestOwn: 0.05, underruns: 0)
         #expect(PulseServer.VerboseReport(standardError: preempted).slowCallback == nil)
     }

@@ -189,7 +189,7 @@ extension PulseServer {
         public var reportedCallbacks: [Double]
         /// The run's longest write callback's own doing, in milliseconds; nil when the line is missing.
         public var longestCallback: Double?
-        /// What that callback used: `0.04 ms on the CPU, 0 waits, 0 page faults`, from the same line.
+        /// What that callback used: `0.04 ms on the CPU, 0 waits, 0 page faults, 480 frames`, from the same line.
         public var longestCallbackUsage: String
         /// The scheduler's ticks stalled (`TickTimings`), the late events first seen after them, and the longest a
         /// tick's own doing took, in milliseconds; nil when the line is missing.
@@ -233,7 +233,7 @@ extension PulseServer {
             longestCallback = callbacksLine.flatMap { line in
                 line.range(of: "(own at most ").flatMap { Double(line[$0.upperBound...].prefix { $0 != " " }) }
             }
-            // `…; that one 0.04 ms on the CPU, 0 waits, 0 page faults)`: what the slowest callback's time was.
+            // `…; that one 0.04 ms on the CPU, 0 waits, 0 page faults, 480 frames)`: what the slowest callback's time was.
             let usage = callbacksLine.flatMap { line in
                 line.range(of: "; that one ").map { String(line[$0.upperBound...].prefix { $0 != ")" }) }
             }
