@@ -16,6 +16,17 @@ private struct Line {
         Double(mapping.hostTime.nanoseconds) + (frame(at: nanoseconds) - Double(mapping.frame)) * 1e9
             / mapping.framesPerSecond - Double(nanoseconds)
     }
+    /// Gives `estimator` the report at `index`, stamped on time; the mapping it returns.
+    @discardableResult
+    func report(_ index: Int, to estimator: inout ClockEstimator) -> ClockMapping {
+        estimator.observe(frame: frame(at: host(index)), at: HostTime(nanoseconds: host(index)))
+    }
+    /// A fit of the first 30 reports, each on time.
+    func settledEstimator() -> ClockEstimator {
+        var estimator = ClockEstimator(nominalRate: .standard)
+        for index in 0..<30 { report(index, to: &estimator) }
+        return estimator
+    }
 }
 
 @Suite("Clock estimator: a line fitted to timing reports")
@@ -140,18 +151,13 @@ struct ClockEstimatorTests {
     )
     func lateJumpRestartsTheFit() {
         var line = Line()
-        var estimator = ClockEstimator(nominalRate: .standard)
-        for index in 0..<30 {
-            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
-        }
+        var estimator = line.settledEstimator()
         let before = estimator.mapping
         line.offset -= 960
         for index in 30..<39 {
-            let mapping = estimator.observe(
-                frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
-            #expect(mapping == before)
+            #expect(line.report(index, to: &estimator) == before)
         }
-        let after = estimator.observe(frame: line.frame(at: line.host(39)), at: HostTime(nanoseconds: line.host(39)))
+        let after = line.report(39, to: &estimator)
         #expect(after.frame == Int64(line.frame(at: line.host(39)).rounded()))
         #expect(abs(line.error(of: after, at: line.host(39))) < 1)
         #expect(after.framesPerSecond == 48000)
@@ -163,18 +169,13 @@ struct ClockEstimatorTests {
     @Test("A 20 ms move earlier (no late stamp does that) is believed at the third report in a row")
     func earlyJumpRestartsTheFit() {
         var line = Line()
-        var estimator = ClockEstimator(nominalRate: .standard)
-        for index in 0..<30 {
-            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
-        }
+        var estimator = line.settledEstimator()
         let before = estimator.mapping
         line.offset += 960
         for index in 30..<32 {
-            let mapping = estimator.observe(
-                frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
-            #expect(mapping == before)
+            #expect(line.report(index, to: &estimator) == before)
         }
-        let after = estimator.observe(frame: line.frame(at: line.host(32)), at: HostTime(nanoseconds: line.host(32)))
+        let after = line.report(32, to: &estimator)
         #expect(abs(line.error(of: after, at: line.host(32))) < 1)
         #expect(estimator.leftOut == 2 && estimator.restarts == 1, "\(estimator.leftOut), \(estimator.restarts)")
         #expect(abs(estimator.largestRestartShift + 0.02) < 1e-6, "\(estimator.largestRestartShift)")
@@ -186,10 +187,7 @@ struct ClockEstimatorTests {
     func scatteredLateRunDoesNotRestart() {
         let line = Line()
         var random = SeededGenerator(seed: 9)
-        var estimator = ClockEstimator(nominalRate: .standard)
-        for index in 0..<30 {
-            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
-        }
+        var estimator = line.settledEstimator()
         for index in 30..<60 {
             let host = line.host(index)
             let stamp = host + Int64.random(in: 400_000...3_000_000, using: &random)
@@ -202,10 +200,7 @@ struct ClockEstimatorTests {
     @Test("Forty reports left out in a row that never agree restart the fit from the latest three: a fit is never lost")
     func disagreeingRunRestartsAtLast() {
         let line = Line()
-        var estimator = ClockEstimator(nominalRate: .standard)
-        for index in 0..<30 {
-            estimator.observe(frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index)))
-        }
+        var estimator = line.settledEstimator()
         // Alternately 5 and 15 ms late: never within the tolerance of one another.
         for index in 30..<69 {
             let host = line.host(index)
