@@ -1,5 +1,6 @@
 import Foundation
 import MetronomeTestSupport
+import Synchronization
 import Testing
 
 /// `--follow midi-clock`: a MIDI clock sent into `midi_in` by one JACK-Client client (Peers/jack_clock_sender.py, on
@@ -24,6 +25,9 @@ struct JackMIDIClockFollowTests {
         /// The JACK transport each cycle as a client saw it (with `transport: true`): the cycle's first frame, its
         /// state (0 stopped, 1 rolling, 3 starting), frame, and the timebase master's position when it gave one.
         var transport: [(frame: Int, state: Int, transportFrame: Int, position: TransportPosition?)] = []
+        /// Each OSC message sent: its address, when oscsend started (seconds after the sender was started, as the
+        /// message's `at` counts) and how long oscsend took, for a failure's account.
+        var oscSent: [String] = []
 
         /// The frame a message was sent on.
         func sentFrame(_ bytes: String) -> Int? { sent.first { $0.bytes == bytes }?.frame }
@@ -68,6 +72,8 @@ struct JackMIDIClockFollowTests {
                     environment: server.clientEnvironment)
             }
             let pid = ours.pid
+            let launched = ContinuousClock.now
+            let oscSent = Mutex<[String]>([])
             // The pauses and the OSC messages (oscsend ARGUMENTS…), in time order from the sender's start.
             let events =
                 (pauses.map { (at: $0, osc: [String]()) } + messages).sorted { $0.at < $1.at }
@@ -81,7 +87,14 @@ struct JackMIDIClockFollowTests {
                         kill(pid, SIGCONT)
                         waited = event.at + 0.03
                     } else {
-                        _ = try? ChildProcess("/usr/bin/oscsend", event.osc).wait()
+                        let sending = ContinuousClock.now
+                        let status = (try? ChildProcess("/usr/bin/oscsend", event.osc).wait())?.status ?? -1
+                        let took = ContinuousClock.now - sending
+                        oscSent.withLock {
+                            $0.append(
+                                "\(event.osc.dropFirst(2).first ?? "?") at \(sending - launched), took \(took), status \(status)"
+                            )
+                        }
                         waited = event.at
                     }
                 }
@@ -95,6 +108,7 @@ struct JackMIDIClockFollowTests {
             let recorded = JackMIDIInputTests.stopRecorder(recorder)
             kill(ours.pid, SIGINT)
             var run = Run(result: ours.wait())
+            run.oscSent = oscSent.withLock { $0 }
             try #require(sender.status == 0, "\(sender.standardError)")
             try #require(otherResult.map { $0.status == 0 } ?? true, "\(otherResult?.standardError ?? "")")
             try #require(recorded.status == 0, "\(recorded.standardError)")
@@ -310,7 +324,9 @@ struct JackMIDIClockFollowTests {
             let off = after.map { sound in ideal.map { (Double(sound) - $0) / 48 }.min { abs($0) < abs($1) }! }
             check.expect(off.count >= 4, "clicks after the switch: \(after)")
             check.expect(
-                off.allSatisfy { abs($0) <= 1 }, "clicks off the clock's beats (ms): \(off); ideal \(ideal)")
+                off.allSatisfy { abs($0) <= 1 },
+                "clicks off the clock's beats (ms): \(off); ideal \(ideal); base \(base); clicks \(after); OSC sent: "
+                    + "\(run.oscSent)")
         }
     }
 
