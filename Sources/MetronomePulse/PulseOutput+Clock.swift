@@ -68,33 +68,41 @@ extension PulseOutput {
             return
         }
         guard let report = observation(info, sent: updateSent, received: received, realtime: realtime) else { return }
-        let fitted = estimator.observe(frame: report.frame, at: report.hostTime)
+        let fitted = estimator.observe(frame: report.frame, at: report.hostTime, delayBound: report.delayBound)
         clockLeftOut.store(estimator.leftOut, ordering: .relaxed)
         clockRestarts.store(estimator.restarts, ordering: .relaxed)
         clockLargestRestartShift.store(Int((estimator.largestRestartShift * 1e6).rounded()), ordering: .relaxed)
         clock.store(fitted)
         earliestClock.store(info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted)
+        let bound = estimator.earliestDelayBound
+        earliestDelayBound.store(
+            info.synchronized_clocks != 0 && bound.isFinite ? Int64((bound * 1e9).rounded()) : .max,
+            ordering: .relaxed)
     }
 
     /// What a timing report says: the mixer frame at the speaker (`read_index − sink_usec`) and when. The server
     /// stamps the report with `gettimeofday` once its I/O thread has answered (late by that answer's return, never
     /// early); that time is moved to `CLOCK_MONOTONIC` with the offset between the two clocks read when the reply
-    /// arrived (`clocksNow()`), and clamped to the request's round trip. Without synchronized clocks the round trip's
-    /// midpoint stands in. Nil if the report cannot say (no first write yet, read index unknown).
+    /// arrived (`clocksNow()`), and clamped to the request's round trip. The position was measured after the request
+    /// was sent, so the stamp's delay is at most its time since then (`delayBound`, in seconds: the way there and the
+    /// server's work, not the reply's way back). Without synchronized clocks the round trip's midpoint stands
+    /// in, and nothing bounds a delay. Nil if the report cannot say (no first write yet, read index unknown).
     private func observation(
         _ info: pa_timing_info, sent: HostTime, received: HostTime, realtime: Int64
-    ) -> (hostTime: HostTime, frame: Double)? {
+    ) -> (hostTime: HostTime, frame: Double, delayBound: Double)? {
         let origin = streamOrigin.load(ordering: .relaxed)
         guard origin != .min, info.read_index_corrupt == 0 else { return nil }
         let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
         let heard = Double(info.read_index) / Double(4 * channels) - Double(info.sink_usec) * rate / 1e6
         guard let frame = mixerFrame(ofStreamFrame: heard, origin: origin) else { return nil }
         guard info.synchronized_clocks != 0 else {
-            return (HostTime(nanoseconds: sent.nanoseconds + (received.nanoseconds - sent.nanoseconds) / 2), frame)
+            let midpoint = sent.nanoseconds + (received.nanoseconds - sent.nanoseconds) / 2
+            return (HostTime(nanoseconds: midpoint), frame, .infinity)
         }
         let remote = Int64(info.timestamp.tv_sec) * 1_000_000_000 + Int64(info.timestamp.tv_usec) * 1000
         let stamped = remote - (realtime - received.nanoseconds)
-        return (HostTime(nanoseconds: min(max(stamped, sent.nanoseconds), received.nanoseconds)), frame)
+        let stamp = min(max(stamped, sent.nanoseconds), received.nanoseconds)
+        return (HostTime(nanoseconds: stamp), frame, Double(stamp - sent.nanoseconds) / 1e9)
     }
 
     /// The mixer frame a (fractional) stream frame carries: the stream's origin plus, after an `advance(by:)`, the
@@ -146,7 +154,7 @@ extension PulseOutput {
         let rate = Double(mixer.configuration.sampleRate.framesPerSecond)
         guard let frame = mixerFrame(ofStreamFrame: Double(time) * rate / 1e6, origin: origin) else { return }
         reference = (
-            (received, frame), report,
+            (received, frame), (report.hostTime, report.frame),
             .nanoseconds(received.nanoseconds - referenceSent.nanoseconds)
         )
     }

@@ -57,6 +57,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     let clock = PublishedClockMapping()
     /// The mapping moved onto the least-delayed report (`alignmentMapping`), stored only by the mainloop thread.
     let earliestClock = PublishedClockMapping()
+    /// `ClockEstimator.earliestDelayBound` for `earliestClock`, in nanoseconds; `Int64.max` when unbounded. Stored
+    /// only by the mainloop thread.
+    let earliestDelayBound = Atomic<Int64>(.max)
     /// The mixer frame the stream's first byte carries, or `Int64.min` before the first write callback.
     let streamOrigin = Atomic<Int64>(.min)
     /// The fit of the server's timing reports.
@@ -304,6 +307,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// a server whose clock is not this machine's (no synchronized clocks: the round trip's midpoint stands in, early
     /// or late), `mapping`. Any thread.
     public var alignmentMapping: ClockMapping? { earliestClock.load() }
+
+    /// How late `alignmentMapping` may hear its frames at most: the least, over the fit's reports, of a report's stamp
+    /// less the time its request was sent (the position it gives was measured in between; the least-delayed report
+    /// is delayed no more than any other); nil without synchronized clocks. Any thread.
+    public var alignmentDelayBound: Duration? {
+        let bound = earliestDelayBound.load(ordering: .relaxed)
+        return bound == .max ? nil : .nanoseconds(bound)
+    }
 
     /// Disconnects the stream. Safe to call more than once.
     public func close() {

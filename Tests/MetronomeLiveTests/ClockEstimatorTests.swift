@@ -42,6 +42,31 @@ struct ClockEstimatorTests {
         #expect(estimator.mapping == mapping)
     }
 
+    @Test(
+        "earliestDelayBound is the least bound among the reports in the fit: infinity when none is given; a report left out does not count; a restart keeps its run's; a reset forgets them"
+    )
+    func earliestDelayBound() {
+        let line = Line()
+        #expect(line.settledEstimator().earliestDelayBound == .infinity)
+        var estimator = ClockEstimator(nominalRate: .standard)
+        /// The report at `index`, stamped `late` nanoseconds after its frame was heard, its delay bounded by `bound`.
+        func report(_ index: Int, late: Int64 = 0, bound: Double) {
+            estimator.observe(
+                frame: line.frame(at: line.host(index)), at: HostTime(nanoseconds: line.host(index) + late),
+                delayBound: bound)
+        }
+        for (index, bound) in [300e-6, 200e-6, 250e-6, 400e-6, 350e-6].enumerated() { report(index, bound: bound) }
+        #expect(estimator.earliestDelayBound == 200e-6)
+        report(5, late: 2_000_000, bound: 50e-6)
+        #expect(estimator.leftOut == 1 && estimator.earliestDelayBound == 200e-6)
+        // The output moves 20 ms later: the ten reports after the one left out agree, and the fit starts from them.
+        for index in 6..<16 { report(index, late: 20_000_000, bound: index == 6 ? 110e-6 : 180e-6) }
+        #expect(estimator.restarts == 1 && estimator.earliestDelayBound == 110e-6)
+        estimator.reset()
+        report(16, late: 20_000_000, bound: 500e-6)
+        #expect(estimator.earliestDelayBound == 500e-6)
+    }
+
     @Test("Noiseless observations at the nominal rate: the mapping is exact to the nanosecond, before and after 5 s")
     func noiselessNominal() {
         let line = Line()

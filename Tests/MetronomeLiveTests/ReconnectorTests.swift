@@ -38,6 +38,8 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
     private let pendingConnections: Locked<[String]>
     private let present: Locked<Set<String>>
     private let heard = Locked<ClockMapping?>(nil)
+    /// What `alignmentDelayBound` says (a test sets it): zero, as for an exact clock, unless set.
+    let delayBound = Locked<Duration?>(.zero)
     private var streamFrames: Int64 = 0
     private var origin: SampleTime = 0
     private var skipped: SampleTime = 0
@@ -79,6 +81,7 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
         takeover == nil || (aligned.load(ordering: .acquiring) && pending.load(ordering: .acquiring) == 0)
     }
     var mapping: ClockMapping? { heard.withLock { $0 } }
+    var alignmentDelayBound: Duration? { delayBound.withLock { $0 } }
     var latencyFrames: SampleTime? { latency }
 
     func advance(by frames: SampleTime) {
@@ -251,6 +254,79 @@ struct ReconnectorTests {
             #expect(abs(error) <= 20_833, "frame \(frame) heard \(error) ns off the line")
         }
         backend.close()
+    }
+
+    @Test("A new backend whose clock may hear its frames more than 0.2 ms late is compared with the line once it is within that, or after a second whatever it says; each comparison keeps both clocks' bounds")
+    func comparisonWaitsForABoundedClock() throws {
+        let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
+        let session = try Session(
+            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
+            configuration: try MixerConfiguration())
+        session.start(output: nil)
+        defer { session.stop() }
+        let driver = TimedDriver(latencies: [480, 1440], refusals: 0)
+        let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
+        session.attach(output: first)
+        var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
+        #expect(Self.waitUntil(seconds: 2) { session.mixer.framePosition > 24_000 })
+        /// Loses `lost` and polls until a new backend is back; its bound is `bound` from then on.
+        func loseAndReturn(_ lost: TimedBackend, bound: Duration) throws -> TimedBackend {
+            lost.lose()
+            var back: TimedBackend?
+            #expect(
+                Self.waitUntil(seconds: 3) {
+                    if case .back(let backend) = reconnector.poll() {
+                        backend.delayBound.withLock { $0 = bound }
+                        back = backend
+                    }
+                    return back != nil
+                })
+            return try #require(back)
+        }
+        /// Polls until `backend` has played `seconds` since its first write, or until a comparison is made.
+        func poll(_ backend: TimedBackend, until seconds: Double, comparisons: Int) {
+            _ = Self.waitUntil(seconds: 3) {
+                _ = reconnector.poll()
+                let first = backend.firstWriteNanoseconds ?? .max
+                return reconnector.comparisons.count > comparisons
+                    || HostTime.now().nanoseconds - first >= Int64(seconds * 1e9)
+            }
+        }
+
+        let second = try loseAndReturn(first, bound: .microseconds(300))
+        poll(second, until: 0.6, comparisons: 0)
+        #expect(reconnector.comparisons.isEmpty, "compared at a bound of 0.3 ms before a second")
+        #expect(!second.isSounding)
+        second.delayBound.withLock { $0 = .microseconds(100) }
+        poll(second, until: 0.9, comparisons: 0)
+        let bounded = try #require(reconnector.comparisons.first)
+        #expect(bounded.delayBound == .microseconds(100) && bounded.lineDelayBound == .zero)
+        #expect((1440...1441).contains(bounded.frames))
+        #expect(
+            Self.waitUntil(seconds: 1) {
+                _ = reconnector.poll()
+                return second.isSounding
+            })
+
+        let third = try loseAndReturn(second, bound: .microseconds(300))
+        poll(third, until: 2, comparisons: 1)
+        let played = Double(HostTime.now().nanoseconds - (third.firstWriteNanoseconds ?? 0)) / 1e9
+        try #require(reconnector.comparisons.count == 2, "no comparison after \(played) s")
+        #expect(played >= 1, "compared after \(played) s, before the second")
+        let unbounded = reconnector.comparisons[1]
+        #expect(unbounded.delayBound == .microseconds(300) && unbounded.lineDelayBound == .microseconds(100))
+        #expect(reconnector.comparisonLines.count == 2 && reconnector.comparisonLines[1].hasPrefix("return 2: "))
+        third.close()
+    }
+
+    @Test("A comparison's --verbose line: how far behind, the frames skipped, each clock's bound")
+    func comparisonLine() {
+        let comparison = GridComparison(
+            late: 0.0041024, frames: 197, delayBound: .microseconds(81), lineDelayBound: nil)
+        #expect(
+            comparison.line(number: 3)
+                == "return 3: the new stream 4.102 ms behind the lost one's line, 197 frames skipped (each clock's "
+                + "least-delayed report within 0.081 ms new, unbounded lost)")
     }
 
     /// A 120 BPM session sending MIDI clock (a clock every 1000 frames, from frame 0) through `TimedBackend`s: the

@@ -121,7 +121,8 @@ public struct LiveRun<Driver: OutputDriver> where Driver.Backend: ReportingOutpu
         guard verbose else { return Result(ending: ending, report: []) }
         // Every follower of the session's, those added before the run (MIDI input) among them.
         let extra =
-            companions.flatMap(\.reportLines) + session.followerList.flatMap { $0.reportLines(session: session) }
+            stream.comparisonLines + companions.flatMap(\.reportLines)
+            + session.followerList.flatMap { $0.reportLines(session: session) }
         let report = output.report(
             session: session, buffer: buffer, extra: extra, earlier: stream.lostOutputs,
             dropped: stream.lostOutputsDropped)

@@ -44,6 +44,8 @@ package struct ClockEstimator {
     private let lateJumpAfter: Int
     private var hosts: [Int64]
     private var frames: [Double]
+    /// Each stored observation's bound on its delay in seconds (`observe`'s `delayBound`).
+    private var bounds: [Double]
     /// Scratch for the median: each observation's host time for the anchor frame.
     private var implied: [Double]
     private var count = 0
@@ -54,6 +56,7 @@ package struct ClockEstimator {
     private var rejectedHosts: [Int64]
     private var rejectedFrames: [Double]
     private var rejectedResiduals: [Double]
+    private var rejectedBounds: [Double]
     /// The tolerance in seconds for the next observation.
     private var tolerance: Double
     /// The current fit, or nil before the first observation. `reset` keeps it until the next observation.
@@ -61,6 +64,10 @@ package struct ClockEstimator {
     /// `mapping` moved to the observation in the fit heard earliest against it (the lower envelope: each report's
     /// delay taken at its least); nil before the first observation. `reset` keeps it until the next observation.
     package private(set) var earliest: ClockMapping?
+    /// How late `earliest` may hear its frames at most, in seconds: the least delay bound among the observations in
+    /// the fit (the earliest-heard observation is delayed no more than any other, so no more than the least bound);
+    /// infinity when none was given a bound. On a line that holds the true slope.
+    package private(set) var earliestDelayBound = Double.infinity
     /// Observations left out (farther from the mapping than the tolerance), fits restarted after `jumpAfter` of them in
     /// a row, and of those restarts the one that moved the mapping farthest: how much later (negative: earlier) the
     /// new fit hears the old one's anchor frame, in seconds. Over the estimator's life (`reset` keeps them), for a
@@ -95,10 +102,12 @@ package struct ClockEstimator {
         tolerance = self.minimumTolerance
         hosts = Array(repeating: 0, count: window)
         frames = Array(repeating: 0, count: window)
+        bounds = Array(repeating: .infinity, count: window)
         implied = Array(repeating: 0, count: window)
         rejectedHosts = Array(repeating: 0, count: lateJumpAfter)
         rejectedFrames = Array(repeating: 0, count: lateJumpAfter)
         rejectedResiduals = Array(repeating: 0, count: lateJumpAfter)
+        rejectedBounds = Array(repeating: .infinity, count: lateJumpAfter)
     }
 
     /// Below this many observations in the fit, none is left out: the fit is not yet one to judge them by.
@@ -117,11 +126,14 @@ package struct ClockEstimator {
     /// - Parameters:
     ///   - frame: the frame being heard, with its fraction (servers report time in microseconds, not frames).
     ///   - hostTime: when it was being heard.
+    ///   - delayBound: how much later than the frame was heard `hostTime` may be at most, in seconds (a report
+    ///     stamped within a request's round trip: the round trip); infinity when nothing bounds it.
     /// - Returns: the mapping after this observation.
     /// - Complexity: O(`window`), and O(`window`²) while the slope is held (the median's insertion sort: at most 128
     ///   values, a few thousand steps, at the reports' pace of at most 100 a second).
     @discardableResult
-    package mutating func observe(frame: Double, at hostTime: HostTime) -> ClockMapping {
+    package mutating func observe(frame: Double, at hostTime: HostTime, delayBound: Double = .infinity) -> ClockMapping
+    {
         var restartedFrom: ClockMapping?
         if count >= Self.fewestToJudge, let mapping {
             let residual = ClockEstimator.residual(frame, hostTime.nanoseconds, mapping)
@@ -130,6 +142,7 @@ package struct ClockEstimator {
                 rejectedHosts[slot] = hostTime.nanoseconds
                 rejectedFrames[slot] = frame
                 rejectedResiduals[slot] = residual
+                rejectedBounds[slot] = delayBound
                 rejectedInARow += 1
                 guard let run = movedRun(latest: residual) else {
                     leftOut += 1
@@ -144,6 +157,7 @@ package struct ClockEstimator {
                     let slot = index % lateJumpAfter
                     hosts[next] = rejectedHosts[slot]
                     frames[next] = rejectedFrames[slot]
+                    bounds[next] = rejectedBounds[slot]
                     next += 1
                     count += 1
                 }
@@ -152,6 +166,7 @@ package struct ClockEstimator {
         rejectedInARow = 0
         hosts[next] = hostTime.nanoseconds
         frames[next] = frame
+        bounds[next] = delayBound
         next = (next + 1) % hosts.count
         count = min(count + 1, hosts.count)
         let fitted = fit(newestFrame: frame, newestHost: hostTime.nanoseconds)
@@ -164,11 +179,14 @@ package struct ClockEstimator {
         }
         var squares = 0.0
         var least = Double.infinity
+        var leastBound = Double.infinity
         for index in 0..<count {
             let residual = ClockEstimator.residual(frames[index], hosts[index], fitted)
             squares += residual * residual
             least = min(least, residual)
+            leastBound = min(leastBound, bounds[index])
         }
+        earliestDelayBound = leastBound
         tolerance = max(minimumTolerance, 4 * (squares / Double(count)).squareRoot())
         earliest = ClockMapping(
             frame: fitted.frame,

@@ -32,6 +32,11 @@ public protocol OutputBackend: AudioOutput, OutputClock {
     /// default). Any thread.
     var alignmentMapping: ClockMapping? { get }
 
+    /// How much later than its frames are heard `alignmentMapping` may place them at most (for PulseAudio, from when
+    /// the timing requests were sent and when the server stamped its answers); zero for a backend whose clock is exact (the default), nil
+    /// when nothing bounds it. Any thread.
+    var alignmentDelayBound: Duration? { get }
+
     /// Frames `advance(by:)` asked for that the render callback has not yet skipped.
     var pendingAdvance: SampleTime { get }
 
@@ -66,6 +71,9 @@ public protocol OutputBackend: AudioOutput, OutputClock {
 extension OutputBackend {
     /// `mapping`: a backend whose clock is exact (JACK's frame times) or has no better line to offer.
     public var alignmentMapping: ClockMapping? { mapping }
+
+    /// Zero: `mapping` is exact.
+    public var alignmentDelayBound: Duration? { .zero }
 
     /// Nothing is ever pending: a backend whose connections are made with it (PulseAudio's stream to its sink).
     public func connectPending() -> [(from: String, to: String)] { [] }

@@ -67,9 +67,27 @@ public struct Reconnector<Driver: OutputDriver> {
     package private(set) var line: ClockMapping?
     /// How late the last new stream played against `line` when it was compared, in seconds, and by how many frames
     /// its mixer was advanced for it (0: it was within half a frame, or early); nil until then.
-    package private(set) var gridCorrection: (late: Double, frames: SampleTime)?
+    package var gridCorrection: (late: Double, frames: SampleTime)? {
+        comparisons.last.map { ($0.late, $0.frames) }
+    }
+    /// Each new stream's comparison with the line it took over, oldest first; at most `lostOutputsKept`, the older
+    /// ones counted in `comparisonsDropped`.
+    public private(set) var comparisons: [GridComparison] = []
+    public private(set) var comparisonsDropped = 0
+    /// The `--verbose` lines of `comparisons`, numbered from the run's first return.
+    public var comparisonLines: [String] {
+        comparisons.enumerated().map { $1.line(number: comparisonsDropped + $0 + 1) }
+    }
+    /// The lost stream's `alignmentDelayBound` when `line` was taken from it.
+    private var lineDelayBound: Duration?
     /// How long a new stream plays before its clock is compared with the line: its fit has had some ten reports.
     static var alignAfter: Int64 { 250_000_000 }
+    /// The largest `OutputBackend.alignmentDelayBound` a new stream's clock is compared with before 4 × `alignAfter`:
+    /// 0.2 ms, about 10 frames at 48 kHz. The comparison skips too many frames by its clock's delay, and a stream whose
+    /// every report so far may be that late may be that far off: a first click 12 frames early once in CI (a179259).
+    /// The bound was 0.08 to 0.13 ms at 12 returns on a quiet machine here (docs/benchmarks.md), so the wait is for a
+    /// rare stream; one that waits stays silent a little longer.
+    static var alignmentDelayLimit: Duration { .microseconds(200) }
 
     /// A stretch without a stream.
     private struct Gap {
@@ -175,26 +193,37 @@ public struct Reconnector<Driver: OutputDriver> {
         }
     }
 
-    /// Once the new stream has played `alignAfter`, compares its clock with the line and advances its mixer by the
+    /// Once the new stream has played `alignAfter` and its clock is within `alignmentDelayLimit` (or has played 4 ×
+    /// `alignAfter`, whatever its clock's bound), compares its clock with the line and advances its mixer by the
     /// frames it plays late; while that advance is pending, keeps the scheduler awake so the stream may take it in
     /// small pieces between clicks.
     private mutating func alignIfDue() {
         if output.pendingAdvance > 0 { session.wake() }
-        guard let line = pendingAlignment, let first = output.firstWriteNanoseconds,
-            HostTime.now().nanoseconds - first >= Self.alignAfter
-        else { return }
+        guard let line = pendingAlignment, let first = output.firstWriteNanoseconds else { return }
+        let played = HostTime.now().nanoseconds - first
+        guard played >= Self.alignAfter else { return }
+        let waitedLongest = played >= 4 * Self.alignAfter
         guard let mapping = output.alignmentMapping else {
             // No clock after a second: the stream sounds where it is rather than stay silent.
-            if HostTime.now().nanoseconds - first >= 4 * Self.alignAfter {
+            if waitedLongest {
                 pendingAlignment = nil
                 output.advance(by: 0)
             }
             return
         }
+        guard waitedLongest || output.alignmentDelayBound.map({ $0 <= Self.alignmentDelayLimit }) == true else {
+            return
+        }
         pendingAlignment = nil
         let late = Double(mapping.hostTime.nanoseconds - line.hostTime(ofFrame: mapping.frame).nanoseconds) / 1e9
         let frames = max(0, SampleTime((late * line.framesPerSecond).rounded()))
-        gridCorrection = (late, frames)
+        if comparisons.count == Self.lostOutputsKept {
+            comparisons.removeFirst()
+            comparisonsDropped += 1
+        }
+        comparisons.append(
+            GridComparison(
+                late: late, frames: frames, delayBound: output.alignmentDelayBound, lineDelayBound: lineDelayBound))
         output.advance(by: frames)
         session.wake()
     }
@@ -214,6 +243,7 @@ public struct Reconnector<Driver: OutputDriver> {
         let mapping =
             output.alignmentMapping
             ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
+        lineDelayBound = output.alignmentMapping == nil ? nil : output.alignmentDelayBound
         let lead: SampleTime = 0
         // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
         output.close()
@@ -231,5 +261,40 @@ public struct Reconnector<Driver: OutputDriver> {
         gap = Gap(
             standIn: standIn, since: now, nextTry: HostTime(nanoseconds: now.nanoseconds + 100_000_000),
             lastFailure: loss)
+    }
+}
+
+/// A new stream compared with the line of the stream it took over (`Reconnector.comparisons`): how late it played,
+/// the frames skipped for it, and how far each side's clock may be off (each placed on its least-delayed report,
+/// which may be late by up to its bound): the comparison may skip up to `delayBound` too many frames and up to
+/// `lineDelayBound` too few.
+public struct GridComparison: Sendable, Equatable {
+    /// How late the new stream played against the line, in seconds (negative: early).
+    public let late: Double
+    /// The frames its mixer was advanced for it.
+    public let frames: SampleTime
+    /// The new stream's `OutputBackend.alignmentDelayBound` at the comparison.
+    public let delayBound: Duration?
+    /// The lost stream's at the loss.
+    public let lineDelayBound: Duration?
+
+    package init(late: Double, frames: SampleTime, delayBound: Duration?, lineDelayBound: Duration?) {
+        self.late = late
+        self.frames = frames
+        self.delayBound = delayBound
+        self.lineDelayBound = lineDelayBound
+    }
+
+    /// The `--verbose` line for the `number`th return: "return 1: the new stream 4.102 ms behind the line, 197
+    /// frames skipped (clocks within 0.081 ms new, 0.054 ms lost)".
+    public func line(number: Int) -> String {
+        func milliseconds(_ duration: Duration?) -> String {
+            guard let duration else { return "unbounded" }
+            return "\((duration.inSeconds * 1e6).rounded() / 1000) ms"
+        }
+        let behind = (late * 1e6).rounded() / 1000
+        return "return \(number): the new stream \(behind) ms behind the lost one's line, \(frames) frames skipped "
+            + "(each clock's least-delayed report within \(milliseconds(delayBound)) new, "
+            + "\(milliseconds(lineDelayBound)) lost)"
     }
 }
