@@ -13,11 +13,15 @@ import Synchronization
 /// (which already hold the lock).
 final class PulseConnection: @unchecked Sendable {
     // @unchecked: the mainloop and its context are used only under the threaded mainloop's lock or from its own
-    // thread, as libpulse requires; `isLost` is an atomic.
+    // thread, as libpulse requires; `isLost` is an atomic; `serverName` is touched only on the mainloop thread.
     let mainloop: OpaquePointer
     let context: OpaquePointer
     /// The server as a person would name it: the explicit address, PULSE_SERVER's value, or "the default server".
     let serverDescription: String
+    /// The server's own name (`pa_server_info.server_name`: "pulseaudio" for PulseAudio's server; PipeWire's says
+    /// "PulseAudio (on PipeWire …)"), asked once connected without waiting for the answer; nil until it comes.
+    /// Mainloop thread only.
+    private(set) var serverName: String?
     private let lost = Atomic<Bool>(false)
 
     /// How a bounded wait ended.
@@ -78,7 +82,17 @@ final class PulseConnection: @unchecked Sendable {
             return (outcome, String(cString: pa_strerror(pa_context_errno(context))))
         }
         switch outcome {
-        case .done: return
+        case .done:
+            // Answered on the mainloop thread, long before a stream's first timing report; a disconnect cancels it.
+            withLock {
+                let operation = pa_context_get_server_info(
+                    context,
+                    { _, info, userData in
+                        let connection = Unmanaged<PulseConnection>.fromOpaque(userData!).takeUnretainedValue()
+                        connection.serverName = info?.pointee.server_name.map { String(cString: $0) }
+                    }, userData)
+                if let operation { pa_operation_unref(operation) }
+            }
         case .lost:
             shutDown()
             throw .cannotConnect(server: serverDescription, reason: reason)

@@ -73,19 +73,22 @@ extension PulseOutput {
         clockRestarts.store(estimator.restarts, ordering: .relaxed)
         clockLargestRestartShift.store(Int((estimator.largestRestartShift * 1e6).rounded()), ordering: .relaxed)
         clock.store(fitted)
-        earliestClock.store(info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted)
+        // The bound before the mapping it belongs to, which is published with release: whoever sees the mapping sees
+        // its bound or a later one.
         let bound = estimator.earliestDelayBound
         earliestDelayBound.store(
             info.synchronized_clocks != 0 && bound.isFinite ? Int64((bound * 1e9).rounded()) : .max,
-            ordering: .relaxed)
+            ordering: .releasing)
+        earliestClock.store(info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted)
     }
 
     /// What a timing report says: the mixer frame at the speaker (`read_index − sink_usec`) and when. The server
     /// stamps the report with `gettimeofday` once its I/O thread has answered (late by that answer's return, never
     /// early); that time is moved to `CLOCK_MONOTONIC` with the offset between the two clocks read when the reply
-    /// arrived (`clocksNow()`), and clamped to the request's round trip. The position was measured after the request
-    /// was sent, so the stamp's delay is at most its time since then (`delayBound`, in seconds: the way there and the
-    /// server's work, not the reply's way back). Without synchronized clocks the round trip's midpoint stands
+    /// arrived (`clocksNow()`), and clamped to the request's round trip. PulseAudio's own server measures the position
+    /// after the request was sent, so the stamp's delay is at most its time since then (`delayBound`, in seconds: the
+    /// way there and the server's work, not the reply's way back); from any other server (pipewire-pulse answers
+    /// from its last cycle) nothing bounds it. Without synchronized clocks the round trip's midpoint stands
     /// in, and nothing bounds a delay. Nil if the report cannot say (no first write yet, read index unknown).
     private func observation(
         _ info: pa_timing_info, sent: HostTime, received: HostTime, realtime: Int64
@@ -102,7 +105,12 @@ extension PulseOutput {
         let remote = Int64(info.timestamp.tv_sec) * 1_000_000_000 + Int64(info.timestamp.tv_usec) * 1000
         let stamped = remote - (realtime - received.nanoseconds)
         let stamp = min(max(stamped, sent.nanoseconds), received.nanoseconds)
-        return (HostTime(nanoseconds: stamp), frame, Double(stamp - sent.nanoseconds) / 1e9)
+        // PulseAudio's server measures the position once the request has come (an atomic snapshot, then the stamp);
+        // PipeWire's answers from its last graph cycle, which may be before the request was sent: no bound there.
+        let bounded = connection.serverName == "pulseaudio"
+        return (
+            HostTime(nanoseconds: stamp), frame, bounded ? Double(stamp - sent.nanoseconds) / 1e9 : .infinity
+        )
     }
 
     /// The mixer frame a (fractional) stream frame carries: the stream's origin plus, after an `advance(by:)`, the

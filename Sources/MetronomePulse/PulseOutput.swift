@@ -310,9 +310,11 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     /// How late `alignmentMapping` may hear its frames at most: the least, over the fit's reports, of a report's stamp
     /// less the time its request was sent (the position it gives was measured in between; the least-delayed report
-    /// is delayed no more than any other); nil without synchronized clocks. Any thread.
+    /// is delayed no more than any other); nil without synchronized clocks, or from a server other than PulseAudio's
+    /// own (pipewire-pulse answers from its last graph cycle, which may come before the request). Stored before each
+    /// new `alignmentMapping`, so a reader that loads the mapping first sees its bound or a later one. Any thread.
     public var alignmentDelayBound: Duration? {
-        let bound = earliestDelayBound.load(ordering: .relaxed)
+        let bound = earliestDelayBound.load(ordering: .acquiring)
         return bound == .max ? nil : .nanoseconds(bound)
     }
 

@@ -256,7 +256,7 @@ struct ReconnectorTests {
         backend.close()
     }
 
-    @Test("A new backend whose clock may hear its frames more than 0.2 ms late is compared with the line once it is within that, or after a second whatever it says; each comparison keeps both clocks' bounds")
+    @Test("A new backend whose clock may hear its frames more than 0.2 ms late is compared with the line once it is within that, or after a second whatever it says; one with no bound at once; each comparison keeps both clocks' bounds")
     func comparisonWaitsForABoundedClock() throws {
         let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
         let session = try Session(
@@ -270,7 +270,7 @@ struct ReconnectorTests {
         var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
         #expect(Self.waitUntil(seconds: 2) { session.mixer.framePosition > 24_000 })
         /// Loses `lost` and polls until a new backend is back; its bound is `bound` from then on.
-        func loseAndReturn(_ lost: TimedBackend, bound: Duration) throws -> TimedBackend {
+        func loseAndReturn(_ lost: TimedBackend, bound: Duration?) throws -> TimedBackend {
             lost.lose()
             var back: TimedBackend?
             #expect(
@@ -316,15 +316,24 @@ struct ReconnectorTests {
         let unbounded = reconnector.comparisons[1]
         #expect(unbounded.delayBound == .microseconds(300) && unbounded.lineDelayBound == .microseconds(100))
         #expect(reconnector.comparisonLines.count == 2 && reconnector.comparisonLines[1].hasPrefix("return 2: "))
-        third.close()
+        #expect(reconnector.returns == 2)
+
+        // A clock with no bound at all (a server whose clock is not ours) has nothing to wait for.
+        let fourth = try loseAndReturn(third, bound: nil)
+        poll(fourth, until: 2, comparisons: 2)
+        let unboundedAfter = Double(HostTime.now().nanoseconds - (fourth.firstWriteNanoseconds ?? 0)) / 1e9
+        try #require(reconnector.comparisons.count == 3, "no comparison after \(unboundedAfter) s")
+        #expect(unboundedAfter < 1, "compared after \(unboundedAfter) s, not before the second")
+        #expect(reconnector.comparisons[2].delayBound == nil)
+        fourth.close()
     }
 
     @Test("A comparison's --verbose line: how far behind, the frames skipped, each clock's bound")
     func comparisonLine() {
         let comparison = GridComparison(
-            late: 0.0041024, frames: 197, delayBound: .microseconds(81), lineDelayBound: nil)
+            number: 3, late: 0.0041024, frames: 197, delayBound: .microseconds(81), lineDelayBound: nil)
         #expect(
-            comparison.line(number: 3)
+            comparison.line
                 == "return 3: the new stream 4.102 ms behind the lost one's line, 197 frames skipped (each clock's "
                 + "least-delayed report within 0.081 ms new, unbounded lost)")
     }

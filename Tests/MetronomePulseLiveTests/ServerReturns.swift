@@ -128,7 +128,8 @@ func expectOnTheGridAcrossReturns(
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let (found, intervals, errors) = gridAcrossReturns(samples)
-    print("the first click after each return against the grid before the loss, frames: \(errors)")
+    print(
+        "the first click after each return against the grid before the loss, frames: \(errors); \(found.count) clicks")
     // An interval longer than a beat that no return explains is silence inserted (a server underrun, whose
     // measured cause is the server's: docs/benchmarks.md), or a return that moved the grid; the message tells.
     #expect(errors.count == returns, "intervals between clicks, frames: \(intervals)", sourceLocation: sourceLocation)

@@ -126,8 +126,9 @@ package struct ClockEstimator {
     /// - Parameters:
     ///   - frame: the frame being heard, with its fraction (servers report time in microseconds, not frames).
     ///   - hostTime: when it was being heard.
-    ///   - delayBound: how much later than the frame was heard `hostTime` may be at most, in seconds (a report
-    ///     stamped within a request's round trip: the round trip); infinity when nothing bounds it.
+    ///   - delayBound: how much later than the frame was heard `hostTime` may be at most, in seconds (a report the
+    ///     server measured after the request was sent and then stamped: the stamp less the send); infinity when
+    ///     nothing bounds it.
     /// - Returns: the mapping after this observation.
     /// - Complexity: O(`window`), and O(`window`²) while the slope is held (the median's insertion sort: at most 128
     ///   values, a few thousand steps, at the reports' pace of at most 100 a second).

@@ -33,8 +33,8 @@ public protocol OutputBackend: AudioOutput, OutputClock {
     var alignmentMapping: ClockMapping? { get }
 
     /// How much later than its frames are heard `alignmentMapping` may place them at most (for PulseAudio, from when
-    /// the timing requests were sent and when the server stamped its answers); zero for a backend whose clock is exact (the default), nil
-    /// when nothing bounds it. Any thread.
+    /// the timing requests were sent and when the server stamped its answers); zero for a backend whose clock is
+    /// exact (the default: JACK's frame times), nil when nothing bounds it. Any thread.
     var alignmentDelayBound: Duration? { get }
 
     /// Frames `advance(by:)` asked for that the render callback has not yet skipped.

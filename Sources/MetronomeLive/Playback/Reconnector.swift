@@ -17,7 +17,9 @@ import MetronomeModel
 /// to play its first frame, which depends on where the sink is in its own cycle (4–46 ms measured on a null sink). Once
 /// it has played `alignAfter` (250 ms) and its own clock fit is known, the next `poll` compares it with the line (both
 /// backends' `OutputBackend.alignmentMapping`: for PulseAudio each fit moved onto its least-delayed report, as the
-/// server stamps its reports late by a delay that grows with load) and advances the mixer by the frames it plays late
+/// server stamps its reports late by a delay that grows with load; a new clock whose delay may be more than
+/// `alignmentDelayLimit` waits for a report that bounds it, up to a second: `OutputBackend.alignmentDelayBound`;
+/// each comparison is kept, `comparisons`) and advances the mixer by the frames it plays late
 /// (`OutputBackend.advance(by:)`): the render thread renders them into nothing in pieces, only while nothing sounds
 /// and never past what the scheduler has reached (`SkipAllowance`). The stream sounds from the first callback after
 /// that with no voice sounding, so the first click heard after the return is on the lost stream's line, as every later
@@ -70,14 +72,13 @@ public struct Reconnector<Driver: OutputDriver> {
     package var gridCorrection: (late: Double, frames: SampleTime)? {
         comparisons.last.map { ($0.late, $0.frames) }
     }
-    /// Each new stream's comparison with the line it took over, oldest first; at most `lostOutputsKept`, the older
-    /// ones counted in `comparisonsDropped`.
+    /// Each new stream's comparison with the line it took over, oldest first; at most `lostOutputsKept`. A stream
+    /// lost again before its comparison, or one with no clock after a second (it sounds where it is), has none.
     public private(set) var comparisons: [GridComparison] = []
-    public private(set) var comparisonsDropped = 0
-    /// The `--verbose` lines of `comparisons`, numbered from the run's first return.
-    public var comparisonLines: [String] {
-        comparisons.enumerated().map { $1.line(number: comparisonsDropped + $0 + 1) }
-    }
+    /// The returns so far (new backends that took over); each comparison carries its return's number.
+    public private(set) var returns = 0
+    /// The `--verbose` lines of `comparisons`, each with its return's number.
+    public var comparisonLines: [String] { comparisons.map(\.line) }
     /// The lost stream's `alignmentDelayBound` when `line` was taken from it.
     private var lineDelayBound: Duration?
     /// How long a new stream plays before its clock is compared with the line: its fit has had some ten reports.
@@ -173,6 +174,7 @@ public struct Reconnector<Driver: OutputDriver> {
             session.attach(output: fresh)
             self.gap = nil
             pendingAlignment = standIn.line
+            returns += 1
             // Locked to a transport, the new client's first cycle seeks to the transport's frame, and the seek sends
             // its own Stop and Song Position (Start at the top) on that frame: a resync after it would move the
             // receivers again, off the music (a Song Position a sixteenth on, a few cycles after the Start).
@@ -193,8 +195,8 @@ public struct Reconnector<Driver: OutputDriver> {
         }
     }
 
-    /// Once the new stream has played `alignAfter` and its clock is within `alignmentDelayLimit` (or has played 4 ×
-    /// `alignAfter`, whatever its clock's bound), compares its clock with the line and advances its mixer by the
+    /// Once the new stream has played `alignAfter` and its clock is within `alignmentDelayLimit` or has no bound (or
+    /// has played 4 × `alignAfter`, whatever its clock's bound), compares its clock with the line and advances its mixer by the
     /// frames it plays late; while that advance is pending, keeps the scheduler awake so the stream may take it in
     /// small pieces between clicks.
     private mutating func alignIfDue() {
@@ -211,19 +213,17 @@ public struct Reconnector<Driver: OutputDriver> {
             }
             return
         }
-        guard waitedLongest || output.alignmentDelayBound.map({ $0 <= Self.alignmentDelayLimit }) == true else {
-            return
-        }
+        // Read after the mapping: its bound or a later one (`OutputBackend.alignmentDelayBound`). A clock with no bound
+        // (a server whose clock is not this machine's) has nothing to wait for.
+        let bound = output.alignmentDelayBound
+        guard waitedLongest || bound.map({ $0 <= Self.alignmentDelayLimit }) ?? true else { return }
         pendingAlignment = nil
         let late = Double(mapping.hostTime.nanoseconds - line.hostTime(ofFrame: mapping.frame).nanoseconds) / 1e9
         let frames = max(0, SampleTime((late * line.framesPerSecond).rounded()))
-        if comparisons.count == Self.lostOutputsKept {
-            comparisons.removeFirst()
-            comparisonsDropped += 1
-        }
+        if comparisons.count == Self.lostOutputsKept { comparisons.removeFirst() }
         comparisons.append(
             GridComparison(
-                late: late, frames: frames, delayBound: output.alignmentDelayBound, lineDelayBound: lineDelayBound))
+                number: returns, late: late, frames: frames, delayBound: bound, lineDelayBound: lineDelayBound))
         output.advance(by: frames)
         session.wake()
     }
@@ -240,10 +240,10 @@ public struct Reconnector<Driver: OutputDriver> {
         // keeps the mixer at the frame heard now: a new stream plays its first write at once (the sink's own latency
         // later, some 4 ms on a null sink), while a lead as long as the lost stream's buffer put the return 16 ms
         // early.
+        let alignment = output.alignmentMapping
         let mapping =
-            output.alignmentMapping
-            ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
-        lineDelayBound = output.alignmentMapping == nil ? nil : output.alignmentDelayBound
+            alignment ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
+        lineDelayBound = alignment == nil ? nil : output.alignmentDelayBound
         let lead: SampleTime = 0
         // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
         output.close()
@@ -269,25 +269,29 @@ public struct Reconnector<Driver: OutputDriver> {
 /// which may be late by up to its bound): the comparison may skip up to `delayBound` too many frames and up to
 /// `lineDelayBound` too few.
 public struct GridComparison: Sendable, Equatable {
+    /// Which return of the run it was, from 1.
+    public let number: Int
     /// How late the new stream played against the line, in seconds (negative: early).
     public let late: Double
     /// The frames its mixer was advanced for it.
     public let frames: SampleTime
-    /// The new stream's `OutputBackend.alignmentDelayBound` at the comparison.
+    /// The new stream's `OutputBackend.alignmentDelayBound` at the comparison (zero for a clock that is exact, as
+    /// JACK's).
     public let delayBound: Duration?
     /// The lost stream's at the loss.
     public let lineDelayBound: Duration?
 
-    package init(late: Double, frames: SampleTime, delayBound: Duration?, lineDelayBound: Duration?) {
+    package init(number: Int, late: Double, frames: SampleTime, delayBound: Duration?, lineDelayBound: Duration?) {
+        self.number = number
         self.late = late
         self.frames = frames
         self.delayBound = delayBound
         self.lineDelayBound = lineDelayBound
     }
 
-    /// The `--verbose` line for the `number`th return: "return 1: the new stream 4.102 ms behind the line, 197
-    /// frames skipped (clocks within 0.081 ms new, 0.054 ms lost)".
-    public func line(number: Int) -> String {
+    /// The `--verbose` line: "return 1: the new stream 4.102 ms behind the lost one's line, 197 frames skipped (each
+    /// clock's least-delayed report within 0.081 ms new, 0.054 ms lost)"; "unbounded" for a clock with no bound.
+    public var line: String {
         func milliseconds(_ duration: Duration?) -> String {
             guard let duration else { return "unbounded" }
             return "\((duration.inSeconds * 1e6).rounded() / 1000) ms"
