@@ -202,20 +202,30 @@ struct ReconnectorTests {
         return true
     }
 
-    @Test("A backend lost and refused twice comes back on the old line: every mixer frame heard within a frame of it")
-    func backOnTheLine() throws {
+    /// A 120 BPM session playing half a second through a `TimedBackend` heard 10 ms after each pull, with a
+    /// reconnector over it whose driver refuses `refusals` tries after a loss, then opens one heard 30 ms after.
+    static func playing(refusals: Int) throws -> (
+        session: Session, driver: TimedDriver, first: TimedBackend, reconnector: Reconnector<TimedDriver>
+    ) {
         let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
         let session = try Session(
             map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
             configuration: try MixerConfiguration())
         session.start(output: nil)
-        defer { session.stop() }
-        // The first backend is heard 10 ms after each pull; the one that takes over, 30 ms (1,440 frames) after.
-        let driver = TimedDriver(latencies: [480, 1440], refusals: 2)
+        let driver = TimedDriver(latencies: [480, 1440], refusals: refusals)
         let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
         session.attach(output: first)
-        var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
+        let reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
         #expect(Self.waitUntil(seconds: 2) { session.mixer.framePosition > 24_000 })
+        return (session, driver, first, reconnector)
+    }
+
+    @Test("A backend lost and refused twice comes back on the old line: every mixer frame heard within a frame of it")
+    func backOnTheLine() throws {
+        // The first backend is heard 10 ms after each pull; the one that takes over, 30 ms (1,440 frames) after.
+        let (session, driver, first, reconnectorPlaying) = try Self.playing(refusals: 2)
+        var reconnector = reconnectorPlaying
+        defer { session.stop() }
         let line = try #require(first.mapping)
 
         first.lose()
@@ -258,17 +268,9 @@ struct ReconnectorTests {
 
     @Test("A new backend whose clock may hear its frames more than 0.2 ms late is compared with the line once it is within that, or after a second whatever it says; one with no bound at once; each comparison keeps both clocks' bounds")
     func comparisonWaitsForABoundedClock() throws {
-        let map = try TempoMap(sections: [try TempoSection(bars: nil, tempo: BPM(120))])
-        let session = try Session(
-            map: map, clicks: ClickSynthesizer.clickSet(.wood, sampleRate: .standard),
-            configuration: try MixerConfiguration())
-        session.start(output: nil)
+        let (session, _, first, reconnectorPlaying) = try Self.playing(refusals: 0)
+        var reconnector = reconnectorPlaying
         defer { session.stop() }
-        let driver = TimedDriver(latencies: [480, 1440], refusals: 0)
-        let first = try driver.open(mixer: session.mixer, timeout: .seconds(1), isCancelled: { false }, takeover: nil)
-        session.attach(output: first)
-        var reconnector = Reconnector(output: first, session: session, driver: driver, timeout: .seconds(5))
-        #expect(Self.waitUntil(seconds: 2) { session.mixer.framePosition > 24_000 })
         /// Loses `lost` and polls until a new backend is back; its bound is `bound` from then on.
         func loseAndReturn(_ lost: TimedBackend, bound: Duration?) throws -> TimedBackend {
             lost.lose()
