@@ -196,9 +196,9 @@ public struct Reconnector<Driver: OutputDriver> {
     }
 
     /// Once the new stream has played `alignAfter` and its clock is within `alignmentDelayLimit` or has no bound (or
-    /// has played 4 × `alignAfter`, whatever its clock's bound), compares its clock with the line and advances its mixer by the
-    /// frames it plays late; while that advance is pending, keeps the scheduler awake so the stream may take it in
-    /// small pieces between clicks.
+    /// has played 4 × `alignAfter`, whatever its clock's bound), compares its clock with the line and advances its
+    /// mixer by the frames it plays late; while that advance is pending, keeps the scheduler awake so the stream may
+    /// take it in small pieces between clicks.
     private mutating func alignIfDue() {
         if output.pendingAdvance > 0 { session.wake() }
         guard let line = pendingAlignment, let first = output.firstWriteNanoseconds else { return }
