@@ -74,11 +74,9 @@ extension PulseOutput {
         clockLargestRestartShift.store(Int((estimator.largestRestartShift * 1e6).rounded()), ordering: .relaxed)
         clock.store(fitted)
         // The bound before the mapping it belongs to, which is published with release: whoever sees the mapping sees
-        // its bound or a later one.
+        // its bound or a later one. Unbounded without synchronized clocks (`observation`).
         let bound = estimator.earliestDelayBound
-        earliestDelayBound.store(
-            info.synchronized_clocks != 0 && bound.isFinite ? Int64((bound * 1e9).rounded()) : .max,
-            ordering: .releasing)
+        earliestDelayBound.store(bound.isFinite ? Int64((bound * 1e9).rounded()) : .max, ordering: .releasing)
         earliestClock.store(info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted)
     }
 

@@ -67,11 +67,6 @@ public struct Reconnector<Driver: OutputDriver> {
     private var resyncDue = false
     /// The lost stream's clock line, which the last gap and the return kept to; nil before a loss.
     package private(set) var line: ClockMapping?
-    /// How late the last new stream played against `line` when it was compared, in seconds, and by how many frames
-    /// its mixer was advanced for it (0: it was within half a frame, or early); nil until then.
-    package var gridCorrection: (late: Double, frames: SampleTime)? {
-        comparisons.last.map { ($0.late, $0.frames) }
-    }
     /// Each new stream's comparison with the line it took over, oldest first; at most `lostOutputsKept`. A stream
     /// lost again before its comparison, or one with no clock after a second (it sounds where it is), has none.
     public private(set) var comparisons: [GridComparison] = []
