@@ -512,50 +512,73 @@ struct JackMIDIClockFollowTests {
         "metronome clock --json: the tempo steady at 127.0 once the line holds four beats, the jitter of ±1 ms uniform measured (σ near 0.58 ms), and Start, Stop and a pointer on the frames they were sent on, with the song's position"
     )
     func clockMonitor() throws {
-        let server = try JackServer(period: 256)
-        let monitor = try ChildProcess(
-            CommandRunner.executable, ["clock", "--json", "--seconds", "5"], environment: server.clientEnvironment)
-        try JackCommandTests.waitForPort("metronome:midi_in", on: server, of: monitor)
-        let sender = try ChildProcess(
-            "/usr/bin/env",
-            [
-                "python3", JackMIDIInputTests.peers.appendingPathComponent("jack_clock_sender.py").path, server.name,
-                "metronome:midi_in", "3", "bpm:127", "jitter:uniform:1", "start@1.0", "stop@2.5", "spp:16@2.7",
-            ],
-            environment: server.clientEnvironment
-        ).wait()
-        let result = monitor.wait()
-        #expect(sender.status == 0, "\(sender.standardError)")
-        #expect(result.status == 0, "\(result.standardError)")
-        let sent = sender.standardOutput.split(separator: "\n").filter { $0.hasPrefix("sent ") && !$0.hasSuffix(" f8") }
-            .map { $0.split(separator: " ") }
-        let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "{\"type\":\"listening\",\"port\":\"metronome:midi_in\",\"from\":[],\"rate\":48000}")
-        // Start, Stop and the pointer on the frames they were sent on.
-        let events = lines.filter { !$0.contains("\"type\":\"clock\"") && !$0.contains("listening") }
-        let frames = events.compactMap { line in
-            line.split(separator: ",").first { $0.hasPrefix("\"frame\":") }.map { String($0.dropFirst(8)) }
-        }
-        #expect(frames == sent.map { String($0[1]) }, "\(events) against \(sent)")
-        #expect(events.map { $0.hasPrefix("{\"type\":\"start\"") } == [true, false, false], "\(events)")
-        #expect(events.last?.hasSuffix("\"position\":96}") == true, "\(events)")
-        // While the clock runs, after its first second: 127.0 BPM, and the jitter measured near ±1 ms uniform's σ.
-        let readings = lines.filter {
-            $0.contains("\"type\":\"clock\"") && $0.contains("\"from\":[\"clock_sender:midi_out\"]")
-        }
-        #expect(readings.count >= 2, "\(lines)")
-        // Once the line holds its four beats (96 ticks); before, its tempo is a fit of fewer (127.1 after 41 in CI).
-        let full = readings.filter { line in
-            line.split(separator: ",").first { $0.hasPrefix("\"ticks\":") }.flatMap { Int($0.dropFirst(8)) }
-                .map { $0 >= 96 } ?? false
-        }
-        #expect(full.count >= 1, "\(lines)")
-        for reading in full {
-            #expect(reading.contains("\"tempo\":127.0,"), "\(reading)")
-            let sigma = reading.split(separator: ",").first { $0.hasPrefix("\"jitter_ms\":") }.flatMap {
-                Double($0.dropFirst(12))
+        let checked = try repeatedOnlyForOutsideCauses { () throws -> LiveAttempt<RunChecks> in
+            let server = try JackServer(period: 256)
+            let monitor = try ChildProcess(
+                CommandRunner.executable, ["clock", "--json", "--seconds", "5"], environment: server.clientEnvironment)
+            try JackCommandTests.waitForPort("metronome:midi_in", on: server, of: monitor)
+            let window = server.logMark
+            let sender = try ChildProcess(
+                "/usr/bin/env",
+                [
+                    "python3", JackMIDIInputTests.peers.appendingPathComponent("jack_clock_sender.py").path,
+                    server.name, "metronome:midi_in", "3", "bpm:127", "jitter:uniform:1", "start@1.0", "stop@2.5",
+                    "spp:16@2.7",
+                ],
+                environment: server.clientEnvironment
+            ).wait()
+            let result = monitor.wait()
+            try #require(sender.status == 0, "\(sender.standardError)")
+            var check = RunChecks()
+            check.expect(result.status == 0, "\(result.standardError)")
+            let sent = sender.standardOutput.split(separator: "\n")
+                .filter { $0.hasPrefix("sent ") && !$0.hasSuffix(" f8") }.map { $0.split(separator: " ") }
+            let lines = result.standardOutput.split(separator: "\n").map(String.init)
+            check.expect(
+                lines.first == "{\"type\":\"listening\",\"port\":\"metronome:midi_in\",\"from\":[],\"rate\":48000}",
+                "\(lines.prefix(1))")
+            // Start, Stop and the pointer on the frames they were sent on.
+            let events = lines.filter { !$0.contains("\"type\":\"clock\"") && !$0.contains("listening") }
+            let frames = events.compactMap { line in
+                line.split(separator: ",").first { $0.hasPrefix("\"frame\":") }.map { String($0.dropFirst(8)) }
             }
-            #expect(sigma.map { (0.45...0.70).contains($0) } == true, "\(reading)")
+            let sentFrames = sent.map { String($0[1]) }
+            check.expect(frames == sentFrames, "\(events) against \(sent)")
+            check.expect(events.map { $0.hasPrefix("{\"type\":\"start\"") } == [true, false, false], "\(events)")
+            check.expect(events.last?.hasSuffix("\"position\":96}") == true, "\(events)")
+            // While the clock runs, after its first second: 127.0 BPM, and the jitter measured near ±1 ms uniform's σ.
+            let readings = lines.filter {
+                $0.contains("\"type\":\"clock\"") && $0.contains("\"from\":[\"clock_sender:midi_out\"]")
+            }
+            check.expect(readings.count >= 2, "\(lines)")
+            // Once the line holds its four beats (96 ticks); before, its tempo is a fit of fewer (127.1 after 41 in
+            // CI).
+            let full = readings.filter { line in
+                line.split(separator: ",").first { $0.hasPrefix("\"ticks\":") }.flatMap { Int($0.dropFirst(8)) }
+                    .map { $0 >= 96 } ?? false
+            }
+            check.expect(full.count >= 1, "\(lines)")
+            var readingsRight = full.count >= 1
+            for reading in full {
+                let sigma = reading.split(separator: ",").first { $0.hasPrefix("\"jitter_ms\":") }.flatMap {
+                    Double($0.dropFirst(12))
+                }
+                let right = reading.contains("\"tempo\":127.0,") && sigma.map { (0.45...0.70).contains($0) } == true
+                check.expect(right, "\(reading)")
+                readingsRight = readingsRight && right
+            }
+            // A message in a cycle the monitor was not called in is lost (the sender's next cycle overwrites it): a
+            // run whose messages are the sent ones with some left out, and nothing else wrong, may be repeated when
+            // as many late cycles not ours explain the loss.
+            let onlyLost =
+                result.status == 0 && readingsRight && frames.count < sentFrames.count
+                && frames.allSatisfy { sentFrames.contains($0) } && frames == sentFrames.filter { frames.contains($0) }
+            return LiveAttempt(
+                check,
+                outsideCause: server.outsideCause(
+                    failing: check.summary, messagesLost: onlyLost ? sentFrames.count - frames.count : 0,
+                    since: window))
         }
+        checked.record()
     }
 }
