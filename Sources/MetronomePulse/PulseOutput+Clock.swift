@@ -73,11 +73,12 @@ extension PulseOutput {
         clockRestarts.store(estimator.restarts, ordering: .relaxed)
         clockLargestRestartShift.store(Int((estimator.largestRestartShift * 1e6).rounded()), ordering: .relaxed)
         clock.store(fitted)
-        // The bound before the mapping it belongs to, which is published with release: whoever sees the mapping sees
-        // its bound or a later one. Unbounded without synchronized clocks (`observation`).
-        let bound = estimator.earliestDelayBound
-        earliestDelayBound.store(bound.isFinite ? Int64((bound * 1e9).rounded()) : .max, ordering: .releasing)
-        earliestClock.store(info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted)
+        // The least-delayed report's line with its bound, in one store. Without synchronized clocks the line is the
+        // fit and nothing bounds it, whatever reports from before say (`observation`).
+        let bound = info.synchronized_clocks != 0 ? estimator.earliestDelayBound : .infinity
+        earliestClock.store(
+            info.synchronized_clocks != 0 ? estimator.earliest ?? fitted : fitted,
+            tag: bound.isFinite ? Int64((bound * 1e9).rounded()) : .max)
     }
 
     /// What a timing report says: the mixer frame at the speaker (`read_index − sink_usec`) and when. The server

@@ -55,11 +55,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     // thread, or to a thread holding the mainloop lock.
     /// The published mapping, stored only by the mainloop thread.
     let clock = PublishedClockMapping()
-    /// The mapping moved onto the least-delayed report (`alignmentMapping`), stored only by the mainloop thread.
+    /// The mapping moved onto the least-delayed report (`alignmentMapping`), tagged with its
+    /// `ClockEstimator.earliestDelayBound` in nanoseconds (`Int64.max` when unbounded), both in one store; stored only
+    /// by the mainloop thread.
     let earliestClock = PublishedClockMapping()
-    /// `ClockEstimator.earliestDelayBound` for `earliestClock`, in nanoseconds; `Int64.max` when unbounded. Stored
-    /// only by the mainloop thread.
-    let earliestDelayBound = Atomic<Int64>(.max)
     /// The mixer frame the stream's first byte carries, or `Int64.min` before the first write callback.
     let streamOrigin = Atomic<Int64>(.min)
     /// The fit of the server's timing reports.
@@ -311,11 +310,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// How late `alignmentMapping` may hear its frames at most: the least, over the fit's reports, of a report's stamp
     /// less the time its request was sent (the position it gives was measured in between; the least-delayed report
     /// is delayed no more than any other); nil without synchronized clocks, or from a server other than PulseAudio's
-    /// own (pipewire-pulse answers from its last graph cycle, which may come before the request). Stored before each
-    /// new `alignmentMapping`, so a reader that loads the mapping first sees its bound or a later one. Any thread.
-    public var alignmentDelayBound: Duration? {
-        let bound = earliestDelayBound.load(ordering: .acquiring)
-        return bound == .max ? nil : .nanoseconds(bound)
+    /// own (pipewire-pulse answers from its last graph cycle, which may come before the request). Published with
+    /// `alignmentMapping` in one store: `alignment` reads the two together. Any thread.
+    public var alignmentDelayBound: Duration? { alignment.delayBound }
+
+    /// `alignmentMapping` and the bound published with it, from one store. Any thread.
+    public var alignment: (mapping: ClockMapping?, delayBound: Duration?) {
+        let (mapping, bound) = earliestClock.loadTagged()
+        return (mapping, bound == .max ? nil : .nanoseconds(bound))
     }
 
     /// Disconnects the stream. Safe to call more than once.

@@ -64,17 +64,24 @@ struct HostClockTests {
         #expect((20_000_000..<40_000_000).contains(elapsed))
     }
 
-    @Test("A published mapping reads back as stored, nil included, and is never torn under a concurrent writer")
+    @Test(
+        "A published mapping reads back as stored with its tag, nil included, and neither is torn under a concurrent writer"
+    )
     func publishedMapping() {
         let cell = PublishedClockMapping()
         #expect(cell.load() == nil)
         let mapping = ClockMapping(frame: -5, hostTime: HostTime(nanoseconds: 77), framesPerSecond: 44100.5)
         cell.store(mapping)
         #expect(cell.load() == mapping)
+        #expect(cell.loadTagged().tag == 0)
+        cell.store(mapping, tag: 41)
+        #expect(cell.loadTagged().mapping == mapping && cell.loadTagged().tag == 41)
         cell.store(nil)
         #expect(cell.load() == nil)
+        #expect(cell.loadTagged().tag == 0)
 
-        // Every stored mapping has hostTime = 7·frame and rate = frame + 1; a torn read would break that. The writer
+        // Every stored mapping has hostTime = 7·frame and rate = frame + 1, and its tag 3·frame (the bound PulseAudio
+        // publishes with its mapping); a torn read would break that. The writer
         // stores ever larger frames until the reader has made its reads, so the two overlap however the threads
         // are scheduled (the reader first waits for the writer's first store).
         let finished = Atomic<Bool>(false)
@@ -85,16 +92,18 @@ struct HostClockTests {
                 frame += 1
                 cell.store(
                     ClockMapping(
-                        frame: frame, hostTime: HostTime(nanoseconds: 7 * frame), framesPerSecond: Double(frame + 1)))
+                        frame: frame, hostTime: HostTime(nanoseconds: 7 * frame), framesPerSecond: Double(frame + 1)),
+                    tag: 3 * frame)
             }
         }
         while cell.load() == nil {}
         var torn = 0
         var last: Int64 = 0
         for _ in 0..<500_000 {
-            guard let read = cell.load() else { continue }
+            let (mapping, tag) = cell.loadTagged()
+            guard let read = mapping else { continue }
             if read.hostTime.nanoseconds != 7 * read.frame || read.framesPerSecond != Double(read.frame + 1)
-                || read.frame < last
+                || tag != 3 * read.frame || read.frame < last
             {
                 torn += 1
             }

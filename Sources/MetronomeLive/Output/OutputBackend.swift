@@ -37,6 +37,10 @@ public protocol OutputBackend: AudioOutput, OutputClock {
     /// exact (the default: JACK's frame times), nil when nothing bounds it. Any thread.
     var alignmentDelayBound: Duration? { get }
 
+    /// `alignmentMapping` and `alignmentDelayBound` read together, the bound the one that belongs to the mapping (a
+    /// backend that publishes both as they change reads them from one store). Any thread.
+    var alignment: (mapping: ClockMapping?, delayBound: Duration?) { get }
+
     /// Frames `advance(by:)` asked for that the render callback has not yet skipped.
     var pendingAdvance: SampleTime { get }
 
@@ -74,6 +78,12 @@ extension OutputBackend {
 
     /// Zero: `mapping` is exact.
     public var alignmentDelayBound: Duration? { .zero }
+
+    /// `alignmentMapping` and `alignmentDelayBound`, one read after the other: for a backend whose bound does not
+    /// change with its mapping.
+    public var alignment: (mapping: ClockMapping?, delayBound: Duration?) {
+        (alignmentMapping, alignmentDelayBound)
+    }
 
     /// Nothing is ever pending: a backend whose connections are made with it (PulseAudio's stream to its sink).
     public func connectPending() -> [(from: String, to: String)] { [] }

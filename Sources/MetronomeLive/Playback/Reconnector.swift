@@ -200,7 +200,8 @@ public struct Reconnector<Driver: OutputDriver> {
         let played = HostTime.now().nanoseconds - first
         guard played >= Self.alignAfter else { return }
         let waitedLongest = played >= 4 * Self.alignAfter
-        guard let mapping = output.alignmentMapping else {
+        let (alignment, bound) = output.alignment
+        guard let mapping = alignment else {
             // No clock after a second: the stream sounds where it is rather than stay silent.
             if waitedLongest {
                 pendingAlignment = nil
@@ -208,9 +209,8 @@ public struct Reconnector<Driver: OutputDriver> {
             }
             return
         }
-        // Read after the mapping: its bound or a later one (`OutputBackend.alignmentDelayBound`). A clock with no bound
-        // (a server whose clock is not this machine's) has nothing to wait for.
-        let bound = output.alignmentDelayBound
+        // The bound read with the mapping (`OutputBackend.alignment`). A clock with no bound (a server whose clock is
+        // not this machine's) has nothing to wait for.
         guard waitedLongest || bound.map({ $0 <= Self.alignmentDelayLimit }) ?? true else { return }
         pendingAlignment = nil
         let late = Double(mapping.hostTime.nanoseconds - line.hostTime(ofFrame: mapping.frame).nanoseconds) / 1e9
@@ -235,10 +235,10 @@ public struct Reconnector<Driver: OutputDriver> {
         // keeps the mixer at the frame heard now: a new stream plays its first write at once (the sink's own latency
         // later, some 4 ms on a null sink), while a lead as long as the lost stream's buffer put the return 16 ms
         // early.
-        let alignment = output.alignmentMapping
+        let (alignment, alignmentBound) = output.alignment
         let mapping =
             alignment ?? ClockMapping(frame: session.mixer.framePosition, hostTime: now, framesPerSecond: rate)
-        lineDelayBound = alignment == nil ? nil : output.alignmentDelayBound
+        lineDelayBound = alignment == nil ? nil : alignmentBound
         let lead: SampleTime = 0
         // Nothing pulls the mixer once the lost stream is closed; the stand-in takes over.
         output.close()
