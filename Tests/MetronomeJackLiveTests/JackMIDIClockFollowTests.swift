@@ -568,11 +568,21 @@ struct JackMIDIClockFollowTests {
                 readingsRight = readingsRight && right
             }
             // A message in a cycle the monitor was not called in is lost (the sender's next cycle overwrites it): a
-            // run whose messages are the sent ones with some left out, and nothing else wrong, may be repeated when
-            // as many late cycles not ours explain the loss.
+            // run whose events are the sent ones with some left out, each of the kind sent on its frame (the pointer's
+            // position 96), none dropped by our inbox, and nothing else wrong, may be repeated when our client was not
+            // run in as many cycles.
+            let kinds: [Substring: String] = ["fa": "start", "fc": "stop", "f2": "position"]
+            let eachAsSent = zip(events, frames).allSatisfy { event, frame in
+                guard let bytes = sent.first(where: { String($0[1]) == frame })?[2], let kind = kinds[bytes] else {
+                    return false
+                }
+                return event.hasPrefix("{\"type\":\"\(kind)\"")
+                    && (kind != "position" || event.hasSuffix("\"position\":96}"))
+            }
             let onlyLost =
-                result.status == 0 && readingsRight && frames.count < sentFrames.count
-                && frames.allSatisfy { sentFrames.contains($0) } && frames == sentFrames.filter { frames.contains($0) }
+                result.status == 0 && readingsRight && lines.first?.contains("\"type\":\"listening\"") == true
+                && !lines.contains { $0.contains("\"type\":\"dropped\"") } && events.count == frames.count
+                && frames.count < sentFrames.count && frames == sentFrames.filter { frames.contains($0) } && eachAsSent
             return LiveAttempt(
                 check,
                 outsideCause: server.outsideCause(

@@ -194,35 +194,39 @@ public final class JackServer {
         return nil
     }
 
-    /// For `repeatedOnlyForOutsideCauses`, a run of a client of ours that keeps no figures of its own cycles (`metronome
-    /// clock`'s listener): why a run that lost `lost` MIDI messages sent into it (`problem`, nil when its checks pass)
-    /// may be run again, or nil when it stands.
+    /// For `repeatedOnlyForOutsideCauses`, a run of a client of ours that keeps no figures of its own cycles
+    /// (`metronome clock`'s listener): why a run that lost `lost` MIDI messages sent into it (`problem`, nil when its
+    /// checks pass) may be run again, or nil when it stands.
     ///
     /// A message is lost only in a cycle the reader was not called in: its sender's output is the next cycle's by the
-    /// time it runs. So each lost message needs a late cycle inside the window (from `mark`) that is not an overrun of
-    /// ours: the server's own, the sender's, or ours woken late ("Triggered", not yet started: what the machine does to
-    /// any client). Without figures to show a callback of ours was preempted, any cycle our client overran ("Running",
-    /// or finished after the cycle) is ours and refuses the repeat; so does a failure that lost nothing (a message on
-    /// the wrong frame, a wrong reading), which no late cycle explains. Prints the verdict with the window's log.
+    /// time it runs. A late driver cycle still calls every client, and a sender called late writes what came due
+    /// once it runs (measured: a sender stopped for 50 ms lost nothing). So each lost message needs a cycle inside the
+    /// window (from `mark`) in which our client was not run: woken late, "Triggered" or "NotTriggered" in the
+    /// server's log (what the machine does to any client, or a late client upstream leaves ours waiting). Without
+    /// figures to show a callback of ours was preempted, any cycle our client overran ("Running", or finished after
+    /// the cycle) is ours and refuses the repeat; so does a failure that lost nothing (a message on the wrong frame,
+    /// a wrong reading), which no late cycle explains. Prints the verdict with the window's log.
     public func outsideCause(
         failing problem: String?, messagesLost lost: Int, since mark: LogMark, ourClients: Set<String> = ["metronome"]
     ) -> String? {
         guard let problem else { return nil }
         let window = xrunLog(since: mark)
         let ourOverruns = ourClients.reduce(0) { $0 + window.overruns[$1, default: 0] }
-        let outside = window.lateCycles(outside: ourClients)
+        let notRun = ourClients.reduce(0) { $0 + window.clientsLate[$1, default: 0] } - ourOverruns
         let refusal: String? =
             if ourOverruns > 0 {
                 "our client overran \(ourOverruns) cycle(s), with no figures of its own to show it was preempted"
             } else if lost == 0 {
                 "no message lost: what went wrong no late cycle explains"
-            } else if outside < lost {
-                "\(lost) message(s) lost, more than the \(outside) late cycle(s) not ours"
+            } else if notRun < lost {
+                "\(lost) message(s) lost, more than the \(notRun) cycle(s) our client was not run in"
             } else {
                 nil
             }
         let figures = "\(problem); in the checked window on server \(name): \(window)"
-        guard let refusal else { return "\(figures); \(lost) lost, explained by \(outside) late cycle(s) not ours" }
+        guard let refusal else {
+            return "\(figures); \(lost) lost, explained by \(notRun) cycle(s) our client was woken late in"
+        }
         print("live run not repeated (\(refusal)): \(figures)")
         return nil
     }
