@@ -184,12 +184,14 @@ struct JackCommandTests {
     )
     func serverRestarted() throws {
         // The window checked is the restarted server's recording. Each run's server is stopped before the next
-        // starts (they share one name): none leaves the closure.
+        // starts (they share one name): none leaves the closure. The command plays for 8 s: its 1.3 s recording
+        // starts some 2.5 s in, later under load (at 5 s, a clean clone's recording held only 6 clicks, the command
+        // ended in it).
         let (serverName, result, samples) = try repeatedOnlyForOutsideCauses {
             let server = try JackServer()
             let ours = try ChildProcess(
                 CommandRunner.executable,
-                ["600", "--driver", "jack", "--duration", "5", "--sound", "beep", "--verbose"],
+                ["600", "--driver", "jack", "--duration", "8", "--sound", "beep", "--verbose"],
                 environment: server.clientEnvironment)
             try Self.waitForPort("metronome:out_1", on: server)
             usleep(800_000)
