@@ -55,7 +55,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     // thread, or to a thread holding the mainloop lock.
     /// The published mapping, stored only by the mainloop thread.
     let clock = PublishedClockMapping()
-    /// The mapping moved onto the least-delayed report (`alignmentMapping`), tagged with its
+    /// The mapping moved onto the least-delayed report (`alignment`), tagged with its
     /// `ClockEstimator.earliestDelayBound` in nanoseconds (`Int64.max` when unbounded), both in one store; stored only
     /// by the mainloop thread.
     let earliestClock = PublishedClockMapping()
@@ -304,17 +304,11 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// the answer, so every report is stamped late by zero or more, by more under load. A reconnect compares the lost
     /// stream's line with the new one's on this (`Reconnector`), so the two agree to within their least delays. With
     /// a server whose clock is not this machine's (no synchronized clocks: the round trip's midpoint stands in, early
-    /// or late), `mapping`. Any thread.
-    public var alignmentMapping: ClockMapping? { earliestClock.load() }
-
-    /// How late `alignmentMapping` may hear its frames at most: the least, over the fit's reports, of a report's stamp
-    /// less the time its request was sent (the position it gives was measured in between; the least-delayed report
-    /// is delayed no more than any other); nil without synchronized clocks, or from a server other than PulseAudio's
-    /// own (pipewire-pulse answers from its last graph cycle, which may come before the request). Published with
-    /// `alignmentMapping` in one store: `alignment` reads the two together. Any thread.
-    public var alignmentDelayBound: Duration? { alignment.delayBound }
-
-    /// `alignmentMapping` and the bound published with it, from one store. Any thread.
+    /// or late), `mapping`. With it, how late that line may hear its frames at most: the least, over the fit's
+    /// reports, of a report's stamp less the time its request was sent (the position it gives was measured in between;
+    /// the least-delayed report is delayed no more than any other); nil without synchronized clocks, or from a server
+    /// other than PulseAudio's own (pipewire-pulse answers from its last graph cycle, which may come before the
+    /// request). Both from one store. Any thread.
     public var alignment: (mapping: ClockMapping?, delayBound: Duration?) {
         let (mapping, bound) = earliestClock.loadTagged()
         return (mapping, bound == .max ? nil : .nanoseconds(bound))

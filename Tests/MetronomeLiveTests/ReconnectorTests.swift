@@ -38,7 +38,7 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
     private let pendingConnections: Locked<[String]>
     private let present: Locked<Set<String>>
     private let heard = Locked<ClockMapping?>(nil)
-    /// What `alignmentDelayBound` says (a test sets it): zero, as for an exact clock, unless set.
+    /// The bound `alignment` gives (a test sets it): zero, as for an exact clock, unless set.
     let delayBound = Locked<Duration?>(.zero)
     private var streamFrames: Int64 = 0
     private var origin: SampleTime = 0
@@ -81,7 +81,7 @@ final class TimedBackend: OutputBackend, @unchecked Sendable {
         takeover == nil || (aligned.load(ordering: .acquiring) && pending.load(ordering: .acquiring) == 0)
     }
     var mapping: ClockMapping? { heard.withLock { $0 } }
-    var alignmentDelayBound: Duration? { delayBound.withLock { $0 } }
+    var alignment: (mapping: ClockMapping?, delayBound: Duration?) { (mapping, delayBound.withLock { $0 }) }
     var latencyFrames: SampleTime? { latency }
 
     func advance(by frames: SampleTime) {

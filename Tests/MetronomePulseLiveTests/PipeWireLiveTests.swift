@@ -148,7 +148,7 @@ struct PipeWireLiveTests {
         #expect(returned < 1)
         #expect(result.status == 0)
         // The two lines, then --verbose's report; its return line gives no bound for either clock: pipewire-pulse's
-        // reports carry its last graph cycle's position, which may come before the request (`alignmentDelayBound`).
+        // reports carry its last graph cycle's position, which may come before the request (`OutputBackend.alignment`).
         #expect(
             result.standardError.hasPrefix(lostLine(server) + backLine(server) + "metronome: stream buffer: "),
             "\(result.standardError)")

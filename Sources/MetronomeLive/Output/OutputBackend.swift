@@ -25,20 +25,14 @@ public protocol OutputBackend: AudioOutput, OutputClock {
     /// When the first frames were handed to the server, in `CLOCK_MONOTONIC` nanoseconds; nil before.
     var firstWriteNanoseconds: Int64? { get }
 
-    /// The clock line to compare with another backend's when a new one takes over a beat grid (`Reconnector`): for a
-    /// backend whose clock is fitted to reports the server stamps late by a varying delay, the fit moved onto the
-    /// least-delayed report (`ClockEstimator.earliest`), so the two lines agree to within their least delays rather
-    /// than their typical ones, which grow with the machine's load; `mapping` for a backend whose clock is exact (the
-    /// default). Any thread.
-    var alignmentMapping: ClockMapping? { get }
-
-    /// How much later than its frames are heard `alignmentMapping` may place them at most (for PulseAudio, from when
-    /// the timing requests were sent and when the server stamped its answers); zero for a backend whose clock is
-    /// exact (the default: JACK's frame times), nil when nothing bounds it. Any thread.
-    var alignmentDelayBound: Duration? { get }
-
-    /// `alignmentMapping` and `alignmentDelayBound` read together, the bound the one that belongs to the mapping (a
-    /// backend that publishes both as they change reads them from one store). Any thread.
+    /// The clock line to compare with another backend's when a new one takes over a beat grid (`Reconnector`), and
+    /// how much later than its frames are heard that line may place them at most, read together (a backend that
+    /// publishes both as they change reads them from one store). The line: for a backend whose clock is fitted to
+    /// reports the server stamps late by a varying delay, the fit moved onto the least-delayed report
+    /// (`ClockEstimator.earliest`), so the two lines agree to within their least delays rather than their typical
+    /// ones, which grow with the machine's load; `mapping` for a backend whose clock is exact (the default). The
+    /// bound: for PulseAudio, from when the timing requests were sent and when the server stamped its answers; zero
+    /// for a backend whose clock is exact (the default: JACK's frame times), nil when nothing bounds it. Any thread.
     var alignment: (mapping: ClockMapping?, delayBound: Duration?) { get }
 
     /// Frames `advance(by:)` asked for that the render callback has not yet skipped.
@@ -73,17 +67,8 @@ public protocol OutputBackend: AudioOutput, OutputClock {
 }
 
 extension OutputBackend {
-    /// `mapping`: a backend whose clock is exact (JACK's frame times) or has no better line to offer.
-    public var alignmentMapping: ClockMapping? { mapping }
-
-    /// Zero: `mapping` is exact.
-    public var alignmentDelayBound: Duration? { .zero }
-
-    /// `alignmentMapping` and `alignmentDelayBound`, one read after the other: for a backend whose bound does not
-    /// change with its mapping.
-    public var alignment: (mapping: ClockMapping?, delayBound: Duration?) {
-        (alignmentMapping, alignmentDelayBound)
-    }
+    /// `mapping`, bounded by zero: a backend whose clock is exact (JACK's frame times).
+    public var alignment: (mapping: ClockMapping?, delayBound: Duration?) { (mapping, .zero) }
 
     /// Nothing is ever pending: a backend whose connections are made with it (PulseAudio's stream to its sink).
     public func connectPending() -> [(from: String, to: String)] { [] }

@@ -16,9 +16,9 @@ import MetronomeModel
 /// heard later than the lost stream would have played the same frames by its start latency: the time the server takes
 /// to play its first frame, which depends on where the sink is in its own cycle (4–46 ms measured on a null sink). Once
 /// it has played `alignAfter` (250 ms) and its own clock fit is known, the next `poll` compares it with the line (both
-/// backends' `OutputBackend.alignmentMapping`: for PulseAudio each fit moved onto its least-delayed report, as the
+/// backends' `OutputBackend.alignment`: for PulseAudio each fit moved onto its least-delayed report, as the
 /// server stamps its reports late by a delay that grows with load; a new clock whose delay may be more than
-/// `alignmentDelayLimit` waits for a report that bounds it, up to a second: `OutputBackend.alignmentDelayBound`;
+/// `alignmentDelayLimit` waits for a report that bounds it, up to a second: the bound `OutputBackend.alignment` reads;
 /// each comparison is kept, `comparisons`) and advances the mixer by the frames it plays late
 /// (`OutputBackend.advance(by:)`): the render thread renders them into nothing in pieces, only while nothing sounds
 /// and never past what the scheduler has reached (`SkipAllowance`). The stream sounds from the first callback after
@@ -74,11 +74,11 @@ public struct Reconnector<Driver: OutputDriver> {
     public private(set) var returns = 0
     /// The `--verbose` lines of `comparisons`, each with its return's number.
     public var comparisonLines: [String] { comparisons.map(\.line) }
-    /// The lost stream's `alignmentDelayBound` when `line` was taken from it.
+    /// The lost stream's `OutputBackend.alignment` bound when `line` was taken from it.
     private var lineDelayBound: Duration?
     /// How long a new stream plays before its clock is compared with the line: its fit has had some ten reports.
     static var alignAfter: Int64 { 250_000_000 }
-    /// The largest `OutputBackend.alignmentDelayBound` a new stream's clock is compared with before 4 × `alignAfter`:
+    /// The largest `OutputBackend.alignment` bound a new stream's clock is compared with before 4 × `alignAfter`:
     /// 0.2 ms, about 10 frames at 48 kHz. The comparison skips too many frames by its clock's delay, and a stream whose
     /// every report so far may be that late may be that far off: a first click 12 frames early once in CI (a179259).
     /// The bound was 0.08 to 0.13 ms at 12 returns on a quiet machine here (docs/benchmarks.md), so the wait is for a
@@ -270,7 +270,7 @@ public struct GridComparison: Sendable, Equatable {
     public let late: Double
     /// The frames its mixer was advanced for it.
     public let frames: SampleTime
-    /// The new stream's `OutputBackend.alignmentDelayBound` at the comparison (zero for a clock that is exact, as
+    /// The new stream's `OutputBackend.alignment` bound at the comparison (zero for a clock that is exact, as
     /// JACK's).
     public let delayBound: Duration?
     /// The lost stream's at the loss.
