@@ -274,7 +274,8 @@ public struct LiveCommand {
         return { [clock(), songs.status.words].compactMap { $0 }.joined(separator: "  ") }
     }
 
-    /// The plan's live session, its lookahead covering the output's latency (through JACK, the server's `period`).
+    /// The plan's live session, its lookahead covering the output's latency (through JACK, two of the server's periods:
+    /// `JackOutput.coveredLatency`).
     private func session(_ plan: ClickPlan, period: Int?) throws(CommandLineError) -> Session {
         if live.jack?.transport != nil, let frames = plan.frameCount, frames != plan.map.endFrame {
             throw CommandLineError(
@@ -294,7 +295,7 @@ public struct LiveCommand {
         }
         var timing = live
         if live.lookahead == nil, let period {
-            timing.latency = .nanoseconds(Int64(period) * 1_000_000_000 / Int64(plan.sampleRate.framesPerSecond))
+            timing.latency = JackOutput.coveredLatency(periodFrames: period, sampleRate: plan.sampleRate)
         }
         do {
             let lookahead = timing.lookaheadFrames(sampleRate: plan.sampleRate)

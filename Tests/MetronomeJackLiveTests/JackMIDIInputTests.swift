@@ -123,6 +123,11 @@ struct JackMIDIInputTests {
         return (run, server, window)
     }
 
+    /// How long after it arrives a key takes effect in `arp --midi-in` at period 256 (docs/jack.md): the lookahead
+    /// `metronome --driver jack` takes there (the 10 ms timer + two periods + 10 ms: 1472 frames,
+    /// `JackOutput.coveredLatency`) and two timer periods (960).
+    static let keyLatency = 2432
+
     /// The latency `--verbose` reports: "MIDI input: N frames from arrival to sound, M messages late".
     static func latency(_ result: CommandResult) -> (frames: Int, late: Int)? {
         for line in result.standardError.split(separator: "\n") where line.hasPrefix("metronome: MIDI input: ") {
@@ -187,7 +192,7 @@ struct JackMIDIInputTests {
             // Every step on the grid of the first, 6000 frames a step, and on the click's grid: on a MIDI clock.
             check.expect(notes.allSatisfy { ($0.frame - first) % 6000 == 0 }, "\(notes)")
             check.expect(notes.allSatisfy { run.clocks.contains($0.frame) }, "\(notes)")
-            let effect = { (delay: Int) in run.base + delay + 2176 }
+            let effect = { (delay: Int) in run.base + delay + Self.keyLatency }
             // The first step at or after the first keys take effect (the third key, 20 frames later, is held by then).
             check.expect(first >= effect(20) && first - 6000 < effect(0), "first \(first), keys from \(effect(0))")
             let cChord = notes.filter { $0.frame < effect(40_000) }
@@ -222,7 +227,7 @@ struct JackMIDIInputTests {
         ) { run, check in
             check.expect(run.result.status == 0, "\(run.result.standardError)")
             let notes = Self.notes(run)
-            let effect = { (delay: Int) in run.base + delay + 2176 }
+            let effect = { (delay: Int) in run.base + delay + Self.keyLatency }
             // Eighths at 120: 12 000 frames a step.
             guard let first = notes.first?.frame else { return check.expect(false, "no note: \(run.midi)") }
             check.expect(notes.allSatisfy { ($0.frame - first) % 12_000 == 0 }, "\(notes)")

@@ -248,10 +248,16 @@ struct JackOutputTests {
                 output.close()
             }
         }
+        // The lookahead `metronome --driver jack` takes at this period (`JackOutput.coveredLatency`).
+        let lookahead = Session.defaultLookahead(
+            timerInterval: .milliseconds(10),
+            outputLatency: JackOutput.coveredLatency(periodFrames: period, sampleRate: sampleRate),
+            sampleRate: sampleRate)
         for name in clients {
             let session = try Session(
                 map: try TempoMap.steady(tempo: .of(1000), subdivision: subdivision, sampleRate: sampleRate),
-                clicks: Impulses.clickSet(), configuration: try MixerConfiguration(sampleRate: sampleRate))
+                clicks: Impulses.clickSet(), configuration: try MixerConfiguration(sampleRate: sampleRate),
+                lookahead: lookahead)
             session.start(output: nil)
             let output = try JackOutput(mixer: session.mixer, name: name, server: server.name)
             session.attach(output: output)
