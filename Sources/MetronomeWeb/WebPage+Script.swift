@@ -3,7 +3,8 @@
 /// at the host time it is heard: pings give the offset between the page's clock (`performance.now()`) and the host's
 /// (`CLOCK_MONOTONIC`), taken from the fastest round trips, and each beat (sent as soon as it is scheduled) is drawn
 /// in the animation frame nearest its host time less that offset. `window.metronome` exposes the state, the offset
-/// and the beats shown (`page`: the frame's time), and `stage` the stage view's flash and wake lock, for tests. The
+/// and the beats shown (`page`: the frame's time), the commands not sent because the socket was not open (`unsent`)
+/// and the socket's closes (`closes`), and `stage` the stage view's flash and wake lock, for tests. The
 /// stage view (a button, the `s` key or `?stage=1` in the URL) is described where it is drawn, below.
 extension WebPage {
     static let script = #"""
@@ -11,12 +12,15 @@ extension WebPage {
         const $ = (id) => document.getElementById(id);
         const token = new URLSearchParams(location.search).get("token");
         const m = window.metronome = { state: null, offset: null, samples: [], shown: [], refused: [], socket: null,
-          pendingTempo: null, pendingUntil: 0, levels: [] };
+          pendingTempo: null, pendingUntil: 0, levels: [], unsent: [], closes: [] };
         const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
         const still = () => reduced.matches || $("still").checked;
 
         function send(address, tags, ...values) {
-          if (!m.socket || m.socket.readyState !== WebSocket.OPEN) return;
+          if (!m.socket || m.socket.readyState !== WebSocket.OPEN) {
+            m.unsent.push({ page: performance.now(), address: address });
+            return;
+          }
           m.socket.send((tags === "" ? [address] : [address, tags, ...values.map(String)]).join("\t"));
         }
         const command = (address) => send(address, "");
@@ -26,7 +30,8 @@ extension WebPage {
           const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws" + query);
           m.socket = socket;
           socket.onopen = () => { $("status").textContent = "connected"; m.samples = []; burst(); };
-          socket.onclose = () => {
+          socket.onclose = (event) => {
+            m.closes.push({ page: performance.now(), code: event.code, reason: event.reason });
             $("status").textContent = "disconnected: retrying";
             setTimeout(connect, 1000);
           };

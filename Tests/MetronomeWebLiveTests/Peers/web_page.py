@@ -194,18 +194,26 @@ def controls():
         report["tempoShownAfterPlus"] = driver.execute_script("return window.tempoShown.join(' ')")
         report["tapTimes"] = driver.execute_async_script(TAPS)
         report["afterTaps"] = until_state(lambda s: abs(s["tempo"] - 120) < 0.5)["tempo"]
+        clicked = driver.execute_script("return performance.now()")
         click(driver, "pause")
         report["afterPause"] = until_state(lambda s: s["state"] == "paused")["state"]
+
+        def paused_figures():
+            # What the page and the service say: a page closed for not reading ("disconnected: retrying") gets no
+            # state until it reconnects a second later, and a press while its socket is not open is not sent.
+            return ("pause aria-pressed %s, page status '%s', page state %s, service state %s, commands not sent %s, "
+                    "socket closes %s, the click at page time %.1f" % (
+                        driver.find_element("id", "pause").get_attribute("aria-pressed"), text(driver, "status"),
+                        json.dumps(driver.execute_script("return window.metronome.state && window.metronome.state.state")),
+                        json.dumps(query()), json.dumps(driver.execute_script("return window.metronome.unsent")),
+                        json.dumps(driver.execute_script("return window.metronome.closes")), clicked))
+        if report["afterPause"] != "paused":
+            raise TimeoutException("the service not paused within 3 s of the pause button's click: " + paused_figures())
         try:
             WebDriverWait(driver, 1).until(
                 lambda d: d.find_element("id", "pause").get_attribute("aria-pressed") == "true")
         except TimeoutException:
-            # What the page and the service say then: a page closed for not reading ("disconnected: retrying") gets
-            # no state until it reconnects a second later.
-            raise TimeoutException(
-                "the pause button not pressed within 1 s of the service's pause: pause aria-pressed %s, page status "
-                "'%s', service state %s" % (driver.find_element("id", "pause").get_attribute("aria-pressed"),
-                                            text(driver, "status"), json.dumps(query())))
+            raise TimeoutException("the pause button not pressed within 1 s of the service's pause: " + paused_figures())
         report["pausePressed"] = driver.find_element("id", "pause").get_attribute("aria-pressed")
         # At 600 BPM a beat scheduled before the stop is still on its way when the page hears of the stop.
         send("/metronome/tempo", 600.0)
