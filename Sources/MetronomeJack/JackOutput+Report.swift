@@ -150,8 +150,11 @@ extension JackOutput {
 }
 
 extension JackOutput: ReportingOutput {
-    /// JACK has no stream buffer: its period is reported instead (`report`).
-    public var bufferFrames: (target: Int, minimumRequest: Int)? { nil }
+    /// JACK has no stream buffer. Its target is what the server may render between two ticks of the scheduler that
+    /// are on time, two periods (`coveredLatency`), which the session's lookahead covers from the start and again when
+    /// the server comes back, perhaps at another period (`LiveRun`); a request is a period. The report gives the
+    /// period instead (`report`).
+    public var bufferFrames: (target: Int, minimumRequest: Int)? { (2 * periodFrames, periodFrames) }
 
     /// JACK's report counts the cycles the server ran without calling us and the late transport joins over the whole
     /// run itself (`JackOutput.runCounts`, shared by the clients of one run); its other figures are the last client's.

@@ -40,11 +40,12 @@ public final class JackOutput: @unchecked Sendable {
 
     /// The output latency a session's lookahead covers through a server at `periodFrames` frames a period
     /// (`Session.defaultLookahead`, beside the timer period and its 10 ms of margin): two periods. The server asks
-    /// for a period a cycle, and a cycle it starts late by less than a period is no xrun to it (its dummy driver
-    /// keeps to its own schedule, and a sound card's buffer holds more than a period): the next cycle comes on time
-    /// right after, so two periods can be rendered between two ticks of the scheduler that are on time. With one
-    /// period covered, the server held 16 ms at period 1024 made clicks late with every tick on time; with two,
-    /// none (docs/benchmarks.md, "A server cycle late by less than a period").
+    /// for a period a cycle, and a cycle its dummy driver starts late by less than a period is no xrun to it (the
+    /// driver keeps to its own schedule): the next cycle comes on time right after, so two periods can be rendered
+    /// between two ticks of the scheduler that are on time. With one period covered, the server held 16 ms at
+    /// period 1024 made clicks late with every tick on time; with two, none (docs/benchmarks.md, "A server cycle
+    /// late by less than a period"). A card's driver with more than two periods of buffer (`-n 3`) could be later
+    /// still without an xrun; that is not measured here.
     public static func coveredLatency(periodFrames: Int, sampleRate: SampleRate) -> Duration {
         .nanoseconds(2 * Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate.framesPerSecond))
     }

@@ -1,4 +1,7 @@
 import Foundation
+import MetronomeJack
+import MetronomeLive
+import MetronomeModel
 import MetronomeTestSupport
 import Testing
 
@@ -125,8 +128,14 @@ struct JackMIDIInputTests {
 
     /// How long after it arrives a key takes effect in `arp --midi-in` at period 256 (docs/jack.md): the lookahead
     /// `metronome --driver jack` takes there (the 10 ms timer + two periods + 10 ms: 1472 frames,
-    /// `JackOutput.coveredLatency`) and two timer periods (960).
-    static let keyLatency = 2432
+    /// `JackOutput.coveredLatency`) and two timer periods (960): 2432.
+    static let keyLatency: Int = {
+        let rate = SampleRate.standard
+        let lookahead = Session.defaultLookahead(
+            timerInterval: .milliseconds(10),
+            outputLatency: JackOutput.coveredLatency(periodFrames: 256, sampleRate: rate), sampleRate: rate)
+        return Int(lookahead) + 2 * 480
+    }()
 
     /// The latency `--verbose` reports: "MIDI input: N frames from arrival to sound, M messages late".
     static func latency(_ result: CommandResult) -> (frames: Int, late: Int)? {

@@ -26,6 +26,28 @@ struct JackOutputTests {
         return session
     }
 
+    @Test(
+        "The lookahead through JACK covers two periods beside the 10 ms timer and 10 ms: 1472 frames at period 256, 3008 at 1024 (48 kHz); an output's buffer target is those two periods, which a live run covers again after the server comes back"
+    )
+    func lookaheadCoversTwoPeriods() throws {
+        let rate = try SampleRate(48_000)
+        let lookahead = { (period: Int) in
+            Session.defaultLookahead(
+                timerInterval: .milliseconds(10),
+                outputLatency: JackOutput.coveredLatency(periodFrames: period, sampleRate: rate), sampleRate: rate)
+        }
+        #expect(lookahead(256) == 1472)
+        #expect(lookahead(1024) == 3008)
+        #expect(JackOutput.coveredLatency(periodFrames: 64, sampleRate: rate) == .nanoseconds(2_666_666))
+        // A live run widens a session's lookahead to a new output's target (`Session.coverOutputLatency`): after a
+        // return at period 1024, a session started at 256 covers two of the new periods.
+        let narrow = try Session(
+            map: try TempoMap.steady(tempo: .of(120), sampleRate: rate), clicks: Impulses.clickSet(),
+            configuration: try MixerConfiguration(sampleRate: rate), lookahead: lookahead(256))
+        narrow.coverOutputLatency(2 * 1024)
+        #expect(narrow.lookahead == lookahead(1024))
+    }
+
     /// The frames of the recording's non-zero samples, with their values.
     static func impulses(_ samples: [Float]) -> [(frame: Int, value: Float)] {
         samples.enumerated().filter { $0.element != 0 }.map { ($0.offset, $0.element) }
@@ -265,6 +287,8 @@ struct JackOutputTests {
             outputs.append(output)
             #expect(output.portNames == ["\(name):out_1", "\(name):out_2"])
             #expect(output.periodFrames == period)
+            // Its buffer's target, which a live run's lookahead covers: two periods (`JackOutput.coveredLatency`).
+            #expect(output.bufferFrames.map { [$0.target, $0.minimumRequest] } == [2 * period, period])
         }
         // The recorder joining the graph (a new client, two connections) can cost the dummy backend a cycle or two
         // at small periods: the recording is checked from 0.7 s in, and the server's log read from then on.

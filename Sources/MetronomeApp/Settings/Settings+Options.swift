@@ -167,7 +167,8 @@ extension Settings {
     public enum Lookahead: SettingKind {
         public static let name = "--lookahead"
         public static let help =
-            "How far ahead clicks are scheduled, in milliseconds, 5 to 2000 (default: 10 ms timer + latency + 10)."
+            "How far ahead clicks are scheduled, in milliseconds, 5 to 2000 (default: 10 ms timer + latency + 10; "
+            + "through JACK, two periods for the latency)."
         public static func read(_ text: String) throws(InvalidValue) -> Swift.Duration {
             try SettingText.lookahead(text)
         }

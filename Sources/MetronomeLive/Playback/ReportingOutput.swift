@@ -3,8 +3,9 @@ import MetronomeEngine
 /// What a live run reports of its output beyond the seam (`LiveRun`): the figures `--verbose` prints and the line
 /// printed when the server is back. PulseAudio's and JACK's outputs give them.
 public protocol ReportingOutput: OutputBackend {
-    /// The buffer the output started with, for the report (PulseAudio's target and minimum request, in frames); nil
-    /// for an output with none (JACK reports its period instead).
+    /// The buffer the output started with, in frames: its target, the most the server may render between two ticks
+    /// of the scheduler that are on time, which the session's lookahead covers (PulseAudio's target latency as
+    /// granted; JACK's two periods), and its minimum request; for the report too. Nil for an output with none.
     var bufferFrames: (target: Int, minimumRequest: Int)? { get }
     /// Refreshes the latency figure before the report (PulseAudio asks the server; JACK's is always current).
     func refreshLatency()
