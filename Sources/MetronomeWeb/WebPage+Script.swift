@@ -3,8 +3,8 @@
 /// at the host time it is heard: pings give the offset between the page's clock (`performance.now()`) and the host's
 /// (`CLOCK_MONOTONIC`), taken from the fastest round trips, and each beat (sent as soon as it is scheduled) is drawn
 /// in the animation frame nearest its host time less that offset. `window.metronome` exposes the state, the offset
-/// and the beats shown (`page`: the frame's time), the commands not sent because the socket was not open (`unsent`)
-/// and the socket's closes (`closes`), and `stage` the stage view's flash and wake lock, for tests. The
+/// and the beats shown (`page`: the frame's time), the last 50 commands not sent because the socket was not open
+/// (`unsent`) and the socket's last 50 closes (`closes`), and `stage` the stage view's flash and wake lock, for tests. The
 /// stage view (a button, the `s` key or `?stage=1` in the URL) is described where it is drawn, below.
 extension WebPage {
     static let script = #"""
@@ -18,7 +18,9 @@ extension WebPage {
 
         function send(address, tags, ...values) {
           if (!m.socket || m.socket.readyState !== WebSocket.OPEN) {
+            // The last 50 of them (a page left open while the server is away retries every second).
             m.unsent.push({ page: performance.now(), address: address });
+            if (m.unsent.length > 50) m.unsent.shift();
             return;
           }
           m.socket.send((tags === "" ? [address] : [address, tags, ...values.map(String)]).join("\t"));
@@ -32,6 +34,7 @@ extension WebPage {
           socket.onopen = () => { $("status").textContent = "connected"; m.samples = []; burst(); };
           socket.onclose = (event) => {
             m.closes.push({ page: performance.now(), code: event.code, reason: event.reason });
+            if (m.closes.length > 50) m.closes.shift();
             $("status").textContent = "disconnected: retrying";
             setTimeout(connect, 1000);
           };
