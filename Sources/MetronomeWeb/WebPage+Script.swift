@@ -4,8 +4,8 @@
 /// (`CLOCK_MONOTONIC`), taken from the fastest round trips, and each beat (sent as soon as it is scheduled) is drawn
 /// in the animation frame nearest its host time less that offset. `window.metronome` exposes the state, the offset
 /// and the beats shown (`page`: the frame's time), the last 50 commands not sent because the socket was not open
-/// (`unsent`) and the socket's last 50 closes (`closes`), and `stage` the stage view's flash and wake lock, for tests. The
-/// stage view (a button, the `s` key or `?stage=1` in the URL) is described where it is drawn, below.
+/// (`unsent`) and the socket's last 50 closes (`closes`), and `stage` the stage view's flash and wake lock, for
+/// tests. The stage view (a button, the `s` key or `?stage=1` in the URL) is described where it is drawn, below.
 extension WebPage {
     static let script = #"""
         "use strict";
