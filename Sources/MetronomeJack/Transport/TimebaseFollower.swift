@@ -15,15 +15,17 @@ import MetronomeModel
 /// ticks]. Every cycle at the same tempo and meter narrows that interval (each one is intersected with the ones
 /// before, carried to the frame of the master's bar 1 beat 1 on a steady grid); a new tempo or meter starts afresh, and
 /// so do two cycles in a row that do not fit (one alone is JACK's stale copy of a position the master was late to
-/// rewrite: the cycle before's bar, beat and tick under this cycle's frame). A master with 1920 ticks a beat (klick) leaves a tick's uncertainty (15.5 frames
-/// at 97 BPM and 48 kHz) after one cycle and under a frame after some ten cycles of 1024 frames.
+/// rewrite: the cycle before's bar, beat and tick under this cycle's frame). A master with 1920 ticks a beat (klick)
+/// leaves a tick's uncertainty (15.5 frames at 97 BPM and 48 kHz) after one cycle and under a frame after some ten
+/// cycles of 1024 frames.
 ///
 /// Every scheduler pass it looks at the first beat of ours not yet scheduled, and the master's beat nearest to it
 /// (the next one, if that one's frame is already scheduled):
 /// - our beat outside the interval the master allows for that beat (widened by half a frame) is re-anchored there
-///   (`.align`, onto the interval's middle), so it never jumps back over a scheduled click; while the interval is
-///   wider than a frame and the beat more than a few scheduling passes ahead (`margin`), it waits for later cycles
-///   to narrow it;
+///   (`.align`, onto the interval's middle), so it never jumps back over a scheduled click; so is one inside it
+///   heard on another frame than the middle once the interval is narrower than a frame (then every beat is heard
+///   within a frame of the master's exact one); while the interval is wider than a frame and the beat more than a
+///   few scheduling passes ahead (`margin`), it waits for later cycles to narrow it;
 /// - if our bar is not the master's there (another meter, or another beat of the bar), the position put on the
 ///   master's beat is instead the same beat of the bar from our next downbeat (this beat, if it is one), with the
 ///   master's meter from that downbeat (`.changeClicks` taking effect inside the bar before it): the rest of our bar
@@ -156,14 +158,22 @@ public struct TimebaseFollower: Sendable {
         let middle = (grid.low + grid.high) / 2
         let heard = frame + offset
         var index = ((heard - middle) / grid.beatFrames).rounded()
-        var moves =
-            heard <= grid.low + index * grid.beatFrames - 0.5 || heard > grid.high + index * grid.beatFrames + 0.5
-        // Inside the master's interval, our beat stays where it is.
-        var target = moves ? middle + index * grid.beatFrames - offset : frame
         // A frame is heard where it rounds to (as the scheduler places a click): one from half a frame before the
         // first unscheduled frame is still to come. Only a master's beat heard on a frame already scheduled is
         // given up for its next one.
         let heardFrame = { (exact: Double) in exact.rounded(.toNearestOrAwayFromZero) }
+        // Outside the master's interval (widened by half a frame), our beat moves. Inside it, it stays, unless the
+        // interval is narrower than a frame and our beat is heard on another frame than its middle, still to come:
+        // kept anywhere in the widened interval, it could be heard two frames after a master that truncates its
+        // beat's frame (klick: docs/benchmarks.md, "JACK beside the other lanes, a fifth time"), where the middle's
+        // frame is within one. (A middle heard on a frame already scheduled leaves our beat where it is, within the
+        // interval, rather than give it up.)
+        let masterBeat = middle + index * grid.beatFrames
+        var moves =
+            heard <= grid.low + index * grid.beatFrames - 0.5 || heard > grid.high + index * grid.beatFrames + 0.5
+            || (grid.high - grid.low <= 1 && heardFrame(heard) != heardFrame(masterBeat)
+                && heardFrame(min(masterBeat - offset, frame)) >= Double(scheduledUntil))
+        var target = moves ? masterBeat - offset : frame
         if heardFrame(min(target, frame)) < Double(scheduledUntil) {
             index += 1
             target = middle + index * grid.beatFrames - offset
