@@ -45,7 +45,7 @@ struct ServerComesAndGoesTests {
         // server's (our write callbacks in time): CI at 9f7be46 had 192 frames of silence 1944 frames into the first
         // click after the return, on a server started a moment before, and no report to tell whose they were.
         let (result, findings, returned) = try repeatedOnlyForOutsideCauses {
-            let (result, _, _, findings, _, returned) = try killedAndStartedAgain(
+            let (result, _, _, findings, _, _, returned) = try killedAndStartedAgain(
                 server, arguments: ["--verbose"], lines: (lostLine, backLine), name: "server", scratch: scratch,
                 kill: { server.kill(SIGKILL) }, restart: server.restart)
             // The report is the new stream's: the underruns after the return, with our callbacks beside them.

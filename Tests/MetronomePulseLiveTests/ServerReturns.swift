@@ -18,13 +18,15 @@ func waitUntilPlaying(_ server: some PulseProtocolServer) throws -> Bool {
 
 /// What a run of `metronome --bpm 120 --quiet ARGUMENTS` gives when its whole server is killed while it plays
 /// (`kill`) and started again (`restart`, 1.3 s later: more than two beats): its result, the recordings before the loss
-/// and after the return (the recorder ends with its server) with their findings (`wholeClickFindings`), the new
-/// recording (finished, for its profiler), and how long the return took to play again, printed after `name`.
+/// and after the return (the recorder ends with its server) with their findings (`wholeClickFindings`), the two
+/// recordings (ended, for their profilers: the first's ends with its server, or is interrupted a second after), and
+/// how long the return took to play again, printed after `name`.
 func killedAndStartedAgain(
     _ server: some PulseProtocolServer, arguments: [String] = [], lines: (lost: String, back: String), name: String,
     scratch: Scratch, kill: () -> Void, restart: () throws -> Void
 ) throws -> (
-    result: CommandResult, before: [Float], after: [Float], findings: [String], second: Recording, returned: Double
+    result: CommandResult, before: [Float], after: [Float], findings: [String], first: Recording, second: Recording,
+    returned: Double
 ) {
     let first = try server.startRecording()
     let command = try CommandRunner.start(
@@ -34,6 +36,11 @@ func killedAndStartedAgain(
     kill()
     #expect(poll(atMost: 2) { command.errorOutput == lines.lost })
     first.process.wait()
+    if let profiler = first.profiler {
+        // It writes its log on SIGINT; it may have ended with its server already.
+        profiler.process.send(SIGINT)
+        _ = profiler.process.wait(killingAfter: 1)
+    }
     let before = try AudioFileReader.read(path: first.path).channels[0]
     usleep(1_300_000)
     try restart()
@@ -47,7 +54,7 @@ func killedAndStartedAgain(
     let result = command.wait()
     let after = try second.finish()
     let findings = try wholeClickFindings(before: before, after: after, scratch: scratch)
-    return (result, before, after, findings, second, returned)
+    return (result, before, after, findings, first, second, returned)
 }
 
 /// Checks the recordings of `metronome --bpm 120` before a server's death and after its return: each holds whole
