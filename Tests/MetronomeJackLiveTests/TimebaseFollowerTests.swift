@@ -125,30 +125,38 @@ struct TimebaseFollowerTests {
         "Our beat heard a frame after the master's middle, inside the interval widened by half a frame: once the interval is narrower than a frame, it is moved onto the frame the middle is heard on (kept there, it could be heard two frames after klick's beat)"
     )
     func beatOnAnotherFrameThanTheMiddleIsMoved() throws {
-        // The master's bar 1 beat 1 at transport frame 0.2: after 40 cycles its interval is (0, 0.5], its beat 3 at
+        // The master's bar 1 beat 1 at transport frame 0.2: after its cycles the interval is (0, 0.5], its beat 3 at
         // 48 000.25 (heard at 48 000) by the middle. Ours a frame later on the transport: heard at 48 001, within the
         // interval's high end and half a frame.
-        var follower = TimebaseFollower()
-        for cycle in 0..<40 {
-            let frame = Int64(cycle * 1024)
-            let ticks = Int(((Double(frame) - 0.2) / 12.5).rounded(.down))
-            let beats = ticks / 1920
-            let position = TimebasePosition(
-                frame: frame, bar: beats / 4 + 1, beat: beats % 4 + 1, tick: ticks % 1920, ticksPerBeat: 1920,
-                beatsPerMinute: 120, beatsPerBar: 4, beatType: 4)
-            follower.observe(position, number: UInt64(cycle + 1), framesPerSecond: 48_000)
-        }
-        let transport = try Self.transport(tempo: 120)
+        var follower = Self.follower(masterAt: 0.2)
         let commands = follower.commands(
-            transport: transport, scheduledUntil: 45_000, transportOffset: 1, margin: 4_096)
+            transport: try Self.transport(tempo: 120), scheduledUntil: 45_000, transportOffset: 1, margin: 4_096)
         guard let (position, frame, quantization) = Self.onlyAlign(commands) else { return }
         #expect(position == Position(ticks: 2 * Position.ticksPerBeat(unit: 4)))
         #expect(frame == 47_999.25)
         #expect(quantization == .frame(47_999))
-        // On the middle's frame, our beat stays.
-        let transportOnIt = try Self.transport(tempo: 120)
-        let again = follower.commands(
-            transport: transportOnIt, scheduledUntil: 45_000, transportOffset: 0, margin: 4_096)
+        // On the middle's frame (a fresh follower: one that has sent commands for a beat does not look at it again),
+        // our beat stays.
+        var onIt = Self.follower(masterAt: 0.2)
+        let again = onIt.commands(
+            transport: try Self.transport(tempo: 120), scheduledUntil: 45_000, transportOffset: 0, margin: 4_096)
         #expect(again.isEmpty, "\(again)")
+    }
+
+    /// A follower that has seen a master at 120 BPM in 4/4 (klick's 1920 ticks a beat) whose bar 1 beat 1 is at
+    /// transport frame `masterAt`, at the start of each of the cycles of 1024 frames from 1 to 39 (cycle 0's tick
+    /// would be before the master's start).
+    static func follower(masterAt start: Double) -> TimebaseFollower {
+        var follower = TimebaseFollower()
+        for cycle in 1..<40 {
+            let frame = Int64(cycle * 1024)
+            let ticks = Int(((Double(frame) - start) / 12.5).rounded(.down))
+            let beats = ticks / 1920
+            let position = TimebasePosition(
+                frame: frame, bar: beats / 4 + 1, beat: beats % 4 + 1, tick: ticks % 1920, ticksPerBeat: 1920,
+                beatsPerMinute: 120, beatsPerBar: 4, beatType: 4)
+            follower.observe(position, number: UInt64(cycle), framesPerSecond: 48_000)
+        }
+        return follower
     }
 }

@@ -36,13 +36,15 @@ func killedAndStartedAgain(
     kill()
     #expect(poll(atMost: 2) { command.errorOutput == lines.lost })
     first.process.wait()
+    let recorded = now()
     if let profiler = first.profiler {
         // It writes its log on SIGINT; it may have ended with its server already.
         profiler.process.send(SIGINT)
         _ = profiler.process.wait(killingAfter: 1)
     }
     let before = try AudioFileReader.read(path: first.path).channels[0]
-    usleep(1_300_000)
+    // The server starts again 1.3 s after the recorder ended, as before the profiler was waited for.
+    usleep(useconds_t(max(0, 1.3 - (now() - recorded)) * 1_000_000))
     try restart()
     let back = now()
     let second = try server.startRecording()

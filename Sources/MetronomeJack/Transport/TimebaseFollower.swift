@@ -23,9 +23,10 @@ import MetronomeModel
 /// (the next one, if that one's frame is already scheduled):
 /// - our beat outside the interval the master allows for that beat (widened by half a frame) is re-anchored there
 ///   (`.align`, onto the interval's middle), so it never jumps back over a scheduled click; so is one inside it
-///   heard on another frame than the middle once the interval is narrower than a frame (then every beat is heard
-///   within a frame of the master's exact one); while the interval is wider than a frame and the beat more than a
-///   few scheduling passes ahead (`margin`), it waits for later cycles to narrow it;
+///   heard on another frame than the middle once the interval is no wider than a frame, unless the middle's frame
+///   is already scheduled (then our beat stays inside the widened interval: up to two frames from a master that
+///   truncates its beat's frame; otherwise within one); while the interval is wider than a frame and the beat more
+///   than a few scheduling passes ahead (`margin`), it waits for later cycles to narrow it;
 /// - if our bar is not the master's there (another meter, or another beat of the bar), the position put on the
 ///   master's beat is instead the same beat of the bar from our next downbeat (this beat, if it is one), with the
 ///   master's meter from that downbeat (`.changeClicks` taking effect inside the bar before it): the rest of our bar
@@ -163,7 +164,8 @@ public struct TimebaseFollower: Sendable {
         // given up for its next one.
         let heardFrame = { (exact: Double) in exact.rounded(.toNearestOrAwayFromZero) }
         // Outside the master's interval (widened by half a frame), our beat moves. Inside it, it stays, unless the
-        // interval is narrower than a frame and our beat is heard on another frame than its middle, still to come:
+        // interval is no wider than a frame and our beat is heard on another frame than its middle, still to come
+        // (and not a rounding's flicker: the two a millionth of a frame apart at most stay as they are):
         // kept anywhere in the widened interval, it could be heard two frames after a master that truncates its
         // beat's frame (klick: docs/benchmarks.md, "JACK beside the other lanes, a fifth time"), where the middle's
         // frame is within one. (A middle heard on a frame already scheduled leaves our beat where it is, within the
@@ -172,6 +174,7 @@ public struct TimebaseFollower: Sendable {
         var moves =
             heard <= grid.low + index * grid.beatFrames - 0.5 || heard > grid.high + index * grid.beatFrames + 0.5
             || (grid.high - grid.low <= 1 && heardFrame(heard) != heardFrame(masterBeat)
+                && abs(heard - masterBeat) > 1e-6
                 && heardFrame(min(masterBeat - offset, frame)) >= Double(scheduledUntil))
         var target = moves ? masterBeat - offset : frame
         if heardFrame(min(target, frame)) < Double(scheduledUntil) {
