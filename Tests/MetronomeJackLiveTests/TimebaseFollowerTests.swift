@@ -7,14 +7,16 @@ import Testing
 /// frame 0, and our map at the master's tempo playing from output frame 0.
 @Suite("Following a JACK timebase master: the beat nearest the first unscheduled frame")
 struct TimebaseFollowerTests {
-    /// A follower that has seen the master at `tempo` at the start of each of 40 cycles of 1024 frames: its interval
-    /// for the master's bar 1 beat 1 is narrower than a frame (at 120, whose tick is 12.5 frames, (-0.5, 0]).
-    static func follower(tempo: Double) -> TimebaseFollower {
+    /// A follower that has seen the master at `tempo`, its bar 1 beat 1 at transport frame `start`, at the start of
+    /// each of 40 cycles of 1024 frames (a cycle before the master's start is not usable, and left out): with the start
+    /// on frame 0, its interval for the master's bar 1 beat 1 is narrower than a frame (at 120, whose tick is 12.5
+    /// frames, (-0.5, 0]).
+    static func follower(tempo: Double, masterAt start: Double = 0) -> TimebaseFollower {
         var follower = TimebaseFollower()
         let tickFrames = 48_000 * 60 / tempo / 1920
         for cycle in 0..<40 {
             let frame = Int64(cycle * 1024)
-            let ticks = Int((Double(frame) / tickFrames).rounded(.down))
+            let ticks = Int(((Double(frame) - start) / tickFrames).rounded(.down))
             let beats = ticks / 1920
             let position = TimebasePosition(
                 frame: frame, bar: beats / 4 + 1, beat: beats % 4 + 1, tick: ticks % 1920, ticksPerBeat: 1920,
@@ -122,13 +124,13 @@ struct TimebaseFollowerTests {
     }
 
     @Test(
-        "Our beat heard a frame after the master's middle, inside the interval widened by half a frame: once the interval is narrower than a frame, it is moved onto the frame the middle is heard on (kept there, it could be heard two frames after klick's beat)"
+        "Our beat heard a frame after the master's middle, inside the interval widened by half a frame: once the interval is no wider than a frame, it is moved onto the frame the middle is heard on (kept there, it could be heard two frames after klick's beat)"
     )
     func beatOnAnotherFrameThanTheMiddleIsMoved() throws {
-        // The master's bar 1 beat 1 at transport frame 0.2: after its cycles the interval is (0, 0.5], its beat 3 at
-        // 48 000.25 (heard at 48 000) by the middle. Ours a frame later on the transport: heard at 48 001, within the
-        // interval's high end and half a frame.
-        var follower = Self.follower(masterAt: 0.2)
+        // The master's bar 1 beat 1 at transport frame 0.2: after its 39 usable cycles the interval is (0, 0.5], its
+        // beat 3 at 48 000.25 (heard at 48 000) by the middle. Ours a frame later on the transport: heard at 48 001,
+        // within the interval's high end and half a frame.
+        var follower = Self.follower(tempo: 120, masterAt: 0.2)
         let commands = follower.commands(
             transport: try Self.transport(tempo: 120), scheduledUntil: 45_000, transportOffset: 1, margin: 4_096)
         guard let (position, frame, quantization) = Self.onlyAlign(commands) else { return }
@@ -137,26 +139,9 @@ struct TimebaseFollowerTests {
         #expect(quantization == .frame(47_999))
         // On the middle's frame (a fresh follower: one that has sent commands for a beat does not look at it again),
         // our beat stays.
-        var onIt = Self.follower(masterAt: 0.2)
+        var onIt = Self.follower(tempo: 120, masterAt: 0.2)
         let again = onIt.commands(
             transport: try Self.transport(tempo: 120), scheduledUntil: 45_000, transportOffset: 0, margin: 4_096)
         #expect(again.isEmpty, "\(again)")
-    }
-
-    /// A follower that has seen a master at 120 BPM in 4/4 (klick's 1920 ticks a beat) whose bar 1 beat 1 is at
-    /// transport frame `masterAt`, at the start of each of the cycles of 1024 frames from 1 to 39 (cycle 0's tick
-    /// would be before the master's start).
-    static func follower(masterAt start: Double) -> TimebaseFollower {
-        var follower = TimebaseFollower()
-        for cycle in 1..<40 {
-            let frame = Int64(cycle * 1024)
-            let ticks = Int(((Double(frame) - start) / 12.5).rounded(.down))
-            let beats = ticks / 1920
-            let position = TimebasePosition(
-                frame: frame, bar: beats / 4 + 1, beat: beats % 4 + 1, tick: ticks % 1920, ticksPerBeat: 1920,
-                beatsPerMinute: 120, beatsPerBar: 4, beatType: 4)
-            follower.observe(position, number: UInt64(cycle), framesPerSecond: 48_000)
-        }
-        return follower
     }
 }
