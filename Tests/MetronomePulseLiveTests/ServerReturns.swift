@@ -112,6 +112,48 @@ func wholeClickFindings(before: [Float], after: [Float], scratch: Scratch) throw
     return findings
 }
 
+/// `metronome --bpm 120` rendered for 6 bars: the click train a recording of it holds, from any beat of its bar on.
+func clickTrain(scratch: Scratch) throws -> [Float] {
+    let rendered = scratch.file("train.wav")
+    let render = try CommandRunner.run(["--bpm", "120", "--bars", "6", "--quiet", "--output", rendered])
+    guard render.status == 0 else { throw ReferenceRenderFailed(status: render.status, error: render.standardError) }
+    return try AudioFileReader.read(path: rendered).channels[0]
+}
+
+/// A reference render that did not exit 0.
+struct ReferenceRenderFailed: Error {
+    let status: Int32
+    let error: String
+}
+
+/// Where a recording of `metronome --bpm 120` departs from the click train it should hold, when it departs only as
+/// PipeWire's graph makes a recording depart (`Recording.wholeQuantaEdits`: whole quanta of silence put in, of the
+/// train taken out or replaced by silence). Compared from the recording's first onset to the end of the sound of its
+/// last click but one when `partialLast` (the recorder ended with its server, maybe inside it), else of its last: as
+/// many beats of the train, starting on whichever beat of the bar makes the two agree (the accent on the bar's first).
+/// Nil when they are equal, or differ otherwise (a click moved alone, one cut short, one more or fewer).
+/// - Parameters:
+///   - samples: the recording.
+///   - partialLast: whether its last click is left out.
+///   - train: `clickTrain(scratch:)`.
+func clickTrainDepartures(_ samples: [Float], partialLast: Bool, train: [Float]) -> [String]? {
+    let found = onsets(samples)
+    guard let first = found.first else { return nil }
+    let clicks = found.count - (partialLast ? 1 : 0)
+    guard clicks > 0 else { return nil }
+    for beat in 0..<4 {
+        let start = beat * 24000
+        let lastClick = start + (clicks - 1) * 24000
+        guard lastClick + 24000 <= train.count,
+            let end = train[lastClick..<(lastClick + 24000)].lastIndex(where: { $0 != 0 })
+        else { return nil }
+        if let edits = Recording.wholeQuantaEdits(in: samples[first...], against: Array(train[start...end])) {
+            return edits
+        }
+    }
+    return nil
+}
+
 /// A recording of `metronome --bpm 120` across server returns: its onsets, the intervals between them, and for each
 /// interval longer than a beat (a return's gap) how far the click after it is off the grid before it, in frames.
 func gridAcrossReturns(_ samples: [Float]) -> (found: [Int], intervals: [Int], errors: [Int]) {

@@ -94,6 +94,15 @@ public struct Recording {
             as: "the recording departs from the render only by whole \(Recording.graphQuantum)-frame quanta")
     }
 
+    /// As `graphCyclesExplaining(recorded:reference:)`, for departures found elsewhere (a recording of clicks against
+    /// the click train it should hold): each a whole quantum's doing, as `Recording.wholeQuantaEdits` tells them.
+    /// - Throws: when the profiler's log cannot be read or is not in its format.
+    public func graphCyclesExplaining(departures: [String]) throws -> String? {
+        try explained(
+            by: departures.isEmpty ? nil : departures,
+            as: "the recording departs from the click train only by whole \(Recording.graphQuantum)-frame quanta")
+    }
+
     /// The cause when the profiler flagged at least as many troubled graph cycles as `departures` (each a graph
     /// quantum's doing, as `how` says), with the figures; nil without a profiler or departures, or with fewer cycles.
     private func explained(by departures: [String]?, as how: String) throws -> String? {
