@@ -363,11 +363,12 @@ struct ServiceTests {
             try harness.render(to: tick * 1000)
         }
         #expect(harness.state()["source_state"] == .string("locked"))
-        // The ticks stop: after 0.15 s and four ticks (7 200 + 4 000 frames at 120 BPM) without one, holding; a
-        // tick again, locked.
-        try harness.render(to: 40_000 + 11_000)
+        // The ticks stop: after 0.15 s and four ticks (7 200 + 4 000 frames at 120 BPM) without one, holding, judged
+        // at the frame rendered (a pass every 1000 frames): the pass at 51 000 is not past 51 200, the one at 52 000
+        // is, though the first frame not yet scheduled was past it a pass sooner. A tick again, locked.
+        try harness.render(to: 52_000)
         #expect(harness.state()["source_state"] == .string("locked"))
-        try harness.render(to: 40_000 + 16_000)
+        try harness.render(to: 53_000)
         #expect(harness.state()["source_state"] == .string("holding"))
         for tick in 57...72 {
             inbox.push(.clock, at: SampleTime(tick * 1000))

@@ -20,10 +20,11 @@ import Synchronization
 /// What is already scheduled does not move: a start whose clock is due before the first frame not yet scheduled (a
 /// sender that sends its first clock a lookahead or less after Start, or no clock before it) plays its first beat
 /// on that frame, late, and counts it (`lateStarts`); the next beat is on the line again. A Stop takes effect from
-/// the first frame not yet scheduled. When no tick has come for `holdSeconds` plus four ticks, the session holds its
-/// tempo and phase (`MIDIClockStatus.State.holding`) until ticks come again, on a line fitted afresh (the ticks of
-/// the silence counted on the old line, so the song's position goes on with the time). The session is
-/// not over while stopped: it waits for the clock's next Start (quit ends it).
+/// the first frame not yet scheduled. When no tick has come for `holdSeconds` plus four ticks by the frame the output
+/// renders (`FollowerPass.position`: what has been heard, not a lookahead on), the session holds its tempo and
+/// phase (`MIDIClockStatus.State.holding`) until ticks come again, on a line fitted afresh (the ticks of the silence
+/// counted on the old line, so the song's position goes on with the time). The session is not over while stopped:
+/// it waits for the clock's next Start (quit ends it).
 ///
 /// While it does not lead (`leads` false: `metronome serve` through JACK, until `/metronome/follow midi-clock`), it
 /// takes and counts what arrives and keeps its status, and sends nothing; made to lead while the clock plays, it
@@ -219,7 +220,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         let transport = pass.transport
         let map = transport.map
         guard let line = estimator.line, let anchor = song.anchor, let lastTickFrame,
-            !holds(scheduledUntil: pass.scheduledUntil, periodFrames: pass.periodFrames, lastTick: lastTickFrame),
+            !isHolding(at: Double(pass.position), since: lastTickFrame),
             let here = transport.firstPosition(atOrAfter: pass.scheduledUntil),
             let beat = map.nextBeat(atOrAfter: here), beat != map.endPosition,
             let frame = transport.exactOutputFrame(of: beat)
@@ -254,18 +255,12 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         return commands
     }
 
-    /// Whether a pass that has scheduled up to `scheduledUntil` holds: the first frame not yet scheduled lies ahead of
-    /// the frames arriving by up to the lookahead and a few timer periods, so these count on top of the silence.
-    private func holds(scheduledUntil: SampleTime, periodFrames: SampleTime, lastTick: Double) -> Bool {
-        isHolding(at: Double(scheduledUntil - 4 * periodFrames), since: lastTick)
-    }
-
     private func publish(_ pass: FollowerPass) {
         var status = MIDIClockStatus()
         if let lastTickFrame {
-            status.state =
-                holds(scheduledUntil: pass.scheduledUntil, periodFrames: pass.periodFrames, lastTick: lastTickFrame)
-                ? .holding : .locked
+            // Judged at the frame the output renders now, not at the first frame not yet scheduled (a lookahead on):
+            // the silence is what has been heard.
+            status.state = isHolding(at: Double(pass.position), since: lastTickFrame) ? .holding : .locked
         }
         status.isPlaying = song.isPlaying
         if let tempo = estimator.quarterNotesPerMinute { status.tempo = tempo }

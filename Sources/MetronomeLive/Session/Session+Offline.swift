@@ -52,7 +52,7 @@ extension Session {
                 var pass = FollowerPass(
                     scheduler: scheduler, mapping: mapping, now: now,
                     framesPerSecond: mixer.configuration.sampleRate.framesPerSecond, periodFrames: periodFrames,
-                    horizon: horizon)
+                    position: mixer.framePosition, horizon: horizon)
                 let followers = followers.withLock { $0 }
                 for follower in followers { follower.prepare(&pass) }
                 _ = scheduler.schedule(until: horizon)

@@ -548,7 +548,7 @@ public final class Session: @unchecked Sendable {
         var pass = FollowerPass(
             scheduler: scheduler, mapping: output?.mapping, now: .now(),
             framesPerSecond: mixer.configuration.sampleRate.framesPerSecond, periodFrames: periodFrames,
-            horizon: position + lookahead)
+            position: position, horizon: position + lookahead)
         for follower in followers { follower.prepare(&pass) }
         // A seek's frames are scheduled a lookahead on from it: the render thread goes there once it is granted.
         let horizon = max(position, pass.seekFrame ?? position) + lookahead

@@ -79,6 +79,8 @@ public struct FollowerPass {
     public let framesPerSecond: Int
     /// The live timer's period, in frames.
     public let periodFrames: SampleTime
+    /// The mixer's frame as the pass found it: the frame the output is rendering now, a lookahead before `horizon`.
+    public let position: SampleTime
     /// The frame the pass schedules up to, as it stood before the followers looked (the output's position plus the
     /// lookahead): a command quantized before it applies in this pass. A follower's seek in the pass moves the real
     /// horizon on (to `seekFrame` plus the lookahead), which this does not show.
@@ -92,13 +94,14 @@ public struct FollowerPass {
 
     init(
         scheduler: Scheduler, mapping: ClockMapping?, now: HostTime, framesPerSecond: Int, periodFrames: SampleTime,
-        horizon: SampleTime
+        position: SampleTime, horizon: SampleTime
     ) {
         self.scheduler = scheduler
         self.mapping = mapping
         self.now = now
         self.framesPerSecond = framesPerSecond
         self.periodFrames = periodFrames
+        self.position = position
         self.horizon = horizon
         scheduler.launchGrid = nil
         scheduler.loadsStart = true
