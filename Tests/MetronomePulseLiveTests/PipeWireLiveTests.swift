@@ -403,7 +403,7 @@ struct GraphQuantumEditTests {
     }
 
     @Test(
-        "A recording of clicks against their train: from any beat of the bar, a quantum taken out inside an accent and two put in before the next click are explained (CI at 4473320); a click moved alone, one cut short or the train itself are not"
+        "A recording of clicks against their train, from the bar's third beat or its first: a quantum taken out inside an accent and two put in before the next click (CI at 4473320), or two taken out before a click, are explained; a click moved alone by a quantum or by 480 frames, the first click cut at its start or the last at its end by a quantum, or nothing off, are not"
     )
     func clickTrain() {
         // 6 bars at 120 BPM: a 3000-frame accent on each bar's first beat, a 2000-frame normal click on the others.
@@ -414,18 +414,27 @@ struct GraphQuantumEditTests {
         }
         let lead = [Float](repeating: 0, count: 30000)
         let tail = [Float](repeating: 0, count: 14400)
+        let quantum = [Float](repeating: 0, count: 256)
         // From the bar's third beat: normal, normal, accent, normal.
         let heard = Array(train[48000..<(48000 + 72000 + 2000)])
         #expect(clickTrainDepartures(lead + heard + tail, partialLast: false, train: train) == nil)
         let edited =
-            lead + Array(heard[..<49522]) + Array(heard[49778..<72000]) + [Float](repeating: 0, count: 512)
-            + Array(heard[72000...]) + tail
+            lead + Array(heard[..<49522]) + Array(heard[49778..<72000]) + quantum + quantum + Array(heard[72000...])
+            + tail
         #expect(
             clickTrainDepartures(edited, partialLast: false, train: train)
                 == ["256 frames taken out at frame 49522", "silence of 512 frames put in at frame 72000"])
-        // Ours: the last click 480 frames late alone, or cut short.
+        // Ours: the second click a quantum late alone (silence put in before it, taken out before the next), the last
+        // click 480 frames late, the first cut at its start, the last cut at its end.
+        let movedAlone =
+            lead + Array(heard[..<24000]) + quantum + Array(heard[24000..<(48000 - 256)]) + Array(heard[48000...])
+            + tail
+        #expect(clickTrainDepartures(movedAlone, partialLast: false, train: train) == nil)
         let late = lead + Array(heard[..<72000]) + [Float](repeating: 0, count: 480) + Array(heard[72000...]) + tail
         #expect(clickTrainDepartures(late, partialLast: false, train: train) == nil)
+        #expect(clickTrainDepartures(lead + Array(heard[256...]) + tail, partialLast: false, train: train) == nil)
+        let cutAtItsEnd = lead + Array(heard[..<(74000 - 256)]) + tail
+        #expect(clickTrainDepartures(cutAtItsEnd, partialLast: false, train: train) == nil)
         let cut = lead + Array(heard[..<72600]) + tail
         #expect(clickTrainDepartures(cut, partialLast: false, train: train) == nil)
         // Before a kill: the last click, cut by the recorder's end, is left out; two quanta taken out before the
@@ -436,5 +445,11 @@ struct GraphQuantumEditTests {
                 == ["512 frames taken out at frame 23488"])
         #expect(
             clickTrainDepartures(lead + Array(train[..<48700]), partialLast: true, train: train) == nil)
+        // The edits read back.
+        #expect(
+            TrainEdit("silence of 512 frames put in at frame 72000") == TrainEdit(frame: 72000, shift: 512, span: 0))
+        #expect(TrainEdit("256 frames taken out at frame 49522") == TrainEdit(frame: 49522, shift: -256, span: 256))
+        #expect(
+            TrainEdit("256 frames replaced by silence at frame 300") == TrainEdit(frame: 300, shift: 0, span: 256))
     }
 }

@@ -131,7 +131,10 @@ struct ReferenceRenderFailed: Error {
 /// train taken out or replaced by silence). Compared from the recording's first onset to the end of the sound of its
 /// last click but one when `partialLast` (the recorder ended with its server, maybe inside it), else of its last: as
 /// many beats of the train, starting on whichever beat of the bar makes the two agree (the accent on the bar's first).
-/// Nil when they are equal, or differ otherwise (a click moved alone, one cut short, one more or fewer).
+/// Nil when they are equal, or differ otherwise: a click cut or moved by other than whole quanta, one more or fewer;
+/// and, whole quanta or not, the first click cut at its start, the last cut at its end (an edit reaching the end of
+/// its sound), or a click moved alone (`movesAClickAlone`). A click's sound cut by whole quanta inside the window
+/// cannot be told from a quantum the graph replaced with silence; it is explained only with as many troubled cycles.
 /// - Parameters:
 ///   - samples: the recording.
 ///   - partialLast: whether its last click is left out.
@@ -146,12 +149,66 @@ func clickTrainDepartures(_ samples: [Float], partialLast: Bool, train: [Float])
         let lastClick = start + (clicks - 1) * 24000
         guard lastClick + 24000 <= train.count,
             let end = train[lastClick..<(lastClick + 24000)].lastIndex(where: { $0 != 0 })
+        else { continue }
+        let reference = Array(train[start...end])
+        guard let edits = Recording.wholeQuantaEdits(in: samples[first...], against: reference) else { continue }
+        let parsed = edits.compactMap(TrainEdit.init)
+        guard parsed.count == edits.count,
+            parsed.allSatisfy({ $0.frame > 0 && $0.frame + $0.span < reference.count }),
+            !movesAClickAlone(parsed, reference: reference)
         else { return nil }
-        if let edits = Recording.wholeQuantaEdits(in: samples[first...], against: Array(train[start...end])) {
-            return edits
-        }
+        return edits
     }
     return nil
+}
+
+/// One of `Recording.wholeQuantaEdits`' departures, read back: where (a frame of the render), how far it moves what
+/// follows (silence put in: later; frames taken out: earlier; replaced: not at all), and the render's frames it
+/// covers.
+struct TrainEdit: Equatable {
+    let frame: Int
+    let shift: Int
+    let span: Int
+
+    init(frame: Int, shift: Int, span: Int) {
+        (self.frame, self.shift, self.span) = (frame, shift, span)
+    }
+
+    init?(_ text: String) {
+        let words = text.split(separator: " ")
+        guard let frame = words.last.flatMap({ Int($0) }) else { return nil }
+        if text.hasPrefix("silence of "), words.count == 9, let length = Int(words[2]) {
+            self.init(frame: frame, shift: length, span: 0)
+        } else if text.contains(" taken out "), let length = Int(words[0]) {
+            self.init(frame: frame, shift: -length, span: length)
+        } else if text.contains(" replaced by silence "), let length = Int(words[0]) {
+            self.init(frame: frame, shift: 0, span: length)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Whether two edits in a row that move what follows, the other way each, both at a click's onset or in the silence
+/// between clicks (none inside a click's sound, nor any edit there between them), move the clicks between them alone:
+/// a click of ours late or early by whole quanta reads as silence put in before it and taken out before the next
+/// (the old intervals rule's "two intervals in a row off the opposite ways"). A graph's quantum taken out inside a
+/// click's sound and silence put in before the next (CI at 4473320) is not such a pair.
+func movesAClickAlone(_ edits: [TrainEdit], reference: [Float]) -> Bool {
+    func insideSound(_ edit: TrainEdit) -> Bool {
+        edit.frame > 0 && edit.frame < reference.count && reference[edit.frame - 1] != 0 && reference[edit.frame] != 0
+    }
+    var previous: TrainEdit?
+    for edit in edits {
+        if insideSound(edit) {
+            previous = nil
+            continue
+        }
+        guard edit.shift != 0 else { continue }
+        if let last = previous, last.shift * edit.shift < 0 { return true }
+        previous = edit
+    }
+    return false
 }
 
 /// A recording of `metronome --bpm 120` across server returns: its onsets, the intervals between them, and for each

@@ -21,7 +21,7 @@ import Synchronization
 /// sender that sends its first clock a lookahead or less after Start, or no clock before it) plays its first beat
 /// on that frame, late, and counts it (`lateStarts`); the next beat is on the line again. A Stop takes effect from
 /// the first frame not yet scheduled. When no tick has come for `holdSeconds` plus four ticks by the frame the output
-/// renders (`FollowerPass.position`: what has been heard, not a lookahead on), the session holds its tempo and
+/// renders (`FollowerPass.position`, not the lookahead scheduled beyond it), the session holds its tempo and
 /// phase (`MIDIClockStatus.State.holding`) until ticks come again, on a line fitted afresh (the ticks of the silence
 /// counted on the old line, so the song's position goes on with the time). The session is not over while stopped:
 /// it waits for the clock's next Start (quit ends it).
@@ -258,8 +258,7 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     private func publish(_ pass: FollowerPass) {
         var status = MIDIClockStatus()
         if let lastTickFrame {
-            // Judged at the frame the output renders now, not at the first frame not yet scheduled (a lookahead on):
-            // the silence is what has been heard.
+            // Judged at the frame the output renders now, not at the first frame not yet scheduled (a lookahead on).
             status.state = isHolding(at: Double(pass.position), since: lastTickFrame) ? .holding : .locked
         }
         status.isPlaying = song.isPlaying
