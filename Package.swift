@@ -259,7 +259,7 @@ let package = Package(
             name: "MetronomeCLITests",
             dependencies: [
                 "MetronomeModel", "MetronomeMusic", "MetronomePatterns", "MetronomeMIDI", "MetronomeSoundFont",
-                "MetronomeEngine", "MetronomeLive", "MetronomeFiles", "MetronomeApp", "MetronomeTestSupport",
+                "MetronomeEngine", "MetronomeFiles", "MetronomeApp", "MetronomeTestSupport",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             exclude: ["Fingerprints"]),

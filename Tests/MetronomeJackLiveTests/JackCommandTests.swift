@@ -199,7 +199,7 @@ struct JackCommandTests {
             usleep(500_000)
             // No client of the test's opens before ours is back (`JackServer.start(listing:)`): its line first.
             try server.start(listing: false)
-            _ = JackTransportReconnectTests.errorLines(of: ours, count: 2, within: 5)
+            try JackTransportReconnectTests.waitForReturn(of: ours, on: server)
             try Self.waitForPort("metronome:out_1", on: server)
             usleep(300_000)
             let (channels, window) = try server.record(["metronome:out_1"], seconds: 1.3)

@@ -439,8 +439,7 @@ struct JackMIDITests {
         // No client of the test's opens before ours is back (`JackServer.start(listing:)`).
         try server.start(listing: false)
         // Ours is back (its line says so) before the reader's port exists: the connection has to be made late.
-        let deadline = Date().addingTimeInterval(5)
-        while !ours.errorOutput.contains(" is back; "), Date() < deadline { usleep(20_000) }
+        try JackTransportReconnectTests.waitForReturn(of: ours, on: server)
         let window = server.logMark
         let dump = try startDump(on: server)
         let result = ours.wait()

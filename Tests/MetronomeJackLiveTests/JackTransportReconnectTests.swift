@@ -55,6 +55,18 @@ struct JackTransportReconnectTests {
         return found
     }
 
+    /// Waits (5 s at most) for our command's line that it is back on `server`, started again without a listing client
+    /// (`JackServer.start(listing:)`), before any client of the test's opens; fails the test with our standard error
+    /// and the server's log (a daemon that did not come up says why there) when it does not come.
+    static func waitForReturn(
+        of ours: ChildProcess, on server: JackServer, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let lines = errorLines(of: ours, count: 2, within: 5)
+        try #require(
+            lines.count >= 2 && lines[1].hasPrefix("metronome: the JACK server '\(server.name)' is back; "),
+            "\(ours.errorOutput); the server's log ends: \(server.logTail(lines: 12))", sourceLocation: sourceLocation)
+    }
+
     /// `metronome ARGUMENTS --driver jack --no-connect --quiet` on a fresh server, the transport peer's `before`
     /// steps beside it, then the server killed (SIGKILL) and the command's line that it went away waited for (2 s at
     /// most).
@@ -91,6 +103,7 @@ struct JackTransportReconnectTests {
         usleep(1_000_000)
         // No client of the test's opens before ours is back (`JackServer.start(listing:)`): its line first.
         try server.start(listing: false)
+        try waitForReturn(of: ours, on: server)
         #expect(errorLines(of: ours, count: 2, within: 5).last == backLine(server: server.name), "\(ours.errorOutput)")
         try JackCommandTests.waitForPort("metronome:out_1", on: server, of: ours)
     }

@@ -58,7 +58,7 @@ public final class JackServer {
     ///
     /// With `listing` false it returns once the daemon is spawned, opening no client: for a server started again
     /// while a client of ours tries to come back on it, whose own line then says it is up. A listing client that
-    /// closes while ours opens can leave ours bound to that client's futex for good (libjack's race, docs/jack.md,
+    /// closes while ours opens can leave ours bound to that client's futex (libjack's race, docs/jack.md,
     /// "A client that leaves while ours joins"): a client that later takes its number is never woken by ours
     /// (`JackMIDITests.resyncAfterServerReturn`'s reader read nothing in 9 of 28 runs that polled).
     public func start(listing: Bool = true) throws {
