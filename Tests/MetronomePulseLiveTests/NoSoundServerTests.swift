@@ -59,21 +59,23 @@ struct NoSoundServerTests {
         )
     }
 
-    @Test("A server that accepts and never answers: Ctrl-C stops at once, exit 130 with one line")
-    func silentServerInterrupted() throws {
-        let scratch = try Scratch()
+    /// A server in `scratch` that accepts and never answers, and the environment that sends the command to it.
+    private static func silentServer(in scratch: Scratch) throws -> (SilentServer, [String: String]) {
         let silent = try SilentServer(scratch.file("native"))
         var environment = ProcessInfo.processInfo.environment
         environment["PULSE_SERVER"] = "unix:\(silent.path)"
+        return (silent, environment)
+    }
+
+    @Test("A server that accepts and never answers: Ctrl-C stops at once, exit 130 with one line")
+    func silentServerInterrupted() throws {
+        let scratch = try Scratch()
+        let (silent, environment) = try Self.silentServer(in: scratch)
         let command = try CommandRunner.start(["--bpm", "120"], environment: environment)
         #expect(silent.waitForClient())
         // The client has connected and now waits for an answer that never comes.
         usleep(200_000)
-        let sent = now()
-        command.send(SIGINT)
-        poll(atMost: 5) { command.hasExited }
-        let elapsed = now() - sent
-        let result = command.wait()
+        let (elapsed, result) = interrupted(command, within: 5)
         print("silent server, SIGINT → exit: \(Int(elapsed * 1000)) ms")
         #expect(elapsed < 0.5)
         #expect(result.status == 130)
@@ -85,9 +87,7 @@ struct NoSoundServerTests {
     @Test("A server that accepts and never answers: after 5 s, exit 69 saying so")
     func silentServerTimesOut() throws {
         let scratch = try Scratch()
-        let silent = try SilentServer(scratch.file("native"))
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_SERVER"] = "unix:\(silent.path)"
+        let (silent, environment) = try Self.silentServer(in: scratch)
         let started = now()
         let result = try CommandRunner.run(["--bpm", "120"], environment: environment)
         let elapsed = now() - started

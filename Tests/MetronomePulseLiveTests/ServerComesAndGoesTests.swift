@@ -19,11 +19,7 @@ struct ServerComesAndGoesTests {
         server.freeze()
         // Long enough for the stream's buffer to run dry: the metronome is now waiting on a server that does nothing.
         usleep(300_000)
-        let sent = now()
-        command.send(SIGINT)
-        poll(atMost: 10) { command.hasExited }
-        let elapsed = now() - sent
-        let result = command.wait()
+        let (elapsed, result) = interrupted(command, within: 10)
         server.kill()
         print("frozen server, SIGINT → exit: \(Int(elapsed * 1000)) ms")
         #expect(elapsed < 0.5)

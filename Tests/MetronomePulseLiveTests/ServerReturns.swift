@@ -7,6 +7,16 @@ import Testing
 /// Seconds on the monotonic clock, for measuring how long the metronome took.
 func now() -> Double { Double(HostTime.now().nanoseconds) / 1e9 }
 
+/// Sends Ctrl-C (SIGINT) to `command` and waits for it to exit (`seconds` at most, then on): how long it took from the
+/// signal to the exit, and its result.
+func interrupted(_ command: ChildProcess, within seconds: Double) -> (elapsed: Double, result: CommandResult) {
+    let sent = now()
+    command.send(SIGINT)
+    poll(atMost: seconds) { command.hasExited }
+    let elapsed = now() - sent
+    return (elapsed, command.wait())
+}
+
 /// Waits until the server shows a playback stream, and then 250 ms: the server lists the stream before the
 /// metronome has its answer that the stream is ready, and a server killed in between is a stream refused at the start
 /// ("refused the playback stream: Connection terminated", seen once beside a build), not a loss while playing.
