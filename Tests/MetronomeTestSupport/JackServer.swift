@@ -68,11 +68,11 @@ public final class JackServer {
         guard listing else { return }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let listing = try? ChildProcess(
+            let ports = try? ChildProcess(
                 "/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_lsp", "-s", name], environment: clientEnvironment
             ).wait(
                 killingAfter: 3)
-            if listing?.status == 0, listing?.standardOutput.contains("system:playback_1") == true { return }
+            if ports?.status == 0, ports?.standardOutput.contains("system:playback_1") == true { return }
             usleep(50_000)
         }
         throw JackServerError.notReady(name)

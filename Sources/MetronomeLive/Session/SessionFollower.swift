@@ -79,7 +79,8 @@ public struct FollowerPass {
     public let framesPerSecond: Int
     /// The live timer's period, in frames.
     public let periodFrames: SampleTime
-    /// The mixer's frame as the pass found it: the frame the output is rendering now, a lookahead before `horizon`.
+    /// The mixer's frame as the pass found it: the frame the output is rendering now (`horizon` is a lookahead on
+    /// from it live, two blocks on in a render).
     public let position: SampleTime
     /// The frame the pass schedules up to, as it stood before the followers looked (the output's position plus the
     /// lookahead): a command quantized before it applies in this pass. A follower's seek in the pass moves the real
