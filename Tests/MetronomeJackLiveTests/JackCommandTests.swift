@@ -77,19 +77,19 @@ struct JackCommandTests {
     )
     func playsThroughJack() throws {
         // Each run's server is stopped before the next starts (they share one name): none leaves the closure.
-        // The run lasts 5 s: the port's listing, the connections' and jack_capture's joining come before the 0.7 s
-        // left out and the 1.6 s recorded, and beside AddressSanitizer's build they took long enough that a 3 s run
-        // ended inside the recording (8 clicks heard, every interval exact; a clean-clone run, 2026-12-02).
+        // The command plays until Ctrl-C after the recording: beside AddressSanitizer's build, the port's listing,
+        // the connections' and jack_capture's joining took long enough that a fixed 3 s run, and later a 5 s one,
+        // ended inside the recording (8 clicks heard, every interval exact: clean clones, 2026-12-02 and 2026-12-04).
         let (serverName, result, connections, samples) = try repeatedOnlyForOutsideCauses {
             let server = try JackServer(rate: 44_100, period: 128)
             let ours = try ChildProcess(
-                CommandRunner.executable,
-                ["360", "--driver", "jack", "--duration", "5", "--verbose", "--sound", "beep"],
+                CommandRunner.executable, ["360", "--driver", "jack", "--verbose", "--sound", "beep"],
                 environment: server.clientEnvironment)
             try Self.waitForPort("metronome:out_1", on: server)
             let connections = try Self.connections(
                 on: server, holding: ["metronome:out_1\n   system:playback_1", "metronome:out_2\n   system:playback_2"])
             let (channels, window) = try server.record(["metronome:out_1"], seconds: 1.6)
+            ours.send(SIGINT)
             let result = ours.wait()
             return LiveAttempt(
                 (server.name, result, connections, channels[0]),
