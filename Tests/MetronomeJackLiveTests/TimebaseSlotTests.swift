@@ -1,6 +1,5 @@
-import Dispatch
 import MetronomeJack
-import Synchronization
+import MetronomeTestSupport
 import Testing
 
 /// The slot a JACK process callback stores the timebase master's position in for the scheduling thread.
@@ -27,26 +26,17 @@ struct TimebaseSlotTests {
                 frame: frame, bar: n + 1, beat: n + 2, tick: n + 3, ticksPerBeat: Double(n + 4),
                 beatsPerMinute: Double(n + 5), beatsPerBar: Double(n + 6), beatType: Double(n + 7))
         }
-        let finished = Atomic<Bool>(false)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            var frame: Int64 = 0
-            while !finished.load(ordering: .acquiring) {
-                frame += 1
-                slot.store(made(frame))
-            }
-        }
-        while slot.load().number <= 2 {}
         var torn = 0
         var last: (frame: Int64, number: UInt64) = (0, 0)
-        for _ in 0..<500_000 {
-            let (read, number) = slot.load()
-            guard let read else { continue }
-            if read != made(read.frame) || read.frame < last.frame || number < last.number { torn += 1 }
-            last = (read.frame, number)
+        whileWriting({ slot.store(made($0)) }) {
+            while slot.load().number <= 2 {}
+            for _ in 0..<500_000 {
+                let (read, number) = slot.load()
+                guard let read else { continue }
+                if read != made(read.frame) || read.frame < last.frame || number < last.number { torn += 1 }
+                last = (read.frame, number)
+            }
         }
-        finished.store(true, ordering: .releasing)
-        group.wait()
         #expect(last.frame >= 1)
         #expect(torn == 0)
     }

@@ -1,7 +1,6 @@
-import Dispatch
 import MetronomeLive
 import MetronomeModel
-import Synchronization
+import MetronomeTestSupport
 import Testing
 
 @Suite("Host clock: mappings between frames and CLOCK_MONOTONIC")
@@ -84,33 +83,26 @@ struct HostClockTests {
         // publishes with its mapping); a torn read would break that. The writer
         // stores ever larger frames until the reader has made its reads, so the two overlap however the threads
         // are scheduled (the reader first waits for the writer's first store).
-        let finished = Atomic<Bool>(false)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            var frame: Int64 = 0
-            while !finished.load(ordering: .acquiring) {
-                frame += 1
-                cell.store(
-                    ClockMapping(
-                        frame: frame, hostTime: HostTime(nanoseconds: 7 * frame), framesPerSecond: Double(frame + 1)),
-                    tag: 3 * frame)
-            }
-        }
-        while cell.load() == nil {}
         var torn = 0
         var last: Int64 = 0
-        for _ in 0..<500_000 {
-            let (mapping, tag) = cell.loadTagged()
-            guard let read = mapping else { continue }
-            if read.hostTime.nanoseconds != 7 * read.frame || read.framesPerSecond != Double(read.frame + 1)
-                || tag != 3 * read.frame || read.frame < last
-            {
-                torn += 1
+        whileWriting({ frame in
+            cell.store(
+                ClockMapping(
+                    frame: frame, hostTime: HostTime(nanoseconds: 7 * frame), framesPerSecond: Double(frame + 1)),
+                tag: 3 * frame)
+        }) {
+            while cell.load() == nil {}
+            for _ in 0..<500_000 {
+                let (mapping, tag) = cell.loadTagged()
+                guard let read = mapping else { continue }
+                if read.hostTime.nanoseconds != 7 * read.frame || read.framesPerSecond != Double(read.frame + 1)
+                    || tag != 3 * read.frame || read.frame < last
+                {
+                    torn += 1
+                }
+                last = read.frame
             }
-            last = read.frame
         }
-        finished.store(true, ordering: .releasing)
-        group.wait()
         #expect(last >= 1)
         #expect(torn == 0)
     }
