@@ -48,7 +48,8 @@ struct JackCommandTests {
 
     /// The intervals between the onsets of a recording, from its second onset on (it starts anywhere: `record`
     /// leaves its first moments out), and what is wrong with them for a run that is to hold `count` of `interval`
-    /// frames each (nil when nothing is).
+    /// frames each (nil when nothing is). A recording of W frames holds floor(W / interval) - 2 of them whatever
+    /// its phase: `count` must be no more.
     static func intervals(_ samples: [Float], every interval: Int, atLeast count: Int) -> (
         gaps: [Int], problem: String?
     ) {
@@ -72,14 +73,19 @@ struct JackCommandTests {
             ours: JackServer.ClientTiming(verbose: standardError))
     }
 
+    /// How long `playsThroughJack` records, in seconds (RecordedIntervalsTests holds its window to 8 intervals).
+    static let recorded = 1.7
+
     @Test(
         "metronome 360 --driver jack at the server's 44.1 kHz: every recorded interval is a sixth of a second to the frame, the ports go to the physical playback ports, and --verbose reports the client, its period, its xruns, no late event and the process callback within half its period (but for one in a thousand)"
     )
     func playsThroughJack() throws {
         // Each run's server is stopped before the next starts (they share one name): none leaves the closure.
-        // The command plays until Ctrl-C after the recording: beside AddressSanitizer's build, the port's listing,
-        // the connections' and jack_capture's joining took long enough that a fixed 3 s run, and later a 5 s one,
-        // ended inside the recording (8 clicks heard, every interval exact: clean clones, 2026-12-02 and 2026-12-04).
+        // The command plays until Ctrl-C after the recording, however long the set-up takes. The recording holds
+        // 1.7 s (74 970 frames): `intervals` drops the first onset (a click cut by the window's start, or a whole
+        // one), so a window of W frames holds floor(W / 7350) - 2 intervals whatever its phase, 8 here. At 1.6 s it
+        // held 7 when the window began within 735 frames after a beep's 2205 had ended (a run in ten: a clean clone
+        // on 2026-12-04 and the JACK lane's halves by hand, every interval exact).
         let (serverName, result, connections, samples) = try repeatedOnlyForOutsideCauses {
             let server = try JackServer(rate: 44_100, period: 128)
             let ours = try ChildProcess(
@@ -88,7 +94,7 @@ struct JackCommandTests {
             try Self.waitForPort("metronome:out_1", on: server)
             let connections = try Self.connections(
                 on: server, holding: ["metronome:out_1\n   system:playback_1", "metronome:out_2\n   system:playback_2"])
-            let (channels, window) = try server.record(["metronome:out_1"], seconds: 1.6)
+            let (channels, window) = try server.record(["metronome:out_1"], seconds: Self.recorded)
             ours.send(SIGINT)
             let result = ours.wait()
             return LiveAttempt(
@@ -271,5 +277,35 @@ struct JackCommandTests {
             #expect(result.status == 0, "\(arguments): \(result.standardError)")
             #expect(result.standardError.isEmpty, "\(arguments): \(result.standardError)")
         }
+    }
+}
+
+/// What `JackCommandTests.intervals` can find in a window: arithmetic on synthetic beeps, no server.
+@Suite("The intervals a recorded window holds")
+struct RecordedIntervalsTests {
+    @Test(
+        "A window of W frames holds floor(W / interval) - 2 intervals whatever its phase: playsThroughJack's 1.7 s at 44.1 kHz holds 8 of 7350, where 1.6 s held 7 in a tenth of its phases"
+    )
+    func intervalsAWindowHolds() {
+        // Beeps of 2205 frames (50 ms), each sample nonzero, every 7350 frames, the first heard at `phase`; the
+        // window starts at every 7th frame of a period.
+        let train = (0..<(7350 + 80_000)).map { frame -> Float in frame % 7350 < 2205 ? 0.5 : 0 }
+        func window(frames: Int, phase: Int) -> [Float] {
+            Array(train[((7350 - phase) % 7350)...].prefix(frames))
+        }
+        var fewest = (long: Int.max, short: Int.max, shortFailing: 0)
+        for phase in stride(from: 0, to: 7350, by: 7) {
+            let frames = Int(JackCommandTests.recorded * 44_100)
+            let long = JackCommandTests.intervals(window(frames: frames, phase: phase), every: 7350, atLeast: 8)
+            let short = JackCommandTests.intervals(window(frames: 70_560, phase: phase), every: 7350, atLeast: 8)
+            #expect(long.gaps.allSatisfy { $0 == 7350 } && short.gaps.allSatisfy { $0 == 7350 })
+            fewest.long = min(fewest.long, long.gaps.count)
+            fewest.short = min(fewest.short, short.gaps.count)
+            if short.problem != nil { fewest.shortFailing += 1 }
+        }
+        #expect(fewest.long == 8)
+        #expect(fewest.short == 7)
+        // Phases 4410 to 5145 (the window starting at most 735 frames after a beep has ended): 106 of the 1050 tried.
+        #expect(fewest.shortFailing == 106)
     }
 }
