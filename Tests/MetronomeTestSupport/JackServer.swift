@@ -21,7 +21,8 @@ public final class JackServer {
     /// do) never leaves it; only a server of the same name takes a dead one's place, and one stopped at the end frees
     /// it. The process id keeps test runs of other checkouts on the same machine off this process's server (two
     /// runs on one name were seen to join each other's server and record each other's clients). Before the first
-    /// start, with no jackd running on the machine, a registry that killed servers of other names filled is removed.
+    /// start, with no jackd running on the machine and no other test process using JACK, a registry that killed
+    /// servers of other names filled is removed (`clearedStaleRegistry`).
     public init(rate: Int = 48_000, period: Int = 256) throws {
         name = "metronome-test-\(getpid())"
         self.rate = rate
@@ -30,9 +31,21 @@ public final class JackServer {
         try start()
     }
 
-    /// Removes JACK2's server registry (and our test servers' files) when no jackd runs on the machine; once, before
-    /// this process's first server (libjack in the process maps the registry it first finds, and keeps it).
+    /// Removes JACK2's server registry (and our test servers' files) when no jackd runs on the machine and no other
+    /// test process uses JACK; once, before this process's first server (libjack in the process maps the registry it
+    /// first finds, and keeps it).
+    ///
+    /// Test processes side by side (the JACK lane's halves, .ci/live-lanes) each hold a shared lock on
+    /// `registryLockPath` for their whole life, from their first server on. The one that finds no other holder
+    /// takes the lock exclusive, clears, then shares it; one that finds it exclusive waits until the clearing is
+    /// done. Without it, a process starting while the other had no jackd between two tests removed the registry
+    /// that process had mapped: its next server registered in a new one, which its clients never read.
     private static let clearedStaleRegistry: Bool = {
+        let lock = open(registryLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        guard lock >= 0 else { return false }
+        // Kept open (and the lock held) until the process ends.
+        defer { flock(lock, LOCK_SH) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
         let running = (try? ChildProcess("/usr/bin/pgrep", ["-x", "jackd"]).wait())?.status == 0
         guard !running else { return false }
         let shm = "/dev/shm"
@@ -42,6 +55,9 @@ public final class JackServer {
         }
         return true
     }()
+
+    /// The lock test processes using JACK share (`clearedStaleRegistry`).
+    static let registryLockPath = "/tmp/metronome-test-jack-registry.lock"
 
     deinit { stop() }
 
