@@ -361,24 +361,26 @@ struct GraphQuantumEditTests {
         // A quantum of silence inside the last click: no onset moves.
         let inserted: [Float] = Array(render[..<2300]) + zeros + Array(render[2300...])
         #expect(
-            Recording.wholeQuantaEdits(in: inserted[...], against: render)
+            Recording.wholeQuantaEdits(in: inserted[...], against: render)?.map(\.description)
                 == ["silence of 256 frames put in at frame 2300"])
         // Two quanta before the second click (in silence: found where the click should start), one taken out.
         let beforeClick: [Float] = Array(render[..<1000]) + zeros + zeros + Array(render[1000...])
         #expect(
-            Recording.wholeQuantaEdits(in: beforeClick[...], against: render)
+            Recording.wholeQuantaEdits(in: beforeClick[...], against: render)?.map(\.description)
                 == ["silence of 512 frames put in at frame 2000"])
         let taken: [Float] = Array(render[..<100]) + Array(render[(100 + quantum)...])
-        #expect(Recording.wholeQuantaEdits(in: taken[...], against: render) == ["256 frames taken out at frame 100"])
+        #expect(
+            Recording.wholeQuantaEdits(in: taken[...], against: render)?.map(\.description)
+                == ["256 frames taken out at frame 100"])
         // A quantum of the first click replaced by silence, the clicks in place; and one begun before the second
         // click, in the render's silence.
         let replaced: [Float] = Array(render[..<300]) + zeros + Array(render[(300 + quantum)...])
         #expect(
-            Recording.wholeQuantaEdits(in: replaced[...], against: render)
+            Recording.wholeQuantaEdits(in: replaced[...], against: render)?.map(\.description)
                 == ["256 frames replaced by silence at frame 300"])
         let replacedEarly: [Float] = Array(render[..<1900]) + zeros + Array(render[(1900 + quantum)...])
         #expect(
-            Recording.wholeQuantaEdits(in: replacedEarly[...], against: render)
+            Recording.wholeQuantaEdits(in: replacedEarly[...], against: render)?.map(\.description)
                 == ["256 frames replaced by silence at frame 1900"])
         // Not a graph's: a sample changed, 192 frames of silence, the recording ending early, five departures.
         var changed = render
@@ -422,7 +424,7 @@ struct GraphQuantumEditTests {
             lead + Array(heard[..<49522]) + Array(heard[49778..<72000]) + quantum + quantum + Array(heard[72000...])
             + tail
         #expect(
-            clickTrainDepartures(edited, partialLast: false, train: train)
+            clickTrainDepartures(edited, partialLast: false, train: train)?.map(\.description)
                 == ["256 frames taken out at frame 49522", "silence of 512 frames put in at frame 72000"])
         // Ours: the second click a quantum late alone (silence put in before it, taken out before the next), the last
         // click 480 frames late, the first cut at its start, the last cut at its end.
@@ -441,15 +443,16 @@ struct GraphQuantumEditTests {
         // second click are explained.
         let killed = lead + Array(train[..<23488]) + Array(train[24000..<48700])
         #expect(
-            clickTrainDepartures(killed, partialLast: true, train: train)
+            clickTrainDepartures(killed, partialLast: true, train: train)?.map(\.description)
                 == ["512 frames taken out at frame 23488"])
         #expect(
             clickTrainDepartures(lead + Array(train[..<48700]), partialLast: true, train: train) == nil)
-        // The edits read back.
-        #expect(
-            TrainEdit("silence of 512 frames put in at frame 72000") == TrainEdit(frame: 72000, shift: 512, span: 0))
-        #expect(TrainEdit("256 frames taken out at frame 49522") == TrainEdit(frame: 49522, shift: -256, span: 256))
-        #expect(
-            TrainEdit("256 frames replaced by silence at frame 300") == TrainEdit(frame: 300, shift: 0, span: 256))
+        // How far each kind moves what follows, and the render's frames it covers.
+        let (putIn, takenOut, replaced) = (
+            QuantumEdit(.silencePutIn, frames: 512, at: 72000), QuantumEdit(.takenOut, frames: 256, at: 49522),
+            QuantumEdit(.replacedBySilence, frames: 256, at: 300)
+        )
+        #expect([putIn.shift, takenOut.shift, replaced.shift] == [Int]([512, -256, 0]))
+        #expect([putIn.span, takenOut.span, replaced.span] == [Int]([0, 256, 256]))
     }
 }

@@ -149,7 +149,7 @@ struct ReferenceRenderFailed: Error {
 ///   - samples: the recording.
 ///   - partialLast: whether its last click is left out.
 ///   - train: `clickTrain(scratch:)`.
-func clickTrainDepartures(_ samples: [Float], partialLast: Bool, train: [Float]) -> [String]? {
+func clickTrainDepartures(_ samples: [Float], partialLast: Bool, train: [Float]) -> [QuantumEdit]? {
     let found = onsets(samples)
     guard let first = found.first else { return nil }
     let clicks = found.count - (partialLast ? 1 : 0)
@@ -162,41 +162,12 @@ func clickTrainDepartures(_ samples: [Float], partialLast: Bool, train: [Float])
         else { continue }
         let reference = Array(train[start...end])
         guard let edits = Recording.wholeQuantaEdits(in: samples[first...], against: reference) else { continue }
-        let parsed = edits.compactMap(TrainEdit.init)
-        guard parsed.count == edits.count,
-            parsed.allSatisfy({ $0.frame > 0 && $0.frame + $0.span < reference.count }),
-            !movesAClickAlone(parsed, reference: reference)
+        guard edits.allSatisfy({ $0.frame > 0 && $0.frame + $0.span < reference.count }),
+            !movesAClickAlone(edits, reference: reference)
         else { return nil }
         return edits
     }
     return nil
-}
-
-/// One of `Recording.wholeQuantaEdits`' departures, read back: where (a frame of the render), how far it moves what
-/// follows (silence put in: later; frames taken out: earlier; replaced: not at all), and the render's frames it
-/// covers.
-struct TrainEdit: Equatable {
-    let frame: Int
-    let shift: Int
-    let span: Int
-
-    init(frame: Int, shift: Int, span: Int) {
-        (self.frame, self.shift, self.span) = (frame, shift, span)
-    }
-
-    init?(_ text: String) {
-        let words = text.split(separator: " ")
-        guard let frame = words.last.flatMap({ Int($0) }) else { return nil }
-        if text.hasPrefix("silence of "), words.count == 9, let length = Int(words[2]) {
-            self.init(frame: frame, shift: length, span: 0)
-        } else if text.contains(" taken out "), let length = Int(words[0]) {
-            self.init(frame: frame, shift: -length, span: length)
-        } else if text.contains(" replaced by silence "), let length = Int(words[0]) {
-            self.init(frame: frame, shift: 0, span: length)
-        } else {
-            return nil
-        }
-    }
 }
 
 /// Whether two edits in a row that move what follows, the other way each, both at a click's onset or in the silence
@@ -204,11 +175,11 @@ struct TrainEdit: Equatable {
 /// a click of ours late or early by whole quanta reads as silence put in before it and taken out before the next
 /// (the old intervals rule's "two intervals in a row off the opposite ways"). A graph's quantum taken out inside a
 /// click's sound and silence put in before the next (CI at 4473320) is not such a pair.
-func movesAClickAlone(_ edits: [TrainEdit], reference: [Float]) -> Bool {
-    func insideSound(_ edit: TrainEdit) -> Bool {
+func movesAClickAlone(_ edits: [QuantumEdit], reference: [Float]) -> Bool {
+    func insideSound(_ edit: QuantumEdit) -> Bool {
         edit.frame > 0 && edit.frame < reference.count && reference[edit.frame - 1] != 0 && reference[edit.frame] != 0
     }
-    var previous: TrainEdit?
+    var previous: QuantumEdit?
     for edit in edits {
         if insideSound(edit) {
             previous = nil

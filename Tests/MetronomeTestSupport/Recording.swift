@@ -90,16 +90,16 @@ public struct Recording {
     /// - Throws: when the profiler's log cannot be read or is not in its format.
     public func graphCyclesExplaining(recorded: ArraySlice<Float>, reference: [Float]) throws -> String? {
         try explained(
-            by: Recording.wholeQuantaEdits(in: recorded, against: reference),
+            by: Recording.wholeQuantaEdits(in: recorded, against: reference)?.map(\.description),
             as: "the recording departs from the render only by whole \(Recording.graphQuantum)-frame quanta")
     }
 
     /// As `graphCyclesExplaining(recorded:reference:)`, for departures found elsewhere (a recording of clicks against
     /// the click train it should hold): each a whole quantum's doing, as `Recording.wholeQuantaEdits` tells them.
     /// - Throws: when the profiler's log cannot be read or is not in its format.
-    public func graphCyclesExplaining(departures: [String]) throws -> String? {
+    public func graphCyclesExplaining(departures: [QuantumEdit]) throws -> String? {
         try explained(
-            by: departures.isEmpty ? nil : departures,
+            by: departures.isEmpty ? nil : departures.map(\.description),
             as: "the recording departs from the click train only by whole \(Recording.graphQuantum)-frame quanta")
     }
 
@@ -113,18 +113,17 @@ public struct Recording {
             + how + ": " + departures.joined(separator: ", ")
     }
 
-    /// Where `recorded` departs from `reference` as graph cycles make it depart, each as `silence of N frames put in
-    /// at frame F`, `N frames taken out at frame F` or `N frames replaced by silence at frame F` (F counted in the
-    /// render): at each departure the recording either holds whole quanta (1 to 4) of zeros and then the render again
+    /// Where `recorded` departs from `reference` as graph cycles make it depart (`QuantumEdit`: silence put in, the
+    /// render taken out or replaced by silence, at a frame counted in the render): at each departure the recording either holds whole quanta (1 to 4) of zeros and then the render again
     /// from where it left, or skips whole quanta of the render, or holds whole quanta of zeros in place of the render
     /// and goes on in step with it (CI at 61fa270: 256 zeros inside a click of four-three, every onset in place, 8
     /// graph cycles troubled); between and after departures the two are equal, to the render's end. Nil when they are equal,
     /// when they differ otherwise (a sample changed, a gap of another length, the recording ending early), or with
     /// more than 4 departures.
-    public static func wholeQuantaEdits(in recorded: ArraySlice<Float>, against reference: [Float]) -> [String]? {
+    public static func wholeQuantaEdits(in recorded: ArraySlice<Float>, against reference: [Float]) -> [QuantumEdit]? {
         let recorded = Array(recorded)
         var (here, there) = (0, 0)  // in the render, in the recording
-        var edits: [String] = []
+        var edits: [QuantumEdit] = []
         // Enough of the render after a departure to tell that it resumed there: a quantum, or what is left of it, and
         // on to the render's next sound (in the render's silence, zeros match zeros whatever the alignment).
         func resumes(render: Int, recording: Int) -> Bool {
@@ -160,14 +159,14 @@ public struct Recording {
             if let quanta = (1...4).first(where: {
                 $0 * graphQuantum <= zeros && resumes(render: here, recording: there + $0 * graphQuantum)
             }) {
-                edits.append("silence of \(quanta * graphQuantum) frames put in at frame \(here)")
+                edits.append(QuantumEdit(.silencePutIn, frames: quanta * graphQuantum, at: here))
                 there += quanta * graphQuantum
             } else if let quanta = (1...4).first(where: { resumes(render: here + $0 * graphQuantum, recording: there) })
             {
-                edits.append("\(quanta * graphQuantum) frames taken out at frame \(here)")
+                edits.append(QuantumEdit(.takenOut, frames: quanta * graphQuantum, at: here))
                 here += quanta * graphQuantum
             } else if let end = replacedEnd(zeros: zeros) {
-                edits.append("\(end.length) frames replaced by silence at frame \(here + end.after - end.length)")
+                edits.append(QuantumEdit(.replacedBySilence, frames: end.length, at: here + end.after - end.length))
                 here += end.after
                 there += end.after
             } else {
@@ -239,5 +238,48 @@ public struct Recording {
         public let line: Int
         public let text: String
         public var description: String { "pw-profiler log line \(line) is not in its format: \(text.prefix(80))" }
+    }
+}
+
+/// One departure of a recording from its render that a graph cycle makes (`Recording.wholeQuantaEdits`).
+public struct QuantumEdit: Equatable, Sendable, CustomStringConvertible {
+    /// What the cycle did to the recording.
+    public enum Kind: Sendable {
+        /// Silence put in: what follows comes later.
+        case silencePutIn
+        /// Frames of the render taken out: what follows comes earlier.
+        case takenOut
+        /// Frames of the render replaced by silence: what follows stays in place.
+        case replacedBySilence
+    }
+
+    public let kind: Kind
+    /// How many frames (whole quanta).
+    public let frames: Int
+    /// Where, counted in the render.
+    public let frame: Int
+
+    public init(_ kind: Kind, frames: Int, at frame: Int) {
+        (self.kind, self.frames, self.frame) = (kind, frames, frame)
+    }
+
+    /// How far it moves what follows, in frames: later for silence put in, earlier for frames taken out.
+    public var shift: Int {
+        switch kind {
+        case .silencePutIn: frames
+        case .takenOut: -frames
+        case .replacedBySilence: 0
+        }
+    }
+
+    /// The render's frames it covers: none for silence put in.
+    public var span: Int { kind == .silencePutIn ? 0 : frames }
+
+    public var description: String {
+        switch kind {
+        case .silencePutIn: "silence of \(frames) frames put in at frame \(frame)"
+        case .takenOut: "\(frames) frames taken out at frame \(frame)"
+        case .replacedBySilence: "\(frames) frames replaced by silence at frame \(frame)"
+        }
     }
 }
