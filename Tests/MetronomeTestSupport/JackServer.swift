@@ -21,8 +21,8 @@ public final class JackServer {
     /// do) never leaves it; only a server of the same name takes a dead one's place, and one stopped at the end frees
     /// it. The process id keeps test runs of other checkouts on the same machine off this process's server (two
     /// runs on one name were seen to join each other's server and record each other's clients). Before the first
-    /// start, with no jackd running on the machine and no other test process using JACK, a registry that killed
-    /// servers of other names filled is removed (`clearedStaleRegistry`).
+    /// start, with no jackd running on the machine and no other test process holding the registry's lock, a registry
+    /// that killed servers of other names filled is removed (`clearedStaleRegistry`).
     public init(rate: Int = 48_000, period: Int = 256) throws {
         name = "metronome-test-\(getpid())"
         self.rate = rate
@@ -32,20 +32,45 @@ public final class JackServer {
     }
 
     /// Removes JACK2's server registry (and our test servers' files) when no jackd runs on the machine and no other
-    /// test process uses JACK; once, before this process's first server (libjack in the process maps the registry it
-    /// first finds, and keeps it).
+    /// test process holds the registry's lock; once, before this process's first server (libjack in the process maps
+    /// the registry it first finds, and keeps it).
     ///
     /// Test processes side by side (the JACK lane's halves, .ci/live-lanes) each hold a shared lock on
     /// `registryLockPath` for their whole life, from their first server on. The one that finds no other holder
     /// takes the lock exclusive, clears, then shares it; one that finds it exclusive waits until the clearing is
     /// done. Without it, a process starting while the other had no jackd between two tests removed the registry
-    /// that process had mapped: its next server registered in a new one, which its clients never read.
+    /// that process had mapped: its next server registered in a new one, which its clients never read. (LinkHut's
+    /// and the Link MIDI clock's tests start their jackd without this type: the Link lane never runs beside the
+    /// JACK lane.) When the lock cannot be had, it says so on standard error and nothing is cleared.
     private static let clearedStaleRegistry: Bool = {
-        let lock = open(registryLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
-        guard lock >= 0 else { return false }
+        // Opened read-only (flock needs no more), and made only when missing: opening another user's file in /tmp
+        // with O_CREAT fails where the kernel protects regular files in sticky folders (fs.protected_regular).
+        var lock = open(registryLockPath, O_RDONLY | O_CLOEXEC)
+        if lock < 0, errno == ENOENT {
+            lock = open(registryLockPath, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if lock >= 0 { fchmod(lock, 0o666) } else { lock = open(registryLockPath, O_RDONLY | O_CLOEXEC) }
+        }
+        func held(_ operation: Int32) -> Bool {
+            while flock(lock, operation) != 0 {
+                guard errno == EINTR else { return false }
+            }
+            return true
+        }
+        func warn(_ what: String) {
+            let text = "JackServer: \(what) \(registryLockPath): \(String(cString: strerror(errno))); not clearing\n"
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+        guard lock >= 0 else {
+            warn("cannot open")
+            return false
+        }
         // Kept open (and the lock held) until the process ends.
-        defer { flock(lock, LOCK_SH) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
+        guard held(LOCK_EX | LOCK_NB) else {
+            if errno != EWOULDBLOCK { warn("cannot lock") }
+            if !held(LOCK_SH) { warn("cannot share") }
+            return false
+        }
+        defer { if !held(LOCK_SH) { warn("cannot share") } }
         let running = (try? ChildProcess("/usr/bin/pgrep", ["-x", "jackd"]).wait())?.status == 0
         guard !running else { return false }
         let shm = "/dev/shm"

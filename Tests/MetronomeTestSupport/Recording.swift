@@ -79,11 +79,12 @@ public struct Recording {
                 + "them moved (a quantum the graph put in or dropped)")
     }
 
-    /// As `graphCyclesExplaining(intervals:expected:)`, for a recording checked sample for sample against a render:
-    /// it explains the departure when every place the recording departs from `reference` is a whole quantum (1 to 4)
-    /// of silence put in, of the render taken out or of the render replaced by silence, the rest equal (`Recording.wholeQuantaEdits`), and the profiler
-    /// flagged a troubled graph cycle for each. Such a gap can fall where no onset moves (inside the last click),
-    /// which the intervals cannot show. Nil on PulseAudio (no profiler); call it after `finish`.
+    /// As `graphCyclesExplaining(intervals:expected:)`, for a recording checked sample for sample against a render: it
+    /// explains the departure when every place the recording departs from `reference` is a whole quantum (1 to 4) of
+    /// silence put in, of the render taken out or of the render replaced by silence, the rest equal
+    /// (`Recording.wholeQuantaEdits`), and the profiler flagged a troubled graph cycle for each. Such a gap can fall
+    /// where no onset moves (inside the last click), which the intervals cannot show. Nil on PulseAudio (no profiler);
+    /// call it after `finish`.
     /// - Parameters:
     ///   - recorded: the recording from the frame that should hold the render's first.
     ///   - reference: the render.
@@ -114,12 +115,12 @@ public struct Recording {
     }
 
     /// Where `recorded` departs from `reference` as graph cycles make it depart (`QuantumEdit`: silence put in, the
-    /// render taken out or replaced by silence, at a frame counted in the render): at each departure the recording either holds whole quanta (1 to 4) of zeros and then the render again
-    /// from where it left, or skips whole quanta of the render, or holds whole quanta of zeros in place of the render
-    /// and goes on in step with it (CI at 61fa270: 256 zeros inside a click of four-three, every onset in place, 8
-    /// graph cycles troubled); between and after departures the two are equal, to the render's end. Nil when they are equal,
-    /// when they differ otherwise (a sample changed, a gap of another length, the recording ending early), or with
-    /// more than 4 departures.
+    /// render taken out or replaced by silence, at a frame counted in the render): at each departure the recording
+    /// either holds whole quanta (1 to 4) of zeros and then the render again from where it left, or skips whole quanta
+    /// of the render, or holds whole quanta of zeros in place of the render and goes on in step with it (CI at 61fa270:
+    /// 256 zeros inside a click of four-three, every onset in place, 8 graph cycles troubled); between and after
+    /// departures the two are equal, to the render's end. Nil when they are equal, when they differ otherwise (a sample
+    /// changed, a gap of another length, the recording ending early), or with more than 4 departures.
     public static func wholeQuantaEdits(in recorded: ArraySlice<Float>, against reference: [Float]) -> [QuantumEdit]? {
         let recorded = Array(recorded)
         var (here, there) = (0, 0)  // in the render, in the recording
