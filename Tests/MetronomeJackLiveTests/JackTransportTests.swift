@@ -141,10 +141,13 @@ struct JackTransportTests {
         #expect(result.status == 0, "\(result.standardError)")
         let frames = recording.onsets.map(\.frame)
         let runs = Self.runs(frames, beat: 24_000)
-        // The first run from the top to about 2 s (96 000 or just before), the second the whole song.
-        #expect(runs.count == 2 && runs[0].first == 0 && (runs[0].last ?? 0) >= 72_000, "\(frames)")
+        // The first run from the top to about 2 s (96 000 or just before), the second the whole song. A failure
+        // says what the server logged (a clean clone at ab53860 missed the beat on 120 000 of the second run, and
+        // whose lateness it was could not be told).
+        let account = "\(frames); the server's log: \(server.xrunLog())"
+        #expect(runs.count == 2 && runs[0].first == 0 && (runs[0].last ?? 0) >= 72_000, "\(account)")
         let wholeSong = (0..<8).map { (beat: Int) -> Int in beat * 24_000 }
-        #expect(runs.last == wholeSong, "\(frames)")
+        #expect(runs.last == wholeSong, "\(account)")
         #expect(recording.onsets.allSatisfy { $0.rolling }, "\(recording.onsets)")
     }
 
