@@ -55,6 +55,10 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     private var lastTickFrame: Double?
     /// The frame the last transport message taken arrived on.
     private var lastTransportFrame: Int64?
+    /// The times it was made to lead while the clock played (`/metronome/follow midi-clock`), and the first: the
+    /// frame the pass that took over rendered, and the song tick it played from and that tick's frame, for the
+    /// `--verbose` report.
+    private var leadsTaken = (count: 0, first: (pass: SampleTime(0), songTick: Int64(0), frame: 0.0))
     /// Starts played late (their clock's frame was already scheduled), and the latest, in frames.
     private var lateness = (count: 0, largestFrames: 0.0)
     private let published = Mutex(MIDIClockStatus())
@@ -140,7 +144,12 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         // Made to lead while the clock plays: the song's place on the next tick not yet scheduled.
         if !ledLastPass, song.isPlaying, pendingPlay == nil, let line = estimator.line, let anchor = song.anchor {
             let index = max(anchor.index, Int64(line.tick(atFrame: Double(scheduledUntil)).rounded(.up)) + 1)
-            pendingPlay = MIDIClockTransport.Anchor(index: index, position: anchor.position + index - anchor.index)
+            let taken = MIDIClockTransport.Anchor(index: index, position: anchor.position + index - anchor.index)
+            pendingPlay = taken
+            if leadsTaken.count == 0 {
+                leadsTaken.first = (pass.position, taken.position, line.frame(ofTick: Double(index)))
+            }
+            leadsTaken.count += 1
         }
         if let anchor = pendingPlay, let frame = startFrame(of: anchor) {
             pendingPlay = nil
@@ -327,6 +336,13 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             let late = (lateness.largestFrames / estimator.framesPerSecond * 1e4).rounded() / 10
             lines.append(
                 "MIDI clock in: \(lateness.count) starts late (their clock already scheduled), at most \(late) ms")
+        }
+        if leadsTaken.count > 0 {
+            let first = leadsTaken.first
+            let times = leadsTaken.count == 1 ? "once" : "\(leadsTaken.count) times"
+            lines.append(
+                "MIDI clock in: made to lead while it played \(times); the first from song tick \(first.songTick) on "
+                    + "frame \(Int64(first.frame.rounded())) of ours, taken by the pass at frame \(first.pass)")
         }
         return lines
     }
