@@ -32,9 +32,9 @@ import Synchronization
 ///
 /// Threads: `status`, `leads`, `route` and `keepsTimerAwake` on any thread; the rest on the session's queue.
 public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
-    // @unchecked: `estimator`, `song`, `pendingPlay`, `lastSent`, `lastTickFrame` and `lateness` are touched only on
-    // the session's queue (`prepare`, `annotate`, `reportLines` after the run); `status` is behind a Mutex, and the
-    // inbox is a single-consumer ring read only here.
+    // @unchecked: `estimator`, `song`, `pendingPlay`, `seekDue`, `lastSent`, `lastTickFrame`, `leadsTaken` and
+    // `lateness` are touched only on the session's queue (`prepare`, `annotate`, `reportLines` after the run);
+    // `status` is behind a Mutex, and the inbox is a single-consumer ring read only here.
 
     /// The messages the output received.
     public let inbox: MIDIInbox
@@ -51,6 +51,9 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
     private var anchorsOnNextTick = false
     /// The last beat aligned, the frame it was put on and the tempo set from it, so a pass does not send them twice.
     private var lastSent: (beat: Position, frame: Double, tempo: Double?)?
+    /// The frame a seek this follower sent is due on, until a pass finds it scheduled: until then the transport still
+    /// plays the run before it, which an alignment must not be computed from.
+    private var seekDue: SampleTime?
     /// The frame the last tick arrived on.
     private var lastTickFrame: Double?
     /// The frame the last transport message taken arrived on.
@@ -161,8 +164,9 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             let position = Position(ticks: (anchor.position - (mapOrigin ?? anchor.position)) * Self.ticksPerSongTick)
             let mapFrame = pass.transport.map.exactFrame(at: position)
             commands.append((.seek(mapFrame: mapFrame, frame: at), .frame(SampleTime(at.rounded(.down)))))
+            seekDue = SampleTime(at.rounded(.down))
             lastSent = nil
-        } else if pendingPlay == nil, song.isPlaying, let align = alignment(pass) {
+        } else if pendingPlay == nil, song.isPlaying, !seekPending(pass), let align = alignment(pass) {
             commands += align
         }
         // A set's switch at once, or its song moving on by itself, lands on the clock's next bar (four of its beats
@@ -189,6 +193,20 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
         }
         pass.send(commands)
         publish(pass)
+    }
+
+    /// Whether the seek last sent is still queued: its frame not yet scheduled. An alignment computed before it
+    /// applies is of the run the seek replaces, our own next beat's place on the map read as a song tick: queued
+    /// behind the seek, it put the song's beat of that number on its clock frame with our own tempo up to it, and
+    /// the beats between off the clock (the lead taken just before a beat of ours: live, four beats at our 120 BPM
+    /// against a clock at 100; offline, 64 of 930 places and pass lengths, `MIDIClockTakeOverTests`).
+    private func seekPending(_ pass: FollowerPass) -> Bool {
+        guard let due = seekDue else { return false }
+        if pass.scheduledUntil > due {
+            seekDue = nil
+            return false
+        }
+        return true
     }
 
     /// The clock's ticks in the bar a switch at once waits for: four quarter notes, the bar `annotate` numbers.
