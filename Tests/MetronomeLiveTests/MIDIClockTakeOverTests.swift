@@ -38,7 +38,7 @@ struct MIDIClockTakeOverTests {
     }
 
     @Test(
-        "Made to lead at 62 places across a beat of ours (at 120000) and the clock's, with passes of 256, 512 and 1024 frames: from the first clock beat not yet scheduled, every click on one of its beats to the frame, none between, the accents on its bar lines"
+        "Made to lead at 62 places across a beat of ours (at 120000) and the clock's, with passes of 256, 512 and 1024 frames: from two ticks past the first frame not yet scheduled, every click on one of its beats to the frame, none between, the accents on its bar lines"
     )
     func everyClickOnTheClockAfterTheSwitch() throws {
         var wrong: [String] = []
