@@ -169,8 +169,12 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             // before that place): the pass that applies the seek aligns nothing (below), and a beat it also schedules
             // (a tick or two on, with a pass longer than a tick of ours) would otherwise come at our own tempo
             // (offline, 156 of 1 440 places, phases and passes; `MIDIClockTakeOverTests` keeps 368 of them).
-            if let tempo = estimator.line?.quarterNotesPerMinute(framesPerSecond: estimator.framesPerSecond) {
-                let map = pass.transport.map
+            // A place at or past a finite map's end has no beat after it (and a tempo due there would wait in the
+            // queue until the transport stopped).
+            let map = pass.transport.map
+            if let tempo = estimator.line?.quarterNotesPerMinute(framesPerSecond: estimator.framesPerSecond),
+                map.endPosition.map({ position < $0 }) ?? true
+            {
                 let ours = TempoFollower.beatTempo(from: position, on: map)
                 if TempoFollower.differs(ours, tempo) {
                     let scaled = BPM.clamping(map.tempo(at: position) * tempo / ours)
