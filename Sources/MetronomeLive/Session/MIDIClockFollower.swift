@@ -173,13 +173,9 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             // queue until the transport stopped).
             let map = pass.transport.map
             if let tempo = estimator.line?.quarterNotesPerMinute(framesPerSecond: estimator.framesPerSecond),
-                map.endPosition.map({ position < $0 }) ?? true
+                map.endPosition.map({ position < $0 }) ?? true, let command = Self.tempo(tempo, from: position, on: map)
             {
-                let ours = TempoFollower.beatTempo(from: position, on: map)
-                if TempoFollower.differs(ours, tempo) {
-                    let scaled = BPM.clamping(map.tempo(at: position) * tempo / ours)
-                    commands.append((.setTempo(scaled), .position(position)))
-                }
+                commands.append(command)
             }
             seekDue = due
             lastSent = nil
@@ -290,13 +286,19 @@ public final class MIDIClockFollower: SessionFollower, @unchecked Sendable {
             let at = max(pass.scheduledUntil, SampleTime(min(target, frame).rounded(.down)))
             commands.append((.align(beat, frame: target), .frame(at)))
         }
-        let ours = TempoFollower.beatTempo(from: beat, on: map)
-        if let tempo, TempoFollower.differs(ours, tempo) {
-            let scaled = BPM.clamping(map.tempo(at: beat) * tempo / ours)
-            commands.append((.setTempo(scaled), .position(beat)))
-        }
+        if let tempo, let command = Self.tempo(tempo, from: beat, on: map) { commands.append(command) }
         lastSent = (beat, target, tempo)
         return commands
+    }
+
+    /// The command that plays the clock's `tempo` (quarter notes a minute) from `position` on, the map's own tempo
+    /// scaled by it (its changes kept in proportion until the next is sent), or nil when the map already plays it.
+    private static func tempo(_ tempo: Double, from position: Position, on map: TempoMap) -> (
+        TransportCommand, Quantization?
+    )? {
+        let ours = TempoFollower.beatTempo(from: position, on: map)
+        guard TempoFollower.differs(ours, tempo) else { return nil }
+        return (.setTempo(BPM.clamping(map.tempo(at: position) * tempo / ours)), .position(position))
     }
 
     private func publish(_ pass: FollowerPass) {
