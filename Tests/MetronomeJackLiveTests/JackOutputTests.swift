@@ -96,7 +96,8 @@ struct JackOutputTests {
                     print(
                         "live run not repeated (late events not explained): late events \(lateEvents), intervals off "
                             + "\(checks.map { $0.gaps.filter { $0 != step } }); "
-                            + run.sessions.map(\.tickTimings.line).joined(separator: "; "))
+                            + run.sessions.map(\.tickTimings.line).joined(separator: "; ") + "; "
+                            + widestGapsAgainstTheMachine(run.sessions.map(\.tickTimings)))
                     return LiveAttempt(value, outsideCause: nil)
                 }
                 return LiveAttempt(value, outsideCause: cause)
@@ -126,7 +127,11 @@ struct JackOutputTests {
                 + "\(output.longestCallbackOnCPUNanoseconds / 1000) µs)"
             #expect(output.slowOfOurOwnCount == 0, "\(figures)")
         }
-        for session in run.sessions { #expect(session.mixer.lateEventCount == 0, "\(session.tickTimings.line)") }
+        for session in run.sessions {
+            #expect(
+                session.mixer.lateEventCount == 0,
+                "\(session.tickTimings.line); \(widestGapsAgainstTheMachine([session.tickTimings]))")
+        }
     }
 
     /// A recorded channel of a session at 1000 BPM subdivided `subdivision` times (`step` frames apart): what is

@@ -49,3 +49,11 @@ func clicksMovedLate(_ gaps: [Int], step: Int, period: Int) -> Int? {
     }
     return moved
 }
+
+/// For a failure's message: each session's widest gap between two ticks of its timer (`ticks`) set against the
+/// machine's own stalls, as the lane's stall canary saw them (`MachineStalls`).
+func widestGapsAgainstTheMachine(_ ticks: [TickTimings]) -> String {
+    ticks.filter { $0.widestGap > 0 }.map {
+        "widest gap: " + MachineStalls.during(start: $0.widestGapEnd - $0.widestGap, end: $0.widestGapEnd)
+    }.joined(separator: "; ")
+}

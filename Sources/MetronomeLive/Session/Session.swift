@@ -522,7 +522,10 @@ public final class Session: @unchecked Sendable {
         let position = mixer.framePosition
         // Awake, a tick comes a timer period after the last: how much later is how late the thread was run.
         let gap = lastTickStart.map { started - $0 } ?? 0
-        if lastTickStart != nil, !slept { timings.widestGap = max(timings.widestGap, gap) }
+        if lastTickStart != nil, !slept, gap > timings.widestGap {
+            timings.widestGap = gap
+            timings.widestGapEnd = started
+        }
         lastTickStart = started
         // Behind the render after a gap past the lookahead's margin (10 ms past a timer period): the thread was not
         // run in time. Behind without one is the render moved on by our own doing (a catch-up, a skip).

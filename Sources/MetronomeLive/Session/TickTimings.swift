@@ -17,6 +17,9 @@ package struct TickTimings: Sendable, Equatable {
     package var lateAfterStalls = 0
     /// The widest gap between two ticks' starts while the timer was awake (a timer period when on time), in ns.
     package var widestGap: Int64 = 0
+    /// When the widest gap ended (the start of the tick after it), in ns on `CLOCK_MONOTONIC` (`HostTime`): where a
+    /// test sets it against the machine's own stalls.
+    package var widestGapEnd: Int64 = 0
     /// The longest a tick's own doing took (on the CPU, or its whole time when it waited), in ns.
     package var longestOwn: Int64 = 0
     /// The CPU time of every tick together, in ns (`ThreadUsage`): what the scheduler's thread spent on the session.
