@@ -377,3 +377,34 @@ for index in package.targets.indices where package.targets[index].type == .test 
     package.targets[index].swiftSettings =
         (package.targets[index].swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 }
+// SwiftPM gives a target's compilation the module files of the targets it declares as inputs, not those of the
+// targets they depend on in turn, whose layouts the target's code may still hold: through a module that re-exports
+// them (`@_exported import`), or in the bodies of another module's inlinable code. After a change to a stored layout
+// in a layer, such a target is not compiled again and keeps the old layout (swiftlang/swift#89636): in an
+// incremental AddressSanitizer build, fuzz-web (which sees MetronomeLive only through MetronomeKit) allocated a
+// `Session` of the old size and its initializer wrote past it (docs/testing.md, "Incremental builds"). So each
+// target also depends on every target its dependencies depend on, directly or not; .ci/layout leaves those it
+// does not import out of the module graph it compares with the README.
+let packageTargets = Set(package.targets.map(\.name))
+func targetDependencies(of target: Target) -> [String] {
+    target.dependencies.compactMap { dependency -> String? in
+        switch dependency {
+        case .targetItem(let name, _), .byNameItem(let name, _): packageTargets.contains(name) ? name : nil
+        default: nil
+        }
+    }
+}
+let declaredDependencies = Dictionary(
+    uniqueKeysWithValues: package.targets.map { ($0.name, targetDependencies(of: $0)) })
+for index in package.targets.indices {
+    let declared = declaredDependencies[package.targets[index].name] ?? []
+    var seen = Set(declared)
+    var pending = declared
+    while let name = pending.popLast() {
+        for module in declaredDependencies[name] ?? [] where !seen.contains(module) {
+            seen.insert(module)
+            pending.append(module)
+            package.targets[index].dependencies.append(.target(name: module))
+        }
+    }
+}
