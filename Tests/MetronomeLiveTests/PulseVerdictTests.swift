@@ -128,4 +128,18 @@ struct TickTimingsTests {
         #expect(timings.lateAfterStalls == 4)
         #expect(timings.line.hasPrefix("scheduler ticks stalled: 2 (late events after them: 4); the widest gap"))
     }
+
+    @Test("The line says how late the first tick after a nap came, at most")
+    func lateWakeInTheLine() {
+        var timings = TickTimings()
+        timings.widestGap = 10_450_000
+        timings.longestOwn = 180_000
+        timings.latestWake = 150_560_000
+        timings.cpu = 5_000_000
+        #expect(
+            timings.line
+                == "scheduler ticks stalled: 0 (late events after them: 0); the widest gap between two 10.45 ms, the "
+                + "longest own doing of one 0.18 ms, the first tick after a nap at most 150.56 ms past its time, "
+                + "0.005 s of CPU in all")
+    }
 }

@@ -48,6 +48,9 @@ public final class Session: @unchecked Sendable {
     private var lastTickStart: Int64?
     /// Whether the timer was last re-armed to skip an idle stretch (on `queue`).
     private var slept = false
+    /// When the nap the timer is in was set to end, or `wake` asked for a tick, on `CLOCK_MONOTONIC` in ns: the
+    /// deadline the first tick after it is measured against (`TickTimings.latestWake`). The queue only.
+    private var napEnd: Int64?
     private var output: AudioOutput?
     /// Where beats' host times are published and time tags read back (`steadyMapping(following:)`).
     private let steadyLine = SteadyClockLine()
@@ -158,8 +161,10 @@ public final class Session: @unchecked Sendable {
     /// thread.
     public func wake() {
         guard sleeping.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let asked = HostTime.now().nanoseconds
         queue.async { [weak self] in
             guard let self, let timer else { return }
+            napEnd = min(napEnd ?? asked, asked)
             timer.schedule(deadline: .now(), repeating: period, leeway: .milliseconds(1))
         }
     }
@@ -522,6 +527,8 @@ public final class Session: @unchecked Sendable {
         let position = mixer.framePosition
         // Awake, a tick comes a timer period after the last: how much later is how late the thread was run.
         let gap = lastTickStart.map { started - $0 } ?? 0
+        if slept, let napEnd { timings.latestWake = max(timings.latestWake, started - napEnd) }
+        napEnd = nil
         if lastTickStart != nil, !slept, gap > timings.widestGap {
             timings.widestGap = gap
             timings.widestGapEnd = started
@@ -627,6 +634,7 @@ public final class Session: @unchecked Sendable {
             return
         }
         let seconds = Double(first - position - periodFrames) / Double(mixer.configuration.sampleRate.framesPerSecond)
+        napEnd = HostTime.now().nanoseconds + Int64(seconds * 1e9)
         timer.schedule(
             deadline: .now() + .nanoseconds(Int(seconds * 1e9)), repeating: period, leeway: .milliseconds(1))
         slept = true

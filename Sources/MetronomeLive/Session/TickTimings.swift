@@ -22,6 +22,11 @@ package struct TickTimings: Sendable, Equatable {
     package var widestGapEnd: Int64 = 0
     /// The longest a tick's own doing took (on the CPU, or its whole time when it waited), in ns.
     package var longestOwn: Int64 = 0
+    /// How long past its time the first tick after a nap (`Session`'s timer skipping an idle stretch) came, at most,
+    /// in ns: the time the nap was set to end, or the time `wake` asked for a tick, to the tick's start. A nap's gap
+    /// is not in `widestGap` and such a tick is never `stalled`, so this is where a thread not run in time after a
+    /// nap shows.
+    package var latestWake: Int64 = 0
     /// The CPU time of every tick together, in ns (`ThreadUsage`): what the scheduler's thread spent on the session.
     package var cpu: Int64 = 0
     /// The late event count at the last tick, and whether that tick was stalled.
@@ -39,10 +44,12 @@ package struct TickTimings: Sendable, Equatable {
     }
 
     /// One line for `--verbose`: `scheduler ticks stalled: 1 (late events after them: 2); the widest gap between two
-    /// 31.2 ms, the longest own doing of one 0.41 ms, 1.83 s of CPU in all`.
+    /// 31.2 ms, the longest own doing of one 0.41 ms, the first tick after a nap at most 0.3 ms past its time, 1.83 s
+    /// of CPU in all`.
     package var line: String {
         "scheduler ticks stalled: \(stalled) (late events after them: \(lateAfterStalls)); the widest gap between two "
             + "\(Self.milliseconds(widestGap)) ms, the longest own doing of one \(Self.milliseconds(longestOwn)) ms, "
+            + "the first tick after a nap at most \(Self.milliseconds(latestWake)) ms past its time, "
             + "\(Double(cpu / 1_000_000) / 1000) s of CPU in all"
     }
 
