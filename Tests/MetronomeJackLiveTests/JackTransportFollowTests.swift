@@ -61,18 +61,61 @@ struct JackTransportFollowTests {
     /// frame after klick's), and how far they are off (for `JackServer.outsideCause`).
     static func problem(mine: [Int], theirs: [Int]) -> (problem: String?, framesOff: Int) {
         let errors = zip(mine, theirs).map { $0 - $1 }
-        // Each click's distance from 0...1 after klick's, and a period for each change in it (a late cycle moves
-        // what follows a period at most) and for each click missing or extra.
-        let distances = errors.map { $0 - min(1, max(0, $0)) }
+        // Ours paired with klick's beat by beat: a click of ours within half of the shortest beat (18 000 frames) of
+        // one of klick's is that beat's; one of klick's with none is missing, one of ours with none extra. (Paired
+        // by index, one click missing put every later one a beat off: 18 001 frames for a click lost in a cycle the
+        // server ran without calling us.)
+        var paired: [Int] = []
+        var unpaired = 0
+        var (m, t) = (0, 0)
+        while m < mine.count || t < theirs.count {
+            if m < mine.count, t < theirs.count, abs(mine[m] - theirs[t]) < 9_000 {
+                paired.append(mine[m] - theirs[t])
+                (m, t) = (m + 1, t + 1)
+            } else if t == theirs.count || (m < mine.count && mine[m] < theirs[t]) {
+                (m, unpaired) = (m + 1, unpaired + 1)
+            } else {
+                (t, unpaired) = (t + 1, unpaired + 1)
+            }
+        }
+        // Each paired click's distance from 0...1 after klick's, and a period for each change in it (a late cycle
+        // moves what follows a period at most) and for each click missing or extra.
+        let distances = paired.map { $0 - min(1, max(0, $0)) }
         let framesOff =
             zip([0] + distances, distances).reduce(0) { moved, pair in
                 let change = abs(pair.1 - pair.0)
                 return moved + (change == 0 ? 0 : 256 * max(1, (change + 255) / 256))
-            } + abs(mine.count - theirs.count) * 256
+            } + unpaired * 256
         guard theirs.count == 17, mine.count == theirs.count, framesOff == 0 else {
             return ("ours minus klick's: \(errors); ours: \(mine); klick: \(theirs)", framesOff)
         }
         return (nil, 0)
+    }
+
+    @Test(
+        "klick's beats against ours for a repeat: a click lost counts a period, not every later one a beat off; a late cycle's move a period; on time nothing"
+    )
+    func framesOffKlick() {
+        // The run of a clean clone at 7167395: klick's beat at 271 643 missing from ours (a cycle the server ran
+        // without calling us), every other within a frame.
+        let klick = [
+            0, 29_690, 59_381, 89_072, 109_643, 130_215, 150_786, 171_357, 191_929, 212_500, 233_072, 253_643,
+            271_643, 289_643, 307_643, 325_643, 343_643,
+        ]
+        let lost = klick.filter { $0 != 271_643 }.map { $0 == 0 || $0 == 59_381 || $0 == 89_072 ? $0 : $0 + 1 }
+        let missing = Self.problem(mine: lost, theirs: klick)
+        #expect(missing.problem != nil)
+        #expect(missing.framesOff == 256)
+        // Every click within a frame: nothing off.
+        let onTime = Self.problem(mine: klick.map { $0 + 1 }, theirs: klick)
+        #expect(onTime.problem == nil && onTime.framesOff == 0)
+        // From the ninth click on a period late: one change of 256, a period.
+        let moved = klick.enumerated().map { $0.offset < 8 ? $0.element : $0.element + 256 }
+        let late = Self.problem(mine: moved, theirs: klick)
+        #expect(late.problem != nil && late.framesOff == 256)
+        // One extra click of ours between two beats: a period; two lost: two.
+        #expect(Self.problem(mine: (klick + [100_000]).sorted(), theirs: klick).framesOff == 256)
+        #expect(Self.problem(mine: Array(klick.dropLast(2)), theirs: klick).framesOff == 512)
     }
 
     /// Runs klick -T with `map` and ours following it, each recorded by a transport peer: our result, the peer that
