@@ -56,6 +56,10 @@ final class CallbackLog: @unchecked Sendable {
     /// And the frames it was asked for: a server that fell behind asks for more at once, and the render's time grows
     /// with them.
     private let longestOwnFrames = Atomic<Int>(0)
+    /// And when it started (`CLOCK_MONOTONIC` ns) and how long it ran from start to end: a stretch a test sets
+    /// against the machine's own stalls (every CPU stopped in it is time our thread did not spend).
+    private let longestOwnStart = Atomic<Int64>(0)
+    private let longestOwnDuration = Atomic<Int64>(0)
     private let widestGap = Atomic<Int64>(0)
 
     init() {
@@ -104,6 +108,8 @@ final class CallbackLog: @unchecked Sendable {
             longestOwnWaits.store(usage.waits, ordering: .relaxed)
             longestOwnFaults.store(usage.pageFaults, ordering: .relaxed)
             longestOwnFrames.store(callback.frames, ordering: .relaxed)
+            longestOwnStart.store(callback.start, ordering: .relaxed)
+            longestOwnDuration.store(callback.duration, ordering: .relaxed)
         }
     }
 
@@ -133,11 +139,13 @@ final class CallbackLog: @unchecked Sendable {
     var longestOwnCallback: Int64 { longestOwn.load(ordering: .relaxed) }
 
     /// Of the callback with the longest own doing: nanoseconds on the CPU, times it gave the CPU up, pages faulted in,
-    /// frames asked. Any thread (the four are read apart: a report after the run, when no callback writes them).
-    var longestOwnUsage: (onCPU: Int64, waits: Int, pageFaults: Int, frames: Int) {
+    /// frames asked, its start (`CLOCK_MONOTONIC` ns) and its time from start to end (ns). Any thread (the six are
+    /// read apart: a report after the run, when no callback writes them).
+    var longestOwnUsage: (onCPU: Int64, waits: Int, pageFaults: Int, frames: Int, start: Int64, duration: Int64) {
         (
             longestOwnOnCPU.load(ordering: .relaxed), longestOwnWaits.load(ordering: .relaxed),
-            longestOwnFaults.load(ordering: .relaxed), longestOwnFrames.load(ordering: .relaxed)
+            longestOwnFaults.load(ordering: .relaxed), longestOwnFrames.load(ordering: .relaxed),
+            longestOwnStart.load(ordering: .relaxed), longestOwnDuration.load(ordering: .relaxed)
         )
     }
 

@@ -38,12 +38,13 @@ extension PulseOutput {
         let longestOwn = timings.map(\.longestOwn).max() ?? .zero
         let widest = timings.map(\.widestGap).max() ?? .zero
         // The callback behind "own at most": its CPU time, its waits and its page faults say which it was, its frames
-        // how much it had to render.
+        // how much it had to render, its start and time from start to end when it ran (set against the machine's
+        // stalls by the live tests).
         let slowest = streams.max { $0.callbackTimings.longestOwn < $1.callbackTimings.longestOwn }?
             .longestOwnCallbackUsage
         let usage = slowest.map {
             "; that one \(Self.milliseconds($0.onCPU)) ms on the CPU, \($0.waits) waits, \($0.pageFaults) page faults, "
-                + "\($0.frames) frames"
+                + "\($0.frames) frames, from monotonic \($0.start) ns for \(Self.milliseconds($0.duration)) ms"
         }
         lines.append(
             "write callbacks: \(timings.reduce(0) { $0 + $1.count }), the longest \(Self.milliseconds(longest)) ms "

@@ -195,10 +195,16 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// Of the write callback with the longest own doing: its time on the CPU, the times it gave the CPU up to wait,
-    /// the pages it faulted in and the frames the server asked it for. Any thread.
-    public var longestOwnCallbackUsage: (onCPU: Duration, waits: Int, pageFaults: Int, frames: Int) {
+    /// the pages it faulted in, the frames the server asked it for, its start (`CLOCK_MONOTONIC` ns) and its time
+    /// from start to end. Any thread.
+    public var longestOwnCallbackUsage:
+        (onCPU: Duration, waits: Int, pageFaults: Int, frames: Int, start: Int64, duration: Duration)
+    {
         let usage = callbackLog.longestOwnUsage
-        return (.nanoseconds(usage.onCPU), usage.waits, usage.pageFaults, usage.frames)
+        return (
+            .nanoseconds(usage.onCPU), usage.waits, usage.pageFaults, usage.frames, usage.start,
+            .nanoseconds(usage.duration)
+        )
     }
 
     /// Allocations our code made in the write callbacks after the first while `allocationProbe` was set (0: the render

@@ -87,12 +87,13 @@ struct LinkLab {
         return run
     }
 
-    /// The cause outside the product that explains the underruns of a run of several of ours, for a repeat: some
-    /// had underruns, and each that had one explains them
-    /// (`PulseServer.VerboseReport.underrunsOutsideUs(lateEvents:)`); nil otherwise.
+    /// The cause outside the product that explains the underruns or slow write callbacks of a run of several of
+    /// ours, for a repeat: some had them, and each that had them explains them (`PulseServer.VerboseReport.outsideUs`:
+    /// underruns with our callbacks in time, or a callback the machine stopped inside); nil otherwise.
     static func underrunsOutsideUs(_ reports: [PulseServer.VerboseReport]) -> String? {
-        let troubled = reports.filter { $0.underruns != 0 }
-        let causes = troubled.compactMap { $0.underrunsOutsideUs() }
+        let troubled = reports.filter { $0.underruns != 0 || $0.slowCallback != nil }
+        let machine = MachineStalls.read()
+        let causes = troubled.compactMap { $0.outsideUs(machine: machine) }
         guard !troubled.isEmpty, causes.count == troubled.count else { return nil }
         return causes.joined(separator: "; ")
     }

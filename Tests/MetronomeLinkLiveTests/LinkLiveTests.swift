@@ -264,7 +264,7 @@ struct LinkLiveTests {
             let result = ours.wait()
             _ = reportedUnderruns(result.standardError)
             let verbose = PulseServer.VerboseReport(standardError: result.standardError)
-            return LiveAttempt((result, peerResult), outsideCause: verbose.underrunsOutsideUs())
+            return LiveAttempt((result, peerResult), outsideCause: verbose.outsideUs())
         }
         let verbose = PulseServer.VerboseReport(standardError: result.standardError)
         #expect(verbose.underruns == 0, "\(verbose.figures)", sourceLocation: sourceLocation)

@@ -34,7 +34,7 @@ struct LinkSetlistTests {
             let result = ours.wait()
             _ = reportedUnderruns(result.standardError)
             let verbose = PulseServer.VerboseReport(standardError: result.standardError)
-            return LiveAttempt((result, peerResult, switches), outsideCause: verbose.underrunsOutsideUs())
+            return LiveAttempt((result, peerResult, switches), outsideCause: verbose.outsideUs())
         }
         let verbose = PulseServer.VerboseReport(standardError: result.standardError)
         #expect(verbose.underruns == 0, "\(verbose.figures)")

@@ -11,6 +11,7 @@ struct PulseVerdictTests {
     /// own, in ms), and the run's longest callback and its longest own doing.
     static func report(
         callbacks: [(Double, Double, Double)], longest: Double, longestOwn: Double, late: Int = 0, underruns: Int = 1,
+        start: Int64 = 812_000_000_000,
         ticks: String =
             "0 (late events after them: 0); the widest gap between two 10.2 ms, the longest own doing of one 0.3 ms"
     ) -> String {
@@ -22,7 +23,8 @@ struct PulseVerdictTests {
             "metronome: underrun at stream frame 88368, noticed 1.3 ms after the last write callback; write callbacks "
                 + "before it: " + items.joined(separator: ", "),
             "metronome: write callbacks: 1200, the longest \(longest) ms (own at most \(longestOwn) ms: on the CPU, or "
-                + "waiting; that one \(longestOwn) ms on the CPU, 0 waits, 3 page faults, 480 frames), the widest gap "
+                + "waiting; that one \(longestOwn) ms on the CPU, 0 waits, 3 page faults, 480 frames, from monotonic "
+                + "\(start) ns for \(longest) ms), the widest gap "
                 + "between two 12.4 ms",
         ].joined(separator: "\n") + "\n"
     }
@@ -62,6 +64,46 @@ struct PulseVerdictTests {
                     + "frames; the bound is 2.0 ms)") == true, "\(message ?? "nil")")
         let preempted = Self.report(callbacks: [], longest: 2.09, longestOwn: 0.05, underruns: 0)
         #expect(PulseServer.VerboseReport(standardError: preempted).slowCallback == nil)
+    }
+
+    @Test(
+        "A write callback charged 2.83 ms while every CPU's stall canary slept 1.9 ms inside it is the machine's (a repeat); the same beside one CPU's stall only, the injected 40 ms beside the whole stall, no canary, an underrun or a late event beside it, or a line without the callback's start, is ours"
+    )
+    func slowCallbackInsideAMachineStop() {
+        // The callback from 812.000 to 812.003 s; both canaries asleep from 812.0005 to 812.0024 s (1.9 ms in it).
+        let machine = MachineStalls.parse("cpus 0 1\n812.000500 1.900 0\n812.000300 2.100 1\n")
+        let slow = PulseServer.VerboseReport(
+            standardError: Self.report(callbacks: [], longest: 3.0, longestOwn: 2.83, underruns: 0))
+        #expect(slow.longestCallbackStretch?.start == 812_000_000_000)
+        #expect(slow.longestCallbackStretch?.milliseconds == 3.0)
+        let cause = slow.slowCallbackOutsideUs(machine: machine)
+        #expect(
+            cause?.hasPrefix(
+                "a write callback of ours charged 2.83 ms of its own, 1.9 ms of it with the machine running none of "
+                    + "its threads: 0.93 ms its own, under the bound of 2.0 ms (2.83 ms on the CPU, 0 waits, 3 page "
+                    + "faults, 480 frames, from monotonic 812000000000 ns for 3.0 ms); the stall canaries of every CPU "
+                    + "slept 1.9 ms of the 3.0 ms to 812.003 s") == true, "\(cause ?? "nil")")
+        #expect(slow.outsideUs(machine: machine) == cause)
+        // One CPU stalled, the other running: the callback's time was spent on the CPU it held.
+        let oneCPU = MachineStalls.parse("cpus 0 1\n812.000500 1.900 0\n")
+        #expect(slow.slowCallbackOutsideUs(machine: oneCPU) == nil)
+        // The injected pulse-stall: 40 ms of its own, 1.9 of them stopped, 38.1 left.
+        let injected = PulseServer.VerboseReport(
+            standardError: Self.report(callbacks: [], longest: 40.1, longestOwn: 40.01, underruns: 0))
+        #expect(injected.slowCallbackOutsideUs(machine: machine) == nil)
+        #expect(slow.slowCallbackOutsideUs(machine: nil) == nil)
+        let late = PulseServer.VerboseReport(
+            standardError: Self.report(callbacks: [], longest: 3.0, longestOwn: 2.83, late: 1, underruns: 0))
+        #expect(late.slowCallbackOutsideUs(machine: machine) == nil)
+        let underrun = PulseServer.VerboseReport(
+            standardError: Self.report(callbacks: [(0.0, 0.007, 0.006)], longest: 3.0, longestOwn: 2.83))
+        #expect(underrun.slowCallbackOutsideUs(machine: machine) == nil)
+        #expect(underrun.outsideUs(machine: machine) == nil)
+        let older = PulseServer.VerboseReport(
+            standardError: Self.report(callbacks: [], longest: 3.0, longestOwn: 2.83, underruns: 0)
+                .replacingOccurrences(of: ", from monotonic 812000000000 ns for 3.0 ms", with: ""))
+        #expect(older.longestCallbackStretch == nil)
+        #expect(older.slowCallbackOutsideUs(machine: machine) == nil)
     }
 
     @Test("A report without the own figures (an older binary's lines) is never a repeat")

@@ -107,7 +107,7 @@ struct MIDILiveTests {
             $0.hasPrefix("metronome: write callbacks: ")
         }
         let callbackForm =
-            /metronome: write callbacks: \d+, the longest \d+(\.\d+)? ms \(own at most \d+(\.\d+)? ms: on the CPU, or waiting; that one \d+(\.\d+)? ms on the CPU, \d+ waits, \d+ page faults, \d+ frames\), the widest gap between two \d+(\.\d+)? ms/
+            /metronome: write callbacks: \d+, the longest \d+(\.\d+)? ms \(own at most \d+(\.\d+)? ms: on the CPU, or waiting; that one \d+(\.\d+)? ms on the CPU, \d+ waits, \d+ page faults, \d+ frames, from monotonic \d+ ns for \d+(\.\d+)? ms\), the widest gap between two \d+(\.\d+)? ms/
         #expect(callbacks?.wholeMatch(of: callbackForm) != nil, "\(result.standardError)")
     }
 }

@@ -55,7 +55,8 @@ func playLiveRecorded(
 /// (`PulseServer.VerboseReport.lateEventsOutsideUs`: a click pushed late by a fault of ours in the same run as such
 /// late events is not told apart, but the last run is judged as it is), an exit not 0, an underrun with a write
 /// callback of ours whose
-/// own doing took `PulseServer.callbackBound` or more.
+/// own doing took `PulseServer.callbackBound` or more, a slow callback the machine did not stop inside
+/// (`PulseServer.VerboseReport.slowCallbackOutsideUs`).
 /// A failure is explained by underruns whose reports show our callbacks in time
 /// (`PulseServer.VerboseReport.underrunsOutsideUs(lateEvents:)`) or, on PipeWire without an underrun, by the graph
 /// cycles its profiler saw go wrong when the recording's intervals are off as the graph's silence puts them off
@@ -71,6 +72,10 @@ func outsideCause(
     _ = reportedUnderruns(result.standardError)
     if report.underruns > 0 { return report.underrunsOutsideUs() }
     if result.status == 0, report.lateEvents > 0 { return report.lateEventsOutsideUs() }
+    // Everything else right, a write callback charged 2 ms or more: the machine's only when it stopped inside it.
+    if result.status == 0, report.lateEvents == 0, report.underruns == 0, passes, report.slowCallback != nil {
+        return report.slowCallbackOutsideUs(machine: MachineStalls.read())
+    }
     guard result.status == 0, report.lateEvents == 0, report.underruns == 0, !passes else { return nil }
     if let cause = try recording.graphCyclesExplaining(intervals: found, expected: expected) { return cause }
     if let samples,

@@ -76,7 +76,7 @@ func serveAndRecord<Report>(
         let run = ServeRun(recording: samples, report: report, result: result)
         _ = reportedUnderruns(result.standardError)
         let verbose = PulseServer.VerboseReport(standardError: result.standardError)
-        return LiveAttempt(run, outsideCause: verbose.underrunsOutsideUs(lateEvents: lateEvents(report)))
+        return LiveAttempt(run, outsideCause: verbose.outsideUs(lateEvents: lateEvents(report)))
     }
 }
 

@@ -118,7 +118,7 @@ struct ServeTimedLiveTests {
             let run = try dumpBeats(server: server)
             _ = reportedUnderruns(run.result.standardError)
             let report = PulseServer.VerboseReport(standardError: run.result.standardError)
-            return LiveAttempt(run, outsideCause: report.underrunsOutsideUs())
+            return LiveAttempt(run, outsideCause: report.outsideUs())
         }
         let report = PulseServer.VerboseReport(standardError: result.standardError)
         #expect(result.status == 0)

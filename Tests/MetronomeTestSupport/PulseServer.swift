@@ -196,6 +196,9 @@ extension PulseServer {
         public var ticks: (stalled: Int, lateAfterStalls: Int, longestOwn: Double)?
         /// The whole line of the scheduler's ticks, for a message.
         public var ticksLine: String
+        /// When that callback started (`CLOCK_MONOTONIC` ns) and its time from start to end (ms), from the same line;
+        /// nil when not reported (an older binary's line).
+        public var longestCallbackStretch: (start: Int64, milliseconds: Double)?
 
         /// Reads the report from the standard error of a `metronome --verbose` run.
         public init(standardError: String) {
@@ -238,6 +241,47 @@ extension PulseServer {
                 line.range(of: "; that one ").map { String(line[$0.upperBound...].prefix { $0 != ")" }) }
             }
             longestCallbackUsage = usage ?? "its CPU time, waits and page faults not reported"
+            // `…, 480 frames, from monotonic 812345678901 ns for 0.05 ms)`
+            longestCallbackStretch = usage.flatMap { usage in
+                guard let from = usage.range(of: "from monotonic "), let span = usage.range(of: " ns for "),
+                    let start = Int64(usage[from.upperBound..<span.lowerBound]),
+                    let milliseconds = Double(usage[span.upperBound...].prefix { $0 != " " })
+                else { return nil }
+                return (start, milliseconds)
+            }
+        }
+
+        /// The cause outside the product for a repeat: the run's underruns when `underrunsOutsideUs` explains them,
+        /// else, with no underrun and no late event, a slow write callback when `slowCallbackOutsideUs` explains it;
+        /// nil otherwise (a clean run included).
+        public func outsideUs(lateEvents: Int? = nil, machine: MachineStalls.Record? = MachineStalls.read()) -> String?
+        {
+            underruns > 0
+                ? underrunsOutsideUs(lateEvents: lateEvents)
+                : slowCallbackOutsideUs(lateEvents: lateEvents, machine: machine)
+        }
+
+        /// The cause outside the product that explains the run's slow write callback (`slowCallback`), with its
+        /// figures: the machine ran none of its threads for part of it (every CPU's stall canary in `machine`, each a
+        /// thread above all of ours, slept past its time there: the host stopped the virtual CPUs, and the guest
+        /// charged that time to whichever thread held each CPU), and what is left of its own doing is under
+        /// `callbackBound`. Nil when there was no slow callback, an underrun or a late event, when no canary watched
+        /// every CPU beside the run, or when the callback's start is not reported: a slow callback of ours (the
+        /// injected `pulse-stall` spins 40 ms while each canary preempts it or runs on the other CPU) stands.
+        public func slowCallbackOutsideUs(lateEvents: Int? = nil, machine: MachineStalls.Record?) -> String? {
+            let bound = PulseServer.callbackBoundMilliseconds
+            guard underruns == 0, (lateEvents ?? self.lateEvents) == 0, let longestCallback, longestCallback >= bound,
+                let stretch = longestCallbackStretch, let machine
+            else { return nil }
+            let end = stretch.start + Int64((stretch.milliseconds * 1e6).rounded())
+            let stopped = Double(MachineStalls.everyCPUStopped(start: stretch.start, end: end, record: machine)) / 1e6
+            let left = ((longestCallback - stopped) * 100).rounded() / 100
+            guard left < bound else { return nil }
+            return
+                "a write callback of ours charged \(longestCallback) ms of its own, \((stopped * 100).rounded() / 100) "
+                + "ms of it with the machine running none of its threads: \(left) ms its own, under the bound of "
+                + "\(bound) ms (\(longestCallbackUsage)); "
+                + MachineStalls.during(start: stretch.start, end: end, record: machine)
         }
 
         /// The cause outside the product that explains the run's underruns, with their figures, for a repeat: each

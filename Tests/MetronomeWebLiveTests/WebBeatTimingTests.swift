@@ -60,7 +60,7 @@ extension WebPageLiveTests {
             let clicks = onsets(try recording.finish())
             _ = reportedUnderruns(result.standardError)
             let verbose = PulseServer.VerboseReport(standardError: result.standardError)
-            return LiveAttempt((report, clicks, result), outsideCause: verbose.underrunsOutsideUs())
+            return LiveAttempt((report, clicks, result), outsideCause: verbose.outsideUs())
         }
         Self.expectClean(result)
         #expect(report.pages.count == 2)
@@ -189,7 +189,7 @@ extension WebPageLiveTests {
             let clicks = onsets(try recording.finish())
             _ = reportedUnderruns(result.standardError)
             let verbose = PulseServer.VerboseReport(standardError: result.standardError)
-            return LiveAttempt((report, clicks, result), outsideCause: verbose.underrunsOutsideUs())
+            return LiveAttempt((report, clicks, result), outsideCause: verbose.outsideUs())
         }
         Self.expectClean(result)
         let latencies = try Self.latencies(report, clicks: clicks)
