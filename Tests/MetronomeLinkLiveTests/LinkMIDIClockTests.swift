@@ -93,40 +93,63 @@ struct LinkMIDIClockTests {
             if words[0] == "peers", words.count == 2 { peers = Int(words[1]) }
         }
         #expect(peers == 1, "\(watched.standardOutput.suffix(200))")
-        // The server's frames on Link's clock: a least-squares line through the tightest half of the readings.
-        let tight = clock.sorted { $0.width < $1.width }.prefix(max(2, clock.count / 2))
-        try #require(tight.count >= 20, "\(clock.count) clock readings")
-        let meanFrame = tight.map(\.frame).reduce(0, +) / Double(tight.count)
-        let meanMicros = tight.map(\.micros).reduce(0, +) / Double(tight.count)
-        let covariance: Double = tight.map { (reading: (frame: Double, micros: Double, width: Double)) -> Double in
-            (reading.frame - meanFrame) * (reading.micros - meanMicros)
-        }.reduce(0, +)
-        let variance: Double = tight.map { (reading: (frame: Double, micros: Double, width: Double)) -> Double in
-            (reading.frame - meanFrame) * (reading.frame - meanFrame)
-        }.reduce(0, +)
-        let slope = covariance / variance
-        let micros = { (frame: Double) -> Double in meanMicros + (frame - meanFrame) * slope }
+        // The server's frames on Link's clock, near each beat: the dummy driver's 48 000 frames a second of the
+        // monotonic clock Link's is, set by the tightest half of the readings within 250 ms of the frame (the
+        // narrowest between their two reads of Link's clock). jack_frame_time is the server's estimate, which a
+        // stalled cycle of the dummy driver sets on a new line: CI at 711cea8 read every beat off by a ramp of
+        // 1.3 ms from the fifth to the fourteenth, the one least-squares line through all eight seconds it used then
+        // tilted by such a step (the session's beats, committed within 0.1 ms of ours, cannot ramp). That line's
+        // figures are given beside, for the message.
+        try #require(clock.count >= 40, "\(clock.count) clock readings")
+        let everywhere = try #require(Self.line(through: clock), "the clock readings give no line")
+        let micros = { (frame: Double) -> Double? in
+            let near = clock.filter { abs($0.frame - frame) <= 12_000 }.sorted { $0.width < $1.width }
+            let tight = near.prefix(near.count / 2)
+            guard tight.count >= 3 else { return nil }
+            return frame / 0.048 + tight.map { $0.micros - $0.frame / 0.048 }.reduce(0, +) / Double(tight.count)
+        }
         // Each beat of the clock from the fifth (the first is late by a lookahead), against the timeline the peer
         // had a quarter of a second before it: the session's beat there, to the nearest of the same phase in 4.
         let beats = stride(from: firstClock + 24 * 4, to: ideal.count, by: 24).map { ideal[$0] }
         try #require(beats.count >= 10, "\(beats.count) beats sent from the fifth")
         var errors: [Double] = []
         var tempos: [Double] = []
+        var globalErrors: [Double] = []
         for (number, frame) in zip(4..., beats) {
-            let time = micros(frame)
-            guard let seen = timelines.last(where: { $0.micros <= time - 250_000 }) else { continue }
+            guard let time = micros(frame), let seen = timelines.last(where: { $0.micros <= time - 250_000 }) else {
+                continue
+            }
+            let globalOff = seen.beat(at: everywhere(frame)) - Double(number)
+            globalErrors.append((globalOff - 4 * (globalOff / 4).rounded()) * 60e6 / seen.tempo / 1000)
             let off = seen.beat(at: time) - Double(number)
             let phase = off - 4 * (off / 4).rounded()
             errors.append(phase * 60e6 / seen.tempo / 1000)
             tempos.append(seen.tempo)
         }
         #expect(errors.count >= 10, "\(errors.count) beats compared")
-        #expect(
-            errors.allSatisfy { abs($0) <= 1 },
-            "the session's beats off the clock's (ms): \(errors.map { ($0 * 1000).rounded() / 1000 })")
+        let figures =
+            "the session's beats off the clock's (ms): \(errors.map { ($0 * 1000).rounded() / 1000 }); with one line "
+            + "through all the clock readings: \(globalErrors.map { ($0 * 1000).rounded() / 1000 })"
+        #expect(errors.allSatisfy { abs($0) <= 1 }, "\(figures)")
         #expect(tempos.allSatisfy { abs($0 - 120) <= 0.05 }, "the session's tempos: \(tempos)")
         let report = result.standardError
         #expect(report.contains("Link: led from the MIDI clock"), "\(report)")
-        print("link-midi-clock: errors (ms) \(errors.map { ($0 * 1000).rounded() / 1000 }), tempos \(Set(tempos))")
+        print(
+            "link-midi-clock: errors (ms) \(errors.map { ($0 * 1000).rounded() / 1000 }), with one line through all "
+                + "the clock readings \(globalErrors.map { ($0 * 1000).rounded() / 1000 }), tempos \(Set(tempos))")
+    }
+
+    /// The least-squares line of Link's clock (µs) on the server's frame through the tightest half of `readings`
+    /// (the narrowest between their two reads of Link's clock), at least 10 of them; nil with fewer.
+    static func line(through readings: [(frame: Double, micros: Double, width: Double)]) -> ((Double) -> Double)? {
+        let tight = readings.sorted { $0.width < $1.width }.prefix(readings.count / 2)
+        guard tight.count >= 10 else { return nil }
+        let meanFrame = tight.map(\.frame).reduce(0, +) / Double(tight.count)
+        let meanMicros = tight.map(\.micros).reduce(0, +) / Double(tight.count)
+        let covariance = tight.map { ($0.frame - meanFrame) * ($0.micros - meanMicros) }.reduce(0, +)
+        let variance = tight.map { ($0.frame - meanFrame) * ($0.frame - meanFrame) }.reduce(0, +)
+        guard variance > 0 else { return nil }
+        let slope = covariance / variance
+        return { frame in meanMicros + (frame - meanFrame) * slope }
     }
 }
