@@ -47,11 +47,7 @@ public enum MachineStalls {
             let fields = line.split(separator: " ")
             if fields.first == "cpus" {
                 let listed = fields.dropFirst().compactMap { Int($0) }
-                if listed.count == fields.count - 1, (0..<1024).contains(listed.min() ?? 0),
-                    listed.max() ?? 0 < 1024
-                {
-                    cpus = listed
-                }
+                if listed.count == fields.count - 1, listed.allSatisfy({ (0..<1024).contains($0) }) { cpus = listed }
                 continue
             }
             guard fields.count == 2 || fields.count == 3, let due = Double(fields[0]), let late = Double(fields[1]),
@@ -80,15 +76,12 @@ public enum MachineStalls {
     public static func everyCPUStopped(start: Int64, end: Int64, record: Record) -> Int64 {
         guard !record.cpus.isEmpty, end > start else { return 0 }
         // The stretch cut at every stall's edges; a piece counts when each CPU has a stall over all of it.
-        var edges = [start, end]
-        for stall in record.stalls where stall.due < end && stall.woken > start {
-            edges += [max(stall.due, start), min(stall.woken, end)]
-        }
-        edges = Array(Set(edges)).sorted()
+        let overlapping = record.stalls.filter { $0.due < end && $0.woken > start }
+        let edges = Set([start, end] + overlapping.flatMap { [max($0.due, start), min($0.woken, end)] }).sorted()
         var stopped: Int64 = 0
         for (from, to) in zip(edges, edges.dropFirst()) {
             let everywhere = record.cpus.allSatisfy { cpu in
-                record.stalls.contains { $0.cpu == cpu && $0.due <= from && $0.woken >= to }
+                overlapping.contains { $0.cpu == cpu && $0.due <= from && $0.woken >= to }
             }
             if everywhere { stopped += to - from }
         }
