@@ -75,11 +75,21 @@ public final class JackServer {
         guard !running else { return false }
         let shm = "/dev/shm"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: shm)) ?? []
-        for name in names where name == "jack-shm-registry" || name.contains("metronome-test") {
+        for name in names where name == "jack-shm-registry" || name.contains("metronome-test") || isSegment(name) {
             unlink("\(shm)/\(name)")
         }
         return true
     }()
+
+    /// Whether `name` in /dev/shm is one of the segments JACK2's registry indexes (`jack-UID-INDEX`). They go with the
+    /// registry: a server registered in a new one maps the first free index's file as it finds it, and a killed
+    /// server's engine kept its transport frame there. Its new transport then started from that frame, not 0 (every
+    /// run of `JackTransportReconnectTests` after one that ended with its server killed: clicks from 48 000).
+    public static func isSegment(_ name: String) -> Bool {
+        let fields = name.split(separator: "-", omittingEmptySubsequences: false)
+        let isNumber = { (field: Substring) in !field.isEmpty && field.allSatisfy { $0.isASCII && $0.isNumber } }
+        return fields.count == 3 && fields[0] == "jack" && isNumber(fields[1]) && isNumber(fields[2])
+    }
 
     /// The lock test processes using JACK share (`clearedStaleRegistry`).
     static let registryLockPath = "/tmp/metronome-test-jack-registry.lock"
